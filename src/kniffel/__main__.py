@@ -1,0 +1,3 @@
+from kniffel.cli import main
+
+main()

@@ -1,0 +1,278 @@
+"""Game records ``kniffel-record/1``: read, validate, replay and write.
+
+A record is to Kniffel what PGN is to chess: the variant, its options, the
+players and every event of a game, in one JSON document.
+
+>>> record = loads('{"format": "kniffel-record/1", "variant": "kniffel", "players": ["Anna"],'
+...     ' "events": [{"type": "enter", "player": "Anna", "cell": "chance", "points": 23}]}')
+>>> game = replay(record)
+>>> game.total("Anna")
+23
+>>> state_dict(game)["turn"]["player"]
+'Anna'
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from kniffel.rules import (
+    MAX_PLAYERS,
+    Cell,
+    Clear,
+    Dice,
+    Edit,
+    Enter,
+    Event,
+    Game,
+    KniffelError,
+    Roll,
+    Undo,
+    Variant,
+    get_variant,
+)
+from kniffel.rules.variants import PRESETS
+
+__all__ = [
+    "FORMAT",
+    "Record",
+    "RecordError",
+    "dumps",
+    "event_from_json",
+    "event_to_json",
+    "loads",
+    "parse",
+    "record_of",
+    "replay",
+    "state_dict",
+]
+
+FORMAT = "kniffel-record/1"
+
+
+class RecordError(KniffelError):
+    """A record that cannot be read or replayed; ``event`` numbers the bad event from 1."""
+
+    def __init__(self, message: str, event: int | None = None) -> None:
+        self.event = event
+        self.reason = message
+        super().__init__(f"event {event}: {message}" if event is not None else message)
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """A parsed record. ``events`` are raw JSON objects until :func:`replay` checks them."""
+
+    variant: str
+    players: tuple[str, ...]
+    options: Mapping[str, Any] = field(default_factory=dict)
+    events: tuple[Any, ...] = ()
+
+    def new_game(self) -> Game:
+        return Game(get_variant(self.variant, self.options), self.players)
+
+
+def loads(text: str | bytes) -> Record:
+    """Read a record from JSON text; raises :class:`RecordError` for a broken file."""
+    try:
+        document = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise RecordError(f"the file is not valid JSON ({exc})") from None
+    except RecursionError:
+        raise RecordError("the file is not valid JSON (nested too deeply)") from None
+    return parse(document)
+
+
+def parse(document: object) -> Record:
+    """Validate a record outside its events (those are checked by :func:`replay`)."""
+    if not isinstance(document, dict):
+        raise RecordError("a record is a JSON object")
+    fmt = document.get("format")
+    if fmt != FORMAT:
+        raise RecordError(f"the format must be {FORMAT!r}, got {fmt!r}")
+    variant = document.get("variant")
+    if not isinstance(variant, str) or variant not in PRESETS:
+        raise RecordError(f"unknown variant {variant!r}; the variants are {', '.join(PRESETS)}")
+    options = document.get("options")
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise RecordError("options must be a JSON object")
+    try:
+        get_variant(variant, options)
+    except KniffelError as exc:
+        raise RecordError(str(exc)) from None
+    players = document.get("players")
+    if not isinstance(players, list) or not 1 <= len(players) <= MAX_PLAYERS:
+        raise RecordError(f"players must be a list of 1 to {MAX_PLAYERS} names")
+    for name in players:
+        if not isinstance(name, str) or not name.strip():
+            raise RecordError("every player name must be non-blank text")
+    if len(set(players)) != len(players):
+        raise RecordError("player names must be distinct")
+    events = document.get("events")
+    if events is None:
+        events = []
+    if not isinstance(events, list):
+        raise RecordError("events must be a list")
+    return Record(variant, tuple(players), dict(options), tuple(events))
+
+
+def _field(raw: Mapping[str, Any], name: str) -> Any:
+    return raw.get(name)
+
+
+def _required(raw: Mapping[str, Any], name: str, kind: str) -> Any:
+    value = raw.get(name)
+    if value is None:
+        raise KniffelError(f"a {raw['type']} event needs {name!r}")
+    if kind == "str" and not isinstance(value, str):
+        raise KniffelError(f"{name!r} must be text, got {value!r}")
+    return value
+
+
+def _int(value: object, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise KniffelError(f"{what} must be a whole number, got {json.dumps(value)}")
+    return value
+
+
+def _faces(value: object, what: str) -> list[int]:
+    if not isinstance(value, list):
+        raise KniffelError(f"{what} must be a list of faces, got {json.dumps(value)}")
+    return [_int(v, f"every face in {what}") for v in value]
+
+
+def event_from_json(raw: object, game: Game) -> Event:
+    """Turn one JSON event into an engine event (checks shape and types, not rules)."""
+    if not isinstance(raw, dict):
+        raise KniffelError("an event is a JSON object")
+    kind = raw.get("type")
+    if kind == "undo":
+        return Undo()
+    if kind not in ("roll", "enter", "edit", "clear"):
+        raise KniffelError(
+            f"unknown event type {kind!r}; the types are roll, enter, edit, clear, undo"
+        )
+    player = _required(raw, "player", "str")
+    game.seat(player)
+    if kind == "roll":
+        dice = Dice.of(_faces(_required(raw, "dice", "list"), "dice"))
+        keep_raw = _field(raw, "keep")
+        keep = () if keep_raw is None else tuple(sorted(_faces(keep_raw, "keep")))
+        return Roll(player, dice, keep)
+    cell = game.cell(_required(raw, "cell", "str"))
+    if kind == "clear":
+        return Clear(player, cell)
+    if kind == "edit":
+        return Edit(player, cell, _int(_required(raw, "points", "int"), "points"))
+    dice_raw = _field(raw, "dice")
+    points_raw = _field(raw, "points")
+    if dice_raw is not None and points_raw is not None:
+        raise KniffelError("an enter event gives dice or points, not both")
+    dice_value = None if dice_raw is None else Dice.of(_faces(dice_raw, "dice"))
+    points = None if points_raw is None else _int(points_raw, "points")
+    return Enter(player, cell, dice_value, points)
+
+
+def event_to_json(event: Event, game: Game | None = None) -> dict[str, Any]:
+    """One engine event as a JSON object of the record."""
+    if isinstance(event, Undo):
+        return {"type": "undo"}
+    if isinstance(event, Roll):
+        out: dict[str, Any] = {"type": "roll", "player": event.player}
+        if event.keep:
+            out["keep"] = list(event.keep)
+        out["dice"] = list(event.dice.faces)
+        return out
+    out = {"type": type(event).__name__.lower(), "player": event.player, "cell": str(event.cell)}
+    if isinstance(event, Enter):
+        if event.dice is not None:
+            out["dice"] = list(event.dice.faces)
+        if event.points is not None:
+            out["points"] = event.points
+    elif isinstance(event, Edit):
+        out["points"] = event.points
+    return out
+
+
+def replay(record: Record, game: Game | None = None) -> Game:
+    """Check and apply every event; the first bad one raises ``RecordError`` (event N)."""
+    if game is None:
+        game = record.new_game()
+    for number, raw in enumerate(record.events, start=1):
+        try:
+            game.push(event_from_json(raw, game))
+        except KniffelError as exc:
+            raise RecordError(str(exc), event=number) from None
+    return game
+
+
+def record_of(game: Game, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The record of ``game`` as a JSON-ready object (every event, undos included)."""
+    return {
+        "format": FORMAT,
+        "variant": game.variant.name,
+        "options": dict(options) if options is not None else game.options.as_dict(),
+        "players": list(game.players),
+        "events": [event_to_json(e) for e in game.log],
+    }
+
+
+def dumps(game: Game, *, indent: int | None = 1) -> str:
+    return json.dumps(record_of(game), indent=indent, ensure_ascii=False)
+
+
+def _column_dict(game: Game, player: int, column: str) -> dict[str, Any]:
+    totals = game.column_totals(player, column)
+    return {
+        "cells": {row.value: game.points(player, Cell(column, row)) for row in game.rows},
+        "upper": totals.upper,
+        "bonus": totals.bonus,
+        "lower": totals.lower,
+        "kniffel_bonus": totals.kniffel_bonus,
+        "total": totals.total,
+    }
+
+
+def state_dict(game: Game) -> dict[str, Any]:
+    """The state as ``kniffel replay --json`` prints it (RECORD-FORMAT.md)."""
+    p = game.current_player()
+    turn: dict[str, Any] | None = None
+    if p is not None:
+        pending = game.pending(p)
+        turn = {
+            "player": game.players[p],
+            "rolls": 0 if pending is None else pending[1],
+            "dice": None if pending is None else list(pending[0].faces),
+            "allowed": [str(cell) for cell in game.allowed_cells(p)],
+        }
+    return {
+        "variant": game.variant.name,
+        "finished": game.is_finished,
+        "winners": game.winners(),
+        "turn": turn,
+        "players": [
+            {
+                "name": name,
+                "total": game.total(i),
+                "columns": {spec.id: _column_dict(game, i, spec.id) for spec in game.columns},
+            }
+            for i, name in enumerate(game.players)
+        ],
+    }
+
+
+def new_record(variant: Variant | str, players: Sequence[str]) -> dict[str, Any]:
+    """An empty record for a game not started yet."""
+    v = get_variant(variant) if isinstance(variant, str) else variant
+    return {
+        "format": FORMAT,
+        "variant": v.name,
+        "options": v.options.as_dict(),
+        "players": list(players),
+        "events": [],
+    }

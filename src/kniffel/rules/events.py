@@ -1,0 +1,65 @@
+"""The events of a game: the moves and corrections a game record holds."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kniffel.rules.dice import Dice
+from kniffel.rules.rows import Row
+
+__all__ = ["Cell", "Clear", "Edit", "Enter", "Event", "Roll", "Undo"]
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Cell:
+    """One cell of a sheet: a column id and a row, written ``COLUMN.ROW``."""
+
+    column: str
+    row: Row
+
+    def __str__(self) -> str:
+        return f"{self.column}.{self.row.value}"
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    """A roll: ``dice`` fell after keeping ``keep`` (a sorted multiset) of the last roll."""
+
+    player: str
+    dice: Dice
+    keep: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Enter:
+    """An entry into ``cell``: with the player's last roll, or with ``dice``, or ``points``."""
+
+    player: str
+    cell: Cell
+    dice: Dice | None = None
+    points: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Edit:
+    """A correction of a filled cell's points in place."""
+
+    player: str
+    cell: Cell
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class Clear:
+    """Empties a filled cell again."""
+
+    player: str
+    cell: Cell
+
+
+@dataclass(frozen=True, slots=True)
+class Undo:
+    """Takes back the last event that has not been taken back yet."""
+
+
+Event = Roll | Enter | Edit | Clear | Undo

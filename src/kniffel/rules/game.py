@@ -1,0 +1,614 @@
+"""The state of a game: a fold over its events, with push and pop.
+
+:class:`Game` is the one state machine that the record replay, the board, the
+bots and the solver share. It answers who is to move, which cells are allowed,
+what an entry would score, and it applies events (``push``) and takes them
+back (``pop``) exactly as RULES.md says.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from kniffel.rules.dice import Dice, check_keep, is_submultiset, keeps_of, outcome_probabilities
+from kniffel.rules.errors import (
+    IllegalMoveError,
+    InvalidPointsError,
+    KniffelError,
+    NotYourTurnError,
+    UnknownCellError,
+    UnknownPlayerError,
+)
+from kniffel.rules.events import Cell, Clear, Edit, Enter, Event, Roll, Undo
+from kniffel.rules.rows import FIXED_SCORES, Row, possible_points, raw_score, rows_for
+from kniffel.rules.variants import Discipline, Joker, Variant
+
+__all__ = [
+    "MAX_PLAYERS",
+    "MAX_ROLLS",
+    "ColumnTotals",
+    "EnterAction",
+    "EntryOption",
+    "Game",
+    "RollAction",
+]
+
+MAX_ROLLS = 3
+MAX_PLAYERS = 8
+UPPER_BONUS_THRESHOLD = 63
+UPPER_BONUS = 35
+
+
+@dataclass(frozen=True, slots=True)
+class ColumnTotals:
+    """The sums under one column of one player's sheet."""
+
+    upper: int
+    bonus: int
+    lower: int
+    kniffel_bonus: int
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class EntryOption:
+    """What entering the current dice into ``cell`` would score."""
+
+    cell: Cell
+    points: int
+    kniffel_bonus: int = 0
+    joker: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class RollAction:
+    """The decision to roll, keeping ``keep`` (empty on the first roll)."""
+
+    keep: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class EnterAction:
+    """The decision to end the turn with an entry into ``cell``."""
+
+    cell: Cell
+
+
+Action = RollAction | EnterAction
+
+_Pending = tuple[Dice, int] | None
+
+
+@dataclass(frozen=True, slots=True)
+class _Inverse:
+    """What pop() needs to take an event back: the state the event replaced."""
+
+    p: int
+    c: int = -1
+    r: int = -1
+    old: int | None = None
+    bonus: int = 0
+    pending: _Pending = None
+
+
+class Game:
+    """A game in progress: players, their sheets, pending dice and the event stack.
+
+    >>> from kniffel.rules import get_variant, Dice
+    >>> game = Game(get_variant("rauf-runter"), ["Anna", "Ben"])
+    >>> game.push(Enter("Anna", game.cell("down.ones"), dice=Dice.of([1, 1, 1, 5, 6])))
+    >>> game.current_name, game.total("Anna")
+    ('Ben', 3)
+    >>> game.push(Undo())
+    >>> game.total("Anna")
+    0
+    """
+
+    def __init__(self, variant: Variant, players: Sequence[str]) -> None:
+        names = tuple(players)
+        if not 1 <= len(names) <= MAX_PLAYERS:
+            raise KniffelError(f"a game has 1 to {MAX_PLAYERS} players, got {len(names)}")
+        for name in names:
+            if not isinstance(name, str) or not name.strip():
+                raise KniffelError("player names must be non-empty text")
+        if len(set(names)) != len(names):
+            raise KniffelError("player names must be distinct")
+        self.variant = variant
+        self.options = variant.options
+        self.players = names
+        self.rows: tuple[Row, ...] = rows_for(variant.options)
+        self.columns = variant.columns
+        self._row_index = {row: i for i, row in enumerate(self.rows)}
+        self._col_index = {spec.id: i for i, spec in enumerate(self.columns)}
+        self._seat = {name: i for i, name in enumerate(names)}
+        self._kniffel_index = self._row_index[Row.KNIFFEL]
+        n_cols, n_rows = len(self.columns), len(self.rows)
+        self.cells_per_player = n_cols * n_rows
+        self._cells: list[list[list[int | None]]] = [
+            [[None] * n_rows for _ in range(n_cols)] for _ in names
+        ]
+        self._bonus: list[list[list[int]]] = [[[0] * n_rows for _ in range(n_cols)] for _ in names]
+        self._filled = [0] * len(names)
+        self._pending: list[_Pending] = [None] * len(names)
+        self._stack: list[tuple[Event, _Inverse]] = []
+        #: Every event pushed, undos included: the game record's event list.
+        self.log: list[Event] = []
+
+    # ------------------------------------------------------------------ names
+
+    def cell(self, name: str) -> Cell:
+        """Parse ``COLUMN.ROW`` (or a bare row id in a one-column variant)."""
+        if not isinstance(name, str):
+            raise UnknownCellError(f"a cell is written COLUMN.ROW, got {name!r}")
+        column, dot, row_id = name.partition(".")
+        if not dot:
+            if len(self.columns) != 1:
+                raise UnknownCellError(
+                    f"unknown cell {name!r}; write COLUMN.ROW with a column of "
+                    f"{', '.join(self.variant.column_ids)}"
+                )
+            column, row_id = self.columns[0].id, name
+        if column not in self._col_index:
+            raise UnknownCellError(
+                f"unknown column {column!r} in {name!r}; the columns are "
+                f"{', '.join(self.variant.column_ids)}"
+            )
+        try:
+            row = Row(row_id)
+        except ValueError:
+            row = None
+        if row is None or row not in self._row_index:
+            raise UnknownCellError(
+                f"unknown row {row_id!r} in {name!r}; the rows are "
+                f"{', '.join(r.value for r in self.rows)}"
+            )
+        return Cell(column, row)
+
+    def seat(self, player: str) -> int:
+        try:
+            return self._seat[player]
+        except (KeyError, TypeError):
+            raise UnknownPlayerError(
+                f"unknown player {player!r}; the players are {', '.join(self.players)}"
+            ) from None
+
+    def cell_name(self, cell: Cell) -> str:
+        """How the players read a cell: the bare row in a one-column variant."""
+        return cell.row.value if len(self.columns) == 1 else str(cell)
+
+    # ------------------------------------------------------------- the sheet
+
+    def points(self, player: str | int, cell: Cell) -> int | None:
+        p = self._p(player)
+        return self._cells[p][self._col_index[cell.column]][self._row_index[cell.row]]
+
+    def cell_bonus(self, player: str | int, cell: Cell) -> int:
+        """The extra-Kniffel bonus that the entry in ``cell`` earned."""
+        p = self._p(player)
+        return self._bonus[p][self._col_index[cell.column]][self._row_index[cell.row]]
+
+    def filled_count(self, player: str | int) -> int:
+        return self._filled[self._p(player)]
+
+    def due_row(self, player: str | int, column: str) -> Row | None:
+        """The due row of an arrow column (``None`` when full or a free column)."""
+        p = self._p(player)
+        c = self._col_index[column]
+        index = self._due_index(p, c)
+        return None if index is None else self.rows[index]
+
+    def _due_index(self, p: int, c: int) -> int | None:
+        discipline = self.columns[c].discipline
+        cells = self._cells[p][c]
+        if discipline is Discipline.DOWN:
+            for i, value in enumerate(cells):
+                if value is None:
+                    return i
+        elif discipline is Discipline.UP:
+            for i in range(len(cells) - 1, -1, -1):
+                if cells[i] is None:
+                    return i
+        return None
+
+    def allowed_cells(self, player: str | int | None = None) -> list[Cell]:
+        """The cells ``player`` (default: the player to move) may enter into now.
+
+        Positional only (RULES.md section 4): the due cell of each arrow
+        column and every empty cell of a free column, in column then row order.
+        """
+        p = self._to_move() if player is None else self._p(player)
+        if p is None:
+            return []
+        result: list[Cell] = []
+        for c, spec in enumerate(self.columns):
+            cells = self._cells[p][c]
+            if spec.discipline is Discipline.FREE:
+                result.extend(
+                    Cell(spec.id, self.rows[i]) for i, value in enumerate(cells) if value is None
+                )
+            else:
+                index = self._due_index(p, c)
+                if index is not None:
+                    result.append(Cell(spec.id, self.rows[index]))
+        return result
+
+    def _is_allowed(self, p: int, c: int, r: int) -> bool:
+        if self._cells[p][c][r] is not None:
+            return False
+        if self.columns[c].discipline is Discipline.FREE:
+            return True
+        return self._due_index(p, c) == r
+
+    def column_totals(self, player: str | int, column: str) -> ColumnTotals:
+        p = self._p(player)
+        c = self._col_index[column]
+        upper = lower = 0
+        for row, value in zip(self.rows, self._cells[p][c], strict=True):
+            if value is not None:
+                if row.is_upper:
+                    upper += value
+                else:
+                    lower += value
+        bonus = UPPER_BONUS if upper >= UPPER_BONUS_THRESHOLD else 0
+        kniffel_bonus = sum(self._bonus[p][c])
+        factor = self.columns[c].factor
+        return ColumnTotals(
+            upper, bonus, lower, kniffel_bonus, factor * (upper + bonus + lower + kniffel_bonus)
+        )
+
+    def total(self, player: str | int) -> int:
+        return sum(self.column_totals(player, spec.id).total for spec in self.columns)
+
+    # ----------------------------------------------------------------- turns
+
+    @property
+    def is_finished(self) -> bool:
+        return all(n == self.cells_per_player for n in self._filled)
+
+    def _to_move(self) -> int | None:
+        fewest = min(self._filled)
+        if fewest == self.cells_per_player:
+            return None
+        return self._filled.index(fewest)
+
+    def current_player(self) -> int | None:
+        """The seat of the player to move, ``None`` once the game is finished."""
+        return self._to_move()
+
+    @property
+    def current_name(self) -> str | None:
+        p = self._to_move()
+        return None if p is None else self.players[p]
+
+    def pending(self, player: str | int) -> tuple[Dice, int] | None:
+        """The player's rolled dice waiting for an entry, and how many rolls made them."""
+        return self._pending[self._p(player)]
+
+    def winners(self) -> list[str]:
+        if not self.is_finished:
+            return []
+        totals = [self.total(p) for p in range(len(self.players))]
+        best = max(totals)
+        return [name for name, t in zip(self.players, totals, strict=True) if t == best]
+
+    def returns(self) -> list[int]:
+        """Every player's total, in seat order (open_spiel's ``returns``)."""
+        return [self.total(p) for p in range(len(self.players))]
+
+    # --------------------------------------------------------------- scoring
+
+    def is_extra_kniffel(self, player: str | int, dice: Dice) -> bool:
+        """Whether ``dice`` is a further Kniffel: five equal with every Kniffel cell filled."""
+        if not dice.is_kniffel:
+            return False
+        k = self._kniffel_index
+        return all(col[k] is not None for col in self._cells[self._p(player)])
+
+    def entry_options(
+        self, player: str | int | None = None, dice: Dice | None = None
+    ) -> list[EntryOption]:
+        """Every legal entry of ``dice`` (default: the pending dice) with what it scores."""
+        p = self._to_move() if player is None else self._p(player)
+        if p is None:
+            return []
+        if dice is None:
+            pending = self._pending[p]
+            if pending is None:
+                return []
+            dice = pending[0]
+        result = []
+        for cell in self.allowed_cells(p):
+            try:
+                points, bonus, joker = self._score_dice(p, cell, dice)
+            except IllegalMoveError:
+                continue
+            result.append(EntryOption(cell, points, bonus, joker))
+        return result
+
+    def score(self, player: str | int, cell: Cell, dice: Dice) -> int:
+        """What ``dice`` would score in ``cell`` now, joker included; raises if refused."""
+        p = self._p(player)
+        self._check_allowed(p, cell)
+        return self._score_dice(p, cell, dice)[0]
+
+    def _score_dice(self, p: int, cell: Cell, dice: Dice) -> tuple[int, int, bool]:
+        """(points, extra-Kniffel bonus, joker used) for an allowed cell."""
+        row = cell.row
+        options = self.options
+        points = raw_score(row, dice, options.pasch)
+        bonus = 0
+        joker = False
+        if self.is_extra_kniffel(p, dice):
+            k = self._kniffel_index
+            if options.kniffel_bonus > 0 and any(col[k] == 50 for col in self._cells[p]):
+                bonus = options.kniffel_bonus
+            if options.joker is Joker.FREE:
+                joker = True
+                points = FIXED_SCORES.get(row, points)
+            elif options.joker is Joker.FORCED:
+                joker = True
+                points = self._forced_joker(p, cell, dice, points)
+        if points == 0 and options.zero_only_upper and not row.is_upper:
+            self._check_zero(p)
+        return points, bonus, joker
+
+    def _forced_joker(self, p: int, cell: Cell, dice: Dice, points: int) -> int:
+        allowed = self.allowed_cells(p)
+        face = dice.faces[0]
+        matching = [a for a in allowed if a.row.face == face]
+        if matching:
+            if cell not in matching:
+                where = " or ".join(self.cell_name(a) for a in matching)
+                raise IllegalMoveError(f"joker: the Kniffel must go into {where}")
+            return points
+        lower = [a for a in allowed if not a.row.is_upper]
+        if lower:
+            if cell.row.is_upper:
+                raise IllegalMoveError(
+                    "joker: the Kniffel must go into the lower block, since its upper row "
+                    "is not open"
+                )
+            return FIXED_SCORES.get(cell.row, points)
+        return points
+
+    def _check_zero(self, p: int) -> None:
+        if any(c.row.is_upper for c in self.allowed_cells(p)):
+            raise IllegalMoveError(
+                "a zero may go into the lower block only when no upper cell is open"
+            )
+
+    # ------------------------------------------------------------ open_spiel
+
+    def legal_actions(self) -> list[Action]:
+        """The decisions open to the player to move with virtual dice."""
+        p = self._to_move()
+        if p is None:
+            return []
+        pending = self._pending[p]
+        if pending is None:
+            return [RollAction()]
+        dice, rolls = pending
+        actions: list[Action] = [EnterAction(o.cell) for o in self.entry_options(p, dice)]
+        if rolls < MAX_ROLLS:
+            actions.extend(RollAction(keep) for keep in keeps_of(dice))
+        return actions
+
+    @staticmethod
+    def chance_outcomes(action: RollAction) -> tuple[tuple[Dice, float], ...]:
+        """The rolls that may follow ``action`` with their probabilities."""
+        return outcome_probabilities(action.keep)
+
+    def apply(self, action: Action, dice: Dice | None = None) -> None:
+        """Apply a decision of the player to move; a roll needs the ``dice`` that fell."""
+        name = self.current_name
+        if name is None:
+            raise IllegalMoveError("the game is finished")
+        if isinstance(action, RollAction):
+            if dice is None:
+                raise KniffelError("a roll needs the dice that fell")
+            self.push(Roll(name, dice, action.keep))
+        else:
+            self.push(Enter(name, action.cell))
+
+    # ------------------------------------------------------------ push / pop
+
+    def push(self, event: Event) -> None:
+        """Check ``event`` against the rules and apply it; a broken rule changes nothing."""
+        if isinstance(event, Undo):
+            self.pop()
+        else:
+            if isinstance(event, Roll):
+                inverse = self._roll(event)
+            elif isinstance(event, Enter):
+                inverse = self._enter(event)
+            elif isinstance(event, Edit):
+                inverse = self._edit(event)
+            elif isinstance(event, Clear):
+                inverse = self._clear(event)
+            else:
+                raise KniffelError(f"unknown event {event!r}")
+            self._stack.append((event, inverse))
+        self.log.append(event)
+
+    def extend(self, events: Iterable[Event]) -> None:
+        for event in events:
+            self.push(event)
+
+    def pop(self) -> Event:
+        """Take back the last event not taken back yet; returns it."""
+        if not self._stack:
+            raise IllegalMoveError("there is nothing to undo")
+        event, inv = self._stack.pop()
+        if isinstance(event, Roll):
+            self._pending[inv.p] = inv.pending
+        elif isinstance(event, Enter):
+            self._cells[inv.p][inv.c][inv.r] = None
+            self._bonus[inv.p][inv.c][inv.r] = 0
+            self._filled[inv.p] -= 1
+            self._pending[inv.p] = inv.pending
+        elif isinstance(event, Edit):
+            self._cells[inv.p][inv.c][inv.r] = inv.old
+        elif isinstance(event, Clear):
+            self._cells[inv.p][inv.c][inv.r] = inv.old
+            self._bonus[inv.p][inv.c][inv.r] = inv.bonus
+            self._filled[inv.p] += 1
+        return event
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._stack)
+
+    @property
+    def last_event(self) -> Event | None:
+        """The last event still standing (the one an undo would take back)."""
+        return self._stack[-1][0] if self._stack else None
+
+    def _mover(self, player: str) -> int:
+        p = self.seat(player)
+        to_move = self._to_move()
+        if to_move is None:
+            raise IllegalMoveError("the game is finished; only corrections are possible")
+        if p != to_move:
+            raise NotYourTurnError(f"it is not {player}'s turn; {self.players[to_move]} is to move")
+        return p
+
+    def _roll(self, event: Roll) -> _Inverse:
+        p = self._mover(event.player)
+        pending = self._pending[p]
+        keep = check_keep(event.keep)
+        if pending is None:
+            if keep:
+                raise IllegalMoveError("the first roll of a turn keeps no dice")
+            rolls = 0
+        else:
+            last, rolls = pending
+            if rolls >= MAX_ROLLS:
+                raise IllegalMoveError("no rolls left in this turn; enter the dice into a cell")
+            if not is_submultiset(keep, last.faces):
+                raise IllegalMoveError(
+                    f"the kept dice {_faces(keep)} are not all in the last roll {last}"
+                )
+        dice = Dice.of(event.dice)
+        if not is_submultiset(keep, dice.faces):
+            raise IllegalMoveError(f"the new dice {dice} do not show the kept dice {_faces(keep)}")
+        self._pending[p] = (dice, rolls + 1)
+        return _Inverse(p, pending=pending)
+
+    def _check_allowed(self, p: int, cell: Cell) -> tuple[int, int]:
+        try:
+            c = self._col_index[cell.column]
+            r = self._row_index[cell.row]
+        except KeyError:
+            raise UnknownCellError(f"unknown cell {cell}") from None
+        if self._cells[p][c][r] is not None:
+            raise IllegalMoveError(f"{self.cell_name(cell)} is already filled")
+        if not self._is_allowed(p, c, r):
+            due = self._due_index(p, c)
+            assert due is not None  # an empty cell of an arrow column means a due cell
+            raise IllegalMoveError(
+                f"{self.cell_name(cell)} is not due; the due cell of {cell.column} is "
+                f"{self.rows[due].value}"
+            )
+        return c, r
+
+    def _enter(self, event: Enter) -> _Inverse:
+        p = self._mover(event.player)
+        c, r = self._check_allowed(p, event.cell)
+        pending = self._pending[p]
+        if event.dice is not None and event.points is not None:
+            raise KniffelError("an entry gives dice or points, not both")
+        if (event.dice is not None or event.points is not None) and pending is not None:
+            raise IllegalMoveError(
+                f"{event.player} has rolled {pending[0]}; enter those dice, not others"
+            )
+        bonus = 0
+        if event.points is not None:
+            points = self._check_points(event.cell, event.points)
+            if points == 0 and self.options.zero_only_upper and not event.cell.row.is_upper:
+                self._check_zero(p)
+        else:
+            if event.dice is not None:
+                dice = Dice.of(event.dice)
+            elif pending is not None:
+                dice = pending[0]
+            else:
+                raise IllegalMoveError(
+                    f"{event.player} has no dice rolled; roll first or give the dice or points"
+                )
+            points, bonus, _ = self._score_dice(p, event.cell, dice)
+        self._cells[p][c][r] = points
+        self._bonus[p][c][r] = bonus
+        self._filled[p] += 1
+        self._pending[p] = None
+        return _Inverse(p, c, r, pending=pending)
+
+    def _check_points(self, cell: Cell, points: object) -> int:
+        if isinstance(points, bool) or not isinstance(points, int):
+            raise InvalidPointsError(f"points must be a whole number, got {points!r}")
+        allowed = possible_points(cell.row, self.options)
+        if points not in allowed:
+            raise InvalidPointsError(
+                f"{points} points are not possible in {cell.row.value}; possible are "
+                f"{_ranges(sorted(allowed))}"
+            )
+        return points
+
+    def _owned_filled(self, player: str, cell: Cell, verb: str) -> tuple[int, int, int, int]:
+        p = self.seat(player)
+        try:
+            c = self._col_index[cell.column]
+            r = self._row_index[cell.row]
+        except KeyError:
+            raise UnknownCellError(f"unknown cell {cell}") from None
+        old = self._cells[p][c][r]
+        if old is None:
+            raise IllegalMoveError(f"{self.cell_name(cell)} is empty; there is nothing to {verb}")
+        return p, c, r, old
+
+    def _edit(self, event: Edit) -> _Inverse:
+        p, c, r, old = self._owned_filled(event.player, event.cell, "edit")
+        self._cells[p][c][r] = self._check_points(event.cell, event.points)
+        return _Inverse(p, c, r, old)
+
+    def _clear(self, event: Clear) -> _Inverse:
+        p, c, r, old = self._owned_filled(event.player, event.cell, "clear")
+        bonus = self._bonus[p][c][r]
+        self._cells[p][c][r] = None
+        self._bonus[p][c][r] = 0
+        self._filled[p] -= 1
+        return _Inverse(p, c, r, old, bonus)
+
+    def _p(self, player: str | int) -> int:
+        if isinstance(player, int):
+            return player
+        return self.seat(player)
+
+    def copy(self) -> Game:
+        """An independent copy with the same state and history."""
+        twin = Game(self.variant, self.players)
+        twin._cells = [[list(col) for col in sheet] for sheet in self._cells]
+        twin._bonus = [[list(col) for col in sheet] for sheet in self._bonus]
+        twin._filled = list(self._filled)
+        twin._pending = list(self._pending)
+        twin._stack = list(self._stack)
+        twin.log = list(self.log)
+        return twin
+
+
+def _faces(faces: Iterable[int]) -> str:
+    return " ".join(map(str, faces)) or "(none)"
+
+
+def _ranges(values: list[int]) -> str:
+    """``[0, 5, 6, 7, 8]`` as ``0, 5-8``."""
+    parts: list[str] = []
+    start = prev = values[0]
+    for v in [*values[1:], None]:
+        if v is not None and v == prev + 1:
+            prev = v
+            continue
+        parts.append(str(start) if start == prev else f"{start}-{prev}")
+        if v is not None:
+            start = prev = v
+    return ", ".join(parts)

@@ -1,0 +1,152 @@
+"""The thirteen rows of the sheet and how a roll scores in each."""
+
+from __future__ import annotations
+
+import enum
+from functools import cache
+
+from kniffel.rules.dice import Dice
+from kniffel.rules.variants import Options, Pasch
+
+__all__ = [
+    "LOWER",
+    "ROWS",
+    "UPPER",
+    "Row",
+    "possible_points",
+    "raw_score",
+    "rows_for",
+]
+
+
+class Row(enum.StrEnum):
+    """A row of the sheet; the value is the id used in game records."""
+
+    ONES = "ones"
+    TWOS = "twos"
+    THREES = "threes"
+    FOURS = "fours"
+    FIVES = "fives"
+    SIXES = "sixes"
+    THREE_KIND = "three_kind"
+    FOUR_KIND = "four_kind"
+    FULL_HOUSE = "full_house"
+    SMALL_STRAIGHT = "small_straight"
+    LARGE_STRAIGHT = "large_straight"
+    KNIFFEL = "kniffel"
+    CHANCE = "chance"
+
+    @property
+    def is_upper(self) -> bool:
+        return self in UPPER
+
+    @property
+    def face(self) -> int | None:
+        """The face an upper row counts (1..6), ``None`` for the lower block."""
+        return _UPPER_FACE.get(self)
+
+    @property
+    def label_de(self) -> str:
+        return LABELS_DE[self]
+
+    @property
+    def label_en(self) -> str:
+        return LABELS_EN[self]
+
+
+ROWS: tuple[Row, ...] = tuple(Row)
+UPPER: frozenset[Row] = frozenset(ROWS[:6])
+LOWER: frozenset[Row] = frozenset(ROWS[6:])
+_UPPER_FACE = {row: i + 1 for i, row in enumerate(ROWS[:6])}
+
+#: Fixed scores of the joker: a Kniffel used as a joker counts these in full.
+FIXED_SCORES = {Row.FULL_HOUSE: 25, Row.SMALL_STRAIGHT: 30, Row.LARGE_STRAIGHT: 40, Row.KNIFFEL: 50}
+
+LABELS_DE = {
+    Row.ONES: "Einser",
+    Row.TWOS: "Zweier",
+    Row.THREES: "Dreier",
+    Row.FOURS: "Vierer",
+    Row.FIVES: "Fünfer",
+    Row.SIXES: "Sechser",
+    Row.THREE_KIND: "Dreierpasch",
+    Row.FOUR_KIND: "Viererpasch",
+    Row.FULL_HOUSE: "Full House",
+    Row.SMALL_STRAIGHT: "Kleine Straße",
+    Row.LARGE_STRAIGHT: "Große Straße",
+    Row.KNIFFEL: "Kniffel",
+    Row.CHANCE: "Chance",
+}
+LABELS_EN = {
+    Row.ONES: "Ones",
+    Row.TWOS: "Twos",
+    Row.THREES: "Threes",
+    Row.FOURS: "Fours",
+    Row.FIVES: "Fives",
+    Row.SIXES: "Sixes",
+    Row.THREE_KIND: "Three of a kind",
+    Row.FOUR_KIND: "Four of a kind",
+    Row.FULL_HOUSE: "Full house",
+    Row.SMALL_STRAIGHT: "Small straight",
+    Row.LARGE_STRAIGHT: "Large straight",
+    Row.KNIFFEL: "Kniffel",
+    Row.CHANCE: "Chance",
+}
+
+
+@cache
+def rows_for(options: Options) -> tuple[Row, ...]:
+    """The rows of every column under ``options`` (top to bottom)."""
+    if options.chance:
+        return ROWS
+    return ROWS[:-1]
+
+
+@cache
+def raw_score(row: Row, dice: Dice, pasch: Pasch = Pasch.ALL_DICE) -> int:
+    """The ordinary value of ``dice`` in ``row``, without any joker.
+
+    >>> raw_score(Row.THREE_KIND, Dice.of([5, 5, 5, 2, 1]))
+    18
+    >>> raw_score(Row.THREE_KIND, Dice.of([5, 5, 5, 2, 1]), Pasch.MATCHING_DICE)
+    15
+    >>> raw_score(Row.FULL_HOUSE, Dice.of([4, 4, 4, 4, 4]))
+    0
+    """
+    counts = dice.counts
+    face = row.face
+    if face is not None:
+        return face * counts[face - 1]
+    if row in (Row.THREE_KIND, Row.FOUR_KIND):
+        need = 3 if row is Row.THREE_KIND else 4
+        for f in range(6, 0, -1):
+            if counts[f - 1] >= need:
+                return need * f if pasch is Pasch.MATCHING_DICE else dice.total
+        return 0
+    if row is Row.FULL_HOUSE:
+        return 25 if sorted(c for c in counts if c) == [2, 3] else 0
+    if row is Row.SMALL_STRAIGHT:
+        present = [c > 0 for c in counts]
+        runs = (present[0:4], present[1:5], present[2:6])
+        return 30 if any(all(run) for run in runs) else 0
+    if row is Row.LARGE_STRAIGHT:
+        return 40 if max(counts) == 1 and (counts[0] == 0 or counts[5] == 0) else 0
+    if row is Row.KNIFFEL:
+        return 50 if dice.is_kniffel else 0
+    return dice.total  # Chance
+
+
+@cache
+def possible_points(row: Row, options: Options) -> frozenset[int]:
+    """Every value ``row`` can hold under ``options`` (for points entries and edits)."""
+    face = row.face
+    if face is not None:
+        return frozenset(face * n for n in range(6))
+    if row in (Row.THREE_KIND, Row.FOUR_KIND):
+        if options.pasch is Pasch.MATCHING_DICE:
+            need = 3 if row is Row.THREE_KIND else 4
+            return frozenset([0, *(need * f for f in range(1, 7))])
+        return frozenset([0, *range(5, 31)])
+    if row is Row.CHANCE:
+        return frozenset(range(5, 31))
+    return frozenset([0, FIXED_SCORES[row]])

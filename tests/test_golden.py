@@ -1,0 +1,42 @@
+"""Every example record of tests/data replays exactly to its .expected."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from kniffel.cli import cli
+
+DATA = Path(__file__).parent / "data"
+RECORDS = sorted(DATA.glob("*.json"))
+
+
+def _normalised(state: dict[str, Any]) -> dict[str, Any]:
+    turn = state.get("turn")
+    if turn and turn.get("dice") is not None:
+        turn = {**turn, "dice": sorted(turn["dice"])}
+    return {**state, "turn": turn}
+
+
+def test_there_are_golden_records() -> None:
+    assert len(RECORDS) >= 17
+
+
+@pytest.mark.parametrize("path", RECORDS, ids=lambda p: p.stem)
+def test_replay_matches_expected(path: Path) -> None:
+    expected = path.with_suffix(".expected").read_text(encoding="utf-8")
+    result = CliRunner().invoke(cli, ["replay", "--json", str(path)])
+    if expected.lstrip().startswith("{"):
+        assert result.exit_code == 0, result.output
+        assert _normalised(json.loads(result.stdout)) == _normalised(json.loads(expected))
+    else:
+        assert result.exit_code == 2
+        assert result.stdout == ""
+        assert result.stderr.count("\n") == 1
+        want = expected.split(":", 1)[0]
+        assert result.stderr.split(":", 1)[0] == want
+        assert "Traceback" not in result.stderr
