@@ -1,0 +1,242 @@
+"""Random variants, legal games and game records, for properties and benchmarks.
+
+Whole games are driven by a :class:`random.Random` that Hypothesis draws
+(``st.randoms()``): a game is hundreds of choices, and drawing each one
+separately would make every property slow for little gain in shrinking.
+The plain functions (``random_event``, ``play_turn``, ``play_game``) are also
+what ``benchmarks/engine.py`` uses to make long records.
+
+Every event these functions push is legal; they raise if the engine refuses one.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from hypothesis import strategies as st
+
+from kniffel.record import record_of
+from kniffel.rules import (
+    PRESETS,
+    Cell,
+    Clear,
+    Dice,
+    Edit,
+    Enter,
+    Event,
+    Game,
+    Joker,
+    Pasch,
+    Roll,
+    Undo,
+    Variant,
+    get_variant,
+    possible_points,
+)
+
+__all__ = [
+    "NAMES",
+    "all_cells",
+    "dice",
+    "filled_cells",
+    "finished_games",
+    "games",
+    "legal_points",
+    "option_overrides",
+    "play_game",
+    "play_turn",
+    "player_lists",
+    "random_correction",
+    "random_event",
+    "records",
+    "roll_dice",
+    "standing_events",
+    "variants",
+]
+
+NAMES = ("Anna", "Ben", "Clara", "Dario", "Emil", "Frida", "Greta", "Hugo")
+
+# ------------------------------------------------------------------ strategies
+
+
+def option_overrides() -> st.SearchStrategy[dict[str, Any]]:
+    """Any subset of the five options, each with any valid value."""
+    return st.fixed_dictionaries(
+        {},
+        optional={
+            "chance": st.booleans(),
+            "pasch": st.sampled_from([p.value for p in Pasch]),
+            "kniffel_bonus": st.sampled_from([0, 100]) | st.integers(1, 1000),
+            "joker": st.sampled_from([j.value for j in Joker]),
+            "zero_only_upper": st.booleans(),
+        },
+    )
+
+
+def variants(presets: Sequence[str] = tuple(PRESETS)) -> st.SearchStrategy[Variant]:
+    """A preset with random option overrides."""
+    return st.builds(get_variant, st.sampled_from(list(presets)), option_overrides())
+
+
+def player_lists(min_size: int = 1, max_size: int = 4) -> st.SearchStrategy[list[str]]:
+    """Distinct, non-blank names in seat order (mostly readable ones)."""
+    name = st.sampled_from(NAMES) | st.text(min_size=1, max_size=6).filter(str.strip)
+    return st.lists(name, min_size=min_size, max_size=max_size, unique=True)
+
+
+def dice() -> st.SearchStrategy[Dice]:
+    return st.builds(Dice.of, st.lists(st.integers(1, 6), min_size=5, max_size=5))
+
+
+@st.composite
+def games(
+    draw: st.DrawFn,
+    variant: st.SearchStrategy[Variant] | None = None,
+    players: st.SearchStrategy[list[str]] | None = None,
+    max_events: int = 150,
+) -> Game:
+    """A game after a random number of random legal events, corrections and undos included."""
+    game = Game(draw(variant or variants()), draw(players or player_lists()))
+    rng = draw(st.randoms(use_true_random=False))
+    for _ in range(draw(st.integers(0, max_events))):
+        random_event(game, rng)
+    return game
+
+
+@st.composite
+def finished_games(
+    draw: st.DrawFn,
+    variant: st.SearchStrategy[Variant] | None = None,
+    players: st.SearchStrategy[list[str]] | None = None,
+    corrections: float = 0.1,
+) -> Game:
+    """A game played to its end (with corrections on the way when ``corrections`` > 0)."""
+    game = Game(draw(variant or variants()), draw(players or player_lists(max_size=3)))
+    play_game(game, draw(st.randoms(use_true_random=False)), corrections=corrections)
+    return game
+
+
+def records(max_events: int = 150) -> st.SearchStrategy[dict[str, Any]]:
+    """JSON-ready records of random legal games."""
+    return games(max_events=max_events).map(record_of)
+
+
+# ---------------------------------------------------------------- random play
+
+
+def all_cells(game: Game) -> list[Cell]:
+    """Every cell of one sheet, in column then row order."""
+    return [Cell(spec.id, row) for spec in game.columns for row in game.rows]
+
+
+def filled_cells(game: Game) -> list[tuple[str, Cell]]:
+    """(player, cell) for every filled cell of every player."""
+    return [
+        (name, cell)
+        for name in game.players
+        for cell in all_cells(game)
+        if game.points(name, cell) is not None
+    ]
+
+
+def standing_events(log: Sequence[Event]) -> list[Event]:
+    """The events of ``log`` that no later undo took back, in order."""
+    stack: list[Event] = []
+    for event in log:
+        if isinstance(event, Undo):
+            stack.pop()
+        else:
+            stack.append(event)
+    return stack
+
+
+def roll_dice(rng: random.Random, keep: Sequence[int] = ()) -> Dice:
+    """Keep ``keep`` and roll the other dice."""
+    return Dice.of([*keep, *(rng.randint(1, 6) for _ in range(5 - len(keep)))])
+
+
+def _random_keep(rng: random.Random, dice: Dice) -> tuple[int, ...]:
+    return tuple(face for face in dice.faces if rng.random() < 0.5)
+
+
+def legal_points(game: Game, player: str, cell: Cell) -> list[int]:
+    """The points an entry into the allowed ``cell`` may give now (zero_only_upper applied)."""
+    values = sorted(possible_points(cell.row, game.options))
+    if (
+        game.options.zero_only_upper
+        and not cell.row.is_upper
+        and any(c.row.is_upper for c in game.allowed_cells(player))
+    ):
+        return [v for v in values if v != 0]
+    return values
+
+
+def play_turn(game: Game, rng: random.Random) -> None:
+    """The rest of the turn of the player to move: up to three rolls, then a legal entry."""
+    name = game.current_name
+    assert name is not None, "the game is finished"
+    pending = game.pending(name)
+    rolls = 0 if pending is None else pending[1]
+    last_roll = rng.randint(max(rolls, 1), 3)
+    while rolls < last_roll:
+        keep = () if pending is None else _random_keep(rng, pending[0])
+        game.push(Roll(name, roll_dice(rng, keep), keep))
+        pending = game.pending(name)
+        rolls += 1
+    game.push(Enter(name, rng.choice(game.entry_options()).cell))
+
+
+def play_game(
+    game: Game, rng: random.Random, corrections: float = 0.0, max_events: int = 100_000
+) -> None:
+    """Play until the game is finished; before each turn a correction with that probability."""
+    while not game.is_finished:
+        if len(game.log) > max_events:
+            raise RuntimeError("the game did not finish")
+        if rng.random() < corrections:
+            random_correction(game, rng)
+        else:
+            play_turn(game, rng)
+
+
+def random_correction(game: Game, rng: random.Random) -> None:
+    """An edit, clear or undo, whichever is possible (nothing on an empty, new game)."""
+    filled = filled_cells(game)
+    kinds = [k for k, ok in (("edit", filled), ("clear", filled), ("undo", game.can_undo)) if ok]
+    if not kinds:
+        return
+    kind = rng.choice(kinds)
+    if kind == "undo":
+        game.push(Undo())
+        return
+    name, cell = rng.choice(filled)
+    if kind == "clear":
+        game.push(Clear(name, cell))
+    else:
+        game.push(Edit(name, cell, rng.choice(sorted(possible_points(cell.row, game.options)))))
+
+
+def random_event(game: Game, rng: random.Random) -> None:
+    """One random legal event: mostly rolls and entries of every kind, some corrections."""
+    name = game.current_name
+    if name is None or rng.random() < 0.12:
+        random_correction(game, rng)
+        return
+    pending = game.pending(name)
+    if pending is None:
+        choice = rng.random()
+        if choice < 0.6:
+            game.push(Roll(name, roll_dice(rng)))
+        elif choice < 0.8:
+            roll = roll_dice(rng)
+            game.push(Enter(name, rng.choice(game.entry_options(name, roll)).cell, dice=roll))
+        else:
+            cell = rng.choice(game.allowed_cells(name))
+            game.push(Enter(name, cell, points=rng.choice(legal_points(game, name, cell))))
+    elif pending[1] < 3 and rng.random() < 0.5:
+        keep = _random_keep(rng, pending[0])
+        game.push(Roll(name, roll_dice(rng, keep), keep))
+    else:
+        game.push(Enter(name, rng.choice(game.entry_options()).cell))
