@@ -10,6 +10,7 @@ import click
 
 from kniffel.record import RecordError, loads, replay, state_dict
 from kniffel.text import render_game
+from kniffel.web.commands import serve_command
 
 __all__ = ["cli", "main"]
 
@@ -50,6 +51,9 @@ def replay_command(file: Any, as_json: bool) -> None:
         click.echo(json.dumps(state_dict(game), ensure_ascii=False))
     else:
         click.echo(render_game(game))
+
+
+cli.add_command(serve_command)
 
 
 def main() -> None:

@@ -1,0 +1,30 @@
+"""Where the board keeps its games and where it listens.
+
+Every setting can come from the environment (``KNIFFEL_DB``, ``KNIFFEL_HOST``,
+``KNIFFEL_PORT``) or from the ``kniffel serve`` options, which win.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from platformdirs import user_data_dir
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+__all__ = ["Settings", "default_db_url"]
+
+
+def default_db_url() -> str:
+    """An SQLite file in the user's data directory (created when the store opens)."""
+    return f"sqlite:///{Path(user_data_dir('kniffel')) / 'kniffel.db'}"
+
+
+class Settings(BaseSettings):
+    """The board's settings: the database as an SQLAlchemy URL, the host and the port."""
+
+    model_config = SettingsConfigDict(env_prefix="KNIFFEL_", extra="ignore")
+
+    db: str = Field(default_factory=default_db_url)
+    host: str = "127.0.0.1"
+    port: int = 8000

@@ -1,0 +1,16 @@
+"""The store of games and events (SQLAlchemy 2, migrated by Alembic at start)."""
+
+from __future__ import annotations
+
+from kniffel.store.database import migrate, open_engine
+from kniffel.store.repository import Appended, GameStore, NewGame, StoredGame, VersionConflict
+
+__all__ = [
+    "Appended",
+    "GameStore",
+    "NewGame",
+    "StoredGame",
+    "VersionConflict",
+    "migrate",
+    "open_engine",
+]

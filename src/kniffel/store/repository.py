@@ -1,0 +1,218 @@
+"""The game store: create games, read them back, append events one at a time.
+
+Appends are optimistic: an event is stored only when the game's version is
+still the one the caller replayed, so two writers can never both extend the
+same state (the loser gets :class:`VersionConflict` and nothing is stored).
+The same SQL serialises writers on SQLite and on PostgreSQL, and across
+several server processes, because the check lives in the database.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, NamedTuple
+
+from sqlalchemy import Engine, func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, sessionmaker
+
+from kniffel.store.database import migrate, open_engine
+from kniffel.store.models import EventRow, GameRow
+
+__all__ = ["Appended", "GameStore", "NewGame", "StoredGame", "VersionConflict"]
+
+
+class VersionConflict(ValueError):
+    """The game changed since the caller read it; nothing was stored."""
+
+    def __init__(self, game_id: str, expected: int, actual: int | None) -> None:
+        self.game_id = game_id
+        self.expected = expected
+        self.actual = actual
+        super().__init__(
+            f"the game has changed meanwhile (version {actual}, not {expected}); reload it"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    """What a game is created with; ``options`` are the complete resolved options."""
+
+    id: str
+    key: str
+    variant: str
+    options: dict[str, Any]
+    players: tuple[str, ...]
+    dice_mode: str
+    bots: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class StoredGame:
+    """A game as stored; ``events`` only when loaded with them."""
+
+    id: str
+    key: str
+    variant: str
+    options: dict[str, Any]
+    players: tuple[str, ...]
+    dice_mode: str
+    bots: dict[str, str]
+    created_at: datetime
+    updated_at: datetime
+    finished: bool
+    version: int
+    events: tuple[dict[str, Any], ...] = ()
+
+
+class Appended(NamedTuple):
+    """Where an append left the game: its new version and when it was stored."""
+
+    version: int
+    at: datetime
+
+
+def _utc(moment: datetime) -> datetime:
+    # SQLite hands timestamps back without their zone; they were stored in UTC.
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def _stored(row: GameRow, events: Sequence[dict[str, Any]] = ()) -> StoredGame:
+    return StoredGame(
+        id=row.id,
+        key=row.key,
+        variant=row.variant,
+        options=dict(row.options),
+        players=tuple(row.players),
+        dice_mode=row.dice_mode,
+        bots=dict(row.bots),
+        created_at=_utc(row.created_at),
+        updated_at=_utc(row.updated_at),
+        finished=row.finished,
+        version=row.version,
+        events=tuple(events),
+    )
+
+
+class GameStore:
+    """Games and their events in an SQL database (SQLite or PostgreSQL)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._session = sessionmaker(engine, expire_on_commit=False)
+
+    @classmethod
+    def open(cls, url: str) -> GameStore:
+        """Connect to ``url`` and run the migrations."""
+        engine = open_engine(url)
+        migrate(engine)
+        return cls(engine)
+
+    @property
+    def url(self) -> str:
+        """The database URL, password included (for a hub that connects by itself)."""
+        return self.engine.url.render_as_string(hide_password=False)
+
+    @property
+    def dialect(self) -> str:
+        return self.engine.dialect.name
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def create(
+        self, game: NewGame, events: Sequence[dict[str, Any]] = (), *, finished: bool = False
+    ) -> StoredGame:
+        """Store a new game, with ``events`` already checked by the caller, in one transaction."""
+        now = datetime.now(UTC)
+        row = GameRow(
+            id=game.id,
+            key=game.key,
+            variant=game.variant,
+            options=dict(game.options),
+            players=list(game.players),
+            dice_mode=game.dice_mode,
+            bots=dict(game.bots),
+            created_at=now,
+            updated_at=now,
+            finished=finished,
+            version=len(events),
+        )
+        with self._session.begin() as session:
+            session.add(row)
+            session.flush()
+            session.add_all(
+                EventRow(game_id=game.id, seq=seq, payload=payload, created_at=now)
+                for seq, payload in enumerate(events, start=1)
+            )
+        return _stored(row, events)
+
+    def load(self, game_id: str, *, with_events: bool = True) -> StoredGame | None:
+        """The game ``game_id`` with its events in order, or ``None``."""
+        with self._session() as session:
+            row = session.get(GameRow, game_id)
+            if row is None:
+                return None
+            events: list[dict[str, Any]] = []
+            if with_events:
+                events = list(
+                    session.scalars(
+                        select(EventRow.payload)
+                        .where(EventRow.game_id == game_id, EventRow.seq <= row.version)
+                        .order_by(EventRow.seq)
+                    )
+                )
+            return _stored(row, events)
+
+    def version(self, game_id: str) -> int | None:
+        with self._session() as session:
+            return session.scalar(select(GameRow.version).where(GameRow.id == game_id))
+
+    def append(
+        self, game_id: str, expected_version: int, payload: dict[str, Any], *, finished: bool
+    ) -> Appended:
+        """Store ``payload`` as event ``expected_version + 1``.
+
+        Raises :class:`VersionConflict` (and stores nothing) when the game is no
+        longer at ``expected_version``.
+        """
+        now = datetime.now(UTC)
+        new_version = expected_version + 1
+        try:
+            with self._session.begin() as session:
+                # The conditional update takes the row's write lock first, so a
+                # second writer waits here and then finds the version moved on.
+                moved = session.execute(
+                    update(GameRow)
+                    .where(GameRow.id == game_id, GameRow.version == expected_version)
+                    .values(version=new_version, finished=finished, updated_at=now)
+                    .execution_options(synchronize_session=False)
+                )
+                if moved.rowcount != 1:  # type: ignore[attr-defined]
+                    raise VersionConflict(
+                        game_id, expected_version, self._version_in(session, game_id)
+                    )
+                session.add(
+                    EventRow(game_id=game_id, seq=new_version, payload=payload, created_at=now)
+                )
+        except IntegrityError:
+            raise VersionConflict(game_id, expected_version, self.version(game_id)) from None
+        return Appended(new_version, now)
+
+    @staticmethod
+    def _version_in(session: Session, game_id: str) -> int | None:
+        return session.scalar(select(GameRow.version).where(GameRow.id == game_id))
+
+    def summaries(self, finished: bool | None = None, limit: int = 200) -> list[StoredGame]:
+        """Games without their events, most recently changed first."""
+        query = select(GameRow).order_by(GameRow.updated_at.desc(), GameRow.id).limit(limit)
+        if finished is not None:
+            query = query.where(GameRow.finished == finished)
+        with self._session() as session:
+            return [_stored(row) for row in session.scalars(query)]
+
+    def count(self) -> int:
+        with self._session() as session:
+            return session.scalar(select(func.count()).select_from(GameRow)) or 0

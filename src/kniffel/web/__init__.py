@@ -1,0 +1,1 @@
+"""The web board: the JSON API, the live hub and (from the frontend) the pages."""

@@ -1,0 +1,172 @@
+"""The JSON API under ``/api``: everything the board's pages do, for programs.
+
+Every route goes through :class:`~kniffel.web.service.GameService`, the same
+object the pages use; errors are answered in one place (``errors.py``).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Query, Request, Security, status
+from fastapi.responses import JSONResponse
+from fastapi.security import APIKeyHeader, APIKeyQuery
+
+from kniffel.web.errors import ErrorBody
+from kniffel.web.schemas import (
+    CreatedGame,
+    EventBody,
+    GameState,
+    GameSummaryOut,
+    ImportRecord,
+    NewGameBody,
+    PreviewOut,
+    RecordDocument,
+    RollBody,
+    entries_of,
+    state_of,
+)
+from kniffel.web.service import GameService, GameView
+
+__all__ = ["router"]
+
+router = APIRouter(tags=["games"])
+
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorBody, "description": "the rules (or the board) refuse it"},
+    404: {"model": ErrorBody, "description": "there is no such game"},
+    422: {"model": ErrorBody, "description": "the request is malformed"},
+}
+_CHANGE_ERRORS: dict[int | str, dict[str, Any]] = {
+    **_ERRORS,
+    403: {"model": ErrorBody, "description": "the key is missing or wrong"},
+    409: {"model": ErrorBody, "description": "the game has changed meanwhile"},
+}
+
+_key_header = APIKeyHeader(name="X-Kniffel-Key", auto_error=False, scheme_name="KeyHeader")
+_key_query = APIKeyQuery(name="key", auto_error=False, scheme_name="KeyQuery")
+
+
+def service(request: Request) -> GameService:
+    board: GameService = request.app.state.service
+    return board
+
+
+Board = Annotated[GameService, Depends(service)]
+
+
+def game_key(
+    header: Annotated[str | None, Security(_key_header)],
+    query: Annotated[str | None, Security(_key_query)],
+) -> str | None:
+    """The game's key, from the ``X-Kniffel-Key`` header or the ``key`` query parameter."""
+    return header or query
+
+
+Key = Annotated[str | None, Depends(game_key)]
+
+
+def _created(view: GameView) -> dict[str, Any]:
+    return {**state_of(view), "key": view.key, "url": f"/g/{view.id}?key={view.key}"}
+
+
+@router.post(
+    "/games",
+    status_code=status.HTTP_201_CREATED,
+    response_model=CreatedGame,
+    responses=_ERRORS,
+    summary="Start a new game",
+)
+def create_game(body: NewGameBody, board: Board) -> dict[str, Any]:
+    options = body.options.model_dump(exclude_none=True) if body.options else {}
+    view = board.create(body.variant, options, body.players, body.dice_mode, dict(body.bots))
+    return _created(view)
+
+
+@router.get(
+    "/games",
+    response_model=list[GameSummaryOut],
+    responses=_ERRORS,
+    summary="List games, most recently changed first",
+)
+def list_games(
+    board: Board, finished: Annotated[bool | None, Query()] = None
+) -> list[dict[str, Any]]:
+    return [
+        {name: getattr(summary, name) for name in GameSummaryOut.model_fields}
+        for summary in board.list_games(finished)
+    ]
+
+
+@router.get(
+    "/games/{game_id}", response_model=GameState, responses=_ERRORS, summary="A game's state"
+)
+def get_game(game_id: str, board: Board) -> dict[str, Any]:
+    return state_of(board.get(game_id))
+
+
+@router.post(
+    "/games/{game_id}/events",
+    response_model=GameState,
+    responses=_CHANGE_ERRORS,
+    summary="Add an event: roll (physical dice), enter, edit, clear or undo",
+)
+def post_event(game_id: str, body: EventBody, key: Key, board: Board) -> dict[str, Any]:
+    event = body.event.model_dump(exclude_none=True)
+    return state_of(board.apply(game_id, key, event, body.expected_version))
+
+
+@router.post(
+    "/games/{game_id}/roll",
+    response_model=GameState,
+    responses=_CHANGE_ERRORS,
+    summary="Virtual dice: the board rolls for the player to move",
+)
+def roll(game_id: str, body: RollBody, key: Key, board: Board) -> dict[str, Any]:
+    return state_of(board.roll(game_id, key, body.player, body.keep, body.expected_version))
+
+
+@router.get(
+    "/games/{game_id}/preview",
+    response_model=PreviewOut,
+    responses=_ERRORS,
+    summary="What the dice would score in each allowed cell for the player to move",
+)
+def preview(
+    game_id: str,
+    board: Board,
+    dice: Annotated[
+        str | None, Query(description="five faces, e.g. 66655; default: the rolled dice")
+    ] = None,
+) -> dict[str, Any]:
+    result = board.preview(game_id, dice)
+    return {
+        "player": result.player,
+        "dice": None if result.dice is None else list(result.dice.faces),
+        "entries": entries_of(result.entries),
+    }
+
+
+@router.get(
+    "/games/{game_id}/record",
+    response_model=RecordDocument,
+    responses=_ERRORS,
+    summary="The game as a kniffel-record/1 file",
+)
+def export_record(game_id: str, board: Board) -> JSONResponse:
+    document = board.export_record(game_id)
+    return JSONResponse(
+        document,
+        headers={"Content-Disposition": f'attachment; filename="kniffel-{game_id}.json"'},
+    )
+
+
+@router.post(
+    "/records",
+    status_code=status.HTTP_201_CREATED,
+    response_model=CreatedGame,
+    responses=_ERRORS,
+    summary="Import a kniffel-record/1 file as a new game",
+)
+def import_record(body: ImportRecord, board: Board) -> dict[str, Any]:
+    return _created(board.import_record(body.model_dump(exclude_none=True)))

@@ -1,0 +1,70 @@
+"""The board's web application: store, service and hub wired into FastAPI."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
+from starlette.concurrency import run_in_threadpool
+
+import kniffel
+from kniffel.settings import Settings
+from kniffel.store import GameStore
+from kniffel.web import api, live
+from kniffel.web.errors import install_error_handlers
+from kniffel.web.hub import Hub, LocalHub
+from kniffel.web.service import BotDriver, GameService
+
+__all__ = ["STATIC", "create_app", "hub_for"]
+
+STATIC = Path(__file__).parent / "static"
+
+
+def hub_for(store: GameStore) -> Hub:
+    """The hub that fits the store: PostgreSQL carries changes between processes."""
+    if store.dialect == "postgresql":
+        from kniffel.web.pghub import PgHub
+
+        return PgHub(store.url, store.version)
+    return LocalHub()
+
+
+def create_app(settings: Settings | None = None, *, bots: BotDriver | None = None) -> FastAPI:
+    """The board as an ASGI app; the store opens (and migrates) in the lifespan."""
+    settings = settings if settings is not None else Settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = await run_in_threadpool(GameStore.open, settings.db)
+        hub = hub_for(store)
+        await hub.start()
+        app.state.store = store
+        app.state.hub = hub
+        app.state.service = GameService(store, hub, bots)
+        try:
+            yield
+        finally:
+            await hub.stop()
+            store.close()
+
+    app = FastAPI(
+        title="Die Tafel",
+        summary="A Kniffel score board: games, events, records and live updates.",
+        version=kniffel.__version__,
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    install_error_handlers(app)
+    app.include_router(api.router, prefix="/api")
+    app.include_router(live.router, prefix="/api")
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    # The pages are the frontend's module; the API stands without them.
+    if importlib.util.find_spec("kniffel.web.pages") is not None:
+        pages = importlib.import_module("kniffel.web.pages")
+        app.include_router(pages.router)
+    return app

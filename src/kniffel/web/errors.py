@@ -1,0 +1,120 @@
+"""The board's errors and the one place that turns every error into a 4xx answer.
+
+Rules errors (:class:`~kniffel.rules.KniffelError`, which includes
+:class:`~kniffel.record.RecordError`) answer 400 with the engine's plain
+message; the board's own errors carry their status. Every answer is JSON
+``{"detail": "<plain message>"}``, for the API and the pages alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from kniffel.rules import KniffelError
+
+__all__ = [
+    "BoardError",
+    "Conflict",
+    "ErrorBody",
+    "Forbidden",
+    "GameNotFound",
+    "error_status",
+    "install_error_handlers",
+    "validation_message",
+]
+
+
+class ErrorBody(BaseModel):
+    """Every error answer: one plain message."""
+
+    detail: str
+
+
+class BoardError(ValueError):
+    """An error of the board (not of the rules); ``status`` is its HTTP status."""
+
+    status = 400
+
+
+class GameNotFound(BoardError):
+    status = 404
+
+    def __init__(self, game_id: str) -> None:
+        self.game_id = game_id
+        super().__init__(f"there is no game {game_id!r}")
+
+
+class Forbidden(BoardError):
+    """A change without the game's key, or with a wrong one."""
+
+    status = 403
+
+
+class Conflict(BoardError):
+    """The game changed since the caller's version; nothing was stored."""
+
+    status = 409
+
+
+def error_status(exc: Exception) -> int:
+    """The HTTP status for an error the board expects (rules or board errors)."""
+    if isinstance(exc, BoardError):
+        return exc.status
+    if isinstance(exc, KniffelError):
+        return 400
+    raise TypeError(f"not a board error: {exc!r}")
+
+
+def _location(loc: Sequence[Any]) -> str:
+    # ("body", "event", "roll", "dice", 0) reads better as "event.dice[0]".
+    parts: list[str] = []
+    for part in loc[1:] if loc and loc[0] in ("body", "query", "path", "header") else loc:
+        if isinstance(part, int):
+            parts.append(f"[{part}]")
+        elif parts:
+            parts.append(f".{part}")
+        else:
+            parts.append(str(part))
+    return "".join(parts) or str(loc[0] if loc else "request")
+
+
+def validation_message(errors: Sequence[Any]) -> str:
+    """FastAPI's validation errors as one plain line."""
+    lines = []
+    for error in errors[:5]:
+        if error.get("type") == "json_invalid":
+            return f"the body is not valid JSON ({error.get('ctx', {}).get('error', 'broken')})"
+        where = _location(error.get("loc", ()))
+        lines.append(f"{where}: {error.get('msg', 'is not valid')}")
+    return "; ".join(lines) or "the request is not valid"
+
+
+def _json(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"detail": message}, status_code=status, headers=headers)
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Map every expected error to ``{"detail": ...}`` with a 4xx status."""
+
+    async def board_error(_request: Request, exc: Exception) -> JSONResponse:
+        return _json(error_status(exc), str(exc))
+
+    async def invalid_request(_request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, RequestValidationError)
+        return _json(422, validation_message(exc.errors()))
+
+    async def http_error(_request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, StarletteHTTPException)
+        return _json(exc.status_code, str(exc.detail), getattr(exc, "headers", None))
+
+    app.add_exception_handler(KniffelError, board_error)
+    app.add_exception_handler(BoardError, board_error)
+    app.add_exception_handler(RequestValidationError, invalid_request)
+    app.add_exception_handler(StarletteHTTPException, http_error)

@@ -1,0 +1,73 @@
+"""Live updates over a WebSocket: ``/api/games/{id}/live``.
+
+Listening needs no key. On connect the socket sends ``{"type": "state",
+"version": N}`` with the stored version, then the same message after every
+stored change. A client refetches the game when the version is newer than
+the one it shows, so a device that was offline catches up with the first
+message after it reconnects. Any message the client sends is answered with
+the current version (a cheap "am I up to date?").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from starlette.concurrency import run_in_threadpool
+
+from kniffel.web.errors import GameNotFound
+from kniffel.web.hub import Hub, LocalHub, Subscription
+from kniffel.web.service import GameService
+
+__all__ = ["NOT_FOUND_CLOSE_CODE", "Hub", "LocalHub", "router"]
+
+router = APIRouter()
+
+#: Close code for a game that does not exist (4000-4999 are the application's).
+NOT_FOUND_CLOSE_CODE = 4404
+
+
+def _message(version: int) -> dict[str, object]:
+    return {"type": "state", "version": version}
+
+
+@router.websocket("/games/{game_id}/live")
+async def live(websocket: WebSocket, game_id: str) -> None:
+    service: GameService = websocket.app.state.service
+    hub: Hub = websocket.app.state.hub
+    # Subscribe before reading the version, so no change can fall in between.
+    async with hub.subscribe(game_id) as subscription:
+        try:
+            version = await run_in_threadpool(service.version, game_id)
+        except GameNotFound as exc:
+            await websocket.accept()
+            await websocket.close(code=NOT_FOUND_CLOSE_CODE, reason=str(exc)[:120])
+            return
+        await websocket.accept()
+        subscription.mark_seen(version)
+        await websocket.send_json(_message(version))
+        with contextlib.suppress(WebSocketDisconnect):
+            await _forward(websocket, service, subscription)
+
+
+async def _forward(websocket: WebSocket, service: GameService, subscription: Subscription) -> None:
+    """Send every newer version until the client goes away."""
+    incoming = asyncio.ensure_future(websocket.receive())
+    change = asyncio.ensure_future(subscription.next_version())
+    try:
+        while True:
+            done, _ = await asyncio.wait({incoming, change}, return_when=asyncio.FIRST_COMPLETED)
+            if change in done:
+                await websocket.send_json(_message(change.result()))
+                change = asyncio.ensure_future(subscription.next_version())
+            if incoming in done:
+                if incoming.result()["type"] == "websocket.disconnect":
+                    return
+                version = await run_in_threadpool(service.version, subscription.game_id)
+                subscription.mark_seen(version)
+                await websocket.send_json(_message(version))
+                incoming = asyncio.ensure_future(websocket.receive())
+    finally:
+        incoming.cancel()
+        change.cancel()

@@ -1,0 +1,260 @@
+"""The JSON shapes of the API: request bodies and answers, as pydantic models.
+
+They are the OpenAPI spec. Request fields are strict (``12.0``, ``true`` or
+``"12"`` are not numbers, as in the record format); what they mean is checked
+by the rules engine, which words the error messages.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+
+from kniffel.record import state_dict
+from kniffel.rules import EntryOption
+from kniffel.web.service import GameView
+
+__all__ = [
+    "CreatedGame",
+    "EventBody",
+    "GameState",
+    "GameSummaryOut",
+    "ImportRecord",
+    "NewGameBody",
+    "PreviewOut",
+    "RecordDocument",
+    "RecordEvent",
+    "RollBody",
+    "entries_of",
+    "state_of",
+]
+
+VariantName = Literal["kniffel", "yahtzee", "rauf-runter", "dreifach"]
+DiceMode = Literal["physical", "virtual"]
+BotName = Literal["greedy", "best"]
+PlayerName = Annotated[StrictStr, Field(min_length=1, max_length=40)]
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class OptionsIn(_Body):
+    """House rules to change from the variant's preset (RULES.md section 6)."""
+
+    chance: StrictBool | None = None
+    pasch: Literal["all_dice", "matching_dice"] | None = None
+    kniffel_bonus: Annotated[StrictInt, Field(ge=0, le=10_000)] | None = None
+    joker: Literal["free", "forced", "none"] | None = None
+    zero_only_upper: StrictBool | None = None
+
+
+class NewGameBody(_Body):
+    variant: VariantName = "rauf-runter"
+    options: OptionsIn | None = None
+    players: Annotated[list[PlayerName], Field(min_length=1, max_length=8)]
+    dice_mode: DiceMode = "physical"
+    bots: dict[StrictStr, BotName] = Field(
+        default_factory=dict, description="player name -> bot that plays that seat"
+    )
+
+
+# Record events (RECORD-FORMAT.md): extra fields are ignored, null means absent.
+class RollEvent(BaseModel):
+    type: Literal["roll"]
+    player: StrictStr
+    dice: list[StrictInt]
+    keep: list[StrictInt] | None = None
+
+
+class EnterEvent(BaseModel):
+    type: Literal["enter"]
+    player: StrictStr
+    cell: StrictStr
+    dice: list[StrictInt] | None = None
+    points: StrictInt | None = None
+
+
+class EditEvent(BaseModel):
+    type: Literal["edit"]
+    player: StrictStr
+    cell: StrictStr
+    points: StrictInt
+
+
+class ClearEvent(BaseModel):
+    type: Literal["clear"]
+    player: StrictStr
+    cell: StrictStr
+
+
+class UndoEvent(BaseModel):
+    type: Literal["undo"]
+
+
+RecordEvent = Annotated[
+    RollEvent | EnterEvent | EditEvent | ClearEvent | UndoEvent, Field(discriminator="type")
+]
+
+
+class EventBody(_Body):
+    event: RecordEvent
+    expected_version: Annotated[StrictInt, Field(ge=0)] | None = Field(
+        default=None,
+        description="the version the change was made on; 409 if the game has moved on",
+    )
+
+
+class RollBody(_Body):
+    player: StrictStr
+    keep: list[StrictInt] = Field(default_factory=list, description="faces kept from last roll")
+    expected_version: Annotated[StrictInt, Field(ge=0)] | None = None
+
+
+class ImportRecord(BaseModel):
+    """A ``kniffel-record/1`` document to import (checked by the record reader)."""
+
+    format: StrictStr
+    variant: StrictStr
+    options: dict[str, Any] | None = None
+    players: list[StrictStr]
+    events: list[dict[str, Any]] | None = None
+
+
+class RecordDocument(BaseModel):
+    format: Literal["kniffel-record/1"] = "kniffel-record/1"
+    variant: str
+    options: dict[str, Any]
+    players: list[str]
+    events: list[RecordEvent]
+
+
+# ------------------------------------------------------------------ answers
+
+
+class ColumnState(BaseModel):
+    cells: dict[str, int | None]
+    upper: int
+    bonus: int
+    lower: int
+    kniffel_bonus: int
+    total: int
+
+
+class PlayerState(BaseModel):
+    name: str
+    total: int
+    columns: dict[str, ColumnState]
+
+
+class Turn(BaseModel):
+    player: str
+    rolls: int
+    dice: list[int] | None
+    allowed: list[str]
+
+
+class Entry(BaseModel):
+    cell: str
+    points: int
+    kniffel_bonus: int
+    joker: bool
+
+
+class ColumnOut(BaseModel):
+    id: str
+    label: str
+    discipline: Literal["down", "up", "free"]
+    factor: int
+
+
+class OptionsOut(BaseModel):
+    chance: bool
+    pasch: Literal["all_dice", "matching_dice"]
+    kniffel_bonus: int
+    joker: Literal["free", "forced", "none"]
+    zero_only_upper: bool
+
+
+class GameSummaryOut(BaseModel):
+    id: str
+    variant: str
+    players: list[str]
+    dice_mode: DiceMode
+    bots: dict[str, str]
+    created_at: datetime
+    updated_at: datetime
+    version: int
+    finished: bool
+
+
+class GameState(BaseModel):
+    """A game as ``kniffel replay --json`` shows it, plus what the board needs."""
+
+    id: str
+    version: int = Field(description="number of stored events; grows with every change")
+    variant: str
+    label: str
+    options: OptionsOut
+    columns: list[ColumnOut]
+    rows: list[str]
+    dice_mode: DiceMode
+    bots: dict[str, str]
+    created_at: datetime
+    updated_at: datetime
+    finished: bool
+    winners: list[str]
+    turn: Turn | None
+    players: list[PlayerState]
+    entries: list[Entry] = Field(
+        description="for the player to move with rolled dice: every legal entry and its points"
+    )
+    can_undo: bool
+
+
+class CreatedGame(GameState):
+    key: str = Field(description="the secret that allows changes; keep it in the link")
+    url: str = Field(description="the board's link that can change the game")
+
+
+class PreviewOut(BaseModel):
+    player: str | None
+    dice: list[int] | None
+    entries: list[Entry]
+
+
+def entries_of(options: list[EntryOption]) -> list[Entry]:
+    return [
+        Entry(
+            cell=str(o.cell),
+            points=o.points,
+            kniffel_bonus=o.kniffel_bonus,
+            joker=o.joker,
+        )
+        for o in options
+    ]
+
+
+def state_of(view: GameView) -> dict[str, Any]:
+    """The ``GameState`` fields of a :class:`~kniffel.web.service.GameView`."""
+    game = view.game
+    return {
+        **state_dict(game),
+        "id": view.id,
+        "version": view.version,
+        "label": game.variant.label,
+        "options": game.options.as_dict(),
+        "columns": [
+            {"id": c.id, "label": c.label, "discipline": c.discipline.value, "factor": c.factor}
+            for c in game.columns
+        ],
+        "rows": [row.value for row in game.rows],
+        "dice_mode": view.dice_mode,
+        "bots": view.bots,
+        "created_at": view.created_at,
+        "updated_at": view.updated_at,
+        "entries": entries_of(game.entry_options()),
+        "can_undo": game.can_undo,
+    }
