@@ -9,7 +9,6 @@ undone event" (which is the table obtained by replaying the remaining events).
 
 from __future__ import annotations
 
-import copy
 import json
 from collections import Counter
 from typing import Any
@@ -67,6 +66,15 @@ def _integer(value: Any) -> bool:
     return type(value) is int
 
 
+def _unicode(text: str) -> bool:
+    """False for strings JSON can carry but Unicode cannot (lone surrogates)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _options_of(variant: str, raw: Any) -> dict[str, Any]:
     preset = PRESETS[variant]
     options: dict[str, Any] = {
@@ -112,8 +120,8 @@ def new_table(record: Any) -> dict[str, Any]:
     names = record.get("players")
     if not isinstance(names, list) or not 1 <= len(names) <= 8:
         raise Refused(None, "players must be a list of 1 to 8 names")
-    if any(not isinstance(n, str) or not n.strip() for n in names):
-        raise Refused(None, "player names must be non-blank strings")
+    if any(not isinstance(n, str) or not n.strip() or not _unicode(n) for n in names):
+        raise Refused(None, "player names must be non-blank text")
     if len(set(names)) != len(names):
         raise Refused(None, "player names must be distinct")
     rows = ROWS if options["chance"] else ROWS[:-1]
@@ -332,6 +340,16 @@ def _clear(table: dict[str, Any], event: dict[str, Any]) -> None:
     table["bonus"][p][column].pop(row, None)
 
 
+def _fresh_copy(table: dict[str, Any]) -> dict[str, Any]:
+    """A copy whose sheets, bonuses and pending dice can change without touching the original."""
+    return {
+        **table,
+        "sheet": [{c: dict(rows) for c, rows in sheet.items()} for sheet in table["sheet"]],
+        "bonus": [{c: dict(rows) for c, rows in bonus.items()} for bonus in table["bonus"]],
+        "pending": list(table["pending"]),
+    }
+
+
 STEPS = {"roll": _roll, "enter": _enter, "edit": _edit, "clear": _clear}
 
 
@@ -366,7 +384,7 @@ class Replay:
         kind = event.get("type")
         if not isinstance(kind, str) or kind not in STEPS:
             raise _Bad(f"unknown event type {kind!r}")
-        table = copy.deepcopy(self.table)
+        table = _fresh_copy(self.table)
         STEPS[kind](table, event)
         return table
 
@@ -430,6 +448,8 @@ def replay_text(text: str | bytes) -> dict[str, Any]:
     """Replay the text of a record file; return its state or raise Refused."""
     try:
         record = json.loads(text)
-    except (ValueError, UnicodeDecodeError) as exc:
+    except (ValueError, RecursionError) as exc:
+        # ValueError covers bad UTF-8 and integers too long for Python to read;
+        # RecursionError covers nesting too deep to parse.
         raise Refused(None, f"not JSON: {exc}") from None
     return replay_record(record)
