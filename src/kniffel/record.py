@@ -81,6 +81,9 @@ def loads(text: str | bytes) -> Record:
         document = json.loads(text)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise RecordError(f"the file is not valid JSON ({exc})") from None
+    except ValueError:
+        # Python's own limit on reading integers (4300 digits), which valid JSON can pass.
+        raise RecordError("the file holds a number too long to read") from None
     except RecursionError:
         raise RecordError("the file is not valid JSON (nested too deeply)") from None
     return parse(document)
@@ -109,7 +112,7 @@ def parse(document: object) -> Record:
     if not isinstance(players, list) or not 1 <= len(players) <= MAX_PLAYERS:
         raise RecordError(f"players must be a list of 1 to {MAX_PLAYERS} names")
     for name in players:
-        if not isinstance(name, str) or not name.strip():
+        if not isinstance(name, str) or not name.strip() or not _is_unicode(name):
             raise RecordError("every player name must be non-blank text")
     if len(set(players)) != len(players):
         raise RecordError("player names must be distinct")
@@ -119,6 +122,15 @@ def parse(document: object) -> Record:
     if not isinstance(events, list):
         raise RecordError("events must be a list")
     return Record(variant, tuple(players), dict(options), tuple(events))
+
+
+def _is_unicode(text: str) -> bool:
+    """False for a lone surrogate (JSON can escape one), which no sheet or terminal can show."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _field(raw: Mapping[str, Any], name: str) -> Any:

@@ -520,6 +520,15 @@ def _broken_file(rng: random.Random, record: dict[str, Any]) -> str:
         return json.dumps(record)[: rng.randint(0, 40)]
     if kind == 1:
         return json.dumps(rng.choice(([record], None, "kniffel", 3, [])))
+    if kind == 2 and rng.random() < 0.3:
+        # Beyond what Python's json reads: too deep, or an integer of 5000 digits.
+        return rng.choice(
+            ("[" * 5000 + "]" * 5000, json.dumps(record)[:-1] + f', "n": {"7" * 5000}}}')
+        )
+    if kind == 10 and rng.random() < 0.3:
+        # A lone surrogate (half a UTF-16 pair) and a whole pair, both escaped.
+        name = rng.choice(("\\ud800", "\\udfff", "\\ud83c\\udfb2"))
+        return json.dumps({**record, "players": ["Anna"], "events": []}).replace("Anna", name, 1)
     if kind == 2:
         broken["format"] = rng.choice(("kniffel-record/2", None, "", 1, "Kniffel-Record/1"))
     elif kind == 3:
