@@ -54,7 +54,10 @@ def reference_outcome(text: str | bytes) -> Outcome:
 
 
 def cli_outcome(text: str) -> Outcome:
+    sheets = CliRunner().invoke(cli, ["replay", "-"], input=text)
     result = CliRunner().invoke(cli, ["replay", "--json", "-"], input=text)
+    # The plain sheets take the same path to the same verdict.
+    assert (sheets.exit_code, sheets.stderr) == (result.exit_code, result.stderr), sheets.output
     assert result.exception is None or isinstance(result.exception, SystemExit), result.output
     assert "Traceback" not in result.output
     if result.exit_code == 0:
