@@ -30,7 +30,10 @@ def serve_command(db: str | None, host: str | None, port: int | None) -> None:
     click.echo(
         f"Die Tafel: http://{settings.host}:{settings.port}/  (games in {_shown(settings.db)})"
     )
-    uvicorn.run(create_app(settings), host=settings.host, port=settings.port)
+    # The sans-I/O WebSocket protocol: uvicorn's older one warns with websockets >= 14.
+    uvicorn.run(
+        create_app(settings), host=settings.host, port=settings.port, ws="websockets-sansio"
+    )
 
 
 def _shown(url: str) -> str:

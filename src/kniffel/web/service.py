@@ -10,7 +10,9 @@ it is stored.
 from __future__ import annotations
 
 import json
+import re
 import secrets
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -61,6 +63,9 @@ BOT_NAMES = ("greedy", "best")
 #: A full eight-player Dreifach game with three rolls a turn has about 1250
 #: events; a record far beyond that is not a game.
 MAX_IMPORT_EVENTS = 20_000
+# Ids are secrets.token_urlsafe; anything else cannot be a game and is not
+# sent to the database.
+_GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 # Without an expected version a change is re-checked against the newer state
 # this many times before the writer is told to try again.
 _RETRIES = 5
@@ -189,6 +194,8 @@ class GameService:
         record = parse(document) if isinstance(document, Mapping) else loads(document)
         if len(record.events) > MAX_IMPORT_EVENTS:
             raise BoardError(f"a record may hold at most {MAX_IMPORT_EVENTS} events")
+        for name in record.players:
+            _check_text(name)
         game = replay(record)
         events = [event_to_json(event) for event in game.log]
         stored = self.store.create(
@@ -212,7 +219,7 @@ class GameService:
 
     def version(self, game_id: str) -> int:
         """The number of stored events of ``game_id`` (cheap: no replay)."""
-        version = self.store.version(game_id)
+        version = self.store.version(game_id) if _GAME_ID.fullmatch(game_id) else None
         if version is None:
             raise GameNotFound(game_id)
         return version
@@ -344,7 +351,7 @@ class GameService:
     # ---------------------------------------------------------------- helpers
 
     def _load(self, game_id: str) -> StoredGame:
-        stored = self.store.load(game_id)
+        stored = self.store.load(game_id) if _GAME_ID.fullmatch(game_id) else None
         if stored is None:
             raise GameNotFound(game_id)
         return stored
@@ -376,7 +383,15 @@ class GameService:
 def _player_name(name: object) -> str:
     if not isinstance(name, str):
         raise KniffelError(f"a player name is text, got {json.dumps(name)}")
+    _check_text(name)
     return name.strip()
+
+
+def _check_text(name: str) -> None:
+    # Every database must be able to store the name: no lone surrogates, and
+    # no control characters (PostgreSQL refuses NUL in text).
+    if any(unicodedata.category(char) in ("Cc", "Cs") for char in name):
+        raise KniffelError(f"the player name {name!r} holds characters that are not text")
 
 
 def _bot_seats(bots: Mapping[str, str], players: Sequence[str], dice_mode: str) -> dict[str, str]:
@@ -395,7 +410,8 @@ def _bot_seats(bots: Mapping[str, str], players: Sequence[str], dice_mode: str) 
 def _check_key(stored: StoredGame, key: str | None) -> None:
     if not key:
         raise Forbidden("this game can be changed only with its key (the link it was shared with)")
-    if not secrets.compare_digest(stored.key.encode(), key.encode()):
+    given = key.encode("utf-8", "surrogatepass")
+    if not secrets.compare_digest(stored.key.encode(), given):
         raise Forbidden("the key does not fit this game")
 
 

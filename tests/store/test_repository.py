@@ -1,0 +1,152 @@
+"""The SQLite store: migrations, appends with a version check, persistence."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from alembic.config import Config
+from alembic.script import ScriptDirectory
+from sqlalchemy import inspect, text
+
+from kniffel.store import GameStore, NewGame, VersionConflict, migrate
+from kniffel.store.database import MIGRATIONS
+
+ENTER = {"type": "enter", "player": "Anna", "cell": "chance", "points": 23}
+
+
+def _new(game_id: str = "g1", **fields: object) -> NewGame:
+    values: dict[str, object] = {
+        "id": game_id,
+        "key": "secret",
+        "variant": "kniffel",
+        "options": {"chance": True},
+        "players": ("Anna", "Ben"),
+        "dice_mode": "physical",
+        **fields,
+    }
+    return NewGame(**values)  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def path(tmp_path: Path) -> Path:
+    return tmp_path / "deeper" / "kniffel.db"
+
+
+@pytest.fixture
+def store(path: Path) -> Iterator[GameStore]:
+    opened = GameStore.open(f"sqlite:///{path}")
+    yield opened
+    opened.close()
+
+
+def test_opening_creates_the_directory_the_tables_and_stamps_the_newest_revision(
+    store: GameStore, path: Path
+) -> None:
+    assert path.exists()
+    tables = set(inspect(store.engine).get_table_names())
+    assert {"games", "events", "alembic_version"} <= tables
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    head = ScriptDirectory.from_config(config).get_current_head()
+    with store.engine.connect() as connection:
+        stamped = connection.execute(text("SELECT version_num FROM alembic_version")).scalar()
+    assert stamped == head
+
+
+def test_the_migrations_build_exactly_the_models_tables(store: GameStore) -> None:
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    from kniffel.store.models import Base
+
+    with store.engine.connect() as connection:
+        differences = compare_metadata(MigrationContext.configure(connection), Base.metadata)
+    assert differences == []
+
+
+def test_migrating_again_changes_nothing(store: GameStore) -> None:
+    store.create(_new())
+    migrate(store.engine)
+    assert store.count() == 1
+
+
+def test_sqlite_runs_in_wal_mode_with_foreign_keys(store: GameStore) -> None:
+    with store.engine.connect() as connection:
+        assert connection.execute(text("PRAGMA journal_mode")).scalar() == "wal"
+        assert connection.execute(text("PRAGMA foreign_keys")).scalar() == 1
+        assert connection.execute(text("PRAGMA busy_timeout")).scalar() >= 1000
+
+
+def test_a_created_game_reads_back_with_its_events_in_order(store: GameStore) -> None:
+    events = [ENTER, {"type": "undo"}, ENTER]
+    created = store.create(_new(bots={"Ben": "best"}), events, finished=False)
+    loaded = store.load("g1")
+    assert loaded is not None
+    assert loaded == created
+    assert loaded.events == tuple(events)
+    assert loaded.version == 3
+    assert loaded.bots == {"Ben": "best"}
+    assert loaded.created_at.tzinfo is not None
+    assert store.load("g2") is None
+    assert store.version("g2") is None
+
+
+def test_an_append_needs_the_current_version(store: GameStore) -> None:
+    store.create(_new())
+    first = store.append("g1", 0, ENTER, finished=False)
+    assert first.version == 1
+    with pytest.raises(VersionConflict) as stale:
+        store.append("g1", 0, {"type": "undo"}, finished=False)
+    assert (stale.value.expected, stale.value.actual) == (0, 1)
+    with pytest.raises(VersionConflict):
+        store.append("missing", 0, ENTER, finished=False)
+    loaded = store.load("g1")
+    assert loaded is not None and loaded.events == (ENTER,)
+    assert loaded.updated_at >= loaded.created_at
+
+
+def test_the_event_number_is_unique_per_game_whatever_the_caller_does(
+    store: GameStore, path: Path
+) -> None:
+    store.create(_new(), [ENTER])
+    with sqlite3.connect(path) as raw, pytest.raises(sqlite3.IntegrityError):
+        raw.execute(
+            "INSERT INTO events (game_id, seq, payload, created_at) VALUES ('g1', 1, '{}', '')"
+        )
+
+
+def test_summaries_filter_by_finished_newest_change_first(store: GameStore) -> None:
+    store.create(_new("a"))
+    store.create(_new("b"), [ENTER], finished=True)
+    store.create(_new("c"))
+    store.append("a", 0, ENTER, finished=False)
+    assert [s.id for s in store.summaries()] == ["a", "c", "b"]
+    assert [s.id for s in store.summaries(finished=True)] == ["b"]
+    assert [s.id for s in store.summaries(finished=False)] == ["a", "c"]
+    assert all(s.events == () for s in store.summaries())
+
+
+def test_a_reopened_store_holds_the_same_games(path: Path) -> None:
+    first = GameStore.open(f"sqlite:///{path}")
+    first.create(_new(), [ENTER])
+    first.append("g1", 1, {"type": "undo"}, finished=False)
+    before = first.load("g1")
+    first.close()
+    second = GameStore.open(f"sqlite:///{path}")
+    try:
+        assert second.load("g1") == before
+    finally:
+        second.close()
+
+
+def test_an_in_memory_database_works_for_quick_experiments() -> None:
+    store = GameStore.open("sqlite://")
+    try:
+        store.create(_new())
+        store.append("g1", 0, ENTER, finished=False)
+        assert store.version("g1") == 1
+    finally:
+        store.close()

@@ -1,0 +1,213 @@
+"""The game service: store-before-notify, concurrency, the bot hook, virtual dice."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from random import Random
+from typing import Any
+
+import pytest
+
+from kniffel.record import RecordError
+from kniffel.rules import KniffelError
+from kniffel.store import GameStore
+from kniffel.web.errors import Conflict, Forbidden, GameNotFound
+from kniffel.web.hub import LocalHub
+from kniffel.web.service import GameService, GameView
+
+from .table import enter
+
+
+class RecordingHub(LocalHub):
+    """Remembers every publish and what the store held at that moment."""
+
+    def __init__(self, store: GameStore) -> None:
+        super().__init__()
+        self.store = store
+        self.published: list[tuple[str, int, int | None]] = []
+
+    def publish(self, game_id: str, version: int) -> None:
+        self.published.append((game_id, version, self.store.version(game_id)))
+        super().publish(game_id, version)
+
+
+@pytest.fixture
+def store(db_url: str) -> Iterator[GameStore]:
+    opened = GameStore.open(db_url)
+    yield opened
+    opened.close()
+
+
+@pytest.fixture
+def hub(store: GameStore) -> RecordingHub:
+    return RecordingHub(store)
+
+
+@pytest.fixture
+def board(store: GameStore, hub: RecordingHub) -> GameService:
+    return GameService(store, hub)
+
+
+def test_every_change_is_stored_before_it_is_announced(
+    board: GameService, hub: RecordingHub
+) -> None:
+    view = board.create("rauf-runter", {}, ["Anna", "Ben"])
+    board.apply(view.id, view.key, enter("Anna", "down.ones", "11156"))
+    board.apply(view.id, view.key, {"type": "undo"})
+    assert hub.published == [(view.id, 1, 1), (view.id, 2, 2)]
+
+
+def test_a_refused_change_is_neither_stored_nor_announced(
+    board: GameService, hub: RecordingHub
+) -> None:
+    view = board.create("kniffel", {}, ["Anna"])
+    with pytest.raises(KniffelError, match="nothing to undo"):
+        board.apply(view.id, view.key, {"type": "undo"})
+    with pytest.raises(Forbidden):
+        board.apply(view.id, "not-the-key", enter("Anna", "chance", "66666"))
+    with pytest.raises(GameNotFound):
+        board.apply("unknown", view.key, {"type": "undo"})
+    assert hub.published == []
+    assert board.get(view.id).version == 0
+
+
+def test_names_are_trimmed_and_must_be_text(board: GameService) -> None:
+    assert board.create("kniffel", {}, [" Anna "]).players == ("Anna",)
+    for bad in ["An\x00na", "\ud800", "Tab\there"]:
+        with pytest.raises(KniffelError, match="not text"):
+            board.create("kniffel", {}, [bad])
+
+
+@pytest.mark.parametrize("game_id", ["", "x" * 40, "a b", "a\x00", "ü", "../etc"])
+def test_ids_that_cannot_be_games_are_not_found(board: GameService, game_id: str) -> None:
+    with pytest.raises(GameNotFound):
+        board.get(game_id)
+    with pytest.raises(GameNotFound):
+        board.version(game_id)
+
+
+def _race(*calls: Callable[[], Any]) -> list[Any]:
+    """Run the calls at the same moment in threads; their results or errors."""
+    barrier = threading.Barrier(len(calls))
+    results: list[Any] = [None] * len(calls)
+
+    def run(i: int) -> None:
+        barrier.wait()
+        try:
+            results[i] = calls[i]()
+        except Exception as exc:  # the race's loser raises; that is what we check
+            results[i] = exc
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return results
+
+
+def test_two_changes_on_the_same_version_one_wins_one_conflicts(board: GameService) -> None:
+    for _ in range(5):
+        view = board.create("rauf-runter", {}, ["Anna", "Ben"])
+        results = _race(
+            lambda v=view: board.apply(v.id, v.key, enter("Anna", "down.ones", "11156"), 0),
+            lambda v=view: board.apply(v.id, v.key, enter("Anna", "up.chance", "66655"), 0),
+        )
+        wins = [r for r in results if isinstance(r, GameView)]
+        losses = [r for r in results if isinstance(r, Conflict)]
+        assert len(wins) == 1 and len(losses) == 1, results
+        stored = board.get(view.id)
+        assert stored.version == 1
+        assert stored.events == wins[0].events
+
+
+def test_changes_without_an_expected_version_are_rechecked_not_lost(board: GameService) -> None:
+    view = board.create("rauf-runter", {}, ["Anna", "Ben"])
+    board.apply(view.id, view.key, enter("Anna", "down.ones", "11156"))
+    board.apply(view.id, view.key, enter("Ben", "down.ones", "11123"))
+    results = _race(
+        lambda: board.apply(
+            view.id, view.key, {"type": "edit", "player": "Anna", "cell": "down.ones", "points": 5}
+        ),
+        lambda: board.apply(
+            view.id, view.key, {"type": "edit", "player": "Ben", "cell": "down.ones", "points": 2}
+        ),
+    )
+    assert all(isinstance(r, GameView) for r in results), results
+    final = board.get(view.id)
+    assert final.version == 4
+    assert final.game.returns() == [5, 2]
+
+
+def test_the_board_rolls_with_its_dice_and_keeps_the_kept_faces(
+    store: GameStore, hub: RecordingHub
+) -> None:
+    board = GameService(store, hub, dice=Random(7))
+    view = board.create("kniffel", {}, ["Anna"], dice_mode="virtual")
+    twin = Random(7)
+    first = [twin.randint(1, 6) for _ in range(5)]
+    rolled = board.roll(view.id, view.key, "Anna").game.pending("Anna")
+    assert rolled is not None
+    assert (list(rolled[0].faces), rolled[1]) == (sorted(first), 1)
+    keep = sorted(first)[:3]
+    fresh = [twin.randint(1, 6) for _ in range(2)]
+    again = board.roll(view.id, view.key, "Anna", keep)
+    pending = again.game.pending("Anna")
+    assert pending is not None
+    assert (list(pending[0].faces), pending[1]) == (sorted(keep + fresh), 2)
+    assert again.events[-1] == {
+        "type": "roll",
+        "player": "Anna",
+        "keep": keep,
+        "dice": sorted(keep + fresh),
+    }
+
+
+class FirstEntryBot:
+    """A bot driver for the test: rolls once and takes the first legal entry."""
+
+    def __init__(self) -> None:
+        self.calls: list[int] = []
+
+    def after_change(self, service: GameService, view: GameView) -> None:
+        self.calls.append(view.version)
+        name = view.game.current_name
+        if name is None or name not in view.bots:
+            return
+        pending = view.game.pending(name)
+        if pending is None:
+            service.roll(view.id, view.key, name)
+        else:
+            cell = view.game.entry_options()[0].cell
+            service.apply(view.id, view.key, {"type": "enter", "player": name, "cell": str(cell)})
+
+
+def test_the_bot_hook_runs_after_every_stored_change(store: GameStore, hub: RecordingHub) -> None:
+    bot = FirstEntryBot()
+    board = GameService(store, hub, bots=bot, dice=Random(3))
+    view = board.create("kniffel", {}, ["Anna", "Robo"], dice_mode="virtual", bots={"Robo": "best"})
+    assert bot.calls == [0]
+    board.roll(view.id, view.key, "Anna")
+    after = board.apply(view.id, view.key, enter("Anna", "main.chance"))
+    # Anna's entry made Robo the player to move: the hook rolled and entered for him.
+    final = board.get(view.id)
+    assert final.version == 4
+    assert final.game.current_name == "Anna"
+    assert final.game.filled_count("Robo") == 1
+    assert bot.calls == [0, 1, 2, 3, 4]
+    assert after.version == 2  # the caller sees the state its own change produced
+
+
+def test_an_illegal_import_stores_nothing(board: GameService) -> None:
+    document = {
+        "format": "kniffel-record/1",
+        "variant": "kniffel",
+        "players": ["Anna"],
+        "events": [enter("Anna", "chance", "66666"), enter("Anna", "chance", "11111")],
+    }
+    with pytest.raises(RecordError) as refused:
+        board.import_record(document)
+    assert refused.value.event == 2
+    assert str(refused.value) == "event 2: chance is already filled"
+    assert board.list_games() == []
