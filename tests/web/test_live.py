@@ -1,0 +1,159 @@
+"""Live sync against a real server: several devices on one game over WebSockets."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
+
+from kniffel.settings import Settings
+from kniffel.web.app import create_app
+from kniffel.web.live import NOT_FOUND_CLOSE_CODE
+
+
+class Server:
+    """The board served by uvicorn in a thread on a free 127.0.0.1 port."""
+
+    def __init__(self, db_url: str) -> None:
+        self.app = create_app(Settings(db=db_url))
+        config = uvicorn.Config(
+            self.app, host="127.0.0.1", port=0, log_level="warning", ws="websockets-sansio"
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def __enter__(self) -> Server:
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.02)
+        port = self.server.servers[0].sockets[0].getsockname()[1]
+        self.http = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10)
+        self.ws_base = f"ws://127.0.0.1:{port}"
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.http.close()
+        self.server.should_exit = True
+        self.thread.join(timeout=20)
+
+    def watch(self, game_id: str) -> ClientConnection:
+        return connect(f"{self.ws_base}/api/games/{game_id}/live", open_timeout=10)
+
+    def new_game(self, **fields: Any) -> dict[str, Any]:
+        body = {"variant": "rauf-runter", "players": ["Anna", "Ben"], **fields}
+        response = self.http.post("/api/games", json=body)
+        assert response.status_code == 201, response.text
+        created: dict[str, Any] = response.json()
+        return created
+
+    def send(self, game: dict[str, Any], event: dict[str, Any]) -> dict[str, Any]:
+        response = self.http.post(
+            f"/api/games/{game['id']}/events", json={"event": event}, params={"key": game["key"]}
+        )
+        assert response.status_code == 200, response.text
+        result: dict[str, Any] = response.json()
+        return result
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    path: Path = tmp_path_factory.mktemp("live") / "kniffel.db"
+    with Server(f"sqlite:///{path}") as running:
+        yield running
+
+
+def _next(ws: ClientConnection, timeout: float = 1.0) -> dict[str, Any]:
+    message: dict[str, Any] = json.loads(ws.recv(timeout=timeout))
+    return message
+
+
+def _enter(player: str, cell: str, dice: str) -> dict[str, Any]:
+    return {"type": "enter", "player": player, "cell": cell, "dice": [int(d) for d in dice]}
+
+
+def test_every_open_device_sees_a_change_within_a_second(server: Server) -> None:
+    game = server.new_game()
+    with server.watch(game["id"]) as phone, server.watch(game["id"]) as tablet:
+        assert _next(phone) == {"type": "state", "version": 0}
+        assert _next(tablet) == {"type": "state", "version": 0}
+        started = time.monotonic()
+        server.send(game, _enter("Anna", "down.ones", "11156"))
+        assert _next(phone) == {"type": "state", "version": 1}
+        assert _next(tablet) == {"type": "state", "version": 1}
+        assert time.monotonic() - started < 1.0
+        # The tablet's owner enters through the same link; the phone hears of it.
+        server.send(game, _enter("Ben", "down.ones", "11123"))
+        assert _next(phone)["version"] == 2
+        assert _next(tablet)["version"] == 2
+        shown = server.http.get(f"/api/games/{game['id']}").json()
+        assert [p["total"] for p in shown["players"]] == [3, 3]
+
+
+def test_watchers_of_another_game_hear_nothing(server: Server) -> None:
+    game, other = server.new_game(), server.new_game()
+    with server.watch(other["id"]) as elsewhere:
+        assert _next(elsewhere)["version"] == 0
+        server.send(game, _enter("Anna", "down.ones", "11156"))
+        with pytest.raises(TimeoutError):
+            elsewhere.recv(timeout=0.3)
+
+
+def test_a_device_that_was_offline_catches_up_when_it_reconnects(server: Server) -> None:
+    game = server.new_game()
+    with server.watch(game["id"]) as phone:
+        assert _next(phone)["version"] == 0
+    server.send(game, _enter("Anna", "down.ones", "11156"))
+    server.send(game, _enter("Ben", "up.chance", "66655"))
+    server.send(game, {"type": "undo"})
+    with server.watch(game["id"]) as phone:
+        assert _next(phone) == {"type": "state", "version": 3}
+
+
+def test_a_burst_of_changes_ends_with_the_newest_version(server: Server) -> None:
+    game = server.new_game(variant="kniffel", players=["Anna"])
+    with server.watch(game["id"]) as phone:
+        assert _next(phone)["version"] == 0
+        for row, dice in [("ones", "11111"), ("twos", "22222"), ("threes", "33333")]:
+            server.send(game, _enter("Anna", row, dice))
+        seen = [_next(phone)["version"]]
+        while seen[-1] < 3:
+            seen.append(_next(phone)["version"])
+        assert seen == sorted(set(seen))  # never an older or a repeated version
+
+
+def test_a_message_from_the_device_is_answered_with_the_current_version(server: Server) -> None:
+    game = server.new_game()
+    with server.watch(game["id"]) as phone:
+        assert _next(phone)["version"] == 0
+        phone.send("up to date?")
+        assert _next(phone)["version"] == 0
+
+
+def test_watching_an_unknown_game_closes_with_4404(server: Server) -> None:
+    with server.watch("nosuchgame") as phone, pytest.raises(ConnectionClosed) as closed:
+        phone.recv(timeout=2)
+    assert closed.value.rcvd is not None
+    assert closed.value.rcvd.code == NOT_FOUND_CLOSE_CODE
+
+
+def test_a_closed_device_stops_being_watched(server: Server) -> None:
+    game = server.new_game()
+    hub = server.app.state.hub
+    with server.watch(game["id"]) as phone:
+        _next(phone)
+        assert hub.watcher_count(game["id"]) == 1
+    deadline = time.monotonic() + 2
+    while hub.watcher_count(game["id"]) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert hub.watcher_count(game["id"]) == 0
