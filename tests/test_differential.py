@@ -170,3 +170,88 @@ def test_a_disagreement_is_reported() -> None:
 def test_engine_agrees_with_reference_on_hypothesis_records(rng: random.Random) -> None:
     text = record_text(rng)
     assert disagreement(text, engine_outcome(text)) is None
+
+
+def _record(events: list[Any], options: dict[str, Any] | None = None, **head: Any) -> str:
+    record = {"format": "kniffel-record/1", "variant": "kniffel", "players": ["Anna"]}
+    record |= head
+    if options is not None:
+        record["options"] = options
+    return json.dumps({**record, "events": events})
+
+
+def _enter(cell: str, **given: Any) -> dict[str, Any]:
+    return {"type": "enter", "player": "Anna", "cell": cell, **given}
+
+
+# Each reading of docs/decisions.md "Rules decisions": the record and the verdict
+# (None: accepted; N: event N refused; 0: the file refused).
+DECIDED: dict[str, tuple[str, int | None]] = {
+    "zero_only_upper judges the cell, not the bonus": (
+        _record(
+            [_enter("kniffel", dice=[2] * 5), _enter("full_house", dice=[5] * 5)],
+            {"zero_only_upper": True, "joker": "none", "kniffel_bonus": 100},
+        ),
+        2,
+    ),
+    "points on a roll are ignored": (
+        _record([{"type": "roll", "player": "Anna", "dice": [1, 2, 3, 4, 5], "points": 12}]),
+        None,
+    ),
+    "dice on an edit are ignored": (
+        _record(
+            [
+                _enter("ones", points=3),
+                {"type": "edit", "player": "Anna", "cell": "ones", "points": 2, "dice": [9]},
+            ]
+        ),
+        None,
+    ),
+    "an unknown player on an undo is ignored": (
+        _record([_enter("ones", points=3), {"type": "undo", "player": "Zoe"}]),
+        None,
+    ),
+    "dice and points on an entry": (_record([_enter("ones", dice=[1] * 5, points=5)]), 1),
+    "a null option keeps the preset's value": (
+        _record(
+            [_enter("kniffel", dice=[2] * 5), _enter("chance", dice=[5] * 5)],
+            {"joker": None},
+            variant="yahtzee",
+        ),
+        2,
+    ),
+    "a missing format": (json.dumps({"variant": "kniffel", "players": ["Anna"]}), 0),
+    "1e1 is not an integer": (_record([_enter("twos", points=1e1)]), 1),
+    "-0 is 0": (_record([_enter("twos", points=-0)]), None),
+    "six kept dice": (
+        _record(
+            [
+                {"type": "roll", "player": "Anna", "dice": [1, 2, 3, 4, 5]},
+                {"type": "roll", "player": "Anna", "dice": [1, 2, 3, 4, 5], "keep": [1] * 6},
+            ]
+        ),
+        2,
+    ),
+    "a file problem wins over an event problem": (
+        _record([None], players=["Anna", "Anna"]),
+        0,
+    ),
+    "a no-break space is blank": (_record([], players=["\u00a0"]), 0),
+    "a zero-width space is not blank": (_record([], players=["\u200b"]), None),
+    "names differ by case and spaces": (_record([], players=["Ben", "Ben ", "ben"]), None),
+    "a points entry ignores the forced joker": (
+        _record(
+            [_enter("kniffel", dice=[2] * 5), _enter("full_house", points=25)],
+            variant="yahtzee",
+        ),
+        None,
+    ),
+}
+
+
+@pytest.mark.parametrize("corner", sorted(DECIDED))
+def test_decided_corners(corner: str) -> None:
+    text, verdict = DECIDED[corner]
+    expected: Outcome = ("state", None) if verdict is None else ("refused", verdict or None)
+    for outcome in (engine_outcome(text), reference_outcome(text)):
+        assert (outcome[0], None if outcome[0] == "state" else outcome[1]) == expected
