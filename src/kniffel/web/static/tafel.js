@@ -1,0 +1,378 @@
+// Die Tafel in the browser: typed dice, sheet tabs, corrections and live updates.
+// The server renders every state; this script only sends what the player types
+// and keeps every open device on the newest version of the game.
+"use strict";
+
+document.documentElement.classList.add("js");
+
+(function () {
+  const $ = (selector, root) => (root || document).querySelector(selector);
+  const $$ = (selector, root) => Array.from((root || document).querySelectorAll(selector));
+
+  // ------------------------------------------------------------- new game
+
+  function setUpNewGame(form) {
+    const setOptions = (options) => {
+      form.elements.chance.checked = !!options.chance;
+      form.elements.pasch.checked = options.pasch === "matching_dice";
+      form.elements.zero_only_upper.checked = !!options.zero_only_upper;
+      for (const radio of form.elements.joker) radio.checked = radio.value === options.joker;
+      form.elements.kniffel_bonus.value = options.kniffel_bonus;
+    };
+    for (const radio of $$('input[name="variant"]', form)) {
+      radio.addEventListener("change", () => setOptions(JSON.parse(radio.dataset.options)));
+    }
+    const extra = $$("[data-extra-player]", form).filter((li) => !$("input", li).value);
+    const add = $("[data-add-player]", form);
+    if (!add || extra.length === 0) return;
+    extra.forEach((li) => (li.hidden = true));
+    add.hidden = false;
+    add.addEventListener("click", () => {
+      const next = extra.shift();
+      if (!next) return;
+      next.hidden = false;
+      $("input", next).focus();
+      if (extra.length === 0) add.hidden = true;
+    });
+  }
+
+  // ----------------------------------------------------------------- board
+
+  function setUpBoard(game) {
+    const gameId = game.dataset.game;
+    const board = () => $("#board");
+    const version = () => Number(board().dataset.version);
+    const turnKey = () => board().dataset.turn;
+    let latest = version();
+    let lastTurn = turnKey();
+    let chosenSeat = null; // the sheet the player looks at, until the turn changes
+    let refreshing = null;
+    let again = false;
+    let held = null;
+
+    // -- what the player typed (the inputs survive every swap: hx-preserve)
+    const diceInput = () => $("[data-dice-input]");
+    const pointsInput = () => $("[data-points-input]");
+    const mode = () => ($('[data-entry-mode]:checked') || { value: "dice" }).value;
+
+    function diceText() {
+      const input = diceInput();
+      return input ? input.value.replace(/[^1-6]/g, "").slice(0, 5) : "";
+    }
+
+    function boardUrl() {
+      const params = new URLSearchParams();
+      if (mode() === "dice" && diceText().length === 5) params.set("dice", diceText());
+      const points = pointsInput();
+      if (mode() === "points" && points && points.value.trim() !== "") {
+        params.set("points", points.value.trim());
+      }
+      const query = params.toString();
+      return `/g/${gameId}/board${query ? "?" + query : ""}`;
+    }
+
+    function refresh() {
+      if (refreshing) {
+        again = true;
+        return refreshing;
+      }
+      refreshing = htmx
+        .ajax("GET", boardUrl(), { target: "#board", swap: "outerHTML" })
+        .catch(() => {})
+        .finally(() => {
+          refreshing = null;
+          if (again) {
+            again = false;
+            refresh();
+          }
+        });
+      return refreshing;
+    }
+
+    let previewTimer = null;
+    function schedulePreview() {
+      clearTimeout(previewTimer);
+      previewTimer = setTimeout(refresh, 90);
+    }
+
+    function showDice() {
+      const show = $("[data-dice-show]");
+      const input = diceInput();
+      if (!show || !input) return;
+      const text = diceText();
+      if (input.value !== text) input.value = text;
+      show.replaceChildren();
+      for (let i = 0; i < 5; i++) {
+        const face = Number(text[i]);
+        const die = document.createElement("span");
+        if (face) {
+          die.className = `die small face-${face}`;
+          for (let pip = 0; pip < face; pip++) die.append(document.createElement("i"));
+        } else {
+          die.className = "slot";
+        }
+        show.append(die);
+      }
+    }
+
+    function typeFace(face) {
+      const input = diceInput();
+      if (!input || mode() !== "dice") return;
+      const text = diceText();
+      input.value = (text.length >= 5 ? "" : text) + face;
+      showDice();
+      schedulePreview();
+    }
+
+    function removeFace(all) {
+      const input = diceInput();
+      if (!input) return;
+      input.value = all ? "" : diceText().slice(0, -1);
+      showDice();
+      schedulePreview();
+    }
+
+    function setMode(value) {
+      for (const panel of $$("[data-mode-panel]")) {
+        panel.hidden = panel.dataset.modePanel !== value;
+      }
+      if (diceInput()) diceInput().disabled = value !== "dice";
+      if (pointsInput()) pointsInput().disabled = value !== "points";
+      const focus = value === "dice" ? diceInput() : pointsInput();
+      if (focus) focus.focus();
+      schedulePreview();
+    }
+
+    function clearEntry() {
+      if (diceInput()) diceInput().value = "";
+      if (pointsInput()) pointsInput().value = "";
+      showDice();
+    }
+
+    function notice(text, isError) {
+      const box = $("#notice");
+      if (!box) return;
+      box.textContent = text;
+      box.classList.toggle("error", !!isError);
+    }
+
+    // -- sheets as tabs (on a phone one sheet is in front)
+    function selectSheet(seat, focus) {
+      const tabs = $$(".player-tab", board());
+      if (!tabs.length) return;
+      const wanted = $(`#tab-${seat}`) ? String(seat) : board().dataset.front;
+      for (const tab of tabs) {
+        const on = tab.id === `tab-${wanted}`;
+        tab.setAttribute("aria-selected", on ? "true" : "false");
+        tab.tabIndex = on ? 0 : -1;
+        if (on && focus) tab.focus();
+      }
+      for (const sheet of $$(".sheet", board())) {
+        sheet.classList.toggle("is-back", sheet.dataset.seat !== wanted);
+      }
+    }
+
+    // -- clicks on the board
+    document.addEventListener("click", (event) => {
+      const target = event.target instanceof Element ? event.target : null;
+      if (!target || !game.contains(target)) return;
+      const tab = target.closest(".player-tab");
+      if (tab) {
+        chosenSeat = tab.id.replace("tab-", "");
+        selectSheet(chosenSeat, false);
+        return;
+      }
+      const cell = target.closest(".cell-btn");
+      if (cell) return clickCell(event, cell);
+      const key = target.closest("[data-face], [data-pad]");
+      if (key) {
+        if (key.dataset.face) typeFace(key.dataset.face);
+        else removeFace(key.dataset.pad === "clear");
+        return;
+      }
+      const copy = target.closest("[data-copy]");
+      if (copy) {
+        const field = document.getElementById(copy.dataset.copy);
+        field.select();
+        if (navigator.clipboard) navigator.clipboard.writeText(field.value).catch(() => {});
+      }
+    });
+
+    function clickCell(event, cell) {
+      if ("edit" in cell.dataset) {
+        event.preventDefault();
+        return openEdit(cell);
+      }
+      if (cell.getAttribute("aria-disabled") !== "true") return;
+      // An allowed cell waits only for dice: typed ones go to the server, which decides.
+      const typed = mode() === "dice" ? diceText().length === 5 : !!(pointsInput() && pointsInput().value);
+      if (cell.dataset.state === "waiting" && typed) return;
+      event.preventDefault();
+      event.stopPropagation();
+      notice(cell.dataset.reason || "", false);
+    }
+
+    // -- corrections
+    const dialog = $("#edit-dialog");
+    function openEdit(cell) {
+      if (!dialog) return;
+      $("[data-edit-label]", dialog).textContent = cell.dataset.label;
+      $("[data-edit-version]", dialog).value = version();
+      $("[data-edit-player]", dialog).value = cell.dataset.player;
+      $("[data-edit-cell]", dialog).value = cell.dataset.cell;
+      const points = $("[data-edit-points]", dialog);
+      points.value = cell.dataset.points;
+      const possible = $("[data-edit-possible]", dialog);
+      possible.textContent = possible.dataset.template.replace("{values}", cell.dataset.possible);
+      dialog.showModal();
+      points.focus();
+      points.select();
+    }
+    if (dialog) {
+      $("[data-close-dialog]", dialog).addEventListener("click", () => dialog.close());
+      dialog.addEventListener("htmx:afterRequest", () => dialog.close());
+    }
+
+    // -- typing
+    document.addEventListener("input", (event) => {
+      if (event.target === diceInput()) {
+        showDice();
+        schedulePreview();
+      } else if (event.target === pointsInput()) {
+        schedulePreview();
+      } else if (event.target.matches && event.target.matches("[data-entry-mode]")) {
+        setMode(event.target.value);
+      }
+    });
+
+    document.addEventListener("keydown", (event) => {
+      const target = event.target;
+      if (target === diceInput() || target === pointsInput()) {
+        if (event.key === "Enter") {
+          // Enter moves on to the cells; it never enters into the first one by itself.
+          event.preventDefault();
+          const open = $(".sheet:not(.is-back) .cell.open .cell-btn", board());
+          if (open) open.focus();
+        }
+        return;
+      }
+      if (event.ctrlKey || event.metaKey || event.altKey) return;
+      const typing = target instanceof HTMLElement &&
+        (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName));
+      if (typing || (dialog && dialog.open) || !diceInput() || mode() !== "dice") return;
+      if (/^[1-6]$/.test(event.key)) {
+        event.preventDefault();
+        typeFace(event.key);
+      } else if (event.key === "Backspace") {
+        event.preventDefault();
+        removeFace(false);
+      } else if (event.key === "Escape") {
+        removeFace(true);
+      }
+    });
+
+    // -- tabs by keyboard (arrow keys, as a tab list should)
+    document.addEventListener("keydown", (event) => {
+      const tab = event.target instanceof Element && event.target.closest(".player-tab");
+      if (!tab || !["ArrowLeft", "ArrowRight", "Home", "End"].includes(event.key)) return;
+      const tabs = $$(".player-tab", board());
+      let i = tabs.indexOf(tab);
+      if (event.key === "ArrowLeft") i = (i - 1 + tabs.length) % tabs.length;
+      if (event.key === "ArrowRight") i = (i + 1) % tabs.length;
+      if (event.key === "Home") i = 0;
+      if (event.key === "End") i = tabs.length - 1;
+      event.preventDefault();
+      chosenSeat = tabs[i].id.replace("tab-", "");
+      selectSheet(chosenSeat, true);
+    });
+
+    // -- after every swap of the board
+    document.addEventListener("htmx:beforeSwap", (event) => {
+      if (event.detail.target !== board()) return;
+      const tray = $$(".tray input[data-die]", board());
+      held = tray.length
+        ? { turn: turnKey(), dice: tray.map((i) => i.value).join(""), on: tray.filter((i) => i.checked).map((i) => i.dataset.die) }
+        : null;
+    });
+
+    document.addEventListener("htmx:afterSettle", () => {
+      if (!board()) return;
+      if (turnKey() !== lastTurn) {
+        lastTurn = turnKey();
+        chosenSeat = null;
+        clearEntry();
+      }
+      selectSheet(chosenSeat === null ? board().dataset.front : chosenSeat, false);
+      const tray = $$(".tray input[data-die]", board());
+      if (held && tray.length && held.turn === turnKey() && held.dice === tray.map((i) => i.value).join("")) {
+        for (const input of tray) input.checked = held.on.includes(input.dataset.die);
+      }
+      showDice();
+      if (version() < latest) refresh();
+    });
+
+    document.addEventListener("htmx:sendError", () => notice(liveText.dataset.offline || "", true));
+
+    // -- live: every change on any device appears here within a second
+    const liveText = $("[data-live-state]");
+    let delay = 400;
+    let socket = null;
+    function connect() {
+      const scheme = location.protocol === "https:" ? "wss" : "ws";
+      socket = new WebSocket(`${scheme}://${location.host}/api/games/${gameId}/live`);
+      socket.addEventListener("open", () => {
+        delay = 400;
+        liveText.hidden = true;
+        game.dataset.live = "open";
+      });
+      socket.addEventListener("message", (event) => {
+        let message;
+        try {
+          message = JSON.parse(event.data);
+        } catch (error) {
+          return;
+        }
+        if (message.type !== "state") return;
+        latest = Math.max(latest, message.version);
+        if (message.version > version()) refresh();
+      });
+      socket.addEventListener("close", (event) => {
+        game.dataset.live = "closed";
+        socket = null;
+        if (event.code === 4404) return;
+        liveText.textContent = liveText.dataset.offline;
+        liveText.hidden = false;
+        setTimeout(connect, delay);
+        delay = Math.min(delay * 2, 8000);
+      });
+    }
+    const wake = () => {
+      if (!socket) {
+        delay = 400;
+        connect();
+      }
+    };
+    window.addEventListener("online", wake);
+    document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState === "visible") wake();
+    });
+
+    selectSheet(board().dataset.front, false);
+    if (diceInput()) {
+      diceInput().disabled = mode() !== "dice";
+      showDice();
+      if (diceText().length === 5) schedulePreview();
+    }
+    connect();
+  }
+
+  function start() {
+    const form = $("[data-new-game]");
+    if (form) setUpNewGame(form);
+    const game = $(".game[data-game]");
+    if (game) setUpBoard(game);
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();

@@ -1,0 +1,112 @@
+"""Browser tests: the board served by uvicorn on a free port, driven by Debian's chromium.
+
+Playwright's own browsers are never downloaded; the tests launch the chromium
+that ``apt-get install chromium`` puts at :data:`CHROMIUM`. Without it they
+skip with the reason, except in CI (``CI=true``), where they fail.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = Path("/usr/lib/chromium/chromium")
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    if not CHROMIUM.exists():
+        reason = f"Debian chromium is missing at {CHROMIUM} (apt-get install -y chromium)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    return {
+        **browser_type_launch_args,
+        "headless": True,
+        "executable_path": str(CHROMIUM),
+        "args": [
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-dev-shm-usage",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            "--disable-quic",
+        ],
+    }
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The board as a real server on 127.0.0.1 with a fresh SQLite file."""
+    port = _free_port()
+    folder = tmp_path_factory.mktemp("e2e")
+    env = {**os.environ, "KNIFFEL_DB": f"sqlite:///{folder / 'kniffel.db'}"}
+    log = (folder / "server.log").open("wb")
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "kniffel.web.app:create_app",
+            "--factory",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+        ],
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(url + "/", timeout=2) as response:
+                    if response.status == 200:
+                        break
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                pass
+            if process.poll() is not None or time.monotonic() > deadline:
+                log.flush()
+                output = (folder / "server.log").read_text(errors="replace")
+                pytest.fail(f"the board did not start:\n{output}")
+            time.sleep(0.1)
+        yield url
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def base_url(server: str) -> str:
+    return server
