@@ -18,10 +18,11 @@ import random
 from collections import Counter
 from typing import Any
 
+from .broken import broken_file
+from .dice import roll_dice
+from .illegal import illegal_events
 from .replayer import (
     PRESETS,
-    ROWS,
-    UPPER,
     Refused,
     Replay,
     allowed,
@@ -42,9 +43,9 @@ OPTION_VALUES: dict[str, tuple[Any, ...]] = {
 def record_text(seed: int | random.Random) -> str:
     """The text of one random record file (mostly a valid header, sometimes not)."""
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
-    record = _Writer(rng).record()
+    record = Writer(rng).record()
     if rng.random() < 0.04:
-        return _broken_file(rng, record)
+        return broken_file(rng, record)
     return json.dumps(record, ensure_ascii=rng.random() < 0.5)
 
 
@@ -62,32 +63,7 @@ def _header(rng: random.Random) -> dict[str, Any]:
     return record
 
 
-def _five_equal(rng: random.Random) -> list[int]:
-    return [rng.randint(1, 6)] * 5
-
-
-def _dice(rng: random.Random, kniffel_bias: float) -> list[int]:
-    draw = rng.random()
-    if draw < kniffel_bias:
-        dice = _five_equal(rng)
-    elif draw < kniffel_bias + 0.1:
-        a, b = rng.sample(range(1, 7), 2)
-        start = rng.randint(1, 2)
-        dice = rng.choice(
-            (
-                [a, a, a, b, b],
-                [a, a, a, a, b],
-                list(range(start, start + 5)),
-                [*range(start, start + 4), rng.randint(1, 6)],
-            )
-        )
-    else:
-        dice = [rng.randint(1, 6) for _ in range(5)]
-    rng.shuffle(dice)
-    return dice
-
-
-class _Writer:
+class Writer:
     """Writes one record, asking the reference what is legal as it goes."""
 
     def __init__(self, rng: random.Random) -> None:
@@ -130,7 +106,7 @@ class _Writer:
         seat = mover(table)
         draw = rng.random()
         if draw < self.illegal_share:
-            return self.offer(self.illegal())
+            return self.offer(illegal_events(self))
         draw -= self.illegal_share
         if seat is None or draw < self.correction_share:
             return self.correction()
@@ -189,7 +165,7 @@ class _Writer:
         event: dict[str, Any] = {
             "type": "roll",
             "player": self.names[seat],
-            "dice": _dice(self.rng, self.kniffel_bias),
+            "dice": roll_dice(self.rng, self.kniffel_bias),
         }
         if self.rng.random() < 0.1:
             event["keep"] = self.rng.choice(([], None))
@@ -223,7 +199,7 @@ class _Writer:
             cells.sort(key=lambda c: c[1] != "kniffel")
         return cells
 
-    def _cell_name(self, column: str, row: str) -> str:
+    def cell_name(self, column: str, row: str) -> str:
         if len(self.game.table["columns"]) == 1 and self.rng.random() < 0.5:
             return row
         return f"{column}.{row}"
@@ -236,7 +212,7 @@ class _Writer:
         if not given:
             dice = table["pending"][seat][0]
             for column, row in self._ranked_cells(seat, dice):
-                event = {"type": "enter", "player": name, "cell": self._cell_name(column, row)}
+                event = {"type": "enter", "player": name, "cell": self.cell_name(column, row)}
                 if rng.random() < 0.1:
                     event.update(rng.choice(({"dice": None}, {"points": None})))
                 candidates.append(self._extras(event))
@@ -244,35 +220,35 @@ class _Writer:
             for column, row in self._ranked_cells(seat, None):
                 choices = sorted(possible_points(row, table["options"]["pasch"]))
                 points = rng.choice(choices[-2:] if rng.random() < 0.4 else choices)
-                event = {"type": "enter", "player": name, "cell": self._cell_name(column, row)}
+                event = {"type": "enter", "player": name, "cell": self.cell_name(column, row)}
                 event["points"] = points
                 candidates.append(self._extras(event))
         else:
-            dice = _dice(rng, self.kniffel_bias)
+            dice = roll_dice(rng, self.kniffel_bias)
             for column, row in self._ranked_cells(seat, dice):
-                event = {"type": "enter", "player": name, "cell": self._cell_name(column, row)}
+                event = {"type": "enter", "player": name, "cell": self.cell_name(column, row)}
                 event["dice"] = dice
                 candidates.append(self._extras(event))
         return self.offer_first_legal(candidates)
 
-    def _filled_cells(self, seat: int) -> list[tuple[str, str]]:
+    def filled_cells(self, seat: int) -> list[tuple[str, str]]:
         sheet = self.game.table["sheet"][seat]
         return [(c, r) for c, rows in sheet.items() for r, v in rows.items() if v is not None]
 
     def correction(self, avoid: int | None = None) -> bool:
         """An edit or a clear of a random filled cell; True (no event) when none is filled."""
         rng = self.rng
-        seats = [p for p in range(len(self.names)) if p != avoid and self._filled_cells(p)]
+        seats = [p for p in range(len(self.names)) if p != avoid and self.filled_cells(p)]
         if not seats:
             return True
         seat = rng.choice(seats)
-        cells = self._filled_cells(seat)
+        cells = self.filled_cells(seat)
         # Kniffel cells and arrow cells near the due cell are where corrections bite.
         keen = [c for c in cells if c[1] in ("kniffel", "ones", "chance", "sixes", "three_kind")]
         column, row = rng.choice(keen if keen and rng.random() < 0.5 else cells)
         event: dict[str, Any] = {
             "player": self.names[seat],
-            "cell": self._cell_name(column, row),
+            "cell": self.cell_name(column, row),
         }
         if rng.random() < 0.5:
             event["type"] = "clear"
@@ -288,290 +264,3 @@ class _Writer:
         if self.rng.random() < 0.9:
             depth = min(depth, len(self.game.tables) - 1)
         return self.offer([{"type": "undo"} for _ in range(depth)])
-
-    # -- illegal and malformed events ----------------------------------------------------
-
-    def illegal(self) -> list[Any]:
-        """Usually one bad event (sometimes after a few legal ones that set it up)."""
-        rng = self.rng
-        table = self.game.table
-        seat = mover(table)
-        seat = seat if seat is not None else rng.randrange(len(self.names))
-        name = self.names[seat]
-        dice = _dice(rng, 0.3)
-        empty = [
-            (c, r) for c, rows in table["sheet"][seat].items() for r, v in rows.items() if v is None
-        ]
-        filled = self._filled_cells(seat)
-        anywhere = rng.choice(empty or filled)
-        cell = self._cell_name(*anywhere)
-        others = [n for n in self.names if n != name]
-        pending = table["pending"][seat]
-        pasch = table["options"]["pasch"]
-        kind = rng.randrange(22)
-        enter: dict[str, Any] = {"type": "enter", "player": name, "cell": cell}
-        if kind == 0 and others:
-            return [
-                {"type": rng.choice(("roll", "enter")), "player": rng.choice(others)}
-                | {
-                    "dice": dice,
-                    "cell": cell,
-                }
-            ]
-        if kind == 1:
-            arrow = [
-                (c, r)
-                for c, r in empty
-                if dict((col, d) for col, d, _ in table["columns"])[c] != "free"
-            ]
-            if arrow:
-                return [enter | {"cell": "{}.{}".format(*rng.choice(arrow)), "dice": dice}]
-        if kind == 2 and filled:
-            return [enter | {"cell": self._cell_name(*rng.choice(filled)), "dice": dice}]
-        if kind == 3:
-            rolls = [] if pending is None else [None] * pending[1]
-            events = [] if pending else [self.first_roll(seat)]
-            for _ in range(3 - len(rolls) - len(events)):
-                events.append({"type": "roll", "player": name, "dice": dice, "keep": []})
-            return [*events, {"type": "roll", "player": name, "dice": dice}]
-        if kind == 4:
-            last = pending[0] if pending else dice
-            missing = rng.choice([f for f in range(1, 7) if f not in last] or [7])
-            keep = rng.choice(([missing], [*last, last[0]], [dice[0]], [0]))
-            return [{"type": "roll", "player": name, "dice": dice, "keep": keep}]
-        if kind == 5:
-            face = rng.randint(1, 6)
-            lower = [c for c in allowed(table, seat) if c[1] not in UPPER]
-            target = rng.choice(lower or allowed(table, seat) or [anywhere])
-            return [enter | {"cell": self._cell_name(*target), "dice": [face] * 5}]
-        if kind == 6:
-            lower = [c for c in allowed(table, seat) if c[1] not in UPPER] or [anywhere]
-            return [enter | {"cell": self._cell_name(*rng.choice(lower)), "points": 0}]
-        if kind == 7:
-            row = anywhere[1]
-            bad = [
-                p
-                for p in (-5, -1, 1, 2, 7, 26, 31, 36, 49, 51, 99)
-                if p not in possible_points(row, pasch)
-            ]
-            points = rng.choice(bad)
-            if filled and rng.random() < 0.5:
-                column, row = rng.choice(filled)
-                return [
-                    {
-                        "type": "edit",
-                        "player": name,
-                        "cell": self._cell_name(column, row),
-                        "points": points,
-                    }
-                ]
-            return [enter | {"points": points}]
-        if kind == 8:
-            return [enter | {"player": rng.choice(("Zoe", "", "ANNA", None, 3, ["Anna"]))}]
-        if kind == 9:
-            bogus = (
-                "main.chance",
-                "down.ones",
-                "x4.ones",
-                "ones",
-                "free",
-                "free.",
-                ".ones",
-                "main.bonus",
-                "upper",
-                "Main.Ones",
-                "x1.ones.x",
-                5,
-                None,
-                ["main", "ones"],
-            )
-            return [enter | {"cell": rng.choice(bogus), "dice": dice}]
-        if kind == 10:
-            wrong = rng.choice((12.0, True, False, "12", "4", 4.0, [4], {"n": 4}))
-            target = rng.choice(("dice", "points", "keep", "edit"))
-            if target == "points":
-                return [enter | {"points": wrong}]
-            if target == "edit" and filled:
-                return [
-                    {
-                        "type": "edit",
-                        "player": name,
-                        "cell": self._cell_name(*rng.choice(filled)),
-                        "points": wrong,
-                    }
-                ]
-            spoilt = list(dice)
-            spoilt[rng.randrange(5)] = wrong
-            if target == "keep" and pending:
-                return [{"type": "roll", "player": name, "dice": dice, "keep": [wrong]}]
-            return [
-                enter | {"dice": spoilt}
-                if pending is None
-                else {"type": "roll", "player": name, "dice": spoilt}
-            ]
-        if kind == 11:
-            field = rng.choice(("dice", "points", "cell", "player", "type"))
-            if field == "dice":
-                return [{"type": "roll", "player": name, "dice": None}]
-            if field == "points" and filled:
-                return [
-                    {
-                        "type": "edit",
-                        "player": name,
-                        "cell": self._cell_name(*rng.choice(filled)),
-                        "points": None,
-                    }
-                ]
-            return [enter | {field: None, "dice": dice}]
-        if kind == 12:
-            return [enter | {"dice": dice, "points": rng.choice((0, 25, None, 12.0))}]
-        if kind == 13:
-            return [
-                {"type": "undo", "player": rng.choice((name, "Zoe"))}
-                for _ in range(len(self.events) + rng.randint(0, 2))
-            ]
-        if kind == 14:
-            if pending is None:
-                return [self.first_roll(seat), enter | {"dice": dice}]
-            return [enter | {"points": 5}]
-        if kind == 15:
-            return [enter if pending is None else {"type": "enter", "player": name}]
-        if kind == 16:
-            faces = rng.choice(
-                (
-                    [1, 2, 3, 4],
-                    [1, 2, 3, 4, 5, 6],
-                    [0, 1, 2, 3, 4],
-                    [7, 1, 1, 1, 1],
-                    [],
-                    "11156",
-                    11156,
-                    {"a": 1},
-                )
-            )
-            return [
-                {"type": rng.choice(("roll", "enter")), "player": name, "cell": cell, "dice": faces}
-            ]
-        if kind == 17:
-            row = anywhere[1]
-            return [
-                {
-                    "type": rng.choice(("edit", "clear")),
-                    "player": name,
-                    "cell": self._cell_name(*(empty or [anywhere])[0]),
-                    "points": max(possible_points(row, pasch)),
-                }
-            ]
-        if kind == 18:
-            return [
-                rng.choice(
-                    (
-                        None,
-                        [],
-                        "undo",
-                        7,
-                        {"player": name},
-                        {"type": None},
-                        {"type": "Roll", "player": name, "dice": dice},
-                        {"type": "pass", "player": name},
-                        {"type": 1},
-                    )
-                )
-            ]
-        if kind == 19 and others:
-            # A roll or entry after a correction handed the turn to someone else.
-            events = [] if pending else [self.first_roll(seat)]
-            other = rng.choice(others)
-            filled_other = self._filled_cells(self.names.index(other))
-            if filled_other:
-                events.append(
-                    {
-                        "type": "clear",
-                        "player": other,
-                        "cell": self._cell_name(*rng.choice(filled_other)),
-                    }
-                )
-            events.append({"type": "enter", "player": name, "cell": cell})
-            return events
-        if kind == 20:
-            # Ignored fields: a points on a roll, dice on an edit, a player on an undo.
-            if pending is None:
-                return [{"type": "roll", "player": name, "dice": dice, "points": 12, "cell": 3}]
-            if filled:
-                column, row = rng.choice(filled)
-                return [
-                    {
-                        "type": "edit",
-                        "player": name,
-                        "cell": self._cell_name(column, row),
-                        "points": min(possible_points(row, pasch)),
-                        "dice": dice,
-                    }
-                ]
-            return [{"type": "roll", "player": name, "dice": dice, "keep": [], "points": "x"}]
-        return [enter | {"cell": rng.choice([r for r in ROWS if r not in UPPER]), "dice": dice}]
-
-
-def _broken_file(rng: random.Random, record: dict[str, Any]) -> str:
-    """A record that is wrong outside its events (or not JSON at all)."""
-    broken = dict(record)
-    kind = rng.randrange(16)
-    if kind == 0:
-        return json.dumps(record)[: rng.randint(0, 40)]
-    if kind == 1:
-        return json.dumps(rng.choice(([record], None, "kniffel", 3, [])))
-    if kind == 2 and rng.random() < 0.3:
-        # Beyond what Python's json reads: too deep, or an integer of 5000 digits.
-        return rng.choice(
-            ("[" * 5000 + "]" * 5000, json.dumps(record)[:-1] + f', "n": {"7" * 5000}}}')
-        )
-    if kind == 10 and rng.random() < 0.3:
-        # A lone surrogate (half a UTF-16 pair) and a whole pair, both escaped.
-        name = rng.choice(("\\ud800", "\\udfff", "\\ud83c\\udfb2"))
-        return json.dumps({**record, "players": ["Anna"], "events": []}).replace("Anna", name, 1)
-    if kind == 2:
-        broken["format"] = rng.choice(("kniffel-record/2", None, "", 1, "Kniffel-Record/1"))
-    elif kind == 3:
-        del broken["format"]
-    elif kind == 4:
-        broken["variant"] = rng.choice(("Kniffel", "triple", None, "", 3, ["kniffel"]))
-    elif kind == 5:
-        del broken["variant"]
-    elif kind == 6:
-        broken["options"] = rng.choice(({"jokers": "free"}, {"bonus": 100}, {"Chance": True}))
-    elif kind == 7:
-        broken["options"] = rng.choice(
-            (
-                {"chance": "yes"},
-                {"chance": 1},
-                {"kniffel_bonus": -100},
-                {"kniffel_bonus": 100.0},
-                {"kniffel_bonus": True},
-                {"kniffel_bonus": "100"},
-                {"joker": "maybe"},
-                {"joker": True},
-                {"pasch": "some_dice"},
-                {"zero_only_upper": "false"},
-                {"zero_only_upper": 0},
-            )
-        )
-    elif kind == 8:
-        broken["options"] = rng.choice(([], "yahtzee", 100, True))
-    elif kind == 9:
-        broken["players"] = rng.choice(([], [f"P{i}" for i in range(9)], ["Anna", "Anna"]))
-    elif kind == 10:
-        broken["players"] = rng.choice(([""], ["  "], ["Anna", "\t"], [1], ["Anna", None]))
-    elif kind == 11:
-        broken["players"] = rng.choice(("Anna", None, {"Anna": 1}, [["Anna"]]))
-    elif kind == 12:
-        del broken["players"]
-    elif kind == 13:
-        broken["events"] = rng.choice(({}, "roll", 5, {"type": "undo"}))
-    elif kind == 14:
-        # Harmless: null options, null events, and an unknown top-level field.
-        broken["options"] = None
-        broken["events"] = broken.get("events") or None
-        broken["comment"] = "ignored"
-    else:
-        broken["options"] = {**broken.get("options", {}), "chance": None, "joker": None}
-    return json.dumps(broken)
