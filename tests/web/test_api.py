@@ -84,7 +84,7 @@ def test_an_illegal_event_answers_the_engines_message_and_changes_nothing(
 @pytest.mark.parametrize(
     "event",
     [
-        enter("Anna", "down.ones", points=3.0),
+        enter("Anna", "down.ones", points=3.5),
         enter("Anna", "down.ones", points=True),
         enter("Anna", "down.ones", points="3"),
         {"type": "enter", "player": "Anna", "cell": "down.ones", "dice": "11156"},

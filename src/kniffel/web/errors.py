@@ -16,6 +16,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 from kniffel.rules import KniffelError
 
@@ -96,6 +97,17 @@ def validation_message(errors: Sequence[Any]) -> str:
     return "; ".join(lines) or "the request is not valid"
 
 
+def _allowed_methods(request: Request) -> list[str]:
+    # Starlette names only the first route of the path in ``Allow``; a path
+    # served by several routes (GET and POST /api/games) supports them all.
+    methods: set[str] = set()
+    for route in request.app.router.routes:
+        match, _ = route.matches(request.scope)
+        if match is not Match.NONE:
+            methods.update(getattr(route, "methods", None) or ())
+    return sorted(methods)
+
+
 def _json(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
     return JSONResponse({"detail": message}, status_code=status, headers=headers)
 
@@ -110,9 +122,12 @@ def install_error_handlers(app: FastAPI) -> None:
         assert isinstance(exc, RequestValidationError)
         return _json(422, validation_message(exc.errors()))
 
-    async def http_error(_request: Request, exc: Exception) -> JSONResponse:
+    async def http_error(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, StarletteHTTPException)
-        return _json(exc.status_code, str(exc.detail), getattr(exc, "headers", None))
+        headers = dict(exc.headers or {})
+        if exc.status_code == 405:
+            headers["Allow"] = ", ".join(_allowed_methods(request))
+        return _json(exc.status_code, str(exc.detail), headers)
 
     app.add_exception_handler(KniffelError, board_error)
     app.add_exception_handler(BoardError, board_error)

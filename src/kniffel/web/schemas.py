@@ -10,7 +10,15 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+)
 
 from kniffel.record import state_dict
 from kniffel.rules import EntryOption
@@ -31,6 +39,20 @@ __all__ = [
     "state_of",
 ]
 
+
+def _whole(value: object) -> object:
+    # JSON Schema counts 12.0 as an integer, and so does the API; the record
+    # format, stricter, is applied to imported files by the record reader.
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+# Constraints go before the validator, or the spec loses them.
+Whole = Annotated[StrictInt, BeforeValidator(_whole)]
+Version = Annotated[StrictInt, Field(ge=0), BeforeValidator(_whole)]
+Bonus = Annotated[StrictInt, Field(ge=0, le=10_000), BeforeValidator(_whole)]
+
 VariantName = Literal["kniffel", "yahtzee", "rauf-runter", "dreifach"]
 DiceMode = Literal["physical", "virtual"]
 BotName = Literal["greedy", "best"]
@@ -46,7 +68,7 @@ class OptionsIn(_Body):
 
     chance: StrictBool | None = None
     pasch: Literal["all_dice", "matching_dice"] | None = None
-    kniffel_bonus: Annotated[StrictInt, Field(ge=0, le=10_000)] | None = None
+    kniffel_bonus: Bonus | None = None
     joker: Literal["free", "forced", "none"] | None = None
     zero_only_upper: StrictBool | None = None
 
@@ -65,23 +87,23 @@ class NewGameBody(_Body):
 class RollEvent(BaseModel):
     type: Literal["roll"]
     player: StrictStr
-    dice: list[StrictInt]
-    keep: list[StrictInt] | None = None
+    dice: list[Whole]
+    keep: list[Whole] | None = None
 
 
 class EnterEvent(BaseModel):
     type: Literal["enter"]
     player: StrictStr
     cell: StrictStr
-    dice: list[StrictInt] | None = None
-    points: StrictInt | None = None
+    dice: list[Whole] | None = None
+    points: Whole | None = None
 
 
 class EditEvent(BaseModel):
     type: Literal["edit"]
     player: StrictStr
     cell: StrictStr
-    points: StrictInt
+    points: Whole
 
 
 class ClearEvent(BaseModel):
@@ -101,7 +123,7 @@ RecordEvent = Annotated[
 
 class EventBody(_Body):
     event: RecordEvent
-    expected_version: Annotated[StrictInt, Field(ge=0)] | None = Field(
+    expected_version: Version | None = Field(
         default=None,
         description="the version the change was made on; 409 if the game has moved on",
     )
@@ -109,8 +131,8 @@ class EventBody(_Body):
 
 class RollBody(_Body):
     player: StrictStr
-    keep: list[StrictInt] = Field(default_factory=list, description="faces kept from last roll")
-    expected_version: Annotated[StrictInt, Field(ge=0)] | None = None
+    keep: list[Whole] = Field(default_factory=list, description="faces kept from last roll")
+    expected_version: Version | None = None
 
 
 class ImportRecord(BaseModel):
