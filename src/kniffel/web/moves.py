@@ -84,5 +84,5 @@ def _check_points(view: GameView, row: Row, points: int, t: Translator) -> None:
         raise Refused(
             t("{n} Punkte sind hier nicht möglich", n=points)
             + "; "
-            + t("Möglich sind: {values}", values=point_values(allowed))
+            + t("möglich sind: {values}", values=point_values(allowed))
         )

@@ -87,6 +87,13 @@ def _remember_language(request: Request, response: Response) -> None:
         response.set_cookie(LANG_COOKIE, chosen, max_age=KEY_MAX_AGE, samesite="lax")
 
 
+async def _text_form(request: Request) -> FormData:
+    """The posted fields; a stray uploaded file is closed at once (these forms take text)."""
+    form_data = await request.form()
+    await form_data.close()
+    return form_data
+
+
 def _is_htmx(request: Request) -> bool:
     return request.headers.get("hx-request") == "true"
 
@@ -185,7 +192,7 @@ def _game_lists(
 @router.post("/games")
 async def create_game(request: Request) -> Response:
     t = _translator(request)
-    form_data = await request.form()
+    form_data = await _text_form(request)
     try:
         form = forms.new_game_form(form_data, t)
     except forms.FormError as exc:
@@ -222,13 +229,14 @@ def _echo(form_data: FormData) -> forms.NewGame:
 @router.post("/import")
 async def import_game(request: Request) -> Response:
     t = _translator(request)
-    form_data = await request.form()
-    upload = form_data.get("record")
     content: bytes | str | None = None
-    if isinstance(upload, str):
-        content = upload
-    elif upload is not None:
-        content = await upload.read()
+    # The context closes the uploaded file's spool.
+    async with request.form() as form_data:
+        upload = form_data.get("record")
+        if isinstance(upload, str):
+            content = upload
+        elif upload is not None:
+            content = await upload.read()
     if not content:
         return await _home(
             request, forms.NewGame(), import_message=t("Bitte eine Datei wählen."), status=400
@@ -358,7 +366,7 @@ async def _change(
         view = await _load(request, game_id)
     except GameNotFound:
         return _not_found(request)
-    form_data = await request.form()
+    form_data = await _text_form(request)
     dice: Dice | None = None
     points: int | None = None
     status = 200

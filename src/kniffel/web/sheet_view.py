@@ -430,7 +430,7 @@ def _turn(game: Game, t: Translator, p: int, dice_mode: str, dice: Dice | None) 
             left_words = t("noch 1 Wurf") if left == 1 else t("noch {n} Würfe", n=left)
             note = t("Wurf {n} von 3", n=rolls) + " · " + left_words
     else:
-        note = t("mit echten Würfeln: bis zu 3 Würfe")
+        note = t("echte Würfel, bis zu 3 Würfe")
     return TurnView(
         player=game.players[p],
         rolls=rolls,

@@ -53,7 +53,10 @@ document.documentElement.classList.add("js");
     // -- what the player typed (the inputs survive every swap: hx-preserve)
     const diceInput = () => $("[data-dice-input]");
     const pointsInput = () => $("[data-points-input]");
-    const mode = () => ($('[data-entry-mode]:checked') || { value: "dice" }).value;
+    const mode = () => {
+      const entry = $("#dice-entry");
+      return entry ? entry.dataset.mode : "dice";
+    };
 
     function diceText() {
       const input = diceInput();
@@ -133,6 +136,12 @@ document.documentElement.classList.add("js");
     }
 
     function setMode(value) {
+      const entry = $("#dice-entry");
+      if (!entry) return;
+      entry.dataset.mode = value;
+      for (const button of $$("[data-entry-mode]", entry)) {
+        button.setAttribute("aria-pressed", button.dataset.entryMode === value ? "true" : "false");
+      }
       for (const panel of $$("[data-mode-panel]")) {
         panel.hidden = panel.dataset.modePanel !== value;
       }
@@ -190,6 +199,8 @@ document.documentElement.classList.add("js");
         else removeFace(key.dataset.pad === "clear");
         return;
       }
+      const modeButton = target.closest("[data-entry-mode]");
+      if (modeButton) return setMode(modeButton.dataset.entryMode);
       const copy = target.closest("[data-copy]");
       if (copy) {
         const field = document.getElementById(copy.dataset.copy);
@@ -240,8 +251,6 @@ document.documentElement.classList.add("js");
         schedulePreview();
       } else if (event.target === pointsInput()) {
         schedulePreview();
-      } else if (event.target.matches && event.target.matches("[data-entry-mode]")) {
-        setMode(event.target.value);
       }
     });
 
