@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from kniffel.record import RecordError, loads, replay, state_dict
+from kniffel.solver.commands import solve
 from kniffel.text import render_game
 from kniffel.web.commands import serve_command
 
@@ -54,6 +55,7 @@ def replay_command(file: Any, as_json: bool) -> None:
 
 
 cli.add_command(serve_command)
+cli.add_command(solve)
 
 
 def main() -> None:

@@ -1,0 +1,38 @@
+"""Solved tables for the solver tests: built once per session, in a private cache dir."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from functools import cache
+from typing import Any
+
+import pytest
+
+from kniffel.rules import Discipline, get_variant
+from kniffel.solver.column import ColumnTable, solve_column
+
+
+@pytest.fixture(scope="session", autouse=True)
+def private_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Tables go to a fresh directory, never the user's cache, and are shared by the session."""
+    path = str(tmp_path_factory.mktemp("kniffel-cache"))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("KNIFFEL_CACHE_DIR", path)
+        yield path
+
+
+@cache
+def _solved(
+    variant: str, discipline: Discipline, options: tuple[tuple[str, Any], ...]
+) -> ColumnTable:
+    return solve_column(get_variant(variant, dict(options)).options, discipline)
+
+
+@pytest.fixture(scope="session")
+def solved(private_cache_dir: str) -> Callable[..., ColumnTable]:
+    """``solved("yahtzee", joker="none")``: the table, built at most once per session."""
+
+    def get(variant: str, discipline: Discipline = Discipline.FREE, **options: Any) -> ColumnTable:
+        return _solved(variant, discipline, tuple(sorted(options.items())))
+
+    return get
