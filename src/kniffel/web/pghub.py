@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 import threading
 from collections.abc import AsyncIterator, Callable
 
@@ -43,6 +44,8 @@ class PgHub:
         self._sender: psycopg.Connection[tuple[object, ...]] | None = None
         self._listener: asyncio.Task[None] | None = None
         self._listening = asyncio.Event()
+        #: The listening connection's ``application_name`` (to find it in pg_stat_activity).
+        self.listener_name = f"kniffel-listen-{secrets.token_hex(4)}"
 
     async def start(self) -> None:
         self._listener = asyncio.create_task(self._listen())
@@ -98,7 +101,7 @@ class PgHub:
         while True:
             try:
                 async with await psycopg.AsyncConnection.connect(
-                    self._dsn, autocommit=True
+                    self._dsn, autocommit=True, application_name=self.listener_name
                 ) as connection:
                     await connection.execute(f"LISTEN {CHANNEL}")
                     self._listening.set()
@@ -106,7 +109,7 @@ class PgHub:
                         self._catch_up()
                     async for notify in connection.notifies():
                         self._heard(notify.payload)
-            except psycopg.OperationalError as exc:
+            except psycopg.Error as exc:
                 _log.warning("LISTEN connection lost (%s); reconnecting", exc)
                 reconnected = True
                 await asyncio.sleep(_RETRY_SECONDS)
