@@ -8,8 +8,15 @@ from typing import Any
 
 import pytest
 
-from kniffel.rules import Discipline, get_variant
+from kniffel.rules import Discipline, Row, get_variant
 from kniffel.solver.column import ColumnTable, solve_column
+
+#: yatzy-solver's names of the rows that it names otherwise.
+THEIR_NAMES = {
+    Row.THREE_KIND: "three_of_a_kind",
+    Row.FOUR_KIND: "four_of_a_kind",
+    Row.KNIFFEL: "five_of_a_kind",
+}
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -36,3 +43,16 @@ def solved(private_cache_dir: str) -> Callable[..., ColumnTable]:
         return _solved(variant, discipline, tuple(sorted(options.items())))
 
     return get
+
+
+@cache
+def _reference(name: str) -> Any:
+    import yatzy_solver
+
+    return yatzy_solver.Solver.build(yatzy_solver.Variant(name))
+
+
+@pytest.fixture(scope="session")
+def yatzy_reference() -> Callable[[str], Any]:
+    """``yatzy_reference("american+no-joker")``: yatzy-solver's solved variant, built once."""
+    return _reference

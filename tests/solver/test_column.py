@@ -7,21 +7,16 @@ from typing import Any
 
 import numpy as np
 import pytest
-import yatzy_solver
 
 from kniffel.rules import Row
 from kniffel.solver.column import ColumnTable
 from kniffel.solver.dice_tables import ROLLS
 from kniffel.solver.sheet_space import SheetSpace, SheetState
 
+from .conftest import THEIR_NAMES
+
 Solved = Callable[..., ColumnTable]
 
-#: yatzy-solver's names of the rows that it names otherwise.
-THEIR_NAMES = {
-    Row.THREE_KIND: "three_of_a_kind",
-    Row.FOUR_KIND: "four_of_a_kind",
-    Row.KNIFFEL: "five_of_a_kind",
-}
 
 #: yatzy-solver's American rules and the same rules as our options (its
 #: ``american`` joker waits for the matching upper box too: not one of ours).
@@ -45,10 +40,11 @@ def test_known_yahtzee_values(solved: Solved, options: dict[str, Any], ev: float
 
 
 @pytest.fixture(scope="session", params=list(AMERICAN))
-def american(request: pytest.FixtureRequest, solved: Solved) -> tuple[Any, ColumnTable]:
+def american(
+    request: pytest.FixtureRequest, solved: Solved, yatzy_reference: Callable[[str], Any]
+) -> tuple[Any, ColumnTable]:
     name = request.param
-    reference = yatzy_solver.Solver.build(yatzy_solver.Variant(name))
-    return reference, solved("yahtzee", **AMERICAN[name])
+    return yatzy_reference(name), solved("yahtzee", **AMERICAN[name])
 
 
 def _all_states(space: SheetSpace) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

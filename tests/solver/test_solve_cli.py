@@ -1,0 +1,109 @@
+"""``kniffel solve``: exact values, JSON keys, option flags and plain refusals."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from kniffel.cli import cli
+from kniffel.rules import Variant
+from kniffel.solver.column import ColumnTable
+from kniffel.solver.variant_flags import variant_options
+
+
+def run(*args: str) -> Any:
+    return CliRunner().invoke(cli, ["solve", *args])
+
+
+def test_json_of_a_one_column_variant(solved: Callable[..., ColumnTable]) -> None:
+    solved("yahtzee", joker="none")
+    result = run("--variant", "yahtzee", "--joker", "none", "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert {"variant", "options", "ev", "seconds", "cached"} <= report.keys()
+    assert report["variant"] == "yahtzee"
+    assert report["options"]["joker"] == "none" and report["options"]["kniffel_bonus"] == 100
+    assert abs(report["ev"] - 253.9702412) < 1e-6
+    assert report["cached"] is True and 0 <= report["seconds"] < 1
+
+
+def test_plain_output_names_the_value_and_the_time(solved: Callable[..., ColumnTable]) -> None:
+    solved("yahtzee")
+    result = run("--variant", "yahtzee")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert "ev       254.5877287" in lines
+    assert any(line.startswith("seconds  ") for line in lines)
+    assert "joker=forced" in result.output
+
+
+def test_every_option_flag_reaches_the_variant() -> None:
+    @click.command()
+    @variant_options
+    def show(variant: Variant) -> None:
+        click.echo(json.dumps({"name": variant.name, **variant.options.as_dict()}))
+
+    args = ["--variant", "yahtzee", "--joker", "free", "--kniffel-bonus", "50"]
+    args += ["--pasch", "matching_dice", "--no-chance", "--zero-only-upper"]
+    result = CliRunner().invoke(show, args)
+    assert json.loads(result.output) == {
+        "name": "yahtzee",
+        "chance": False,
+        "pasch": "matching_dice",
+        "kniffel_bonus": 50,
+        "joker": "free",
+        "zero_only_upper": True,
+    }
+    # Without flags, the preset's own options.
+    assert (
+        json.loads(CliRunner().invoke(show, ["--variant", "yahtzee"]).output)["joker"] == "forced"
+    )
+
+
+def test_solving_with_flags_builds_that_table() -> None:
+    result = run("--no-chance", "--zero-only-upper", "--pasch", "matching_dice", "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["options"] == {
+        "chance": False,
+        "pasch": "matching_dice",
+        "kniffel_bonus": 0,
+        "joker": "free",
+        "zero_only_upper": True,
+    }
+    assert report["cached"] is False and 150 < report["ev"] < 240
+    again = json.loads(
+        run("--no-chance", "--zero-only-upper", "--pasch", "matching_dice", "--json").output
+    )
+    assert again["cached"] is True and again["ev"] == report["ev"]
+
+
+def test_dreifach_prints_each_column_as_a_hint(solved: Callable[..., ColumnTable]) -> None:
+    ev = solved("kniffel", joker="none").ev
+    report = json.loads(run("--variant", "dreifach", "--joker", "none", "--json").output)
+    assert report["columns"] == pytest.approx({"x1": ev, "x2": 2 * ev, "x3": 3 * ev})
+    assert report["columns_sum"] == pytest.approx(6 * ev)
+    assert report["sum_is_lower_bound"] is True
+    plain = run("--variant", "dreifach", "--joker", "none").output
+    assert "x3" in plain and "a lower bound" in plain
+    assert json.loads(run("--variant", "dreifach", "--json").output)["sum_is_lower_bound"] is False
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--joker", "sometimes"], "'sometimes' is not one of 'free', 'forced', 'none'"),
+        (["--kniffel-bonus", "-5"], "-5 is not in the range x>=0"),
+        (["--variant", "poker"], "'poker' is not one of"),
+        (["--pasch", "some"], "'some' is not one of 'all_dice', 'matching_dice'"),
+    ],
+)
+def test_bad_flags_are_refused_plainly(args: list[str], message: str) -> None:
+    result = run(*args)
+    assert result.exit_code == 2
+    assert message in result.output and "Traceback" not in result.output
