@@ -451,3 +451,21 @@ def test_the_openapi_spec_documents_every_route_and_its_errors(client: TestClien
             "$ref": "#/components/schemas/ErrorBody"
         }
     assert {"KeyHeader", "KeyQuery"} <= set(spec["components"]["securitySchemes"])
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "allow"),
+    [
+        ("DELETE", "/api/games", "GET, POST"),
+        ("PUT", "/api/games/abc", "GET"),
+        ("GET", "/api/games/abc/events", "POST"),
+        ("GET", "/api/records", "POST"),
+    ],
+)
+def test_a_wrong_method_answers_405_with_every_allowed_method(
+    client: TestClient, method: str, path: str, allow: str
+) -> None:
+    response = client.request(method, path)
+    assert response.status_code == 405
+    assert response.headers["allow"] == allow
+    assert response.json() == {"detail": "Method Not Allowed"}

@@ -8,6 +8,7 @@ message; the board's own errors carry their status. Every answer is JSON
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -16,7 +17,6 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.routing import Match
 
 from kniffel.rules import KniffelError
 
@@ -98,13 +98,14 @@ def validation_message(errors: Sequence[Any]) -> str:
 
 
 def _allowed_methods(request: Request) -> list[str]:
-    # Starlette names only the first route of the path in ``Allow``; a path
+    # Starlette names only the first route of a path in ``Allow``; a path
     # served by several routes (GET and POST /api/games) supports them all.
+    # The OpenAPI spec lists them, and it is what clients read anyway.
     methods: set[str] = set()
-    for route in request.app.router.routes:
-        match, _ = route.matches(request.scope)
-        if match is not Match.NONE:
-            methods.update(getattr(route, "methods", None) or ())
+    for template, operations in request.app.openapi().get("paths", {}).items():
+        pattern = re.sub(r"\\\{[^/]+?\\\}", "[^/]+", re.escape(template))
+        if re.fullmatch(pattern, request.url.path):
+            methods.update(method.upper() for method in operations)
     return sorted(methods)
 
 
@@ -125,8 +126,8 @@ def install_error_handlers(app: FastAPI) -> None:
     async def http_error(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, StarletteHTTPException)
         headers = dict(exc.headers or {})
-        if exc.status_code == 405:
-            headers["Allow"] = ", ".join(_allowed_methods(request))
+        if exc.status_code == 405 and (allowed := _allowed_methods(request)):
+            headers["Allow"] = ", ".join(allowed)
         return _json(exc.status_code, str(exc.detail), headers)
 
     app.add_exception_handler(KniffelError, board_error)
