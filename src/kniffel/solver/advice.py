@@ -10,6 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+import numpy as np
+import numpy.typing as npt
+
 from kniffel.rules import (
     MAX_ROLLS,
     Action,
@@ -22,9 +25,12 @@ from kniffel.rules import (
 )
 from kniffel.solver.column import ColumnTable, solve_column
 from kniffel.solver.dice_tables import KEEPS, ROLL_INDEX, ROLL_KEEPS
+from kniffel.solver.sheet_space import SheetState
 from kniffel.solver.turn import keep_values, stage_values
 
 __all__ = ["Advice", "Choice", "advise", "column_table"]
+
+Array = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +72,17 @@ def column_table(options: Options, discipline: Discipline) -> ColumnTable:
     return solve_column(options, discipline)
 
 
+@lru_cache(maxsize=64)
+def _turn(table: ColumnTable, state: SheetState) -> tuple[Array, Array, Array]:
+    """A turn's entry values, its final vector and the value of each roll with one roll left.
+
+    Kept for the few calls of one turn (and of players in the same state).
+    """
+    worth = table.entries(state)
+    final = worth.max(axis=0)
+    return worth, final, stage_values(final)[1]
+
+
 def advise(game: Game, top: int = 5) -> Advice:
     """Exact advice for the player to move in a one-column game (``kniffel``, ``yahtzee``).
 
@@ -92,7 +109,7 @@ def advise(game: Game, top: int = 5) -> Advice:
         return Advice(name, 0, expected, (Choice(RollAction(), expected),))
     dice, rolls = pending
     roll = ROLL_INDEX[dice]
-    worth = table.entries(state)
+    worth, final, after_two = _turn(table, state)
     row_of = {row: j for j, row in enumerate(table.space.rows)}
     # The engine says which entries are legal; the table says what each is worth.
     choices = [
@@ -104,8 +121,7 @@ def advise(game: Game, top: int = 5) -> Advice:
         for entry in game.entry_options(p)
     ]
     if rolls < MAX_ROLLS:
-        final = worth.max(axis=0)
-        ahead = keep_values(stage_values(final)[1] if rolls == 1 else final)
+        ahead = keep_values(after_two if rolls == 1 else final)
         choices.extend(
             Choice(RollAction(KEEPS[k]), so_far + float(ahead[k]))
             for k in sorted(set(ROLL_KEEPS[roll].tolist()))

@@ -41,14 +41,15 @@ Progress = Callable[[int, int], None]
 BATCH = 1024
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class ColumnTable:
     """The solved values of every reachable state of one column.
 
     ``values[space.index(mask, upper, armed)]`` is the expected number of
     points still to come from the start of a turn; unreachable states are NaN.
     ``seconds`` is what getting the table took (building it, or loading it
-    when ``cached``); ``build_seconds`` what building it took.
+    when ``cached``); ``build_seconds`` what building it took. Tables compare
+    (and hash) by identity.
     """
 
     space: SheetSpace
