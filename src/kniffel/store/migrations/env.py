@@ -11,8 +11,6 @@ from sqlalchemy import Connection, create_engine
 
 from kniffel.store.models import Base
 
-config = context.config
-
 
 def _run(connection: Connection) -> None:
     context.configure(
@@ -24,11 +22,18 @@ def _run(connection: Connection) -> None:
         context.run_migrations()
 
 
-connection = config.attributes.get("connection")
-if connection is not None:
-    _run(connection)
-else:
+def _main() -> None:
+    connection = context.config.attributes.get("connection")
+    if connection is not None:
+        _run(connection)
+        return
     # ``alembic -x url=... revision --autogenerate`` from a developer's shell.
     url = context.get_x_argument(as_dictionary=True).get("url", "sqlite:///kniffel-dev.db")
     with create_engine(url).connect() as fresh:
         _run(fresh)
+
+
+# Alembic runs this file inside its environment; anything else that imports it
+# (pytest's doctest collection) finds no ``context.config`` and nothing to do.
+if hasattr(context, "config"):
+    _main()
