@@ -226,8 +226,12 @@ def _roll(client: TestClient, game: dict[str, Any], keep: list[int] | None = Non
 
 def test_virtual_dice_the_board_rolls_and_a_roll_stands(client: TestClient) -> None:
     game = new_game(client, variant="kniffel", players=["Anna"], dice_mode="virtual")
+    early = send(client, game, enter("Anna", "main.chance"))
+    assert early.status_code == 400
+    assert early.json()["detail"] == "Anna has not rolled yet; roll first"
     first = _roll(client, game)
     assert first.status_code == 200, first.text
+    assert first.json()["can_undo"] is False  # a roll stands
     dice = first.json()["turn"]["dice"]
     assert len(dice) == 5 and all(1 <= d <= 6 for d in dice)
     keep = sorted(dice)[:2]
@@ -248,6 +252,7 @@ def test_virtual_dice_the_board_rolls_and_a_roll_stands(client: TestClient) -> N
     assert state(client, game)["version"] == 2
     entered = send(client, game, enter("Anna", "main.chance")).json()
     assert entered["players"][0]["total"] == sum(second["turn"]["dice"])
+    assert entered["can_undo"] is True
     # Corrections of cells stay possible, and an entry can be undone (the dice come back).
     assert send(
         client, game, {"type": "edit", "player": "Anna", "cell": "chance", "points": 5}

@@ -278,5 +278,5 @@ def state_of(view: GameView) -> dict[str, Any]:
         "created_at": view.created_at,
         "updated_at": view.updated_at,
         "entries": entries_of(game.entry_options()),
-        "can_undo": game.can_undo,
+        "can_undo": view.can_undo,
     }

@@ -110,6 +110,13 @@ class GameView:
     def options(self) -> dict[str, Any]:
         return self.variant.options.as_dict()
 
+    @property
+    def can_undo(self) -> bool:
+        """Whether an undo would be accepted (with virtual dice a roll stands)."""
+        if self.dice_mode == "virtual" and isinstance(self.game.last_event, Roll):
+            return False
+        return self.game.can_undo
+
 
 @dataclass(frozen=True, slots=True)
 class Preview:
@@ -419,7 +426,10 @@ def _check_virtual(game: Game, event: Event) -> None:
     """The board's rules for virtual dice (RULES.md section 8): a roll stands."""
     if isinstance(event, Roll):
         raise IllegalMoveError("with virtual dice the board rolls; ask it to roll")
-    if isinstance(event, Enter) and (event.dice is not None or event.points is not None):
-        raise IllegalMoveError("with virtual dice only the rolled dice can be entered")
+    if isinstance(event, Enter):
+        if event.dice is not None or event.points is not None:
+            raise IllegalMoveError("with virtual dice only the rolled dice can be entered")
+        if game.current_name == event.player and game.pending(event.player) is None:
+            raise IllegalMoveError(f"{event.player} has not rolled yet; roll first")
     if isinstance(event, Undo) and isinstance(game.last_event, Roll):
         raise IllegalMoveError("with virtual dice a roll stands; it cannot be undone")
