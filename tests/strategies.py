@@ -99,7 +99,7 @@ def games(
 ) -> Game:
     """A game after a random number of random legal events, corrections and undos included."""
     game = Game(draw(variant or variants()), draw(players or player_lists()))
-    rng = draw(st.randoms(use_true_random=False))
+    rng = draw(st.randoms(use_true_random=True))
     for _ in range(draw(st.integers(0, max_events))):
         random_event(game, rng)
     return game
@@ -114,7 +114,7 @@ def finished_games(
 ) -> Game:
     """A game played to its end (with corrections on the way when ``corrections`` > 0)."""
     game = Game(draw(variant or variants()), draw(players or player_lists(max_size=3)))
-    play_game(game, draw(st.randoms(use_true_random=False)), corrections=corrections)
+    play_game(game, draw(st.randoms(use_true_random=True)), corrections=corrections)
     return game
 
 
@@ -230,7 +230,8 @@ def random_event(game: Game, rng: random.Random) -> None:
         if choice < 0.6:
             game.push(Roll(name, roll_dice(rng)))
         elif choice < 0.8:
-            roll = roll_dice(rng)
+            # Typed dice are often a Kniffel, so that the joker and the bonus get exercised.
+            roll = Dice.of([rng.randint(1, 6)] * 5) if rng.random() < 0.3 else roll_dice(rng)
             game.push(Enter(name, rng.choice(game.entry_options(name, roll)).cell, dice=roll))
         else:
             cell = rng.choice(game.allowed_cells(name))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from kniffel.rules import (
@@ -199,7 +201,7 @@ def test_forced_joker_last_an_upper_cell_scoring_zero() -> None:
     assert (points(game, "twos"), bonus(game, "twos")) == (0, 100)
 
 
-def rauf_runter_with_every_kniffel_filled(**options: object) -> Game:
+def rauf_runter_with_every_kniffel_filled(**options: Any) -> Game:
     """Down filled to its Kniffel (50), up to its Kniffel (0), free Kniffel 0; up is due at
     large_straight, down at chance."""
     game = new_game("rauf-runter", **options)
