@@ -10,6 +10,7 @@ import click
 
 from kniffel.record import RecordError, loads, replay, state_dict
 from kniffel.solver.commands import solve
+from kniffel.solver.sim_command import simulate_command
 from kniffel.text import render_game
 from kniffel.web.commands import serve_command
 
@@ -56,6 +57,7 @@ def replay_command(file: Any, as_json: bool) -> None:
 
 cli.add_command(serve_command)
 cli.add_command(solve)
+cli.add_command(simulate_command)
 
 
 def main() -> None:

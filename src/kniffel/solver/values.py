@@ -1,0 +1,89 @@
+"""What a sheet is worth after an entry: the value estimates the bots play by.
+
+A bot ends each turn with the entry that maximises ``gain + after``, where
+``after`` is a :class:`SheetValue`'s estimate of the points still to come
+once the entry is made, and picks its keeps to maximise the expectation of
+that (:mod:`kniffel.solver.turn`). An estimate only has to rank the entries
+of one turn, so adding the same amount to every slot changes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from kniffel.rules import Discipline, Options, Row
+from kniffel.solver.column import ColumnTable, solve_column
+from kniffel.solver.raufrunter import N_SUMS
+from kniffel.solver.sheets import Entries, SheetBatch
+
+__all__ = ["ColumnValues", "NoValue", "SheetValue", "column_index"]
+
+Array = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+
+_CAP = N_SUMS - 1
+
+
+class SheetValue(Protocol):
+    """An estimate of the points still to come after each entry of a turn."""
+
+    def after(self, sheets: SheetBatch, entries: Entries) -> Array:
+        """``[B, K, R]``: the points still to come after entering roll ``r`` in slot ``k``."""
+        ...
+
+
+class NoValue:
+    """Nothing matters but this turn's points: the greedy bot's estimate."""
+
+    def after(self, sheets: SheetBatch, entries: Entries) -> Array:
+        return np.zeros(entries.points.shape)
+
+
+def column_index(table: ColumnTable, mask: IntArray, upper: IntArray, armed: IntArray) -> IntArray:
+    """Flat indices into ``table.values`` (upper sums capped, ``armed`` only where tracked)."""
+    space = table.space
+    armed = armed if space.armed_values == 2 else np.zeros_like(armed)
+    return space.index(mask, np.minimum(upper, _CAP), armed)
+
+
+class ColumnValues:
+    """Each column valued by its exact one-column table, times its factor.
+
+    Exact for a one-column variant (the bot then plays the optimal strategy);
+    for several free columns (Dreifach) it ranks an entry by what it does to
+    its own column, as if each column were finished on its own.
+    """
+
+    def __init__(self, options: Options, disciplines: tuple[Discipline, ...]) -> None:
+        self.tables = {d: solve_column(options, d) for d in set(disciplines)}
+        self.disciplines = disciplines
+
+    def _column(self, sheets: SheetBatch, c: int) -> Array:
+        table = self.tables[self.disciplines[c]]
+        armed = sheets.fifty[:, c].astype(np.int64)
+        index = column_index(table, sheets.filled[:, c], sheets.upper[:, c], armed)
+        return np.asarray(table.values[index])
+
+    def after(self, sheets: SheetBatch, entries: Entries) -> Array:
+        layout = sheets.layout
+        factor = layout.factor.astype(np.float64)
+        now = np.stack([self._column(sheets, c) for c in range(len(self.disciplines))], axis=1)
+        base = (now * factor).sum(axis=1)  # [B]
+        kniffel_row = sheets.rows.index(Row.KNIFFEL)
+        result = np.empty(entries.points.shape)
+        for c in range(len(self.disciplines)):
+            slots = np.flatnonzero(layout.column == c)
+            table = self.tables[self.disciplines[c]]
+            row = entries.row[:, slots][:, :, None]  # [B, S, 1]
+            mask = sheets.filled[:, c][:, None, None] | np.left_shift(1, np.maximum(row, 0))
+            upper = entries.upper_after[:, slots]
+            fifty = (row == kniffel_row) & (entries.points[:, slots] == 50)
+            armed = (fifty | sheets.fifty[:, c][:, None, None]).astype(np.int64)
+            index = column_index(table, np.broadcast_to(mask, upper.shape), upper, armed)
+            # closed slots may point at unreachable states (NaN); they are never legal
+            later = table.values[index]
+            result[:, slots] = (base - now[:, c] * factor[c])[:, None, None] + later * factor[c]
+        return result
