@@ -279,7 +279,9 @@ def _board_context(
     dice: Dice | None = None,
     points: int | None = None,
     message: str = "",
+    page: bool = True,
 ) -> dict[str, Any]:
+    """What ``board.html`` shows; ``page=False`` for the board fragment alone."""
     t = _translator(request)
     game = view.game
     board = board_view(game, t, dice_mode=view.dice_mode, dice=dice, points=points, bots=view.bots)
@@ -304,8 +306,8 @@ def _board_context(
         "message": message,
         "watch_url": watch_url,
         "play_url": play_url,
-        "watch_qr": qr_svg(watch_url, t("QR-Code des Zuschauer-Links")),
-        "play_qr": qr_svg(play_url, t("QR-Code des Mitspiel-Links")) if play_url else "",
+        "watch_qr": qr_svg(watch_url, t("QR-Code des Zuschauer-Links")) if page else "",
+        "play_qr": qr_svg(play_url, t("QR-Code des Mitspiel-Links")) if play_url and page else "",
         "progress": progress,
     }
 
@@ -350,7 +352,7 @@ async def board_fragment(request: Request, game_id: str) -> Response:
             raise forms.FormError(t("Würfel oder Punkte, nicht beides."))
     except forms.FormError as exc:
         dice, points, message = None, None, str(exc)
-    context = _board_context(request, view, dice=dice, points=points, message=message)
+    context = _board_context(request, view, dice=dice, points=points, message=message, page=False)
     return _render(request, "board.html", context, block="board")
 
 
@@ -395,8 +397,11 @@ async def _change(
         status, message = 422, t("Nicht erlaubt: {reason}", reason=str(exc))
     if status == 200 and not _is_htmx(request):
         return RedirectResponse(f"/g/{game_id}", status_code=303)
-    context = _board_context(request, view, dice=dice, points=points, message=message)
-    block = "board" if _is_htmx(request) else None
+    fragment = _is_htmx(request)
+    context = _board_context(
+        request, view, dice=dice, points=points, message=message, page=not fragment
+    )
+    block = "board" if fragment else None
     return _render(request, "board.html", context, status=status, block=block)
 
 

@@ -80,7 +80,7 @@ document.documentElement.classList.add("js");
         return refreshing;
       }
       refreshing = htmx
-        .ajax("GET", boardUrl(), { target: "#board", swap: "outerHTML" })
+        .ajax("GET", boardUrl(), { target: "#tafel", swap: "innerHTML" })
         .catch(() => {})
         .finally(() => {
           refreshing = null;
@@ -121,10 +121,18 @@ document.documentElement.classList.add("js");
     function typeFace(face) {
       const input = diceInput();
       if (!input || mode() !== "dice") return;
+      backToFront();
       const text = diceText();
       input.value = (text.length >= 5 ? "" : text) + face;
       showDice();
       schedulePreview();
+    }
+
+    // Dice are always typed for the player to move: their sheet comes to the front.
+    function backToFront() {
+      if (chosenSeat === null) return;
+      chosenSeat = null;
+      selectSheet(board().dataset.front, false);
     }
 
     function removeFace(all) {
@@ -247,6 +255,7 @@ document.documentElement.classList.add("js");
     // -- typing
     document.addEventListener("input", (event) => {
       if (event.target === diceInput()) {
+        backToFront();
         showDice();
         schedulePreview();
       } else if (event.target === pointsInput()) {
@@ -297,14 +306,27 @@ document.documentElement.classList.add("js");
 
     // -- after every swap of the board
     document.addEventListener("htmx:beforeSwap", (event) => {
-      if (event.detail.target !== board()) return;
+      const target = event.detail.target;
+      if (!target || target.id !== "tafel") return;
+      // A refresh that was sent before another answer replaced the board would swap
+      // into a board no longer on the page, or show an older version: drop it.
+      const incoming = /id="board"[^>]*data-version="(\d+)"/.exec(event.detail.serverResponse || "");
+      if (!target.isConnected || (incoming && Number(incoming[1]) < version())) {
+        event.detail.shouldSwap = false;
+        if (!target.isConnected) schedulePreview();
+        return;
+      }
+      // After a change the game goes on: the player to move comes to the front.
+      const verb = event.detail.requestConfig && event.detail.requestConfig.verb;
+      if (verb && verb !== "get") chosenSeat = null;
       const tray = $$(".tray input[data-die]", board());
       held = tray.length
         ? { turn: turnKey(), dice: tray.map((i) => i.value).join(""), on: tray.filter((i) => i.checked).map((i) => i.dataset.die) }
         : null;
     });
 
-    document.addEventListener("htmx:afterSettle", () => {
+    // At the swap itself (not after settling), so that nothing typed afterwards is lost.
+    document.addEventListener("htmx:afterSwap", () => {
       if (!board()) return;
       if (turnKey() !== lastTurn) {
         lastTurn = turnKey();
