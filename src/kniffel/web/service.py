@@ -201,8 +201,6 @@ class GameService:
         record = parse(document) if isinstance(document, Mapping) else loads(document)
         if len(record.events) > MAX_IMPORT_EVENTS:
             raise BoardError(f"a record may hold at most {MAX_IMPORT_EVENTS} events")
-        for name in record.players:
-            _check_text(name)
         game = replay(record)
         events = [event_to_json(event) for event in game.log]
         stored = self.store.create(
@@ -390,15 +388,11 @@ class GameService:
 def _player_name(name: object) -> str:
     if not isinstance(name, str):
         raise KniffelError(f"a player name is text, got {json.dumps(name)}")
-    _check_text(name)
-    return name.strip()
-
-
-def _check_text(name: str) -> None:
-    # Every database must be able to store the name: no lone surrogates, and
-    # no control characters (PostgreSQL refuses NUL in text).
-    if any(unicodedata.category(char) in ("Cc", "Cs") for char in name):
+    # The record format's rule: a lone surrogate (which JSON can escape) is not
+    # text; no page, terminal or UTF-8 answer can show it.
+    if any(unicodedata.category(char) == "Cs" for char in name):
         raise KniffelError(f"the player name {name!r} holds characters that are not text")
+    return name
 
 
 def _bot_seats(bots: Mapping[str, str], players: Sequence[str], dice_mode: str) -> dict[str, str]:
