@@ -25,6 +25,20 @@ __all__ = ["STATIC", "create_app", "hub_for"]
 STATIC = Path(__file__).parent / "static"
 
 
+_DESCRIPTION = """
+Every game has a public id (in its link) and a secret key. Reading a game needs the id;
+changing it needs the key, sent as the `X-Kniffel-Key` header or the `key` query parameter.
+
+Events are `kniffel-record/1` event objects (`roll`, `enter`, `edit`, `clear`, `undo`), checked by
+the rules engine: an illegal one answers 400 with the engine's message and changes nothing.
+Every error answers `{"detail": "<one plain line>"}`.
+
+**Live updates**: the WebSocket `/api/games/{game_id}/live` (no key needed) sends
+`{"type": "state", "version": N}` on connect and after every stored change; fetch the game again
+when `N` is newer than the version you show. Code 4404 closes it for an unknown game.
+"""
+
+
 def hub_for(store: GameStore) -> Hub:
     """The hub that fits the store: PostgreSQL carries changes between processes."""
     if store.dialect == "postgresql":
@@ -55,6 +69,7 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
     app = FastAPI(
         title="Die Tafel",
         summary="A Kniffel score board: games, events, records and live updates.",
+        description=_DESCRIPTION,
         version=kniffel.__version__,
         lifespan=lifespan,
     )
