@@ -24,6 +24,20 @@ def binaries() -> Path | None:
     return Path(candidates[0]).parent if candidates else None
 
 
+def missing() -> str | None:
+    """Why a throwaway server cannot start here, or ``None`` when it can."""
+    if binaries() is None:
+        return "PostgreSQL is not installed (no initdb; `apt-get install postgresql` adds it)"
+    if os.geteuid() == 0:
+        try:
+            pwd.getpwnam("postgres")
+        except KeyError:
+            return "running as root without a postgres user to run initdb as"
+        if shutil.which("runuser") is None:
+            return "running as root without runuser to run initdb as postgres"
+    return None
+
+
 def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))

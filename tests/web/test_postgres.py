@@ -20,14 +20,11 @@ from kniffel.store import GameStore, NewGame, VersionConflict
 from kniffel.web.app import create_app
 from kniffel.web.pghub import PgHub, libpq_url
 
-from .postgres import binaries, throwaway_postgres
+from .postgres import binaries, missing, throwaway_postgres
 from .table import enter, new_game, send, state
 
 BIN = binaries()
-pytestmark = pytest.mark.skipif(
-    BIN is None,
-    reason="PostgreSQL is not installed (no initdb; `apt-get install postgresql` adds it)",
-)
+pytestmark = pytest.mark.skipif(missing() is not None, reason=missing() or "")
 
 
 @pytest.fixture(scope="module")
