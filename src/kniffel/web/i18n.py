@@ -228,6 +228,7 @@ ENGLISH: dict[str, str] = {
         "View only: entering needs the link to play along."
     ),
     "Als Datei speichern (kniffel-record/1)": "Save as a file (kniffel-record/1)",
+    "Als Datei speichern": "Save as a file",
     "Verbunden": "Connected",
     "Verbindung getrennt, verbinde neu …": "Disconnected, reconnecting …",
     # errors on the board

@@ -1,0 +1,104 @@
+"""Two devices on one game: every change appears on the other within a second.
+
+One browser context is a phone that starts the game, the other a laptop that
+opens the game's link with its key. Neither reloads. The laptop also loses
+its connection for a while and catches up when it comes back.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+from playwright.sync_api import Browser, Page, WebSocketRoute, expect
+
+from .conftest import DESKTOP, PHONE
+
+pytestmark = pytest.mark.e2e
+
+
+def start_game(page: Page, base_url: str) -> None:
+    page.goto(base_url + "/")
+    page.get_by_label("Name von Spieler 1").fill("Anna")
+    page.get_by_label("Name von Spieler 2").fill("Ben")
+    page.get_by_role("button", name="Spiel beginnen").click()
+    expect(page.locator(".turn-name")).to_have_text("Anna ist am Zug")
+
+
+def enter(page: Page, dice: str, label: str, version: int) -> None:
+    page.locator("#dice-input").focus()
+    page.keyboard.type(dice)
+    page.get_by_role("button", name=label, exact=True).click()
+    expect(page.locator("#board")).to_have_attribute("data-version", str(version))
+
+
+def seen_within(page: Page, version: int, seconds: float) -> float:
+    """Waits until ``page`` shows ``version``; returns how long that took."""
+    start = time.monotonic()
+    expect(page.locator("#board")).to_have_attribute(
+        "data-version", str(version), timeout=seconds * 1000
+    )
+    return time.monotonic() - start
+
+
+def test_changes_appear_on_every_open_device(browser: Browser, base_url: str) -> None:
+    phone = browser.new_context(viewport=PHONE, locale="de-DE")
+    laptop = browser.new_context(viewport=DESKTOP, locale="de-DE")
+    a = phone.new_page()
+    b = laptop.new_page()
+
+    # The laptop's connection can be cut and held off, as by a tunnel.
+    sockets: list[WebSocketRoute] = []
+    offline = {"now": False}
+
+    def route(socket: WebSocketRoute) -> None:
+        if offline["now"]:
+            socket.close()
+            return
+        socket.connect_to_server()
+        sockets.append(socket)
+
+    b.route_web_socket(re.compile(r"/api/games/[^/]+/live$"), route)
+
+    start_game(a, base_url)
+    play_link = a.locator("#play-url").input_value()
+    assert "?key=" in play_link
+    b.goto(play_link)
+    expect(b.locator(".game")).to_have_attribute("data-live", "open")
+    expect(a.locator(".game")).to_have_attribute("data-live", "open")
+    expect(b.locator(".turn-name")).to_have_text("Anna ist am Zug")
+
+    # Anna enters on the phone: the laptop shows it within a second.
+    enter(a, "11123", "Runter, Einser, Pflichtfeld, 3 Punkte möglich", 1)
+    assert seen_within(b, 1, 1.0) < 1.0
+    expect(b.locator(".turn-name")).to_have_text("Ben ist am Zug")
+    expect(b.locator("#c0-down\\.ones")).to_have_attribute("aria-label", "Runter, Einser, 3 Punkte")
+
+    # Ben enters on the laptop: the phone shows it within a second.
+    enter(b, "22256", "Runter, Einser, Pflichtfeld, 0 Punkte möglich", 2)
+    assert seen_within(a, 2, 1.0) < 1.0
+    expect(a.locator(".turn-name")).to_have_text("Anna ist am Zug")
+
+    # A correction on the laptop reaches the phone as well.
+    b.get_by_role("tab").filter(has_text="Anna").click()
+    b.get_by_role("button", name="Runter, Einser, 3 Punkte", exact=True).click()
+    b.get_by_role("dialog").get_by_label("Neue Punkte").fill("5")
+    b.get_by_role("dialog").get_by_role("button", name="Speichern").click()
+    assert seen_within(a, 3, 1.0) < 1.0
+    expect(a.get_by_role("tab").filter(has_text="Anna")).to_contain_text("5")
+
+    # The laptop loses its connection; the phone plays on; the laptop catches up.
+    offline["now"] = True
+    sockets[-1].close()
+    expect(b.locator("[data-live-state]")).to_be_visible()
+    enter(a, "22245", "Runter, Zweier, Pflichtfeld, 6 Punkte möglich", 4)
+    b.wait_for_timeout(300)
+    expect(b.locator("#board")).to_have_attribute("data-version", "3")
+    offline["now"] = False
+    expect(b.locator("#board")).to_have_attribute("data-version", "4", timeout=10_000)
+    expect(b.locator("[data-live-state]")).to_be_hidden()
+    expect(b.locator(".turn-name")).to_have_text("Ben ist am Zug")
+
+    phone.close()
+    laptop.close()
