@@ -14,8 +14,7 @@ import re
 import secrets
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
-from datetime import datetime
+from dataclasses import replace
 from random import Random, SystemRandom
 from typing import Any, Protocol
 
@@ -31,7 +30,6 @@ from kniffel.record import (
 from kniffel.rules import (
     Dice,
     Enter,
-    EntryOption,
     Event,
     Game,
     IllegalMoveError,
@@ -39,12 +37,12 @@ from kniffel.rules import (
     KniffelError,
     Roll,
     Undo,
-    Variant,
     get_variant,
 )
 from kniffel.store import GameStore, NewGame, StoredGame, VersionConflict
 from kniffel.web.errors import BoardError, Conflict, Forbidden, GameNotFound
 from kniffel.web.hub import Hub
+from kniffel.web.views import GameSummary, GameView, Preview
 
 __all__ = [
     "BOT_NAMES",
@@ -69,62 +67,6 @@ _GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 # Without an expected version a change is re-checked against the newer state
 # this many times before the writer is told to try again.
 _RETRIES = 5
-
-
-@dataclass(frozen=True, slots=True)
-class GameSummary:
-    """A game for lists: everything but its key and its events."""
-
-    id: str
-    variant: str
-    players: tuple[str, ...]
-    dice_mode: str
-    bots: dict[str, str]
-    created_at: datetime
-    updated_at: datetime
-    version: int
-    finished: bool
-
-
-@dataclass(frozen=True, slots=True)
-class GameView:
-    """A stored game with its engine state (the replay of every stored event)."""
-
-    id: str
-    key: str
-    variant: Variant
-    players: tuple[str, ...]
-    dice_mode: str
-    bots: dict[str, str]
-    created_at: datetime
-    updated_at: datetime
-    version: int
-    game: Game
-    events: list[dict[str, Any]]
-
-    @property
-    def finished(self) -> bool:
-        return self.game.is_finished
-
-    @property
-    def options(self) -> dict[str, Any]:
-        return self.variant.options.as_dict()
-
-    @property
-    def can_undo(self) -> bool:
-        """Whether an undo would be accepted (with virtual dice a roll stands)."""
-        if self.dice_mode == "virtual" and isinstance(self.game.last_event, Roll):
-            return False
-        return self.game.can_undo
-
-
-@dataclass(frozen=True, slots=True)
-class Preview:
-    """What each allowed cell would score for the player to move with ``dice``."""
-
-    player: str | None
-    dice: Dice | None
-    entries: list[EntryOption]
 
 
 class BotDriver(Protocol):
