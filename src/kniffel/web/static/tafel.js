@@ -266,7 +266,9 @@ document.documentElement.classList.add("js");
     document.addEventListener("keydown", (event) => {
       const target = event.target;
       if (target === diceInput() || target === pointsInput()) {
-        if (event.key === "Enter") {
+        if (event.key === "Escape" && target === diceInput()) {
+          removeFace(true);
+        } else if (event.key === "Enter") {
           // Enter moves on to the cells; it never enters into the first one by itself.
           event.preventDefault();
           const open = $(".sheet:not(.is-back) .cell.open .cell-btn", board());
