@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import doctest
 import json
 import re
 import shlex
@@ -159,6 +160,24 @@ def test_the_readme_replay_commands_run(monkeypatch: pytest.MonkeyPatch) -> None
         args = shlex.split(command)[3:]
         result = CliRunner().invoke(cli, args, catch_exceptions=False, standalone_mode=True)
         assert result.exit_code == 0, (command, result.stderr)
+
+
+def fenced_blocks(markdown: str, language: str) -> list[str]:
+    return re.findall(rf"^```{language}\n(.*?)^```$", markdown, flags=re.MULTILINE | re.DOTALL)
+
+
+def test_the_example_of_the_record_format_replays_as_documented(tmp_path: Path) -> None:
+    page = (ROOT / "docs" / "record-format.md").read_text(encoding="utf-8")
+    example, printed = fenced_blocks(page, "json")[0], fenced_blocks(page, "text")[0]
+    result = run(tmp_path, example)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == printed
+
+
+def test_the_python_examples_of_the_record_format_run() -> None:
+    path = ROOT / "docs" / "record-format.md"
+    outcome = doctest.testfile(str(path), module_relative=False, encoding="utf-8")
+    assert outcome.attempted > 0 and outcome.failed == 0
 
 
 # ------------------------------------------------------------ a broken file
