@@ -265,6 +265,16 @@ def test_free_joker_in_rauf_runter_uses_any_allowed_cell() -> None:
     game = rauf_runter_with_every_kniffel_filled()
     enter(game, "up.large_straight", dice="55555")
     assert points(game, "up.large_straight") == 40
+    message = refuse_entry(game, "up.full_house", "55555")
+    assert message == "up.full_house is not due; the due cell of up is small_straight"
+
+
+def test_no_joker_in_rauf_runter_scores_as_usual_in_any_allowed_cell() -> None:
+    game = rauf_runter_with_every_kniffel_filled(joker="none", kniffel_bonus=100)
+    enter(game, "up.large_straight", dice="55555")
+    assert (points(game, "up.large_straight"), bonus(game, "up.large_straight")) == (0, 100)
+    enter(game, "free.ones", dice="55555")
+    assert points(game, "free.ones") == 0
 
 
 # ------------------------------------------------------------- zero_only_upper
