@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 from hypothesis import given, settings
@@ -147,7 +148,9 @@ def test_a_game_ends_after_rows_times_columns_entries_per_player(game: Game) -> 
 
 @settings(max_examples=40, deadline=None)
 @given(finished_games(corrections=0.15), st.randoms(use_true_random=True))
-def test_a_game_with_corrections_still_ends_with_every_cell_filled(game: Game, rng: Any) -> None:
+def test_a_game_with_corrections_still_ends_with_every_cell_filled(
+    game: Game, rng: random.Random
+) -> None:
     assert game.is_finished
     assert all(game.filled_count(name) == game.cells_per_player for name in game.players)
     game.push(Undo())
