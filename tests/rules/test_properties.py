@@ -6,7 +6,7 @@ import json
 import random
 from typing import Any
 
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kniffel.record import loads, record_of, replay, state_dict
@@ -20,7 +20,10 @@ from strategies import (
     variants,
 )
 
-GAMES = settings(max_examples=60, deadline=None)
+# A whole game is a big example by design; on a busy machine drawing one can take longer
+# than Hypothesis expects of a strategy, which says nothing about the engine.
+GAMES = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+WHOLE_GAMES = settings(GAMES, max_examples=40)
 
 
 def full_state(game: Game) -> tuple[Any, ...]:
@@ -128,7 +131,7 @@ def test_undo_is_replay_without_the_undone_events(game: Game, depth: int) -> Non
     assert standing_events(game.log) == standing[: len(standing) - depth]
 
 
-@settings(max_examples=40, deadline=None)
+@WHOLE_GAMES
 @given(finished_games(corrections=0.0))
 def test_a_game_ends_after_rows_times_columns_entries_per_player(game: Game) -> None:
     entries = [e for e in game.log if isinstance(e, Enter)]
@@ -146,7 +149,7 @@ def test_a_game_ends_after_rows_times_columns_entries_per_player(game: Game) -> 
     assert not game.is_finished and game.winners() == []
 
 
-@settings(max_examples=40, deadline=None)
+@WHOLE_GAMES
 @given(finished_games(corrections=0.15), st.randoms(use_true_random=True))
 def test_a_game_with_corrections_still_ends_with_every_cell_filled(
     game: Game, rng: random.Random

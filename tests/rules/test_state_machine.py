@@ -13,7 +13,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from hypothesis import settings
+from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
     RuleBasedStateMachine,
@@ -460,5 +460,10 @@ class GameMachine(RuleBasedStateMachine):
         assert [again.pending(n) for n in again.players] == self.pendings()
 
 
-GameMachine.TestCase.settings = settings(max_examples=80, stateful_step_count=50, deadline=None)
+GameMachine.TestCase.settings = settings(
+    max_examples=80,
+    stateful_step_count=50,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],  # whole turns per step are slow by design
+)
 test_game_machine = GameMachine.TestCase
