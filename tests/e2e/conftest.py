@@ -16,9 +16,9 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
+from playwright.sync_api import Browser, sync_playwright
 
 CHROMIUM = Path("/usr/lib/chromium/chromium")
 PHONE = {"width": 390, "height": 844}
@@ -32,31 +32,39 @@ def _free_port() -> int:
         return port
 
 
-@pytest.fixture(scope="session")
-def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+@pytest.fixture(scope="package")
+def browser() -> Iterator[Browser]:
+    """Debian's chromium, started for this package only.
+
+    Playwright's sync API keeps an event loop running in the main thread while
+    it is started; stopping it after the browser tests lets later tests use
+    ``asyncio.run`` again (pytest-playwright's own fixtures last the session).
+    """
     if not CHROMIUM.exists():
         reason = f"Debian chromium is missing at {CHROMIUM} (apt-get install -y chromium)"
         if os.environ.get("CI") == "true":
             pytest.fail(reason)
         pytest.skip(reason)
-    return {
-        **browser_type_launch_args,
-        "headless": True,
-        "executable_path": str(CHROMIUM),
-        "args": [
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-dev-shm-usage",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-            "--disable-quic",
-        ],
-    }
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=str(CHROMIUM),
+            headless=True,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-dev-shm-usage",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+                "--disable-quic",
+            ],
+        )
+        yield chromium
+        chromium.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The board as a real server on 127.0.0.1 with a fresh SQLite file."""
     port = _free_port()
@@ -105,8 +113,3 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             process.kill()
             process.wait()
         log.close()
-
-
-@pytest.fixture(scope="session")
-def base_url(server: str) -> str:
-    return server

@@ -114,14 +114,14 @@ def total_of(page: Page, player: str) -> int:
     return int(tab.locator(".player-total").inner_text().replace(".", ""))
 
 
-def test_a_full_rauf_runter_game_typed_at_phone_size(browser: Browser, base_url: str) -> None:
+def test_a_full_rauf_runter_game_typed_at_phone_size(browser: Browser, server: str) -> None:
     context = browser.new_context(
         viewport=PHONE, locale="de-DE", has_touch=True, accept_downloads=True
     )
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(base_url + "/")
+    page.goto(server + "/")
     page.get_by_label("Name von Spieler 1").fill("Anna")
     page.get_by_label("Name von Spieler 2").fill("Ben")
     page.get_by_role("radio", name=re.compile("Rauf-Runter-Kniffel")).check()

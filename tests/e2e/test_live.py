@@ -18,8 +18,8 @@ from .conftest import DESKTOP, PHONE
 pytestmark = pytest.mark.e2e
 
 
-def start_game(page: Page, base_url: str) -> None:
-    page.goto(base_url + "/")
+def start_game(page: Page, server: str) -> None:
+    page.goto(server + "/")
     page.get_by_label("Name von Spieler 1").fill("Anna")
     page.get_by_label("Name von Spieler 2").fill("Ben")
     page.get_by_role("button", name="Spiel beginnen").click()
@@ -42,7 +42,7 @@ def seen_within(page: Page, version: int, seconds: float) -> float:
     return time.monotonic() - start
 
 
-def test_changes_appear_on_every_open_device(browser: Browser, base_url: str) -> None:
+def test_changes_appear_on_every_open_device(browser: Browser, server: str) -> None:
     phone = browser.new_context(viewport=PHONE, locale="de-DE")
     laptop = browser.new_context(viewport=DESKTOP, locale="de-DE")
     a = phone.new_page()
@@ -61,7 +61,7 @@ def test_changes_appear_on_every_open_device(browser: Browser, base_url: str) ->
 
     b.route_web_socket(re.compile(r"/api/games/[^/]+/live$"), route)
 
-    start_game(a, base_url)
+    start_game(a, server)
     play_link = a.locator("#play-url").input_value()
     assert "?key=" in play_link
     b.goto(play_link)

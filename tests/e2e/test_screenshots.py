@@ -88,24 +88,24 @@ def show_typed_dice(page: Page, dice: str) -> None:
     page.locator("#dice-input").blur()
 
 
-def test_screenshots_of_the_board(browser: Browser, base_url: str) -> None:
+def test_screenshots_of_the_board(browser: Browser, server: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
-    game = post(base_url + "/api/games", {"variant": "rauf-runter", "players": ["Anna", "Ben"]})
+    game = post(server + "/api/games", {"variant": "rauf-runter", "players": ["Anna", "Ben"]})
     for player, cell, dice in TURNS:
         event = {"type": "enter", "player": player, "cell": cell, "dice": [int(d) for d in dice]}
-        post(f"{base_url}/api/games/{game['id']}/events", {"event": event}, game["key"])
-    play_link = base_url + game["url"]
+        post(f"{server}/api/games/{game['id']}/events", {"event": event}, game["key"])
+    play_link = server + game["url"]
 
     phone = browser.new_context(viewport=PHONE, device_scale_factor=2, locale="de-DE")
     page = phone.new_page()
     page.goto(play_link)
     show_typed_dice(page, "44456")
     page.screenshot(path=SHOTS / "board-phone.png")
-    page.goto(base_url + "/")
+    page.goto(server + "/")
     page.screenshot(path=SHOTS / "new-game-phone.png")
 
-    finished = post(base_url + "/api/records", FINISHED)
-    page.goto(base_url + finished["url"])
+    finished = post(server + "/api/records", FINISHED)
+    page.goto(server + finished["url"])
     end = page.locator(".end")
     expect(end).to_contain_text("Anna gewinnt")
     page.wait_for_function(

@@ -26,10 +26,10 @@ def roll(page: Page, version: int) -> None:
     expect(page.locator("#board")).to_have_attribute("data-version", str(version))
 
 
-def test_roll_hold_and_enter(browser: Browser, base_url: str) -> None:
+def test_roll_hold_and_enter(browser: Browser, server: str) -> None:
     context = browser.new_context(viewport=PHONE, locale="de-DE", has_touch=True)
     page = context.new_page()
-    page.goto(base_url + "/")
+    page.goto(server + "/")
     page.get_by_label("Name von Spieler 1").fill("Clara")
     page.get_by_role("radio", name="Virtuelle Würfel").check()
     page.get_by_role("button", name="Spiel beginnen").click()
