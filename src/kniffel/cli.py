@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from kniffel.record import RecordError, loads, replay, state_dict
+from kniffel.solver.analyse_command import analyse_command
 from kniffel.solver.commands import solve
 from kniffel.solver.sim_command import simulate_command
 from kniffel.text import render_game
@@ -58,6 +59,7 @@ def replay_command(file: Any, as_json: bool) -> None:
 cli.add_command(serve_command)
 cli.add_command(solve)
 cli.add_command(simulate_command)
+cli.add_command(analyse_command)
 
 
 def main() -> None:
