@@ -95,9 +95,9 @@ def test_a_file_that_is_no_record(text: str | bytes, words: str) -> None:
             {"format": "kniffel-record/2"},
             "the format must be 'kniffel-record/1', got 'kniffel-record/2'",
         ),
-        ({"format": None}, "the format must be 'kniffel-record/1', got None"),
+        ({"format": None}, "the format must be 'kniffel-record/1', got null"),
         ({"variant": "skat"}, "unknown variant 'skat'; the variants are kniffel, yahtzee"),
-        ({"variant": ["kniffel"]}, "unknown variant ['kniffel']"),
+        ({"variant": ["kniffel"]}, 'unknown variant ["kniffel"]'),
         ({"options": []}, "options must be a JSON object"),
         ({"options": {"bonus": 1}}, "unknown option 'bonus'"),
         ({"options": {"joker": "wild"}}, "option joker must be one of free, forced, none"),
@@ -168,7 +168,7 @@ def test_fields_that_do_not_belong_are_ignored() -> None:
     [
         ({"type": "enter", "player": "Anna", "cell": "chance", "points": 20.0}, "got 20.0"),
         ({"type": "enter", "player": "Anna", "cell": "chance", "points": True}, "got true"),
-        ({"type": "enter", "player": "Anna", "cell": "chance", "points": "20"}, 'got "20"'),
+        ({"type": "enter", "player": "Anna", "cell": "chance", "points": "20"}, "got '20'"),
         ({"type": "enter", "player": "Anna", "cell": "chance", "dice": [1, 2, 3, 4, 5.0]}, "5.0"),
         ({"type": "roll", "player": "Anna", "dice": [1, 2, 3, 4, True]}, "got true"),
         ({"type": "roll", "player": "Anna", "dice": "12345"}, "dice must be a list of faces"),
@@ -200,7 +200,7 @@ def test_fields_that_do_not_belong_are_ignored() -> None:
         ({"type": "clear", "player": "Anna", "cell": "ones"}, "ones is empty"),
         ({"type": "undo"}, "there is nothing to undo"),
         ({"type": "pass", "player": "Anna"}, "unknown event type 'pass'"),
-        ({"player": "Anna"}, "unknown event type None"),
+        ({"player": "Anna"}, "unknown event type null"),
         ([], "an event is a JSON object"),
         ("undo", "an event is a JSON object"),
     ],
@@ -393,7 +393,6 @@ def test_replay_continues_a_given_game() -> None:
         replay(parse(document(events=[ben])), game)
 
 
-@pytest.mark.xfail(strict=True, reason="record._required writes 'a edit event', 'a enter event'")
 @pytest.mark.parametrize(
     ("event", "message"),
     [

@@ -60,3 +60,27 @@ def test_a_whole_surrogate_pair_is_a_fine_player_name() -> None:
     code, out, _ = _replay_cli(text)
     assert code == 0
     assert json.loads(out)["players"][0]["name"] == "\U0001f3b2"
+
+
+def test_a_name_with_a_line_break_keeps_the_error_on_one_line() -> None:
+    # Names are any non-blank text; a message that quotes one must stay one line.
+    text = json.dumps(
+        {
+            "format": "kniffel-record/1",
+            "variant": "kniffel",
+            "players": ["An\nna", "Ben"],
+            "events": [{"type": "enter", "player": "Ben", "cell": "chance", "points": 20}],
+        }
+    )
+    code, out, err = _replay_cli(text)
+    assert (code, out) == (2, "")
+    assert err == "event 1: it is not Ben's turn; An\\nna is to move\n"
+
+
+def test_options_built_directly_take_plain_strings() -> None:
+    from kniffel.rules import Joker, Options, Pasch
+
+    options = Options(joker="forced", pasch="matching_dice")  # type: ignore[arg-type]
+    assert options.joker is Joker.FORCED and options.pasch is Pasch.MATCHING_DICE
+    with pytest.raises(ValueError, match="option chance must be true or false"):
+        Options(chance="no")  # type: ignore[arg-type]

@@ -34,6 +34,7 @@ from kniffel.rules import (
     Variant,
     get_variant,
 )
+from kniffel.rules.errors import shown
 from kniffel.rules.variants import PRESETS
 
 __all__ = [
@@ -95,10 +96,12 @@ def parse(document: object) -> Record:
         raise RecordError("a record is a JSON object")
     fmt = document.get("format")
     if fmt != FORMAT:
-        raise RecordError(f"the format must be {FORMAT!r}, got {fmt!r}")
+        raise RecordError(f"the format must be {shown(FORMAT)}, got {shown(fmt)}")
     variant = document.get("variant")
     if not isinstance(variant, str) or variant not in PRESETS:
-        raise RecordError(f"unknown variant {variant!r}; the variants are {', '.join(PRESETS)}")
+        raise RecordError(
+            f"unknown variant {shown(variant)}; the variants are {', '.join(PRESETS)}"
+        )
     options = document.get("options")
     if options is None:
         options = {}
@@ -140,21 +143,22 @@ def _field(raw: Mapping[str, Any], name: str) -> Any:
 def _required(raw: Mapping[str, Any], name: str, kind: str) -> Any:
     value = raw.get(name)
     if value is None:
-        raise KniffelError(f"a {raw['type']} event needs {name!r}")
+        article = "an" if raw["type"] in ("enter", "edit", "undo") else "a"
+        raise KniffelError(f"{article} {raw['type']} event needs {name!r}")
     if kind == "str" and not isinstance(value, str):
-        raise KniffelError(f"{name!r} must be text, got {value!r}")
+        raise KniffelError(f"{name!r} must be text, got {shown(value)}")
     return value
 
 
 def _int(value: object, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise KniffelError(f"{what} must be a whole number, got {json.dumps(value)}")
+        raise KniffelError(f"{what} must be a whole number, got {shown(value)}")
     return value
 
 
 def _faces(value: object, what: str) -> list[int]:
     if not isinstance(value, list):
-        raise KniffelError(f"{what} must be a list of faces, got {json.dumps(value)}")
+        raise KniffelError(f"{what} must be a list of faces, got {shown(value)}")
     return [_int(v, f"every face in {what}") for v in value]
 
 
@@ -167,7 +171,7 @@ def event_from_json(raw: object, game: Game) -> Event:
         return Undo()
     if kind not in ("roll", "enter", "edit", "clear"):
         raise KniffelError(
-            f"unknown event type {kind!r}; the types are roll, enter, edit, clear, undo"
+            f"unknown event type {shown(kind)}; the types are roll, enter, edit, clear, undo"
         )
     player = _required(raw, "player", "str")
     game.seat(player)

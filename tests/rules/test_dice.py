@@ -39,7 +39,7 @@ def test_counts_total_and_kniffel() -> None:
         ([1, 2, 3, 4, 7], "dice must be faces from 1 to 6, got 7"),
         ([0, 2, 3, 4, 5], "dice must be faces from 1 to 6, got 0"),
         ([1, 2, 3, 4, 5.0], "dice must be whole numbers from 1 to 6, got 5.0"),
-        ([1, 2, 3, 4, True], "dice must be whole numbers from 1 to 6, got True"),
+        ([1, 2, 3, 4, True], "dice must be whole numbers from 1 to 6, got true"),
         ([1, 2, 3, 4, "5"], "dice must be whole numbers from 1 to 6, got '5'"),
     ],
 )

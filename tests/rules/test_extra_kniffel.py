@@ -368,4 +368,5 @@ def test_points_must_be_whole_numbers(value: object) -> None:
     game = new_game("kniffel")
     enter(game, "sixes", points=12)
     message = refused(game, Edit("Anna", game.cell("sixes"), value), InvalidPointsError)  # type: ignore[arg-type]
-    assert message == f"points must be a whole number, got {value!r}"
+    spelled = {12.0: "12.0", True: "true", "12": "'12'", None: "null"}[value]  # type: ignore[index]
+    assert message == f"points must be a whole number, got {spelled}"

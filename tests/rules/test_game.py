@@ -559,9 +559,6 @@ def test_a_copy_is_independent() -> None:
 # ------------------------------------------------------------ known problems
 
 
-@pytest.mark.xfail(
-    strict=True, reason="Game._p takes any int as a seat: -1 reads the last player, 5 IndexError"
-)
 @pytest.mark.parametrize("seat", [-1, 2])
 def test_a_seat_outside_the_table_is_an_unknown_player(seat: int) -> None:
     game = new_game("kniffel", ("Anna", "Ben"))
@@ -570,7 +567,6 @@ def test_a_seat_outside_the_table_is_an_unknown_player(seat: int) -> None:
         game.total(seat)
 
 
-@pytest.mark.xfail(strict=True, reason="column_totals and due_row raise KeyError, no KniffelError")
 @pytest.mark.parametrize("query", ["column_totals", "due_row"])
 def test_asking_for_an_unknown_column_is_an_unknown_cell(query: str) -> None:
     game = new_game("rauf-runter")

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
 
-from kniffel.rules.errors import InvalidDiceError
+from kniffel.rules.errors import InvalidDiceError, shown
 
 __all__ = [
     "ALL_ROLLS",
@@ -29,7 +29,7 @@ def _check_faces(faces: Iterable[object], *, what: str) -> tuple[int, ...]:
     values: list[int] = []
     for face in faces:
         if isinstance(face, bool) or not isinstance(face, int):
-            raise InvalidDiceError(f"{what} must be whole numbers from 1 to 6, got {face!r}")
+            raise InvalidDiceError(f"{what} must be whole numbers from 1 to 6, got {shown(face)}")
         if not 1 <= face <= 6:
             raise InvalidDiceError(f"{what} must be faces from 1 to 6, got {face}")
         values.append(face)
@@ -106,7 +106,7 @@ def parse_faces(text: str) -> list[int]:
         if char in " ,-;\t":
             continue
         if char not in "123456":
-            raise InvalidDiceError(f"dice are digits from 1 to 6, got {char!r}")
+            raise InvalidDiceError(f"dice are digits from 1 to 6, got {shown(char)}")
         faces.append(int(char))
     return faces
 

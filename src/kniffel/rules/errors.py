@@ -15,6 +15,8 @@ __all__ = [
     "NotYourTurnError",
     "UnknownCellError",
     "UnknownPlayerError",
+    "printable",
+    "shown",
 ]
 
 
@@ -44,3 +46,26 @@ class NotYourTurnError(KniffelError):
 
 class IllegalMoveError(KniffelError):
     """A move the rules forbid: a locked cell, a fourth roll, a joker breach."""
+
+
+def shown(value: object, limit: int = 40) -> str:
+    """A value for an error message: text quoted, other values as JSON spells them (``true``,
+    ``null``), on one line and cut short."""
+    import json
+
+    if isinstance(value, str):
+        text = repr(value)
+    else:
+        try:
+            text = json.dumps(value, ensure_ascii=False)
+        except (TypeError, ValueError):
+            text = repr(value)
+    text = printable(text)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def printable(text: str) -> str:
+    """``text`` with control characters escaped, so a message stays one plain line."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)

@@ -19,6 +19,8 @@ from kniffel.rules.errors import (
     NotYourTurnError,
     UnknownCellError,
     UnknownPlayerError,
+    printable,
+    shown,
 )
 from kniffel.rules.events import Cell, Clear, Edit, Enter, Event, Roll, Undo
 from kniffel.rules.rows import FIXED_SCORES, Row, possible_points, raw_score, rows_for
@@ -140,18 +142,18 @@ class Game:
     def cell(self, name: str) -> Cell:
         """Parse ``COLUMN.ROW`` (or a bare row id in a one-column variant)."""
         if not isinstance(name, str):
-            raise UnknownCellError(f"a cell is written COLUMN.ROW, got {name!r}")
+            raise UnknownCellError(f"a cell is written COLUMN.ROW, got {shown(name)}")
         column, dot, row_id = name.partition(".")
         if not dot:
             if len(self.columns) != 1:
                 raise UnknownCellError(
-                    f"unknown cell {name!r}; write COLUMN.ROW with a column of "
+                    f"unknown cell {shown(name)}; write COLUMN.ROW with a column of "
                     f"{', '.join(self.variant.column_ids)}"
                 )
             column, row_id = self.columns[0].id, name
         if column not in self._col_index:
             raise UnknownCellError(
-                f"unknown column {column!r} in {name!r}; the columns are "
+                f"unknown column {shown(column)} in {shown(name)}; the columns are "
                 f"{', '.join(self.variant.column_ids)}"
             )
         try:
@@ -160,7 +162,7 @@ class Game:
             row = None
         if row is None or row not in self._row_index:
             raise UnknownCellError(
-                f"unknown row {row_id!r} in {name!r}; the rows are "
+                f"unknown row {shown(row_id)} in {shown(name)}; the rows are "
                 f"{', '.join(r.value for r in self.rows)}"
             )
         return Cell(column, row)
@@ -170,7 +172,8 @@ class Game:
             return self._seat[player]
         except (KeyError, TypeError):
             raise UnknownPlayerError(
-                f"unknown player {player!r}; the players are {', '.join(self.players)}"
+                f"unknown player {shown(player)}; the players are "
+                f"{printable(', '.join(self.players))}"
             ) from None
 
     def cell_name(self, cell: Cell) -> str:
@@ -181,12 +184,14 @@ class Game:
 
     def points(self, player: str | int, cell: Cell) -> int | None:
         p = self._p(player)
-        return self._cells[p][self._col_index[cell.column]][self._row_index[cell.row]]
+        c, r = self._cr(cell)
+        return self._cells[p][c][r]
 
     def cell_bonus(self, player: str | int, cell: Cell) -> int:
         """The extra-Kniffel bonus that the entry in ``cell`` earned."""
         p = self._p(player)
-        return self._bonus[p][self._col_index[cell.column]][self._row_index[cell.row]]
+        c, r = self._cr(cell)
+        return self._bonus[p][c][r]
 
     def filled_count(self, player: str | int) -> int:
         return self._filled[self._p(player)]
@@ -194,7 +199,7 @@ class Game:
     def due_row(self, player: str | int, column: str) -> Row | None:
         """The due row of an arrow column (``None`` when full or a free column)."""
         p = self._p(player)
-        c = self._col_index[column]
+        c = self._c(column)
         index = self._due_index(p, c)
         return None if index is None else self.rows[index]
 
@@ -242,7 +247,7 @@ class Game:
 
     def column_totals(self, player: str | int, column: str) -> ColumnTotals:
         p = self._p(player)
-        c = self._col_index[column]
+        c = self._c(column)
         upper = lower = 0
         for row, value in zip(self.rows, self._cells[p][c], strict=True):
             if value is not None:
@@ -470,7 +475,10 @@ class Game:
         if to_move is None:
             raise IllegalMoveError("the game is finished; only corrections are possible")
         if p != to_move:
-            raise NotYourTurnError(f"it is not {player}'s turn; {self.players[to_move]} is to move")
+            raise NotYourTurnError(
+                f"it is not {printable(player)}'s turn; "
+                f"{printable(self.players[to_move])} is to move"
+            )
         return p
 
     def _roll(self, event: Roll) -> _Inverse:
@@ -496,11 +504,7 @@ class Game:
         return _Inverse(p, pending=pending)
 
     def _check_allowed(self, p: int, cell: Cell) -> tuple[int, int]:
-        try:
-            c = self._col_index[cell.column]
-            r = self._row_index[cell.row]
-        except KeyError:
-            raise UnknownCellError(f"unknown cell {cell}") from None
+        c, r = self._cr(cell)
         if self._cells[p][c][r] is not None:
             raise IllegalMoveError(f"{self.cell_name(cell)} is already filled")
         if not self._is_allowed(p, c, r):
@@ -520,7 +524,7 @@ class Game:
             raise KniffelError("an entry gives dice or points, not both")
         if (event.dice is not None or event.points is not None) and pending is not None:
             raise IllegalMoveError(
-                f"{event.player} has rolled {pending[0]}; enter those dice, not others"
+                f"{printable(event.player)} has rolled {pending[0]}; enter those dice, not others"
             )
         bonus = 0
         if event.points is not None:
@@ -534,7 +538,8 @@ class Game:
                 dice = pending[0]
             else:
                 raise IllegalMoveError(
-                    f"{event.player} has no dice rolled; roll first or give the dice or points"
+                    f"{printable(event.player)} has no dice rolled; "
+                    "roll first or give the dice or points"
                 )
             points, bonus, _ = self._score_dice(p, event.cell, dice)
         self._cells[p][c][r] = points
@@ -545,7 +550,7 @@ class Game:
 
     def _check_points(self, cell: Cell, points: object) -> int:
         if isinstance(points, bool) or not isinstance(points, int):
-            raise InvalidPointsError(f"points must be a whole number, got {points!r}")
+            raise InvalidPointsError(f"points must be a whole number, got {shown(points)}")
         allowed = possible_points(cell.row, self.options)
         if points not in allowed:
             raise InvalidPointsError(
@@ -556,11 +561,7 @@ class Game:
 
     def _owned_filled(self, player: str, cell: Cell, verb: str) -> tuple[int, int, int, int]:
         p = self.seat(player)
-        try:
-            c = self._col_index[cell.column]
-            r = self._row_index[cell.row]
-        except KeyError:
-            raise UnknownCellError(f"unknown cell {cell}") from None
+        c, r = self._cr(cell)
         old = self._cells[p][c][r]
         if old is None:
             raise IllegalMoveError(f"{self.cell_name(cell)} is empty; there is nothing to {verb}")
@@ -580,9 +581,31 @@ class Game:
         return _Inverse(p, c, r, old, bonus)
 
     def _p(self, player: str | int) -> int:
+        if isinstance(player, bool):
+            raise UnknownPlayerError(f"unknown player {shown(player)}")
         if isinstance(player, int):
+            if not 0 <= player < len(self.players):
+                raise UnknownPlayerError(
+                    f"there is no seat {player}; the seats are 0 to {len(self.players) - 1}"
+                )
             return player
         return self.seat(player)
+
+    def _c(self, column: str) -> int:
+        try:
+            return self._col_index[column]
+        except (KeyError, TypeError):
+            raise UnknownCellError(
+                f"unknown column {shown(column)}; "
+                f"the columns are {', '.join(self.variant.column_ids)}"
+            ) from None
+
+    def _cr(self, cell: Cell) -> tuple[int, int]:
+        c = self._c(cell.column)
+        try:
+            return c, self._row_index[cell.row]
+        except (KeyError, TypeError):
+            raise UnknownCellError(f"unknown cell {cell}") from None
 
     def copy(self) -> Game:
         """An independent copy with the same state and history."""

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-from kniffel.rules.errors import KniffelError
+from kniffel.rules.errors import KniffelError, shown
 
 __all__ = [
     "PRESETS",
@@ -51,10 +51,9 @@ class Options:
     zero_only_upper: bool = False
 
     def __post_init__(self) -> None:
-        if isinstance(self.kniffel_bonus, bool) or not isinstance(self.kniffel_bonus, int):
-            raise KniffelError("option kniffel_bonus must be a whole number")
-        if self.kniffel_bonus < 0:
-            raise KniffelError("option kniffel_bonus must be 0 or more")
+        # Checked and converted here too, so Options(joker="forced") means the forced joker.
+        for f in fields(self):
+            object.__setattr__(self, f.name, _coerce_option(f.name, getattr(self, f.name)))
 
     def updated(self, overrides: Mapping[str, Any]) -> Options:
         """A copy with ``overrides`` applied; unknown names or bad values raise."""
@@ -63,7 +62,7 @@ class Options:
         for name, value in overrides.items():
             if name not in known:
                 raise KniffelError(
-                    f"unknown option {name!r}; the options are {', '.join(sorted(known))}"
+                    f"unknown option {shown(name)}; the options are {', '.join(sorted(known))}"
                 )
             if value is None:
                 continue
@@ -83,12 +82,12 @@ class Options:
 def _coerce_option(name: str, value: Any) -> Any:
     if name in ("chance", "zero_only_upper"):
         if not isinstance(value, bool):
-            raise KniffelError(f"option {name} must be true or false, got {value!r}")
+            raise KniffelError(f"option {name} must be true or false, got {shown(value)}")
         return value
     if name == "kniffel_bonus":
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise KniffelError(
-                f"option kniffel_bonus must be 0 or a positive whole number, got {value!r}"
+                f"option kniffel_bonus must be 0 or a positive whole number, got {shown(value)}"
             )
         return value
     enum_type: type[enum.StrEnum] = Pasch if name == "pasch" else Joker
@@ -96,7 +95,7 @@ def _coerce_option(name: str, value: Any) -> Any:
         return enum_type(value)
     except ValueError:
         allowed = ", ".join(member.value for member in enum_type)
-        raise KniffelError(f"option {name} must be one of {allowed}, got {value!r}") from None
+        raise KniffelError(f"option {name} must be one of {allowed}, got {shown(value)}") from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,6 +176,6 @@ def get_variant(name: str, options: Mapping[str, Any] | None = None) -> Variant:
         preset = PRESETS[name]
     except KeyError:
         raise KniffelError(
-            f"unknown variant {name!r}; the variants are {', '.join(PRESETS)}"
+            f"unknown variant {shown(name)}; the variants are {', '.join(PRESETS)}"
         ) from None
     return preset.with_options(options)
