@@ -141,9 +141,7 @@ def test_bad_variants_and_options_are_refused_plainly(
 
 
 def test_options_refuse_a_bad_bonus_when_built_directly() -> None:
-    with pytest.raises(
-        KniffelError, match="kniffel_bonus must be 0 or a positive whole number, got -5"
-    ):
+    with pytest.raises(KniffelError, match="kniffel_bonus must be 0 or a positive whole number"):
         Options(kniffel_bonus=-5)
 
 
