@@ -80,7 +80,7 @@ def test_json_is_one_object(tmp_path: Path) -> None:
         wasted["best"]["expected"] - wasted["choice"]["expected"]
     )
     keep = data["decisions"][1]
-    assert keep["choice"]["action"] == "keep" and keep["choice"]["keep"] == [1, 2]
+    assert keep["choice"]["action"] == "roll" and keep["choice"]["keep"] == [1, 2]
     assert (keep["rolls"], data["decisions"][3]["rolls"]) == (1, None)
     assert data["players"]["Anna"]["decisions"] == 2
     assert data["players"]["Anna"]["loss"] == pytest.approx(

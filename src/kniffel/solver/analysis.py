@@ -36,7 +36,15 @@ from kniffel.rules import (
 )
 from kniffel.solver.advisor import Choice, Position, evaluate, is_exact
 
-__all__ = ["Analysis", "Decision", "PlayerLoss", "analyse", "choice_label"]
+__all__ = [
+    "Analysis",
+    "Decision",
+    "PlayerLoss",
+    "analyse",
+    "choice_dict",
+    "choice_label",
+    "standing_events",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,8 +104,8 @@ class Analysis:
                     "player": d.player,
                     "dice": list(d.dice.faces),
                     "rolls": d.rolls,
-                    "choice": _choice_dict(d.made, one_column),
-                    "best": _choice_dict(d.best, one_column),
+                    "choice": choice_dict(d.made, one_column),
+                    "best": choice_dict(d.best, one_column),
                     "loss": d.loss,
                 }
                 for d in self.costliest(top)
@@ -118,13 +126,14 @@ def choice_label(choice: Choice, one_column: bool = True) -> str:
     return choice.label
 
 
-def _choice_dict(choice: Choice, one_column: bool) -> dict[str, Any]:
+def choice_dict(choice: Choice, one_column: bool) -> dict[str, Any]:
+    """A choice as JSON: ``roll`` with the dice to ``keep``, or ``enter`` a ``cell``."""
     action = choice.action
     described: dict[str, Any]
     if isinstance(action, EnterAction):
         described = {"action": "enter", "cell": str(action.cell), "points": choice.points}
     else:
-        described = {"action": "keep", "keep": list(action.keep)}
+        described = {"action": "roll", "keep": list(action.keep)}
     return {**described, "label": choice_label(choice, one_column), "expected": choice.expected}
 
 
