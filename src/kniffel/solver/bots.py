@@ -37,7 +37,7 @@ from kniffel.rules import (
 )
 from kniffel.solver.dice_tables import KEEPS, ROLL_INDEX, ROLL_KEEPS
 from kniffel.solver.sheets import Entries, SheetBatch
-from kniffel.solver.turn import keep_values, stage_values
+from kniffel.solver.turn import keep_values
 from kniffel.solver.values import ColumnValues, NoValue, SheetValue
 
 __all__ = ["BOT_NAMES", "Bot", "RandomBot", "TurnLog", "ValueBot", "make_bot"]
@@ -163,8 +163,9 @@ def _keep_worth(final: Array) -> tuple[Array, Array]:
 
     ``final[b, r]`` is the worth of ending the turn with roll ``r``.
     """
-    _, after_two = stage_values(final)
-    return keep_values(after_two), keep_values(final)
+    last = keep_values(final)
+    after_two = np.maximum(final, last[:, ROLL_KEEPS].max(axis=-1))
+    return keep_values(after_two), last
 
 
 def _enter(
@@ -179,7 +180,7 @@ def _enter(
     if not entries.legal[games, slot, final].all():
         raise IllegalMoveError("a bot chose an illegal entry")
     row = entries.row[games, slot]
-    gain = entries.gain[games, slot, final]
+    gain = entries.gain[games, slot, final].astype(np.int64)
     sheets.enter(entries, slot, final, np.ones(sheets.size, dtype=np.bool_))
     return TurnLog(rolls, keeps, slot, row, gain)
 

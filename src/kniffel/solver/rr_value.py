@@ -10,6 +10,8 @@ is still to come.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 
@@ -17,12 +19,14 @@ from kniffel.rules import Discipline, Options, Row, rows_for
 from kniffel.solver.column import solve_column
 from kniffel.solver.raufrunter import N_SUMS, arrow_table
 from kniffel.solver.sheets import Entries, SheetBatch
-from kniffel.solver.values import column_index
+from kniffel.solver.values import column_grid, lookup
 
 __all__ = ["RaufRunterValue"]
 
 Array = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
+Ints = npt.NDArray[np.signedinteger[Any]]
+BoolArray = npt.NDArray[np.bool_]
 
 _DOWN, _UP, _FREE = 0, 1, 2
 _CAP = N_SUMS - 1
@@ -34,15 +38,15 @@ class RaufRunterValue:
     def __init__(self, options: Options) -> None:
         self.options = options
         self.arrows = arrow_table(options).values
-        self.free = solve_column(options, Discipline.FREE)
+        self.free = column_grid(solve_column(options, Discipline.FREE))
         self.n_rows = len(rows_for(options))
         self.kniffel_row = rows_for(options).index(Row.KNIFFEL)
 
-    def _arrows(self, d: IntArray, u: IntArray, sd: IntArray, su: IntArray) -> Array:
+    def _arrows(self, d: Ints, u: Ints, sd: Ints, su: Ints) -> Array:
         return np.asarray(self.arrows[d, u, np.minimum(sd, _CAP), np.minimum(su, _CAP)])
 
-    def _free(self, mask: IntArray, upper: IntArray, armed: IntArray) -> Array:
-        return np.asarray(self.free.values[column_index(self.free, mask, upper, armed)])
+    def _free(self, mask: Ints, upper: Ints, armed: BoolArray | None) -> Array:
+        return lookup(self.free, mask, upper, armed)
 
     def after(self, sheets: SheetBatch, entries: Entries) -> Array:
         n = self.n_rows
@@ -50,7 +54,7 @@ class RaufRunterValue:
         d = np.bitwise_count(filled[:, _DOWN]).astype(np.int64)
         u = np.bitwise_count(filled[:, _UP]).astype(np.int64)
         sd, su = sheets.upper[:, _DOWN], sheets.upper[:, _UP]
-        armed: IntArray = np.asarray(sheets.fifty.any(axis=1), dtype=np.int64)
+        armed: BoolArray = np.asarray(sheets.fifty.any(axis=1))
         free_now = self._free(filled[:, _FREE], sheets.upper[:, _FREE], armed)
         arrows_now = self._arrows(d, u, sd, su)
         shape = entries.points.shape
@@ -66,11 +70,10 @@ class RaufRunterValue:
         result[:, 1] = up_after + free_now[:, None]
         rows = np.arange(n)
         mask = (filled[:, _FREE][:, None] | (1 << rows)[None, :])[:, :, None]
-        fifty = (rows == self.kniffel_row)[None, :, None] & (entries.points[:, 2:] == 50)
-        free_after = self._free(
-            np.broadcast_to(mask, entries.upper_after[:, 2:].shape),
-            entries.upper_after[:, 2:],
-            (fifty | armed[:, None, None].astype(np.bool_)).astype(np.int64),
-        )
+        armed_after = None
+        if self.free.shape[2] == 2:  # the extra-Kniffel bonus counts: a 50 arms it
+            fifty = (rows == self.kniffel_row)[None, :, None] & (entries.points[:, 2:] == 50)
+            armed_after = fifty | armed[:, None, None]
+        free_after = self._free(mask, entries.upper_after[:, 2:], armed_after)
         result[:, 2:] = free_after + arrows_now[:, None, None]
         return result

@@ -9,7 +9,7 @@ of one turn, so adding the same amount to every slot changes nothing.
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -19,10 +19,12 @@ from kniffel.solver.column import ColumnTable, solve_column
 from kniffel.solver.raufrunter import N_SUMS
 from kniffel.solver.sheets import Entries, SheetBatch
 
-__all__ = ["ColumnValues", "NoValue", "SheetValue", "column_index"]
+__all__ = ["ColumnValues", "NoValue", "SheetValue", "column_grid", "lookup"]
 
 Array = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
+Ints = npt.NDArray[np.signedinteger[Any]]
+BoolArray = npt.NDArray[np.bool_]
 
 _CAP = N_SUMS - 1
 
@@ -42,11 +44,18 @@ class NoValue:
         return np.zeros(entries.points.shape)
 
 
-def column_index(table: ColumnTable, mask: IntArray, upper: IntArray, armed: IntArray) -> IntArray:
-    """Flat indices into ``table.values`` (upper sums capped, ``armed`` only where tracked)."""
+def column_grid(table: ColumnTable) -> Array:
+    """``table.values`` as ``[mask, capped upper sum, armed]``, for fancy indexing."""
     space = table.space
-    armed = armed if space.armed_values == 2 else np.zeros_like(armed)
-    return space.index(mask, np.minimum(upper, _CAP), armed)
+    return table.values.reshape(1 << space.n_rows, N_SUMS, space.armed_values)
+
+
+def lookup(grid: Array, mask: Ints, upper: Ints, armed: BoolArray | None) -> Array:
+    """Values of a column grid; ``armed`` is ignored where the table does not track it."""
+    capped = np.minimum(upper, _CAP)
+    if grid.shape[2] == 1 or armed is None:
+        return np.asarray(grid[mask, capped, 0])
+    return np.asarray(grid[mask, capped, armed.astype(np.intp)])
 
 
 class ColumnValues:
@@ -58,14 +67,12 @@ class ColumnValues:
     """
 
     def __init__(self, options: Options, disciplines: tuple[Discipline, ...]) -> None:
-        self.tables = {d: solve_column(options, d) for d in set(disciplines)}
+        self.grids = {d: column_grid(solve_column(options, d)) for d in set(disciplines)}
         self.disciplines = disciplines
 
     def _column(self, sheets: SheetBatch, c: int) -> Array:
-        table = self.tables[self.disciplines[c]]
-        armed = sheets.fifty[:, c].astype(np.int64)
-        index = column_index(table, sheets.filled[:, c], sheets.upper[:, c], armed)
-        return np.asarray(table.values[index])
+        grid = self.grids[self.disciplines[c]]
+        return lookup(grid, sheets.filled[:, c], sheets.upper[:, c], sheets.fifty[:, c])
 
     def after(self, sheets: SheetBatch, entries: Entries) -> Array:
         layout = sheets.layout
@@ -76,14 +83,12 @@ class ColumnValues:
         result = np.empty(entries.points.shape)
         for c in range(len(self.disciplines)):
             slots = np.flatnonzero(layout.column == c)
-            table = self.tables[self.disciplines[c]]
+            grid = self.grids[self.disciplines[c]]
             row = entries.row[:, slots][:, :, None]  # [B, S, 1]
             mask = sheets.filled[:, c][:, None, None] | np.left_shift(1, np.maximum(row, 0))
-            upper = entries.upper_after[:, slots]
             fifty = (row == kniffel_row) & (entries.points[:, slots] == 50)
-            armed = (fifty | sheets.fifty[:, c][:, None, None]).astype(np.int64)
-            index = column_index(table, np.broadcast_to(mask, upper.shape), upper, armed)
+            armed = fifty | sheets.fifty[:, c][:, None, None]
             # closed slots may point at unreachable states (NaN); they are never legal
-            later = table.values[index]
+            later = lookup(grid, mask, entries.upper_after[:, slots], armed)
             result[:, slots] = (base - now[:, c] * factor[c])[:, None, None] + later * factor[c]
         return result
