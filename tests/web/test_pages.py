@@ -13,7 +13,9 @@ from fastapi.testclient import TestClient
 
 from kniffel.record import loads, replay
 from kniffel.rules import Dice, Enter, Game, Undo, get_variant
+from kniffel.settings import Settings
 from kniffel.web import chart, i18n
+from kniffel.web.app import create_app
 from kniffel.web.service import GameService
 
 HX = {"HX-Request": "true"}
@@ -356,6 +358,18 @@ def test_edit_clear_and_undo_through_the_page(client: TestClient, service: GameS
     assert service.get(game_id).game.total("Anna") == 0
     empty = client.post(f"/g/{game_id}/undo", headers=HX)
     assert empty.status_code == 422 and "nothing to undo" in notice(empty.text)
+
+
+def test_a_restarted_server_shows_the_same_game(db_url: str) -> None:
+    with TestClient(create_app(Settings(db=db_url))) as first:
+        game_id = new_game(first, "Anna", "Ben")
+        enter(first, game_id, "down.ones", dice="11156")
+        before = first.get(f"/g/{game_id}/board", headers=HX).text
+        cookies = dict(first.cookies.items())
+    with TestClient(create_app(Settings(db=db_url)), cookies=cookies) as second:
+        after = second.get(f"/g/{game_id}/board", headers=HX).text
+    assert after == before
+    assert "Runter, Einser, 3 Punkte" in labels(after) and 'id="enter-form"' in after
 
 
 def test_the_undo_button_says_what_it_takes_back(client: TestClient) -> None:
