@@ -35,7 +35,7 @@ from kniffel.rules import (
     RollAction,
     Variant,
 )
-from kniffel.solver.dice_tables import KEEPS, ROLL_INDEX, ROLL_KEEPS
+from kniffel.solver.dice_tables import KEEPS, P_FIRST, ROLL_INDEX, ROLL_KEEPS
 from kniffel.solver.sheets import Entries, SheetBatch
 from kniffel.solver.turn import keep_values
 from kniffel.solver.values import ColumnValues, NoValue, SheetValue
@@ -64,6 +64,8 @@ class TurnLog:
     slot: IntArray  # [B]
     row: IntArray  # [B]
     gain: IntArray  # [B]
+    #: The bot's own estimate, before the first roll, of the points still to come (NaN: none).
+    expected: Array  # [B]
 
 
 #: Rolls the dice of a turn: ``roll(j, keep)`` is roll ``j`` (0..2) after keeping ``keep``.
@@ -140,6 +142,8 @@ class ValueBot:
     def play_turns(self, sheets: SheetBatch, roll: Roller, choices: Array) -> TurnLog:
         entries, worth = self.worth(sheets)
         keep_worth = _keep_worth(worth.max(axis=1))
+        after_one = keep_worth[0][:, ROLL_KEEPS].max(axis=-1)  # the best keep of each first roll
+        expected = after_one @ P_FIRST
         size = sheets.size
         rolls = np.full((size, 3), -1, dtype=np.int64)
         keeps = np.full((size, 2), -1, dtype=np.int64)
@@ -155,7 +159,7 @@ class ValueBot:
             current = np.where(rolling, fresh, current)
             rolls[rolling, j] = current[rolling]
         slot = _best(worth[np.arange(size), :, current])
-        return _enter(sheets, entries, rolls, keeps, slot, current)
+        return _enter(sheets, entries, rolls, keeps, slot, current, expected)
 
 
 def _keep_worth(final: Array) -> tuple[Array, Array]:
@@ -175,6 +179,7 @@ def _enter(
     keeps: IntArray,
     slot: IntArray,
     final: IntArray,
+    expected: Array,
 ) -> TurnLog:
     games = np.arange(sheets.size)
     if not entries.legal[games, slot, final].all():
@@ -182,7 +187,7 @@ def _enter(
     row = entries.row[games, slot]
     gain = entries.gain[games, slot, final].astype(np.int64)
     sheets.enter(entries, slot, final, np.ones(sheets.size, dtype=np.bool_))
-    return TurnLog(rolls, keeps, slot, row, gain)
+    return TurnLog(rolls, keeps, slot, row, gain, expected)
 
 
 class RandomBot:
@@ -222,16 +227,17 @@ class RandomBot:
             keeps[rolling, j] = keep[rolling]
             current = np.where(rolling, roll(j + 1, keep), current)
             rolls[rolling, j + 1] = current[rolling]
-        return _enter(sheets, entries, rolls, keeps, slot, current)
+        return _enter(sheets, entries, rolls, keeps, slot, current, np.full(size, np.nan))
 
 
 def best_value(variant: Variant) -> SheetValue:
     """The strongest estimate for ``variant``: see the module docstring."""
     disciplines = tuple(spec.discipline for spec in variant.columns)
     if disciplines == (Discipline.DOWN, Discipline.UP, Discipline.FREE):
+        from kniffel.solver.rr_correction import load_correction
         from kniffel.solver.rr_value import RaufRunterValue
 
-        return RaufRunterValue(variant.options)
+        return RaufRunterValue(variant.options, load_correction(variant.options))
     return ColumnValues(variant.options, disciplines)
 
 

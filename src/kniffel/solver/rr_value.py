@@ -1,11 +1,13 @@
 """The value estimate the Rauf-Runter bot plays by.
 
-V(sheet) = A(↓ progress, ↑ progress, their upper sums) + F(free column)
+    V(sheet) = A(d, u, sd, su) + F(free mask, free upper sum) + C(d, u, free mask)
 
-A is the exact table of ↓ and ↑ played together (:mod:`kniffel.solver.raufrunter`),
-F the exact one-column table of the free column: together, the value of the
-plan "finish ↓↑ first, then the free column", which is a lower bound of what
-is still to come.
+``A`` is the exact table of ↓ and ↑ played together (:mod:`kniffel.solver.raufrunter`)
+with ``d``, ``u`` their progress and ``sd``, ``su`` their upper sums; ``F`` the
+exact one-column table of the free column. ``A + F`` is the value of the plan
+"finish ↓↑ first, then the free column": a lower bound of what is still to
+come, exact as soon as either part is full. ``C`` (:mod:`kniffel.solver.rr_correction`)
+is learned from self-play: what choosing the column after each roll adds.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import numpy.typing as npt
 from kniffel.rules import Discipline, Options, Row, rows_for
 from kniffel.solver.column import solve_column
 from kniffel.solver.raufrunter import N_SUMS, arrow_table
+from kniffel.solver.rr_correction import Correction
 from kniffel.solver.sheets import Entries, SheetBatch
 from kniffel.solver.values import column_grid, lookup
 
@@ -33,14 +36,18 @@ _CAP = N_SUMS - 1
 
 
 class RaufRunterValue:
-    """Plan value of a Rauf-Runter sheet (columns ↓, ↑, free in this order)."""
+    """Value of a Rauf-Runter sheet (columns ↓, ↑, free in this order)."""
 
-    def __init__(self, options: Options) -> None:
+    def __init__(self, options: Options, correction: Correction | None = None) -> None:
+        rows = rows_for(options)
+        if correction is not None and correction.n_rows != len(rows):
+            raise ValueError("the correction was fitted for another number of rows")
         self.options = options
+        self.correction = correction
         self.arrows = arrow_table(options).values
         self.free = column_grid(solve_column(options, Discipline.FREE))
-        self.n_rows = len(rows_for(options))
-        self.kniffel_row = rows_for(options).index(Row.KNIFFEL)
+        self.n_rows = len(rows)
+        self.kniffel_row = rows.index(Row.KNIFFEL)
 
     def _arrows(self, d: Ints, u: Ints, sd: Ints, su: Ints) -> Array:
         return np.asarray(self.arrows[d, u, np.minimum(sd, _CAP), np.minimum(su, _CAP)])
@@ -48,32 +55,53 @@ class RaufRunterValue:
     def _free(self, mask: Ints, upper: Ints, armed: BoolArray | None) -> Array:
         return lookup(self.free, mask, upper, armed)
 
-    def after(self, sheets: SheetBatch, entries: Entries) -> Array:
-        n = self.n_rows
+    def _correction(self, d: Ints, u: Ints, mask: Ints) -> Array:
+        if self.correction is None:
+            return np.zeros(np.shape(d))
+        return self.correction.value(d, u, mask)
+
+    @staticmethod
+    def progress(sheets: SheetBatch) -> tuple[IntArray, IntArray]:
+        """How many rows of ↓ and of ↑ are filled."""
         filled = sheets.filled
         d = np.bitwise_count(filled[:, _DOWN]).astype(np.int64)
-        u = np.bitwise_count(filled[:, _UP]).astype(np.int64)
-        sd, su = sheets.upper[:, _DOWN], sheets.upper[:, _UP]
+        return d, np.bitwise_count(filled[:, _UP]).astype(np.int64)
+
+    def state_value(self, sheets: SheetBatch) -> tuple[Array, Array]:
+        """The plan value ``A + F`` and the correction ``C`` of every sheet, at a turn's start."""
+        d, u = self.progress(sheets)
         armed: BoolArray = np.asarray(sheets.fifty.any(axis=1))
-        free_now = self._free(filled[:, _FREE], sheets.upper[:, _FREE], armed)
+        plan = self._arrows(d, u, sheets.upper[:, _DOWN], sheets.upper[:, _UP]) + self._free(
+            sheets.filled[:, _FREE], sheets.upper[:, _FREE], armed
+        )
+        return plan, self._correction(d, u, sheets.filled[:, _FREE])
+
+    def after(self, sheets: SheetBatch, entries: Entries) -> Array:
+        n = self.n_rows
+        d, u = self.progress(sheets)
+        sd, su = sheets.upper[:, _DOWN], sheets.upper[:, _UP]
+        mask = sheets.filled[:, _FREE]
+        armed: BoolArray = np.asarray(sheets.fifty.any(axis=1))
+        free_now = self._free(mask, sheets.upper[:, _FREE], armed)
         arrows_now = self._arrows(d, u, sd, su)
-        shape = entries.points.shape
-        result = np.empty(shape)
+        result = np.empty(entries.points.shape)
         # slot 0: the due cell of ↓; slot 1: the due cell of ↑; then the free rows
-        down_after = self._arrows(
-            np.minimum(d + 1, n)[:, None], u[:, None], entries.upper_after[:, 0], su[:, None]
-        )
-        result[:, 0] = down_after + free_now[:, None]
-        up_after = self._arrows(
-            d[:, None], np.minimum(u + 1, n)[:, None], sd[:, None], entries.upper_after[:, 1]
-        )
-        result[:, 1] = up_after + free_now[:, None]
+        d_next, u_next = np.minimum(d + 1, n), np.minimum(u + 1, n)
+        down = self._arrows(d_next[:, None], u[:, None], entries.upper_after[:, 0], su[:, None])
+        result[:, 0] = down + free_now[:, None]
+        up = self._arrows(d[:, None], u_next[:, None], sd[:, None], entries.upper_after[:, 1])
+        result[:, 1] = up + free_now[:, None]
         rows = np.arange(n)
-        mask = (filled[:, _FREE][:, None] | (1 << rows)[None, :])[:, :, None]
+        masks = mask[:, None] | (1 << rows)[None, :]  # [B, n]
         armed_after = None
         if self.free.shape[2] == 2:  # the extra-Kniffel bonus counts: a 50 arms it
             fifty = (rows == self.kniffel_row)[None, :, None] & (entries.points[:, 2:] == 50)
             armed_after = fifty | armed[:, None, None]
-        free_after = self._free(mask, entries.upper_after[:, 2:], armed_after)
+        free_after = self._free(masks[:, :, None], entries.upper_after[:, 2:], armed_after)
         result[:, 2:] = free_after + arrows_now[:, None, None]
+        if self.correction is not None:
+            slots_d = np.concatenate([d_next[:, None], d[:, None], np.repeat(d[:, None], n, 1)], 1)
+            slots_u = np.concatenate([u[:, None], u_next[:, None], np.repeat(u[:, None], n, 1)], 1)
+            slots_mask = np.concatenate([mask[:, None], mask[:, None], masks], 1)
+            result += self.correction.value(slots_d, slots_u, slots_mask)[:, :, None]
         return result
