@@ -15,7 +15,8 @@ from starlette.concurrency import run_in_threadpool
 import kniffel
 from kniffel.settings import Settings
 from kniffel.store import GameStore
-from kniffel.web import api, live
+from kniffel.web import advice_routes, api, live
+from kniffel.web.bot_seats import BotSeats
 from kniffel.web.errors import install_error_handlers
 from kniffel.web.hub import Hub, LocalHub
 from kniffel.web.service import BotDriver, GameService
@@ -59,10 +60,13 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
         await hub.start()
         app.state.store = store
         app.state.hub = hub
-        app.state.service = GameService(store, hub, bots)
+        driver = bots if bots is not None else BotSeats()
+        app.state.service = GameService(store, hub, driver)
         try:
             yield
         finally:
+            if isinstance(driver, BotSeats):
+                await run_in_threadpool(driver.close)
             await hub.stop()
             store.close()
 
@@ -77,6 +81,7 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
     install_error_handlers(app)
     app.include_router(api.router, prefix="/api")
     app.include_router(live.router, prefix="/api")
+    app.include_router(advice_routes.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     # The pages are the frontend's module; the API stands without them.
     if importlib.util.find_spec("kniffel.web.pages") is not None:

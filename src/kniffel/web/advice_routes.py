@@ -1,0 +1,340 @@
+"""The Tipp and the analysis in the board: JSON under ``/api`` and their HTML views.
+
+- ``GET /api/games/{id}/advice``: the best choices of the player to move, each
+  with the expected final total (:func:`kniffel.solver.advisor.evaluate`).
+- ``GET /api/games/{id}/analysis``: each decision of the game beside the best
+  one, and the expected loss per player (:func:`kniffel.solver.analysis.analyse`).
+- ``GET /g/{id}/tipp``: the Tipp panel (an htmx fragment of the board).
+- ``GET /g/{id}/analyse``: the analysis page.
+
+Both only read the game: no key is needed, as for watching it.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import Response
+from jinja2_fragments.fastapi import Jinja2Blocks
+from pydantic import BaseModel, Field
+from starlette.concurrency import run_in_threadpool
+
+from kniffel.rules import Dice, EnterAction, KniffelError
+from kniffel.solver.advisor import Position, evaluate, is_exact
+from kniffel.solver.analysis import Analysis, analyse, choice_dict
+from kniffel.web import forms
+from kniffel.web.advice_words import AdviceWords
+from kniffel.web.errors import ErrorBody, GameNotFound
+from kniffel.web.i18n import Translator, negotiate
+from kniffel.web.service import GameService, GameView
+
+__all__ = ["router"]
+
+TEMPLATES = Path(__file__).parent / "templates"
+templates = Jinja2Blocks(directory=TEMPLATES)
+
+#: The choices the Tipp lists; the best first.
+TIPP_CHOICES = 5
+
+api = APIRouter(tags=["advice"])
+pages = APIRouter(include_in_schema=False)
+router = APIRouter()
+
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorBody, "description": "nothing to advise (the game is over), or bad dice"},
+    404: {"model": ErrorBody, "description": "there is no such game"},
+    422: {"model": ErrorBody, "description": "the request is malformed"},
+}
+
+
+class RollChoice(BaseModel):
+    """Roll, keeping ``keep`` (none: roll all dice); the expected final total after it."""
+
+    action: Literal["roll"]
+    keep: list[int]
+    label: str
+    expected: float
+
+
+class EnterChoice(BaseModel):
+    """Enter the dice into ``cell`` for ``points``; the expected final total after it."""
+
+    action: Literal["enter"]
+    cell: str
+    points: int
+    label: str
+    expected: float
+
+
+ChoiceOut = Annotated[RollChoice | EnterChoice, Field(discriminator="action")]
+
+
+class AdviceOut(BaseModel):
+    player: str
+    rolls: int
+    dice: list[int] | None
+    exact: bool
+    expected: float
+    choices: list[ChoiceOut]
+
+
+class DecisionOut(BaseModel):
+    event: int
+    turn: int
+    player: str
+    dice: list[int]
+    rolls: int | None
+    choice: ChoiceOut
+    best: ChoiceOut
+    loss: float
+
+
+class PlayerLossOut(BaseModel):
+    loss: float
+    decisions: int
+
+
+class AnalysisOut(BaseModel):
+    variant: str
+    exact: bool
+    finished: bool
+    decisions: list[DecisionOut]
+    players: dict[str, PlayerLossOut]
+
+
+# --------------------------------------------------------------------- reading
+
+
+def _service(request: Request) -> GameService:
+    service: GameService = request.app.state.service
+    return service
+
+
+def _position(view: GameView, dice: Dice | None, rolls: int) -> Position:
+    """The Tipp's position: dice typed at the table count only before any roll is recorded."""
+    game = view.game
+    player = game.current_player()
+    if dice is not None and (player is None or game.pending(player) is not None):
+        dice = None
+    return evaluate(game, dice, rolls)
+
+
+class _Analyses:
+    """Analyses of stored games by (id, version): a page and its JSON ask for the same one."""
+
+    def __init__(self, size: int = 32) -> None:
+        self.size = size
+        self._lock = threading.Lock()
+        self._done: OrderedDict[tuple[str, int], Analysis] = OrderedDict()
+
+    def of(self, view: GameView) -> Analysis:
+        key = (view.id, view.version)
+        with self._lock:
+            if key in self._done:
+                self._done.move_to_end(key)
+                return self._done[key]
+        result = analyse(view.game)
+        with self._lock:
+            self._done[key] = result
+            while len(self._done) > self.size:
+                self._done.popitem(last=False)
+        return result
+
+
+analysis_of = _Analyses().of
+
+
+# ------------------------------------------------------------------------ JSON
+
+
+@api.get(
+    "/games/{game_id}/advice",
+    response_model=AdviceOut,
+    responses=_ERRORS,
+    summary="Tipp: the best choices of the player to move, with expected final totals",
+)
+def advice(
+    game_id: str,
+    request: Request,
+    dice: Annotated[
+        str | None,
+        Query(description="physical dice thrown but not recorded, e.g. 66655 (before a roll)"),
+    ] = None,
+    rolls: Annotated[int, Query(ge=1, le=3, description="how many rolls made those dice")] = 3,
+    top: Annotated[int, Query(ge=1, le=500, description="how many choices to list")] = 5,
+) -> dict[str, Any]:
+    view = _service(request).get(game_id)
+    position = _position(view, None if dice is None else Dice.parse(dice), rolls)
+    one_column = len(view.variant.columns) == 1
+    return {
+        "player": position.player,
+        "rolls": position.rolls,
+        "dice": None if position.dice is None else list(position.dice.faces),
+        "exact": is_exact(view.variant),
+        "expected": position.expected,
+        "choices": [choice_dict(c, one_column) for c in position.choices[:top]],
+    }
+
+
+@api.get(
+    "/games/{game_id}/analysis",
+    response_model=AnalysisOut,
+    responses=_ERRORS,
+    summary="Each decision of the game beside the best one, and the expected loss per player",
+)
+def analysis(
+    game_id: str,
+    request: Request,
+    top: Annotated[
+        int | None, Query(ge=1, description="list only the N costliest decisions")
+    ] = None,
+) -> dict[str, Any]:
+    return analysis_of(_service(request).get(game_id)).as_dict(top)
+
+
+# ----------------------------------------------------------------------- pages
+
+
+def _words(request: Request) -> AdviceWords:
+    lang = negotiate(
+        request.query_params.get("lang"),
+        request.headers.get("accept-language"),
+        request.cookies.get("kniffel_lang"),
+    )
+    return AdviceWords(Translator(lang))
+
+
+def _render(request: Request, name: str, context: dict[str, Any], status: int = 200) -> Response:
+    words = _words(request)
+    return templates.TemplateResponse(
+        request,
+        name,
+        {**context, "_": words, "words": words, "lang": words.lang},
+        status_code=status,
+    )
+
+
+def _not_found(request: Request) -> Response:
+    message = _words(request)("Spiel nicht gefunden.")
+    return _render(request, "missing.html", {"message": message}, status=404)
+
+
+@pages.get("/g/{game_id}/tipp")
+async def tipp(request: Request, game_id: str) -> Response:
+    """The Tipp panel for the player to move (typed physical dice via ``?dice=``)."""
+    words = _words(request)
+    try:
+        view = await run_in_threadpool(_service(request).get, game_id)
+    except GameNotFound:
+        return _not_found(request)
+    context: dict[str, Any] = {"game_id": view.id, "message": "", "tipp": None}
+    try:
+        dice = forms.dice_field(request.query_params.get("dice"), words.t)
+        rolls = forms.points_field(request.query_params.get("rolls"), words.t) or 3
+        position = await run_in_threadpool(_position, view, dice, min(max(rolls, 1), 3))
+    except (forms.FormError, KniffelError) as exc:
+        context["message"] = str(exc)
+        return _render(request, "advice/tipp.html", context, status=422)
+    context["tipp"] = _tipp_view(view, position, words)
+    return _render(request, "advice/tipp.html", context)
+
+
+def _tipp_view(view: GameView, position: Position, words: AdviceWords) -> dict[str, Any]:
+    game = view.game
+    seat = game.players.index(position.player)
+    best = position.choices[0]
+    choices = [
+        {
+            "label": words.choice(c, view.variant, position.rolls),
+            "expected": words.decimal(c.expected),
+            "loss": words.decimal(best.expected - c.expected) if i else "",
+            "best": i == 0,
+        }
+        for i, c in enumerate(position.choices[:TIPP_CHOICES])
+    ]
+    highlight_cell = ""
+    highlight_dice: list[int] = []
+    if isinstance(best.action, EnterAction):
+        highlight_cell = f"c{seat}-{best.action.cell}"
+    elif position.dice is not None and view.dice_mode == "virtual":
+        highlight_dice = _dice_positions(position.dice, best.action.keep)
+    if position.dice is None:
+        situation = words("Vor dem ersten Wurf.")
+    else:
+        situation = words(
+            "Zu den Würfeln {dice} ({rolls}. Wurf).", dice=str(position.dice), rolls=position.rolls
+        )
+    return {
+        "player": position.player,
+        "situation": situation,
+        "expected": words.decimal(position.expected),
+        "exact": is_exact(view.variant),
+        "choices": choices,
+        "highlight_cell": highlight_cell,
+        "highlight_dice": highlight_dice,
+    }
+
+
+def _dice_positions(dice: Dice, keep: tuple[int, ...]) -> list[int]:
+    """Which of the tray's dice (1-based, in the order shown) to keep."""
+    left = list(keep)
+    chosen = []
+    for i, face in enumerate(dice.faces, start=1):
+        if face in left:
+            left.remove(face)
+            chosen.append(i)
+    return chosen
+
+
+@pages.get("/g/{game_id}/analyse")
+async def analyse_page(request: Request, game_id: str) -> Response:
+    """Every decision of the game beside the best one, and the loss per player."""
+    words = _words(request)
+    try:
+        view = await run_in_threadpool(_service(request).get, game_id)
+    except GameNotFound:
+        return _not_found(request)
+    result = await run_in_threadpool(analysis_of, view)
+    try:
+        top = forms.points_field(request.query_params.get("top"), words.t)
+    except forms.FormError:
+        top = None
+    shown = result.costliest(top if top and top > 0 else None)
+    decisions = [
+        {
+            "event": d.event,
+            "turn": d.turn,
+            "player": d.player,
+            "dice": str(d.dice),
+            "rolls": words("am Tisch") if d.rolls is None else words("{n}. Wurf", n=d.rolls),
+            "made": words.choice(d.made, result.variant, d.rolls or 3),
+            "made_expected": words.decimal(d.made.expected),
+            "best": words.choice(d.best, result.variant, d.rolls or 3),
+            "best_expected": words.decimal(d.best.expected),
+            "loss": words.decimal(d.loss),
+            "costly": d.loss >= 0.05,
+        }
+        for d in shown
+    ]
+    players = [
+        {"name": name, "loss": words.decimal(total.loss), "decisions": total.decisions}
+        for name, total in result.players.items()
+    ]
+    context = {
+        "game_id": view.id,
+        "variant_label": words.t(view.variant.label),
+        "exact": result.exact,
+        "finished": result.finished,
+        "players": players,
+        "decisions": decisions,
+        "top": len(shown) if top and top > 0 else None,
+    }
+    return _render(request, "advice/analyse.html", context)
+
+
+router.include_router(api, prefix="/api")
+router.include_router(pages)

@@ -1,0 +1,267 @@
+"""The Tipp and the analysis in the board: the JSON API and the pages, for every preset."""
+
+from __future__ import annotations
+
+import html
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from kniffel.rules import EnterAction, Game, RollAction
+from kniffel.settings import Settings
+from kniffel.solver import advice as exact_advice
+from kniffel.solver.advisor import evaluate
+from kniffel.solver.analysis import analyse
+from kniffel.web.advice_words import AdviceWords
+from kniffel.web.app import create_app
+from kniffel.web.bot_seats import BotSeats
+from kniffel.web.i18n import Translator
+from kniffel.web.service import GameService
+
+PRESETS = ["kniffel", "yahtzee", "rauf-runter", "dreifach"]
+HX = {"HX-Request": "true"}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def table_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Solved tables go to the test session's folder, never the user's cache."""
+    with pytest.MonkeyPatch.context() as patch:
+        if "KNIFFEL_CACHE_DIR" not in os.environ:
+            patch.setenv("KNIFFEL_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "tables"))
+        yield
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    app = create_app(Settings(db=f"sqlite:///{tmp_path / 'kniffel.db'}"), bots=BotSeats(delay=0))
+    with TestClient(app) as test_client:
+        yield test_client
+
+
+@pytest.fixture
+def service(client: TestClient) -> GameService:
+    board: GameService = client.app.state.service  # type: ignore[attr-defined]
+    return board
+
+
+def _new(client: TestClient, variant: str, players: tuple[str, ...] = ("Anna", "Ben")) -> Any:
+    response = client.post("/api/games", json={"variant": variant, "players": list(players)})
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def _send(client: TestClient, game: Any, event: dict[str, Any]) -> Any:
+    response = client.post(
+        f"/api/games/{game['id']}/events",
+        json={"event": event},
+        headers={"X-Kniffel-Key": game["key"]},
+    )
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def _roll(client: TestClient, game: Any, faces: str, keep: tuple[int, ...] = ()) -> Any:
+    event = {"type": "roll", "player": "Anna", "dice": [int(f) for f in faces], "keep": list(keep)}
+    return _send(client, game, event)
+
+
+def _advice(client: TestClient, game: Any, **params: Any) -> Any:
+    response = client.get(f"/api/games/{game['id']}/advice", params=params)
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+@pytest.mark.parametrize("variant", PRESETS)
+def test_the_advice_api_lists_legal_choices_best_first(
+    client: TestClient, service: GameService, variant: str
+) -> None:
+    game = _new(client, variant)
+    start = _advice(client, game)
+    assert start["player"] == "Anna" and start["rolls"] == 0 and start["dice"] is None
+    assert [c["action"] for c in start["choices"]] == ["roll"]
+    assert start["exact"] == (variant in ("kniffel", "yahtzee"))
+    _roll(client, game, "66612")
+    advice = _advice(client, game, top=100)
+    assert (advice["rolls"], advice["dice"]) == (1, [1, 2, 6, 6, 6])
+    engine = service.get(game["id"]).game
+    legal = {str(o.cell): o.points + o.kniffel_bonus for o in engine.entry_options()}
+    values = [c["expected"] for c in advice["choices"]]
+    assert values == sorted(values, reverse=True) and advice["expected"] == values[0]
+    for choice in advice["choices"]:
+        if choice["action"] == "enter":
+            assert legal[choice["cell"]] == choice["points"]
+        else:
+            assert RollAction(tuple(choice["keep"])) in engine.legal_actions()
+    assert {c["cell"] for c in advice["choices"] if c["action"] == "enter"} == set(legal)
+    ours = evaluate(engine)
+    assert values == [c.expected for c in ours.choices]
+    if variant in ("kniffel", "yahtzee"):
+        exact = exact_advice.advise(engine, top=3)
+        assert [c["expected"] for c in _advice(client, game, top=3)["choices"]] == pytest.approx(
+            [c.expected for c in exact.choices], abs=1e-9
+        )
+
+
+@pytest.mark.parametrize("variant", ["kniffel", "rauf-runter"])
+def test_typed_dice_are_advised_before_a_roll_is_recorded(client: TestClient, variant: str) -> None:
+    game = _new(client, variant)
+    typed = _advice(client, game, dice="66655", top=100)
+    assert typed["dice"] == [5, 5, 6, 6, 6] and typed["rolls"] == 3
+    assert {c["action"] for c in typed["choices"]} == {"enter"}
+    first = _advice(client, game, dice="66655", rolls=1, top=100)
+    assert "roll" in {c["action"] for c in first["choices"]}
+    rolled = _roll(client, game, "66655")
+    assert rolled["version"] == 1
+    # once a roll is recorded its dice count, not the typed ones
+    assert _advice(client, game, dice="11111", top=100) == first
+
+
+def test_advice_refusals(client: TestClient, service: GameService) -> None:
+    game = _new(client, "kniffel", ("Anna",))
+    assert client.get("/api/games/nope/advice").status_code == 404
+    bad = client.get(f"/api/games/{game['id']}/advice", params={"dice": "66a"})
+    assert bad.status_code == 400 and "dice are digits" in bad.json()["detail"]
+    for params in ({"rolls": 0}, {"rolls": 4}, {"top": 0}):
+        assert client.get(f"/api/games/{game['id']}/advice", params=params).status_code == 422
+    for row in Game(service.get(game["id"]).variant, ["Anna"]).rows:
+        event = {"type": "enter", "player": "Anna", "cell": row.value, "dice": [1, 1, 2, 2, 4]}
+        _send(client, game, event)
+    over = client.get(f"/api/games/{game['id']}/advice")
+    assert over.status_code == 400 and "finished" in over.json()["detail"]
+
+
+@pytest.mark.parametrize("variant", PRESETS)
+def test_the_analysis_api_matches_the_analysis(
+    client: TestClient, service: GameService, variant: str
+) -> None:
+    game = _new(client, variant)
+    _roll(client, game, "66666")
+    engine = service.get(game["id"]).game
+    worst = evaluate(engine).choices[-1].action
+    assert isinstance(worst, EnterAction)
+    _send(client, game, {"type": "enter", "player": "Anna", "cell": str(worst.cell)})
+    cell = service.get(game["id"]).game.allowed_cells("Ben")[0]
+    _send(
+        client, game, {"type": "enter", "player": "Ben", "cell": str(cell), "dice": [1, 2, 3, 4, 6]}
+    )
+    response = client.get(f"/api/games/{game['id']}/analysis")
+    assert response.status_code == 200, response.text
+    data = response.json()
+    assert data == analyse(service.get(game["id"]).game).as_dict()
+    assert [d["event"] for d in data["decisions"]] == [2, 3]
+    assert data["decisions"][0]["choice"]["cell"] == str(worst.cell)
+    assert data["players"]["Anna"]["loss"] > 10
+    assert data["players"]["Ben"]["decisions"] == 1
+    top = client.get(f"/api/games/{game['id']}/analysis", params={"top": 1}).json()
+    assert [d["event"] for d in top["decisions"]] == [2]
+    assert client.get("/api/games/nope/analysis").status_code == 404
+
+
+def test_the_api_documents_both_routes(client: TestClient) -> None:
+    paths = client.get("/openapi.json").json()["paths"]
+    assert "/api/games/{game_id}/advice" in paths
+    assert "/api/games/{game_id}/analysis" in paths
+    assert not any(path.startswith("/g/") for path in paths)
+
+
+# ------------------------------------------------------------------- pages
+
+
+def _best_label(engine: Game, lang: str = "de") -> str:
+    position = evaluate(engine)
+    return AdviceWords(Translator(lang)).choice(position.choices[0], engine.variant, position.rolls)
+
+
+@pytest.mark.parametrize("variant", PRESETS)
+def test_the_tipp_panel_shows_the_best_choice_first(
+    client: TestClient, service: GameService, variant: str
+) -> None:
+    game = _new(client, variant)
+    _roll(client, game, "66612")
+    engine = service.get(game["id"]).game
+    response = client.get(f"/g/{game['id']}/tipp", headers=HX)
+    assert response.status_code == 200
+    text = html.unescape(response.text)
+    assert "Tipp für Anna" in text and "Erwartete Endsumme" in text
+    best = re.search(r'<li class="best">\s*<span class="tipp-label">([^<]+)</span>', text)
+    assert best is not None and best.group(1) == _best_label(engine)
+    assert best.group(1).startswith(("Behalten: ", "Eintragen: ", "Alle neu würfeln"))
+    shown = AdviceWords(Translator("de")).decimal(evaluate(engine).expected)
+    assert f"<strong data-expected>{shown}</strong>" in text
+    assert text.count("<li") == 5
+    english = html.unescape(client.get(f"/g/{game['id']}/tipp?lang=en", headers=HX).text)
+    assert "Hint for Anna" in english and "Expected final total" in english
+    assert _best_label(engine, "en") in english
+
+
+def test_the_tipp_highlights_the_best_cell_and_the_dice_to_keep(
+    client: TestClient, service: GameService
+) -> None:
+    game = _new(client, "rauf-runter")
+    _roll(client, game, "66666")
+    text = html.unescape(client.get(f"/g/{game['id']}/tipp").text)
+    best = evaluate(service.get(game["id"]).game).choices[0].action
+    assert isinstance(best, EnterAction)
+    assert f'#board [id="c0-{best.cell}"]' in text
+    labels = re.findall(r'<span class="tipp-label">([^<]+)</span>', text)
+    assert labels[0].startswith("Eintragen: ") and ", " in labels[0]  # column, then row
+
+
+def test_the_tipp_takes_the_typed_dice_in_physical_games(client: TestClient) -> None:
+    game = _new(client, "kniffel")
+    text = html.unescape(client.get(f"/g/{game['id']}/tipp?dice=66655").text)
+    assert "Zu den Würfeln 55666 (3. Wurf)" in text
+    labels = re.findall(r'<span class="tipp-label">([^<]+)</span>', text)
+    assert labels and all(label.startswith("Eintragen: ") for label in labels)
+    start = html.unescape(client.get(f"/g/{game['id']}/tipp").text)
+    assert "Vor dem ersten Wurf." in start and "Würfeln" in start
+    refused = client.get(f"/g/{game['id']}/tipp?dice=6665x")
+    assert refused.status_code == 422 and 'role="alert"' in refused.text
+    assert client.get("/g/nope/tipp").status_code == 404
+
+
+def test_the_board_offers_the_tipp_and_the_analysis(client: TestClient) -> None:
+    game = _new(client, "dreifach")
+    page = client.get(f"/g/{game['id']}").text
+    assert f'hx-get="/g/{game["id"]}/tipp"' in page
+    assert 'hx-include="#dice-input"' in page  # physical dice: the typed dice go along
+    assert f'href="/g/{game["id"]}/analyse"' in page
+    english = client.get(f"/g/{game['id']}?lang=en").text
+    assert "Hint" in english and "Analysis" in english
+
+
+@pytest.mark.parametrize("variant", PRESETS)
+def test_the_analysis_page_lists_decisions_and_losses(
+    client: TestClient, service: GameService, variant: str
+) -> None:
+    game = _new(client, variant)
+    empty = client.get(f"/g/{game['id']}/analyse")
+    assert empty.status_code == 200 and "Noch keine Entscheidungen." in empty.text
+    _roll(client, game, "66661")
+    _roll(client, game, "12345", keep=(1,))  # a poor keep
+    _send(client, game, {"type": "enter", "player": "Anna", "cell": _first_allowed(service, game)})
+    result = analyse(service.get(game["id"]).game)
+    text = html.unescape(client.get(f"/g/{game['id']}/analyse").text)
+    assert "Analyse: " in text and "Erwarteter Verlust je Spieler" in text
+    assert text.count('<tr class="costly" data-event="2">') == 1
+    words = AdviceWords(Translator("de"))
+    assert f"<td data-loss>{words.decimal(result.players['Anna'].loss)}</td>" in text
+    assert "Behalten: 1" in text
+    english = html.unescape(client.get(f"/g/{game['id']}/analyse?lang=en").text)
+    assert "Expected loss per player" in english and "Keep: 1" in english
+    top = html.unescape(client.get(f"/g/{game['id']}/analyse?top=1").text)
+    assert "Die 1 teuersten Entscheidungen" in top and top.count("data-event=") == 1
+
+
+def _first_allowed(service: GameService, game: Any) -> str:
+    engine = service.get(game["id"]).game
+    return str(engine.entry_options()[0].cell)
+
+
+def test_the_analysis_page_of_an_unknown_game_is_404(client: TestClient) -> None:
+    assert client.get("/g/nope/analyse").status_code == 404
