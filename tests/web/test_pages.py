@@ -551,8 +551,8 @@ def _messages() -> set[str]:
     found: set[str] = set()
     for template in (WEB / "templates").glob("*.html"):
         found.update(re.findall(r"""_\(\s*["']([^"']+)["']""", template.read_text()))
-    for module in ("sheet_view.py", "pages.py", "moves.py", "forms.py", "chart.py"):
-        source = (WEB / module).read_text()
+    for module in WEB.glob("*.py"):
+        source = module.read_text()
         # A message may be split over lines as adjacent string literals.
         for literals in re.findall(r"""\bt\(\s*((?:"[^"]*"\s*)+)""", source):
             found.add("".join(re.findall(r'"([^"]*)"', literals)))

@@ -1,0 +1,267 @@
+"""The Tafel: the board page, its fragment for htmx, the changes, the record and the chart.
+
+Form posts answer htmx with the board fragment (the ``board`` block of
+``board.html``, swapped into the page's ``#tafel``) and plain browsers with a
+redirect; a refused change answers 4xx with the board and a plain message,
+and changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import RedirectResponse, Response
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import FormData
+
+from kniffel.rules import Dice, KniffelError
+from kniffel.web import forms, moves, rendering
+from kniffel.web.chart import running_totals, totals_chart_svg
+from kniffel.web.errors import BoardError, Conflict, Forbidden, GameNotFound
+from kniffel.web.qr import qr_svg
+from kniffel.web.service import GameService, GameView
+from kniffel.web.sheet_view import board_view
+
+__all__ = ["router"]
+
+router = APIRouter(include_in_schema=False)
+
+
+# ------------------------------------------------------------------ the board
+
+
+async def _load(request: Request, game_id: str) -> GameView:
+    return await run_in_threadpool(rendering.service(request).get, game_id)
+
+
+def _not_found(request: Request) -> Response:
+    t = rendering.translator(request)
+    return rendering.render(
+        request, "missing.html", {"message": t("Spiel nicht gefunden.")}, status=404
+    )
+
+
+def _board_context(
+    request: Request,
+    view: GameView,
+    *,
+    dice: Dice | None = None,
+    points: int | None = None,
+    message: str = "",
+    page: bool = True,
+) -> dict[str, Any]:
+    """What ``board.html`` shows; ``page=False`` for the board fragment alone."""
+    t = rendering.translator(request)
+    game = view.game
+    board = board_view(game, t, dice_mode=view.dice_mode, dice=dice, points=points, bots=view.bots)
+    can_change = rendering.device_key(request, view) is not None
+    base = str(request.base_url).rstrip("/")
+    watch_url = f"{base}/g/{view.id}"
+    play_url = f"{watch_url}?key={view.key}" if can_change else ""
+    lines = running_totals(game) if board.finished else []
+    turns = max((len(line) for line in lines), default=1) - 1
+    progress = {
+        "names": game.players,
+        "turns": [
+            [t.number(line[i]) if i < len(line) else "" for line in lines]
+            for i in range(1, turns + 1)
+        ],
+    }
+    return {
+        "game_id": view.id,
+        "version": view.version,
+        "board": board,
+        "can_change": can_change,
+        "message": message,
+        "watch_url": watch_url,
+        "play_url": play_url,
+        "watch_qr": qr_svg(watch_url, t("QR-Code des Zuschauer-Links")) if page else "",
+        "play_qr": qr_svg(play_url, t("QR-Code des Mitspiel-Links")) if play_url and page else "",
+        "progress": progress,
+    }
+
+
+@router.get("/g/{game_id}")
+async def board_page(request: Request, game_id: str) -> Response:
+    t = rendering.translator(request)
+    try:
+        view = await _load(request, game_id)
+    except GameNotFound:
+        return _not_found(request)
+    key = request.query_params.get("key")
+    if key and secrets.compare_digest(key.encode(), view.key.encode()):
+        # The link's key goes into a cookie; the address bar keeps the plain link.
+        response = RedirectResponse(f"/g/{view.id}", status_code=303)
+        rendering.set_key(response, view)
+        rendering.remember_language(request, response)
+        return response
+    message = t("Dieses Gerät darf nur zusehen.") if key else ""
+    try:
+        dice = forms.dice_field(request.query_params.get("dice"), t)
+        points = forms.points_field(request.query_params.get("points"), t)
+    except forms.FormError as exc:
+        dice, points, message = None, None, str(exc)
+    context = _board_context(request, view, dice=dice, points=points, message=message)
+    return rendering.render(request, "board.html", context)
+
+
+@router.get("/g/{game_id}/board")
+async def board_fragment(request: Request, game_id: str) -> Response:
+    """The board alone, for htmx: after a live update, or to preview typed dice."""
+    t = rendering.translator(request)
+    try:
+        view = await _load(request, game_id)
+    except GameNotFound:
+        return _not_found(request)
+    message = ""
+    try:
+        dice = forms.dice_field(request.query_params.get("dice"), t)
+        points = forms.points_field(request.query_params.get("points"), t)
+        if dice is not None and points is not None:
+            raise forms.FormError(t("Würfel oder Punkte, nicht beides."))
+    except forms.FormError as exc:
+        dice, points, message = None, None, str(exc)
+    context = _board_context(request, view, dice=dice, points=points, message=message, page=False)
+    return rendering.render(request, "board.html", context, block="board")
+
+
+Change = Callable[[GameService, GameView, str], GameView]
+
+
+async def _change(
+    request: Request, game_id: str, build: Callable[[FormData, GameView], Change]
+) -> Response:
+    """Read the form, make the change through the service, answer with the board."""
+    t = rendering.translator(request)
+    try:
+        view = await _load(request, game_id)
+    except GameNotFound:
+        return _not_found(request)
+    form_data = await rendering.text_form(request)
+    dice: Dice | None = None
+    points: int | None = None
+    status = 200
+    message = ""
+    try:
+        dice = forms.dice_field(form_data, t)
+        points = forms.points_field(form_data, t)
+        key = rendering.device_key(request, view)
+        if key is None:
+            raise Forbidden(t("Dieses Gerät darf nur zusehen."))
+        change = build(form_data, view)
+        view = await run_in_threadpool(change, rendering.service(request), view, key)
+        dice = points = None
+    except forms.FormError as exc:
+        status, message = 400, str(exc)
+    except Conflict:
+        status, message = 409, t("Das Spiel wurde inzwischen geändert; bitte noch einmal.")
+        view = await _load(request, game_id)
+    except Forbidden:
+        status, message = 403, t("Dieses Gerät darf nur zusehen.")
+    except GameNotFound:
+        return _not_found(request)
+    except moves.Refused as exc:
+        status, message = 422, str(exc)
+    except (KniffelError, BoardError) as exc:
+        status, message = 422, t("Nicht erlaubt: {reason}", reason=str(exc))
+    if status == 200 and not rendering.is_htmx(request):
+        return RedirectResponse(f"/g/{game_id}", status_code=303)
+    fragment = rendering.is_htmx(request)
+    context = _board_context(
+        request, view, dice=dice, points=points, message=message, page=not fragment
+    )
+    block = "board" if fragment else None
+    return rendering.render(request, "board.html", context, status=status, block=block)
+
+
+def _apply(event: dict[str, Any], version: int | None) -> Change:
+    def change(service: GameService, view: GameView, key: str) -> GameView:
+        return service.apply(view.id, key, event, expected_version=version)
+
+    return change
+
+
+@router.post("/g/{game_id}/enter")
+async def enter(request: Request, game_id: str) -> Response:
+    t = rendering.translator(request)
+
+    def build(form_data: FormData, view: GameView) -> Change:
+        return _apply(moves.entry_event(form_data, view, t), forms.version_field(form_data))
+
+    return await _change(request, game_id, build)
+
+
+@router.post("/g/{game_id}/roll")
+async def roll(request: Request, game_id: str) -> Response:
+    t = rendering.translator(request)
+
+    def build(form_data: FormData, view: GameView) -> Change:
+        keep = forms.keep_field(form_data, t)
+        version = forms.version_field(form_data)
+        player = view.game.current_name or ""
+
+        def change(service: GameService, current: GameView, key: str) -> GameView:
+            return service.roll(current.id, key, player, keep, expected_version=version)
+
+        return change
+
+    return await _change(request, game_id, build)
+
+
+@router.post("/g/{game_id}/edit")
+async def edit(request: Request, game_id: str) -> Response:
+    t = rendering.translator(request)
+
+    def build(form_data: FormData, view: GameView) -> Change:
+        return _apply(moves.edit_event(form_data, view, t), forms.version_field(form_data))
+
+    return await _change(request, game_id, build)
+
+
+@router.post("/g/{game_id}/clear")
+async def clear(request: Request, game_id: str) -> Response:
+    t = rendering.translator(request)
+
+    def build(form_data: FormData, view: GameView) -> Change:
+        return _apply(moves.clear_event(form_data, view, t), forms.version_field(form_data))
+
+    return await _change(request, game_id, build)
+
+
+@router.post("/g/{game_id}/undo")
+async def undo(request: Request, game_id: str) -> Response:
+    def build(form_data: FormData, view: GameView) -> Change:
+        return _apply({"type": "undo"}, forms.version_field(form_data))
+
+    return await _change(request, game_id, build)
+
+
+# ---------------------------------------------------------------- downloads
+
+
+@router.get("/g/{game_id}/record")
+async def record(request: Request, game_id: str) -> Response:
+    try:
+        document = await run_in_threadpool(rendering.service(request).export_record, game_id)
+    except GameNotFound:
+        return _not_found(request)
+    return Response(
+        json.dumps(document, ensure_ascii=False, indent=1),
+        media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="kniffel-{game_id}.json"'},
+    )
+
+
+@router.get("/g/{game_id}/chart.svg")
+async def chart(request: Request, game_id: str) -> Response:
+    t = rendering.translator(request)
+    try:
+        view = await _load(request, game_id)
+    except GameNotFound:
+        return _not_found(request)
+    svg = await run_in_threadpool(totals_chart_svg, view.game, t)
+    return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-cache"})
