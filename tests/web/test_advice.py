@@ -254,7 +254,7 @@ def test_the_analysis_page_lists_decisions_and_losses(
     assert "Behalten: 1" in text
     english = html.unescape(client.get(f"/g/{game['id']}/analyse?lang=en").text)
     assert "Expected loss per player" in english and "Keep: 1" in english
-    top = html.unescape(client.get(f"/g/{game['id']}/analyse?top=1").text)
+    top = html.unescape(client.get(f"/g/{game['id']}/analyse?top=1&lang=de").text)
     assert "Die 1 teuersten Entscheidungen" in top and top.count("data-event=") == 1
 
 

@@ -14,28 +14,22 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
-from jinja2_fragments.fastapi import Jinja2Blocks
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
 from kniffel.rules import Dice, EnterAction, KniffelError
 from kniffel.solver.advisor import Position, evaluate, is_exact
 from kniffel.solver.analysis import Analysis, analyse, choice_dict
-from kniffel.web import forms
+from kniffel.web import forms, rendering
 from kniffel.web.advice_words import AdviceWords
 from kniffel.web.errors import ErrorBody, GameNotFound
-from kniffel.web.i18n import Translator, negotiate
-from kniffel.web.service import GameService, GameView
+from kniffel.web.service import GameView
 
 __all__ = ["router"]
-
-TEMPLATES = Path(__file__).parent / "templates"
-templates = Jinja2Blocks(directory=TEMPLATES)
 
 #: The choices the Tipp lists; the best first.
 TIPP_CHOICES = 5
@@ -109,11 +103,6 @@ class AnalysisOut(BaseModel):
 # --------------------------------------------------------------------- reading
 
 
-def _service(request: Request) -> GameService:
-    service: GameService = request.app.state.service
-    return service
-
-
 def _position(view: GameView, dice: Dice | None, rolls: int) -> Position:
     """The Tipp's position: dice typed at the table count only before any roll is recorded."""
     game = view.game
@@ -167,7 +156,7 @@ def advice(
     rolls: Annotated[int, Query(ge=1, le=3, description="how many rolls made those dice")] = 3,
     top: Annotated[int, Query(ge=1, le=500, description="how many choices to list")] = 5,
 ) -> dict[str, Any]:
-    view = _service(request).get(game_id)
+    view = rendering.service(request).get(game_id)
     position = _position(view, None if dice is None else Dice.parse(dice), rolls)
     one_column = len(view.variant.columns) == 1
     return {
@@ -193,29 +182,23 @@ def analysis(
         int | None, Query(ge=1, description="list only the N costliest decisions")
     ] = None,
 ) -> dict[str, Any]:
-    return analysis_of(_service(request).get(game_id)).as_dict(top)
+    return analysis_of(rendering.service(request).get(game_id)).as_dict(top)
 
 
 # ----------------------------------------------------------------------- pages
 
 
 def _words(request: Request) -> AdviceWords:
-    lang = negotiate(
-        request.query_params.get("lang"),
-        request.headers.get("accept-language"),
-        request.cookies.get("kniffel_lang"),
-    )
-    return AdviceWords(Translator(lang))
+    return AdviceWords(rendering.translator(request))
 
 
 def _render(request: Request, name: str, context: dict[str, Any], status: int = 200) -> Response:
+    """``name`` in the page language, with these pages' words as ``_``."""
     words = _words(request)
-    return templates.TemplateResponse(
-        request,
-        name,
-        {**context, "_": words, "words": words, "lang": words.lang},
-        status_code=status,
-    )
+    context = {**context, "_": words, "words": words, "lang": words.lang}
+    response = rendering.templates.TemplateResponse(request, name, context, status_code=status)
+    rendering.remember_language(request, response)
+    return response
 
 
 def _not_found(request: Request) -> Response:
@@ -228,7 +211,7 @@ async def tipp(request: Request, game_id: str) -> Response:
     """The Tipp panel for the player to move (typed physical dice via ``?dice=``)."""
     words = _words(request)
     try:
-        view = await run_in_threadpool(_service(request).get, game_id)
+        view = await run_in_threadpool(rendering.service(request).get, game_id)
     except GameNotFound:
         return _not_found(request)
     context: dict[str, Any] = {"game_id": view.id, "message": "", "tipp": None}
@@ -295,7 +278,7 @@ async def analyse_page(request: Request, game_id: str) -> Response:
     """Every decision of the game beside the best one, and the loss per player."""
     words = _words(request)
     try:
-        view = await run_in_threadpool(_service(request).get, game_id)
+        view = await run_in_threadpool(rendering.service(request).get, game_id)
     except GameNotFound:
         return _not_found(request)
     result = await run_in_threadpool(analysis_of, view)
