@@ -109,6 +109,21 @@ def play_turn(page: Page, turn: Turn, dice: str, points: int) -> None:
     wait_version(page, before + 1)
 
 
+def play_turn_by_keyboard(page: Page, turn: Turn, dice: str, points: int) -> None:
+    """Anna's ↓ Zweier without touching the screen: Enter to the cells, arrows, Enter."""
+    assert (turn.column, turn.row) == ("down", Row.TWOS)
+    before = version(page)
+    type_dice(page, dice)
+    expect(page.get_by_role("button", name=open_label(turn, points), exact=True)).to_be_visible()
+    page.keyboard.press("Enter")
+    expect(page.locator("#c0-free\\.ones")).to_be_focused()
+    for key in ("ArrowDown", "ArrowLeft", "ArrowLeft"):
+        page.keyboard.press(key)
+    expect(page.locator("#c0-down\\.twos")).to_be_focused()
+    page.keyboard.press("Enter")
+    wait_version(page, before + 1)
+
+
 def total_of(page: Page, player: str) -> int:
     tab = page.get_by_role("tab").filter(has_text=player)
     return int(tab.locator(".player-total").inner_text().replace(".", ""))
@@ -138,6 +153,9 @@ def test_a_full_rauf_runter_game_typed_at_phone_size(browser: Browser, server: s
                 mistake_then_undo(page)
             if number == 13 and player == "Ben":
                 enter_points_instead_of_dice(page, turn, points)
+                continue
+            if number == 1 and player == "Anna":
+                play_turn_by_keyboard(page, turn, dice, points)
                 continue
             play_turn(page, turn, dice, points)
             if number == 0 and player == "Anna":

@@ -291,6 +291,21 @@ document.documentElement.classList.add("js");
       }
     });
 
+    // -- the sheet by keyboard: arrow keys move between the cells of a sheet, like on paper
+    document.addEventListener("keydown", (event) => {
+      const cell = event.target instanceof Element && event.target.closest(".cell-btn");
+      const step = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[event.key];
+      if (!cell || !step || event.altKey || event.ctrlKey || event.metaKey) return;
+      const rows = $$("tbody tr", cell.closest("table"));
+      const row = cell.closest("tr");
+      const r = rows.indexOf(row) + step[0];
+      const c = $$("td.cell", row).indexOf(cell.closest("td")) + step[1];
+      const next = rows[r] && $$("td.cell", rows[r])[c];
+      if (!next) return;
+      event.preventDefault();
+      $(".cell-btn", next).focus();
+    });
+
     // -- tabs by keyboard (arrow keys, as a tab list should)
     document.addEventListener("keydown", (event) => {
       const tab = event.target instanceof Element && event.target.closest(".player-tab");
