@@ -162,3 +162,39 @@ def test_the_board_page_shows_the_bots_moves(client: TestClient) -> None:
     assert "Anna ist am Zug" in page
     tab = re.search(r'player-name">Robo</span>\s*<span class="player-total">(\d+)</span>', page)
     assert tab is not None and int(tab.group(1)) == total
+
+
+# ------------------------------------------------------------- new-game form
+
+
+def test_the_new_game_form_offers_a_bot_for_every_seat(client: TestClient) -> None:
+    page = client.get("/").text
+    assert page.count('<select name="seat"') == 8
+    assert '<option value="greedy">Bot: gierig</option>' in page
+    assert '<option value="best">Bot: stark</option>' in page
+    assert "Bots würfeln virtuell" in page
+    english = client.get("/?lang=en").text
+    assert "Bot: strong" in english and 'aria-label="Who plays seat 1"' in english
+
+
+def test_a_bot_seat_from_the_form_plays_with_virtual_dice(client: TestClient) -> None:
+    fields = {
+        "variant": "kniffel",
+        "dice_mode": "physical",  # a bot needs the board's dice: the game becomes virtual
+        "player": ["Robo", "Anna", *[""] * 6],
+        "seat": ["best", "person", "greedy", *["person"] * 5],  # no name: no bot
+    }
+    response = client.post("/games", data=fields, follow_redirects=False)
+    assert response.status_code == 303, response.text
+    game_id = response.headers["location"].removeprefix("/g/")
+    view = _service(client).get(game_id)
+    assert view.bots == {"Robo": "best"}
+    assert view.dice_mode == "virtual"
+    assert view.game.filled_count("Robo") == 1 and view.game.current_name == "Anna"
+
+
+def test_without_bots_the_form_keeps_its_dice(client: TestClient) -> None:
+    fields = {"variant": "kniffel", "dice_mode": "physical", "player": ["Anna", "Ben"]}
+    response = client.post("/games", data=fields, follow_redirects=False)
+    view = _service(client).get(response.headers["location"].removeprefix("/g/"))
+    assert (view.bots, view.dice_mode) == ({}, "physical")

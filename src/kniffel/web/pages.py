@@ -15,7 +15,7 @@ from starlette.datastructures import FormData
 
 from kniffel.record import RecordError
 from kniffel.rules import PRESETS, KniffelError
-from kniffel.web import board_pages, forms, rendering
+from kniffel.web import board_pages, bot_seats, forms, rendering
 from kniffel.web.errors import BoardError
 from kniffel.web.i18n import Translator
 from kniffel.web.service import GameService
@@ -108,9 +108,11 @@ async def create_game(request: Request) -> Response:
     except forms.FormError as exc:
         return await _home(request, _echo(form_data), message=str(exc), status=422)
     service = rendering.service(request)
+    bots = bot_seats.seats_of_form(form_data)
+    dice_mode = "virtual" if bots else form.dice_mode  # the board rolls for its bots
     try:
         view = await run_in_threadpool(
-            service.create, form.variant, form.options(), list(form.players), form.dice_mode
+            service.create, form.variant, form.options(), list(form.players), dice_mode, bots
         )
     except (KniffelError, BoardError) as exc:
         return await _home(request, form, message=str(exc), status=422)
