@@ -204,3 +204,18 @@ def test_keeps_are_all_distinct_keeps_of_the_roll() -> None:
     game = _first_roll(Game(get_variant("rauf-runter"), ["Anna"]), "11223")
     keeps = {c.action.keep for c in evaluate(game).choices if isinstance(c.action, RollAction)}
     assert keeps == {k for k in keeps_of(Dice.parse("11223")) if len(k) < 5}
+
+
+def test_several_columns_are_valued_as_final_totals() -> None:
+    """The estimate counts points still to come, not only their order: it lies above the
+    plan that any strategy reaches (↓↑ first, then the free column; each column alone)."""
+    from kniffel.rules import Discipline
+    from kniffel.solver.column import solve_column
+    from kniffel.solver.raufrunter import solve_bounds
+
+    rauf = Game(get_variant("rauf-runter"), ["Anna"])
+    floor = solve_bounds(rauf.options)["lower_bound"]
+    assert floor <= evaluate(rauf).expected <= floor + 40
+    triple = Game(get_variant("dreifach"), ["Anna"])
+    alone = 6 * solve_column(triple.options, Discipline.FREE).ev  # factors 1 + 2 + 3
+    assert alone <= evaluate(triple).expected <= alone + 40
