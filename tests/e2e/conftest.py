@@ -20,7 +20,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, sync_playwright
 
-CHROMIUM = Path("/usr/lib/chromium/chromium")
+#: Debian's real binary (``/usr/bin/chromium`` is a wrapper); ``KNIFFEL_CHROMIUM`` overrides it.
+CHROMIUM = Path(os.environ.get("KNIFFEL_CHROMIUM", "/usr/lib/chromium/chromium"))
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 
