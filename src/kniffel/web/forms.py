@@ -16,6 +16,7 @@ from starlette.datastructures import FormData
 from kniffel.rules import PRESETS, Dice, KniffelError, Options
 from kniffel.rules.game import MAX_PLAYERS
 from kniffel.web.i18n import Translator
+from kniffel.web.service import DICE_MODES
 
 __all__ = [
     "JOKERS",
@@ -25,6 +26,7 @@ __all__ = [
     "NewGame",
     "Preset",
     "dice_field",
+    "keep_field",
     "new_game_form",
     "optional_int",
     "points_field",
@@ -35,7 +37,6 @@ __all__ = [
 
 MAX_NAME = 40
 MAX_KNIFFEL_BONUS = 1000
-DICE_MODES = ("physical", "virtual")
 #: The joker choices with their names and one-line explanations (German message ids).
 JOKERS = (
     ("free", "frei", "Jedes erlaubte Feld; Full House und Straßen zählen voll."),
@@ -241,6 +242,7 @@ def version_field(form: FormData) -> int | None:
 
 
 def keep_field(form: FormData, t: Translator) -> Sequence[int]:
+    """The faces of the dice held for the next roll."""
     faces = []
     for value in _texts(form, "keep"):
         if value not in ("1", "2", "3", "4", "5", "6"):
