@@ -49,7 +49,6 @@ class _Turn:
 
     slots: dict[Cell, int]  # the slot (row of ``worth``) of every cell that may take a roll
     worth: Array  # [slots, 252]: the entry's points now plus what follows it
-    final: Array  # [252]: the best entry of each roll
     keeps_after_one: Array  # [462]: each keep's worth after the first roll
     keeps_after_two: Array  # [462]: after the second roll
     start: float  # the turn's worth before its first roll
@@ -61,7 +60,6 @@ def _turn_of(slots: dict[Cell, int], worth: Array) -> _Turn:
     return _Turn(
         slots,
         worth,
-        final,
         keep_values(after_two),
         keep_values(final),
         float(after_one @ P_FIRST),
@@ -70,7 +68,7 @@ def _turn_of(slots: dict[Cell, int], worth: Array) -> _Turn:
 
 @lru_cache(maxsize=256)
 def _column_turn(table: ColumnTable, column: str, state: SheetState) -> _Turn:
-    worth = table.entries(SheetState(*state))
+    worth = table.entries(state)
     slots = {Cell(column, row): j for j, row in enumerate(table.space.rows)}
     return _turn_of(slots, worth)
 
@@ -104,7 +102,8 @@ def _turn(game: Game, player: int) -> _Turn:
         state = table.space.state_of(game, player, spec.id)
         return _column_turn(table, spec.id, state)
     sheets = SheetBatch.of_game(game, player)
-    # What an entry is worth depends only on these; the rest of the sheet is in the total.
+    # What the bot's estimate and the entries' gains read of a sheet (the cached key);
+    # the rest of the sheet is in the player's total.
     key = np.stack([sheets.filled[0], sheets.upper[0], sheets.fifty[0].astype(np.int64)])
     return _sheet_turn(game.variant, key.astype(np.int64).tobytes())
 
