@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -17,15 +17,6 @@ THEIR_NAMES = {
     Row.FOUR_KIND: "four_of_a_kind",
     Row.KNIFFEL: "five_of_a_kind",
 }
-
-
-@pytest.fixture(scope="session", autouse=True)
-def private_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """Tables go to a fresh directory, never the user's cache, and are shared by the session."""
-    path = str(tmp_path_factory.mktemp("kniffel-cache"))
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("KNIFFEL_CACHE_DIR", path)
-        yield path
 
 
 @cache
