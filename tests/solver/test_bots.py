@@ -16,6 +16,7 @@ from kniffel.rules import (
     RollAction,
     get_variant,
 )
+from kniffel.solver.advice import advise
 from kniffel.solver.bots import BOT_NAMES, make_bot
 from kniffel.solver.column import solve_column
 from kniffel.solver.simulate import game_events, simulate
@@ -79,6 +80,21 @@ def _action(event: Event) -> RollAction | EnterAction:
         return RollAction(event.keep)
     assert isinstance(event, Enter)
     return EnterAction(event.cell)
+
+
+@pytest.mark.parametrize("variant", ["kniffel", "yahtzee"])
+def test_best_follows_the_exact_advice(variant: str) -> None:
+    """In one-column games the bot's choice is the advice's best (or tied with it)."""
+    simulation = simulate(get_variant(variant), "greedy", 2, seed=13, keep_logs=2)
+    bot = make_bot("best", simulation.variant)
+    for g in range(2):
+        game = Game(simulation.variant, ["Bot"])
+        for event in game_events(simulation, g):  # greedy's games: positions best would avoid
+            advice = advise(game)
+            top = advice.choices[0].expected
+            tied = [c.action for c in advice.choices if c.expected > top - 1e-9]
+            assert bot.choose(game) in tied
+            game.push(event)
 
 
 def test_best_plays_kniffel_optimally() -> None:

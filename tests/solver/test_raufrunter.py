@@ -30,6 +30,9 @@ def test_each_arrow_column_alone_matches_the_one_column_solver(solved: Solved) -
     assert table.down_alone == pytest.approx(solved("rauf-runter", Discipline.DOWN).ev, abs=1e-9)
     up_without_joker = solved("rauf-runter", Discipline.UP, joker="none").ev
     assert table.up_alone == pytest.approx(up_without_joker, abs=1e-9)
+    # The best upper-row play keeps every die of the row's face whatever the sum needs,
+    # so the order of the rows does not matter: ↓ and ↑ alone are worth the same.
+    assert table.down_alone == pytest.approx(table.up_alone, abs=1e-9)
 
 
 def test_the_last_turns_are_single_rows() -> None:

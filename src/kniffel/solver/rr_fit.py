@@ -10,8 +10,8 @@ expectation ``T`` of that turn (best keeps and entries over all dice, valued by
 ``λ = 0`` is fitted value iteration (noise-free, one turn deeper per round);
 ``λ = 1`` evaluates the current policy without bias (the dice of the game add
 noise). The new ``C`` is the ridge least-squares fit of ``G - plan`` on the
-features of :mod:`kniffel.solver.rr_correction`, over the states of every round
-so far. Each round's mean score measures the previous round's correction, and
+features of :mod:`kniffel.solver.rr_correction`, over the states of the latest
+round. Each round's mean score measures the previous round's correction, and
 the best one is kept.
 
 Run (about a minute per thousand games on two cores)::
@@ -147,7 +147,6 @@ def fit_correction(
     """Rounds of self-play and fitting; the correction whose round scored best, and its mean."""
     n_rows = len(rows_for(options))
     correction: Correction | None = None
-    played: list[Round] = []
     best: tuple[float, Correction | None] = (-np.inf, None)
     for number in range(rounds + 1):
         current = play_round(options, correction, games, seed + number)
@@ -160,8 +159,9 @@ def fit_correction(
             best = (current.mean, correction)
         if number == rounds:
             break
-        played.append(current)
-        weights = solve_weights(played, n_rows, lam, ridge)
+        # Only the latest round: a target depends on the value it was computed under,
+        # and older rounds' targets would pull the fit back towards older values.
+        weights = solve_weights([current], n_rows, lam, ridge)
         note = f"self-play round {number + 1}: lambda {lam}, ridge {ridge}, {games} games a round"
         correction = Correction(options, n_rows, weights, note)
     return best[1], best[0]
