@@ -86,7 +86,7 @@ def _progress(games: int, quiet: bool) -> Iterator[Callable[[int], None] | None]
 
 
 def _print(summary: dict[str, Any]) -> None:
-    options = " ".join(f"{k}={v}" for k, v in summary["options"].items())
+    options = " ".join(f"{k}={_plain(v)}" for k, v in summary["options"].items())
     click.echo(f"variant      {summary['variant']} ({options})")
     click.echo(f"bot          {summary['bot']}")
     click.echo(f"games        {summary['games']} (seed {summary['seed']})")
@@ -104,6 +104,10 @@ def _print(summary: dict[str, Any]) -> None:
         click.echo(f"extra Kniffel bonuses per game  {summary['extra_kniffels_per_game']:.4f}")
     per_game = summary["seconds_per_game"] * 1000
     click.echo(f"time         {per_game:.2f} ms per game ({summary['seconds']:.1f} s)")
+
+
+def _plain(value: object) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def _plot(result: Simulation, path: Path) -> None:
