@@ -1,7 +1,7 @@
 """Bot figures: seeded solitaire games of every bot, beside the Rauf-Runter bounds.
 
 Run: ``uv run python benchmarks/bots.py [--games N] [--others N] [--seed S]``
-(``--games`` for Rauf-Runter, default 100,000: about an hour on two cores;
+(``--games`` for Rauf-Runter, default 100,000: about 20 minutes on two cores;
 ``--others`` for the other presets). Prints a Markdown table for docs/bot.md.
 The bot ``plan`` is the Rauf-Runter bot without its learned correction.
 """
