@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -22,6 +22,7 @@ from kniffel.rules import Dice, KniffelError
 from kniffel.web import forms, moves, rendering
 from kniffel.web.chart import running_totals, totals_chart_svg
 from kniffel.web.errors import BoardError, Conflict, Forbidden, GameNotFound
+from kniffel.web.i18n import Translator
 from kniffel.web.qr import qr_svg
 from kniffel.web.service import GameService, GameView
 from kniffel.web.sheet_view import board_view
@@ -185,14 +186,35 @@ def _apply(event: dict[str, Any], version: int | None) -> Change:
     return change
 
 
-@router.post("/g/{game_id}/enter")
-async def enter(request: Request, game_id: str) -> Response:
-    t = rendering.translator(request)
+def _undo_event(form: FormData, view: GameView, t: Translator) -> dict[str, Any]:
+    return {"type": "undo"}
 
-    def build(form_data: FormData, view: GameView) -> Change:
-        return _apply(moves.entry_event(form_data, view, t), forms.version_field(form_data))
 
-    return await _change(request, game_id, build)
+def _posts_event(
+    make_event: Callable[[FormData, GameView, Translator], dict[str, Any]],
+) -> Callable[[Request, str], Awaitable[Response]]:
+    """A form route that turns the form into one record event and applies it."""
+
+    async def post(request: Request, game_id: str) -> Response:
+        t = rendering.translator(request)
+
+        def build(form_data: FormData, view: GameView) -> Change:
+            return _apply(make_event(form_data, view, t), forms.version_field(form_data))
+
+        return await _change(request, game_id, build)
+
+    return post
+
+
+for _name, _make_event in (
+    ("enter", moves.entry_event),
+    ("edit", moves.edit_event),
+    ("clear", moves.clear_event),
+    ("undo", _undo_event),
+):
+    router.add_api_route(
+        f"/g/{{game_id}}/{_name}", _posts_event(_make_event), methods=["POST"], name=_name
+    )
 
 
 @router.post("/g/{game_id}/roll")
@@ -208,34 +230,6 @@ async def roll(request: Request, game_id: str) -> Response:
             return service.roll(current.id, key, player, keep, expected_version=version)
 
         return change
-
-    return await _change(request, game_id, build)
-
-
-@router.post("/g/{game_id}/edit")
-async def edit(request: Request, game_id: str) -> Response:
-    t = rendering.translator(request)
-
-    def build(form_data: FormData, view: GameView) -> Change:
-        return _apply(moves.edit_event(form_data, view, t), forms.version_field(form_data))
-
-    return await _change(request, game_id, build)
-
-
-@router.post("/g/{game_id}/clear")
-async def clear(request: Request, game_id: str) -> Response:
-    t = rendering.translator(request)
-
-    def build(form_data: FormData, view: GameView) -> Change:
-        return _apply(moves.clear_event(form_data, view, t), forms.version_field(form_data))
-
-    return await _change(request, game_id, build)
-
-
-@router.post("/g/{game_id}/undo")
-async def undo(request: Request, game_id: str) -> Response:
-    def build(form_data: FormData, view: GameView) -> Change:
-        return _apply({"type": "undo"}, forms.version_field(form_data))
 
     return await _change(request, game_id, build)
 
