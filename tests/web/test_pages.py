@@ -12,7 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from kniffel.record import loads, replay
-from kniffel.rules import Dice, Enter, Game, Undo, get_variant
+from kniffel.rules import Dice, Enter, Game, Undo, get_variant, rows_for
 from kniffel.settings import Settings
 from kniffel.web import chart, i18n
 from kniffel.web.app import create_app
@@ -20,6 +20,11 @@ from kniffel.web.service import GameService
 
 HX = {"HX-Request": "true"}
 WEB = Path(i18n.__file__).parent
+
+#: The rows of a sheet without the Chance row, top to bottom.
+NO_CHANCE_ROWS = tuple(
+    row.value for row in rows_for(get_variant("kniffel", {"chance": False}).options)
+)
 
 
 class Elements(HTMLParser):
@@ -146,20 +151,7 @@ def test_the_start_page_lists_unfinished_and_finished_games(
 ) -> None:
     running = new_game(client, "Anna")
     done = service.create("kniffel", {"chance": False}, ["Zoe"])
-    for row in (
-        "ones",
-        "twos",
-        "threes",
-        "fours",
-        "fives",
-        "sixes",
-        "three_kind",
-        "four_kind",
-        "full_house",
-        "small_straight",
-        "large_straight",
-        "kniffel",
-    ):
+    for row in NO_CHANCE_ROWS:
         service.apply(
             done.id,
             done.key,
@@ -429,20 +421,7 @@ def test_a_further_kniffel_is_explained(client: TestClient, service: GameService
 
 def _finished_game(service: GameService) -> Any:
     view = service.create("kniffel", {"chance": False}, ["Anna", "Ben"])
-    rows = (
-        "ones",
-        "twos",
-        "threes",
-        "fours",
-        "fives",
-        "sixes",
-        "three_kind",
-        "four_kind",
-        "full_house",
-        "small_straight",
-        "large_straight",
-        "kniffel",
-    )
+    rows = NO_CHANCE_ROWS
     for row in rows:
         for player, dice in (("Anna", [6, 6, 6, 5, 5]), ("Ben", [1, 2, 3, 4, 5])):
             service.apply(

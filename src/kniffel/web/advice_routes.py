@@ -201,11 +201,6 @@ def _render(request: Request, name: str, context: dict[str, Any], status: int = 
     return response
 
 
-def _not_found(request: Request) -> Response:
-    message = _words(request)("Spiel nicht gefunden.")
-    return _render(request, "missing.html", {"message": message}, status=404)
-
-
 @pages.get("/g/{game_id}/tipp")
 async def tipp(request: Request, game_id: str) -> Response:
     """The Tipp panel for the player to move (typed physical dice via ``?dice=``)."""
@@ -213,7 +208,7 @@ async def tipp(request: Request, game_id: str) -> Response:
     try:
         view = await run_in_threadpool(rendering.service(request).get, game_id)
     except GameNotFound:
-        return _not_found(request)
+        return rendering.not_found(request)
     context: dict[str, Any] = {"game_id": view.id, "message": "", "tipp": None}
     try:
         dice = forms.dice_field(request.query_params.get("dice"), words.t)
@@ -280,7 +275,7 @@ async def analyse_page(request: Request, game_id: str) -> Response:
     try:
         view = await run_in_threadpool(rendering.service(request).get, game_id)
     except GameNotFound:
-        return _not_found(request)
+        return rendering.not_found(request)
     result = await run_in_threadpool(analysis_of, view)
     try:
         top = forms.points_field(request.query_params.get("top"), words.t)

@@ -39,13 +39,6 @@ async def _load(request: Request, game_id: str) -> GameView:
     return await run_in_threadpool(rendering.service(request).get, game_id)
 
 
-def _not_found(request: Request) -> Response:
-    t = rendering.translator(request)
-    return rendering.render(
-        request, "missing.html", {"message": t("Spiel nicht gefunden.")}, status=404
-    )
-
-
 def _board_context(
     request: Request,
     view: GameView,
@@ -86,13 +79,25 @@ def _board_context(
     }
 
 
+def _typed(request: Request, t: Translator) -> tuple[Dice | None, int | None, str]:
+    """The dice or points typed into the address (``?dice=66655``), or why they are refused."""
+    try:
+        dice = forms.dice_field(request.query_params.get("dice"), t)
+        points = forms.points_field(request.query_params.get("points"), t)
+        if dice is not None and points is not None:
+            raise forms.FormError(t("Würfel oder Punkte, nicht beides."))
+    except forms.FormError as exc:
+        return None, None, str(exc)
+    return dice, points, ""
+
+
 @router.get("/g/{game_id}")
 async def board_page(request: Request, game_id: str) -> Response:
     t = rendering.translator(request)
     try:
         view = await _load(request, game_id)
     except GameNotFound:
-        return _not_found(request)
+        return rendering.not_found(request)
     key = request.query_params.get("key")
     if key and secrets.compare_digest(key.encode(), view.key.encode()):
         # The link's key goes into a cookie; the address bar keeps the plain link.
@@ -100,12 +105,9 @@ async def board_page(request: Request, game_id: str) -> Response:
         rendering.set_key(response, view)
         rendering.remember_language(request, response)
         return response
-    message = t("Dieses Gerät darf nur zusehen.") if key else ""
-    try:
-        dice = forms.dice_field(request.query_params.get("dice"), t)
-        points = forms.points_field(request.query_params.get("points"), t)
-    except forms.FormError as exc:
-        dice, points, message = None, None, str(exc)
+    dice, points, message = _typed(request, t)
+    if key and not message:
+        message = t("Dieses Gerät darf nur zusehen.")
     context = _board_context(request, view, dice=dice, points=points, message=message)
     return rendering.render(request, "board.html", context)
 
@@ -117,15 +119,8 @@ async def board_fragment(request: Request, game_id: str) -> Response:
     try:
         view = await _load(request, game_id)
     except GameNotFound:
-        return _not_found(request)
-    message = ""
-    try:
-        dice = forms.dice_field(request.query_params.get("dice"), t)
-        points = forms.points_field(request.query_params.get("points"), t)
-        if dice is not None and points is not None:
-            raise forms.FormError(t("Würfel oder Punkte, nicht beides."))
-    except forms.FormError as exc:
-        dice, points, message = None, None, str(exc)
+        return rendering.not_found(request)
+    dice, points, message = _typed(request, t)
     context = _board_context(request, view, dice=dice, points=points, message=message, page=False)
     return rendering.render(request, "board.html", context, block="board")
 
@@ -141,7 +136,7 @@ async def _change(
     try:
         view = await _load(request, game_id)
     except GameNotFound:
-        return _not_found(request)
+        return rendering.not_found(request)
     form_data = await rendering.text_form(request)
     dice: Dice | None = None
     points: int | None = None
@@ -164,7 +159,7 @@ async def _change(
     except Forbidden:
         status, message = 403, t("Dieses Gerät darf nur zusehen.")
     except GameNotFound:
-        return _not_found(request)
+        return rendering.not_found(request)
     except moves.Refused as exc:
         status, message = 422, str(exc)
     except (KniffelError, BoardError) as exc:
@@ -242,7 +237,7 @@ async def record(request: Request, game_id: str) -> Response:
     try:
         document = await run_in_threadpool(rendering.service(request).export_record, game_id)
     except GameNotFound:
-        return _not_found(request)
+        return rendering.not_found(request)
     return Response(
         json.dumps(document, ensure_ascii=False, indent=1),
         media_type="application/json",
@@ -256,6 +251,6 @@ async def chart(request: Request, game_id: str) -> Response:
     try:
         view = await _load(request, game_id)
     except GameNotFound:
-        return _not_found(request)
+        return rendering.not_found(request)
     svg = await run_in_threadpool(totals_chart_svg, view.game, t)
     return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-cache"})

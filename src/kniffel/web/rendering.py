@@ -78,6 +78,12 @@ def render(
     return response
 
 
+def not_found(request: Request) -> Response:
+    """The page for a game link that leads nowhere (404)."""
+    message = translator(request)("Spiel nicht gefunden.")
+    return render(request, "missing.html", {"message": message}, status=404)
+
+
 def remember_language(request: Request, response: Response) -> None:
     chosen = request.query_params.get("lang")
     if chosen in LANGUAGES:
