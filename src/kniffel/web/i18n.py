@@ -239,6 +239,13 @@ ENGLISH: dict[str, str] = {
     "Dieses Gerät darf nur zusehen.": "This device may only watch.",
     "Spiel nicht gefunden.": "Game not found.",
     "Seite nicht gefunden.": "Page not found.",
+    "Schon fünf Würfel: erst ⌫ oder ✕ tippen.": "Five dice already: tap ⌫ or ✕ first.",
+    "Nur Augen von 1 bis 6.": "Only faces 1 to 6.",
+    "Der wievielte Wurf? (für den Tipp)": "Which roll is it? (for the hint)",
+    "{n}. Wurf": "roll {n}",
+    "Ein geleertes Feld ist wieder offen; dran ist, wer die wenigsten Felder gefüllt hat.": (
+        "A cleared cell is open again; whoever has filled the fewest cells moves next."
+    ),
     "Bitte ein Feld wählen.": "Please choose a box.",
     "Würfel als fünf Ziffern von 1 bis 6 eingeben, z. B. 66655.": (
         "Type the dice as five digits from 1 to 6, e.g. 66655."
