@@ -229,7 +229,8 @@ def test_the_board_offers_the_tipp_and_the_analysis(client: TestClient) -> None:
     game = _new(client, "dreifach")
     page = client.get(f"/g/{game['id']}").text
     assert f'hx-get="/g/{game["id"]}/tipp"' in page
-    assert 'hx-include="#dice-input"' in page  # physical dice: the typed dice go along
+    # physical dice: the typed dice and which roll they are go along
+    assert 'hx-include="#dice-input, #rolls-input"' in page
     assert f'href="/g/{game["id"]}/analyse"' in page
     english = client.get(f"/g/{game['id']}?lang=en").text
     assert "Hint" in english and "Analysis" in english

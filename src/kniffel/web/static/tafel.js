@@ -56,7 +56,8 @@ document.documentElement.classList.add("js");
     let again = false;
     let held = null;
     let busy = false; // a change is on its way: taps and keys wait for its answer
-    let settleUntil = 0; // the board just moved on: the second tap of a double tap is dropped
+    let settle = null; // where and until when a tap is the second of a double tap
+    let lastTap = null; // where the last change was tapped
     let byKeyboard = false; // the last change was made from the keyboard
     let tapped = null; // the id of the control last pressed: messages appear next to it
     let changeKey = null; // where the dice of the turn a change was sent in are kept
@@ -292,9 +293,13 @@ document.documentElement.classList.add("js");
         const target = event.target instanceof Element ? event.target : null;
         if (!target || !game.contains(target)) return;
         const control = target.closest(".cell-btn, [data-face], [data-pad], .roll button, .undo button, .die-toggle");
+        // The second tap of a double tap: the next tap after a change, at the same place, soon.
+        const second = settle && event.detail !== 0 && performance.now() < settle.until &&
+          Math.hypot(event.clientX - settle.x, event.clientY - settle.y) < 24;
+        settle = null;
         if (!control) return;
         const cell = control.classList.contains("cell-btn");
-        if (busy || (cell && (event.detail > 1 || performance.now() < settleUntil))) {
+        if (busy || (cell && (event.detail > 1 || second))) {
           event.preventDefault();
           event.stopImmediatePropagation();
           return;
@@ -302,10 +307,14 @@ document.documentElement.classList.add("js");
         if (cell || control.matches(".roll button, .undo button")) {
           byKeyboard = event.detail === 0;
           tapped = control.id || null;
+          lastTap = { x: event.clientX, y: event.clientY };
         }
       },
       true,
     );
+
+    // Typing in between means the next tap is meant.
+    document.addEventListener("keydown", () => (settle = null), true);
 
     // -- clicks on the board
     document.addEventListener("click", (event) => {
@@ -486,7 +495,7 @@ document.documentElement.classList.add("js");
       if (!isChange(event)) return;
       busy = false;
       game.removeAttribute("aria-busy");
-      settleUntil = performance.now() + 700;
+      settle = lastTap && !byKeyboard ? { ...lastTap, until: performance.now() + 700 } : null;
     });
 
     // -- after every swap of the board
