@@ -56,7 +56,10 @@ async def _home(
         "message": message,
         "import_message": import_message,
     }
-    return rendering.render(request, "home.html", context, status=status)
+    response = rendering.render(request, "home.html", context, status=status)
+    # The lists change with every game: going back to this page must show them anew.
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 def _form_context(form: forms.NewGame) -> dict[str, Any]:
