@@ -1,10 +1,10 @@
 """The words of the Tipp and the analysis pages, German first and English second.
 
-The board's :class:`~kniffel.web.i18n.Translator` knows the board's own
+The board's :class:`~kniffel.i18n.Translator` knows the board's own
 messages; these pages add their own few (``ENGLISH``) and the labels of a
 choice: ``Behalten: 6 6 6``, ``Eintragen: Runter, Sechser (18)``.
 
->>> from kniffel.web.i18n import Translator
+>>> from kniffel.i18n import Translator
 >>> words = AdviceWords(Translator("de"))
 >>> words("Erwartete Endsumme"), words.decimal(1234.56)
 ('Erwartete Endsumme', '1.234,6')
@@ -19,9 +19,9 @@ from typing import Any
 
 from babel.numbers import format_decimal
 
+from kniffel.i18n import Translator
 from kniffel.rules import EnterAction, Variant
-from kniffel.solver.advisor import Choice
-from kniffel.web.i18n import Translator
+from kniffel.solver.advice.position import Choice
 
 __all__ = ["ENGLISH", "AdviceWords"]
 

@@ -11,11 +11,11 @@ from typing import Any
 
 from starlette.datastructures import FormData
 
+from kniffel.board.service import GameView
+from kniffel.board.sheet_view import point_values
+from kniffel.i18n import Translator
 from kniffel.rules import Discipline, IllegalMoveError, Row, possible_points
 from kniffel.web import forms
-from kniffel.web.i18n import Translator
-from kniffel.web.service import GameView
-from kniffel.web.sheet_view import point_values
 
 __all__ = ["Refused", "clear_event", "edit_event", "entry_event"]
 

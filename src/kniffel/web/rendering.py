@@ -15,8 +15,8 @@ from fastapi.responses import Response
 from jinja2_fragments.fastapi import Jinja2Blocks
 from starlette.datastructures import FormData
 
-from kniffel.web.i18n import LANGUAGES, Translator, negotiate
-from kniffel.web.service import GameService, GameView
+from kniffel.board.service import GameService, GameView
+from kniffel.i18n import LANGUAGES, Translator, negotiate
 
 __all__ = [
     "KEY_COOKIE",
