@@ -11,7 +11,12 @@ from kniffel.rules import Discipline, Enter, Game, get_variant
 from kniffel.solver.exact.column import solve_column
 from kniffel.solver.play.sheets import SheetBatch
 from kniffel.solver.raufrunter.bounds import arrow_table
-from kniffel.solver.raufrunter.correction import Correction, features, load_correction, n_features
+from kniffel.solver.raufrunter.correction import (
+    Correction,
+    features,
+    load_correction,
+    n_features,
+)
 from kniffel.solver.raufrunter.fit import Round, play_round, solve_weights, targets
 from kniffel.solver.raufrunter.value import RaufRunterValue
 
