@@ -6,8 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kniffel.record import Record, replay
-from kniffel.rules import Enter, Game
-from kniffel.solver.analysis import standing_events
+from kniffel.rules import Enter, Game, standing_events
 from kniffel.solver.chances.forecast import forecast
 
 __all__ = ["Series", "Turn", "chances_over"]
