@@ -21,8 +21,9 @@ from kniffel.rules import (
     Row,
     Undo,
     get_variant,
+    standing_events,
 )
-from kniffel.solver.advice.analysis import analyse, standing_events
+from kniffel.solver.advice.analysis import analyse
 from kniffel.solver.advice.position import evaluate
 from kniffel.solver.exact.column import ColumnTable
 from kniffel.solver.exact.sheet_space import SheetState
