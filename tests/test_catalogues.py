@@ -22,6 +22,7 @@ KEYWORDS = {
     "t": None,
     "words": None,
     "pgettext": ((1, "c"), 2),
+    "NP_": ((1, "c"), 2),
 }
 METHODS = [
     ("**/templates/**.html", "jinja2.ext:babel_extract"),

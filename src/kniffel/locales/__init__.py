@@ -41,6 +41,7 @@ __all__ = [
     "DOMAIN",
     "LANGUAGES",
     "LOCALES",
+    "NP_",
     "N_",
     "ROW_LABELS",
     "Catalogue",
@@ -56,6 +57,11 @@ LOCALES = Path(__file__).parent
 
 def N_(message: str) -> str:
     """Marks ``message`` for the catalogues without translating it here."""
+    return message
+
+
+def NP_(context: str, message: str) -> str:
+    """Marks ``message`` within ``context`` for the catalogues without translating it here."""
     return message
 
 
