@@ -8,7 +8,7 @@ from fastapi.testclient import TestClient
 
 from kniffel.board import chart
 from kniffel.board.service import GameService
-from kniffel.i18n import Translator
+from kniffel.locales import Translator
 from kniffel.rules import Clear, Dice, Enter, Game, get_variant
 
 

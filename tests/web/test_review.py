@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 
 from kniffel.board.bot_seats import BotSeats
 from kniffel.board.service import GameService
-from kniffel.i18n import Translator
+from kniffel.locales import Translator
 from kniffel.settings import Settings
 from kniffel.solver.advice.review import review
 from kniffel.web.app import create_app

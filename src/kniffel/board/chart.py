@@ -11,7 +11,7 @@ import io
 
 from matplotlib.figure import Figure
 
-from kniffel.i18n import Translator
+from kniffel.locales import Translator
 from kniffel.rules import Clear, Edit, Enter, Game, standing_events
 
 __all__ = ["running_totals", "totals_chart_svg"]

@@ -3,7 +3,7 @@
 Everything here is derived from a :class:`~kniffel.rules.Game` through the
 rules engine (allowed cells, due rows, what dice would score), so the page
 locks exactly what the engine refuses. The words come from a
-:class:`~kniffel.i18n.Translator`.
+:class:`~kniffel.locales.Translator`.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import enum
 from dataclasses import dataclass
 
 from kniffel.board.turn_view import TurnView, UndoView, turn_view, undo_view
-from kniffel.i18n import Translator
+from kniffel.locales import Translator
 from kniffel.rules import (
     UPPER_BONUS_THRESHOLD,
     Cell,
@@ -360,7 +360,7 @@ def _column(game: Game, t: Translator, p: int, column: str) -> ColumnView:
     elif upper_done:
         note = t("verpasst")
     else:
-        note = t("noch {n} bis 63", n=UPPER_BONUS_THRESHOLD - totals.upper)
+        note = t("noch {n} bis zum Bonus", n=UPPER_BONUS_THRESHOLD - totals.upper)
     return ColumnView(
         id=column,
         header=t.column_header(spec) if len(game.columns) > 1 else t("Punkte").capitalize(),

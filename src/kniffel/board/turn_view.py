@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kniffel.i18n import Translator
+from kniffel.locales import Translator
 from kniffel.rules import (
     MAX_ROLLS,
     Cell,

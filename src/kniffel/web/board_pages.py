@@ -22,7 +22,7 @@ from kniffel.board.chart import running_totals, totals_chart_svg
 from kniffel.board.errors import BoardError, Conflict, Forbidden, GameNotFound
 from kniffel.board.service import GameService, GameView
 from kniffel.board.sheet_view import board_view
-from kniffel.i18n import Translator
+from kniffel.locales import Translator
 from kniffel.rules import Dice, KniffelError
 from kniffel.web import forms, moves, rendering
 from kniffel.web.qr import qr_svg

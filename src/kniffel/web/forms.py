@@ -14,7 +14,7 @@ from typing import Any
 from starlette.datastructures import FormData
 
 from kniffel.board.service import DICE_MODES
-from kniffel.i18n import Translator
+from kniffel.locales import Translator
 from kniffel.rules import PRESETS, Dice, KniffelError, Options
 from kniffel.rules.game import MAX_PLAYERS
 

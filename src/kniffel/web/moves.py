@@ -12,7 +12,7 @@ from typing import Any
 from starlette.datastructures import FormData
 
 from kniffel.board.service import GameView
-from kniffel.i18n import Translator
+from kniffel.locales import Translator
 from kniffel.rules import Discipline, IllegalMoveError, Row, point_ranges, possible_points
 from kniffel.web import forms
 

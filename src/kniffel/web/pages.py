@@ -16,7 +16,7 @@ from starlette.datastructures import FormData
 from kniffel.board import bot_seats
 from kniffel.board.errors import BoardError
 from kniffel.board.service import GameService
-from kniffel.i18n import Translator
+from kniffel.locales import Translator
 from kniffel.record import RecordError
 from kniffel.rules import PRESETS, KniffelError
 from kniffel.web import board_pages, forms, rendering

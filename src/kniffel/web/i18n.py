@@ -1,0 +1,79 @@
+"""The page language: ``?lang=``, the remembered choice, then Babel's negotiation.
+
+The words themselves live in the gettext catalogues of :mod:`kniffel.locales`
+(German message ids, English translations); this module picks the language of
+a request and offers the templates their ``gettext`` (``jinja2.ext.i18n``).
+
+>>> negotiate(None, "en-GB,en;q=0.9,de;q=0.8")
+'en'
+>>> negotiate(None, "fr-CH, fr;q=0.9, de;q=0.5")
+'de'
+>>> negotiate("en", "de")
+'en'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from babel import Locale
+from jinja2 import Environment, pass_context
+from jinja2.runtime import Context
+
+from kniffel.locales import DEFAULT_LANGUAGE, LANGUAGES, Translator
+
+__all__ = ["DEFAULT_LANGUAGE", "LANGUAGES", "Translator", "install", "negotiate"]
+
+
+def negotiate(query: str | None, accept_language: str | None, cookie: str | None = None) -> str:
+    """The page language: ``?lang=``, then the cookie, then the browser's preference."""
+    for choice in (query, cookie):
+        if choice in LANGUAGES:
+            return choice
+    if accept_language:
+        found = Locale.negotiate(_tags(accept_language), list(LANGUAGES), sep="-")
+        if found is not None:
+            return found.language
+    return DEFAULT_LANGUAGE
+
+
+def _tags(header: str) -> list[str]:
+    """The language tags of an ``Accept-Language`` header in the browser's order, without
+    the ones it refuses (``q=0``) and the wildcard; Babel matches them (``en-GB`` → ``en``)."""
+    tags = []
+    for part in header.split(","):
+        tag, _, params = part.partition(";")
+        tag = tag.strip()
+        if tag and tag != "*" and params.replace(" ", "") not in ("q=0", "q=0.0", "q=0.00"):
+            tags.append(tag)
+    return tags
+
+
+def _translator(context: Context) -> Translator:
+    lang = context.get("lang", DEFAULT_LANGUAGE)
+    game = context.get("game_words")
+    return Translator(lang if lang in LANGUAGES else DEFAULT_LANGUAGE, game)
+
+
+@pass_context
+def _gettext(context: Context, message: str, **values: Any) -> str:
+    return _translator(context)(message, **values)
+
+
+@pass_context
+def _pgettext(context: Context, where: str, message: str, **values: Any) -> str:
+    return _translator(context).pgettext(where, message, **values)
+
+
+@pass_context
+def _ngettext(context: Context, singular: str, plural: str, n: int, **values: Any) -> str:
+    return _translator(context)(singular if n == 1 else plural, n=n, **values)
+
+
+def install(env: Environment) -> None:
+    """Adds ``jinja2.ext.i18n`` to ``env`` with the catalogues: ``_()``/``gettext()`` speak the
+    template's ``lang`` (and ``game_words``) and fill ``{name}`` placeholders."""
+    env.add_extension("jinja2.ext.i18n")
+    env.install_gettext_callables(  # type: ignore[attr-defined]
+        gettext=_gettext, ngettext=_ngettext, pgettext=_pgettext, newstyle=False
+    )
