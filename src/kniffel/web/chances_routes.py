@@ -19,6 +19,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
+from kniffel.locales import N_
 from kniffel.solver.chances.chart import chances_chart_svg
 from kniffel.solver.chances.forecast import Chances, forecast
 from kniffel.solver.chances.series import Series, chances_over
@@ -31,16 +32,11 @@ __all__ = ["API_BUDGET", "chances_for", "router"]
 #: Bot turns the API may simulate per answer (docs/solver.md, "Win chances").
 API_BUDGET = 0
 
-#: The chart's words (German) by keyword of :func:`chances_chart_svg`, and in English.
+#: The chart's words (message ids of the catalogues) by keyword of :func:`chances_chart_svg`.
 CHART_WORDS = {
-    "title": "Gewinnchancen nach jedem Eintrag",
-    "xlabel": "Eintrag",
-    "ylabel": "Gewinnchance",
-}
-ENGLISH = {
-    "Gewinnchancen nach jedem Eintrag": "Win chances after every entry",
-    "Eintrag": "Entry",
-    "Gewinnchance": "Win chance",
+    "title": N_("Gewinnchancen nach jedem Eintrag"),
+    "xlabel": N_("Eintrag"),
+    "ylabel": N_("Gewinnchance"),
 }
 
 api = APIRouter(tags=["advice"])
@@ -107,8 +103,8 @@ def chances_json(game_id: str, request: Request) -> dict[str, Any]:
 @pages.get("/g/{game_id}/chancen.svg")
 async def chances_chart(request: Request, game_id: str) -> Response:
     """Each player's win chance after every entry (SVG), for the end screen."""
-    lang = rendering.translator(request).lang
-    words = ENGLISH if lang == "en" else {}
+    t = rendering.translator(request)
+    lang = t.lang
     try:
         view = await run_in_threadpool(rendering.service(request).get, game_id)
     except GameNotFound:
@@ -118,7 +114,7 @@ async def chances_chart(request: Request, game_id: str) -> Response:
         series = _series.get((view.id, view.version), lambda: chances_over(view.game))
         return chances_chart_svg(
             series,
-            **{key: words.get(text, text) for key, text in CHART_WORDS.items()},
+            **{key: t(text) for key, text in CHART_WORDS.items()},
         )
 
     svg = await run_in_threadpool(_charts.get, (view.id, view.version, lang), draw)

@@ -360,7 +360,7 @@ def _column(game: Game, t: Translator, p: int, column: str) -> ColumnView:
     elif upper_done:
         note = t("verpasst")
     else:
-        note = t("noch {n} bis 63", n=UPPER_BONUS_THRESHOLD - totals.upper)
+        note = t("noch {n} bis zum Bonus", n=UPPER_BONUS_THRESHOLD - totals.upper)
     return ColumnView(
         id=column,
         header=t.column_header(spec) if len(game.columns) > 1 else t("Punkte").capitalize(),
