@@ -9,6 +9,7 @@ from __future__ import annotations
 import click
 
 from kniffel.cli.analyse import analyse_command
+from kniffel.cli.chances import chances_command
 from kniffel.cli.replay import replay_command
 from kniffel.cli.serve import serve_command
 from kniffel.cli.simulate import simulate_command
@@ -40,6 +41,7 @@ cli.add_command(replay_command)
 cli.add_command(solve)
 cli.add_command(simulate_command)
 cli.add_command(analyse_command)
+cli.add_command(chances_command)
 
 
 def main() -> None:
