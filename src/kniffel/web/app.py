@@ -15,10 +15,13 @@ from starlette.concurrency import run_in_threadpool
 import kniffel
 from kniffel.settings import Settings
 from kniffel.store import GameStore
-from kniffel.web import advice_routes, api, live
+from kniffel.web import access_log, advice_routes, api, live
+from kniffel.web.body_limit import BodyLimit
 from kniffel.web.bot_seats import BotSeats
 from kniffel.web.errors import install_error_handlers
 from kniffel.web.hub import Hub, LocalHub
+from kniffel.web.origin import SameOriginForms
+from kniffel.web.security import SecurityHeaders
 from kniffel.web.service import BotDriver, GameService
 
 __all__ = ["STATIC", "create_app", "hub_for"]
@@ -78,7 +81,12 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
         lifespan=lifespan,
     )
     app.state.settings = settings
+    access_log.install()
     install_error_handlers(app)
+    # The limit inside, the headers outside: a 413 carries the headers too.
+    app.add_middleware(BodyLimit, limit=settings.max_body)
+    app.add_middleware(SameOriginForms)
+    app.add_middleware(SecurityHeaders)
     app.include_router(api.router, prefix="/api")
     app.include_router(live.router, prefix="/api")
     app.include_router(advice_routes.router)
