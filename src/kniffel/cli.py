@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from kniffel.locales import DEFAULT_LANGUAGE, LANGUAGES, Translator
 from kniffel.record import RecordError, loads, replay, state_dict
 from kniffel.solver.analyse_command import analyse_command
 from kniffel.solver.commands import solve
@@ -39,7 +40,14 @@ def cli() -> None:
 @cli.command("replay")
 @click.argument("file", type=click.File("rb"))
 @click.option("--json", "as_json", is_flag=True, help="Print the state as one JSON object.")
-def replay_command(file: Any, as_json: bool) -> None:
+@click.option(
+    "--lang",
+    type=click.Choice(LANGUAGES),
+    default=DEFAULT_LANGUAGE,
+    show_default=True,
+    help="The language of the printed sheets.",
+)
+def replay_command(file: Any, as_json: bool, lang: str) -> None:
     """Check every event of a game record (FILE, or - for stdin) and print the sheets.
 
     An illegal event or a broken file exits with status 2 and one line on
@@ -53,7 +61,7 @@ def replay_command(file: Any, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(state_dict(game), ensure_ascii=False))
     else:
-        click.echo(render_game(game))
+        click.echo(render_game(game, Translator(lang)))
 
 
 cli.add_command(serve_command)

@@ -1,0 +1,48 @@
+"""The words of the game review and the player pages, German first and English second.
+
+The words come from the board's catalogues (:mod:`kniffel.locales`), like the
+Tipp's and the analysis's (:class:`~kniffel.web.advice_words.AdviceWords`).
+
+>>> from kniffel.web.i18n import Translator
+>>> ReviewWords(Translator("en"))("Spielbericht: {variant}", variant="Kniffel")
+'Game review: Kniffel'
+>>> ReviewWords(Translator("de")).percent(87.25)
+'87,2 %'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from babel.numbers import format_decimal
+
+from kniffel.locales import NP_
+from kniffel.web.advice_words import AdviceWords
+
+__all__ = ["ReviewWords"]
+
+#: Each severity's name, a message id in the singular (``Einzahl``) and the plural (``Mehrzahl``).
+SEVERITY_WORDS: dict[str, tuple[str, str]] = {
+    "patzer": (NP_("Einzahl", "Patzer"), NP_("Mehrzahl", "Patzer")),
+    "fehler": (NP_("Einzahl", "Fehler"), NP_("Mehrzahl", "Fehler")),
+    "ungenauigkeit": (NP_("Einzahl", "Ungenauigkeit"), NP_("Mehrzahl", "Ungenauigkeiten")),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewWords(AdviceWords):
+    """These pages' messages first, then the Tipp's and the board's."""
+
+    def percent(self, value: float | None) -> str:
+        """``87,2 %`` / ``87.2 %``; a dash without a value."""
+        if value is None:
+            return "–"
+        number = format_decimal(round(value, 1), format="0.0", locale=self.t.lang)
+        return f"{number} %"
+
+    def severity(self, name: str, plural: bool = False) -> str:
+        """``Patzer`` / ``blunder`` …; ``plural`` for a count's heading."""
+        singular, several = SEVERITY_WORDS[name]
+        if plural:
+            return self.t.pgettext("Mehrzahl", several)
+        return self.t.pgettext("Einzahl", singular)
