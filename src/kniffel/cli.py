@@ -11,6 +11,7 @@ import click
 from kniffel.locales import DEFAULT_LANGUAGE, LANGUAGES, Translator
 from kniffel.record import RecordError, loads, replay, state_dict
 from kniffel.solver.analyse_command import analyse_command
+from kniffel.solver.chances.command import chances_command
 from kniffel.solver.commands import solve
 from kniffel.solver.sim_command import simulate_command
 from kniffel.text import render_game
@@ -68,6 +69,7 @@ cli.add_command(serve_command)
 cli.add_command(solve)
 cli.add_command(simulate_command)
 cli.add_command(analyse_command)
+cli.add_command(chances_command)
 
 
 def main() -> None:
