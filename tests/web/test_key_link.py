@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
+from kniffel.board.service import GameService
 from kniffel.web.rendering import KEY_COOKIE
-from kniffel.web.service import GameService
 
 WATCHING = "Zum Eintragen braucht es den Mitspiel-Link"
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
+from kniffel.board.service import GameService
 from kniffel.web.origin import CROSS_ORIGIN_MESSAGE
-from kniffel.web.service import GameService
 
 HOST = "testserver"  # what the test client sends as Host
 

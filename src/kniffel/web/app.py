@@ -13,16 +13,16 @@ from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 
 import kniffel
+from kniffel.board.bot_seats import BotSeats
+from kniffel.board.hub import Hub, LocalHub
+from kniffel.board.service import BotDriver, GameService
 from kniffel.settings import Settings
 from kniffel.store import GameStore
 from kniffel.web import access_log, advice_routes, api, chances_routes, live, review_routes
 from kniffel.web.body_limit import BodyLimit
-from kniffel.web.bot_seats import BotSeats
 from kniffel.web.errors import install_error_handlers
-from kniffel.web.hub import Hub, LocalHub
 from kniffel.web.origin import SameOriginForms
 from kniffel.web.security import SecurityHeaders
-from kniffel.web.service import BotDriver, GameService
 
 __all__ = ["STATIC", "create_app", "hub_for"]
 
@@ -46,7 +46,7 @@ when `N` is newer than the version you show. Code 4404 closes it for an unknown 
 def hub_for(store: GameStore) -> Hub:
     """The hub that fits the store: PostgreSQL carries changes between processes."""
     if store.dialect == "postgresql":
-        from kniffel.web.pghub import PgHub
+        from kniffel.board.pghub import PgHub
 
         return PgHub(store.url, store.version)
     return LocalHub()
