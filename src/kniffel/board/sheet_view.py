@@ -64,10 +64,6 @@ class CellView:
     reason: str  #: why it cannot be entered into (shown when tapped), else ""
     possible: str  #: the points the row can hold, for corrections
 
-    @property
-    def enterable(self) -> bool:
-        return self.state is CellState.OPEN
-
 
 @dataclass(frozen=True, slots=True)
 class ColumnView:

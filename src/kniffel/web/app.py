@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -18,7 +16,7 @@ from kniffel.board.hub import Hub, LocalHub
 from kniffel.board.service import BotDriver, GameService
 from kniffel.settings import Settings
 from kniffel.store import GameStore
-from kniffel.web import access_log, advice_routes, api, chances_routes, live, review_routes
+from kniffel.web import access_log, advice_routes, api, chances_routes, live, pages, review_routes
 from kniffel.web.body_limit import BodyLimit
 from kniffel.web.errors import install_error_handlers
 from kniffel.web.origin import SameOriginForms
@@ -93,8 +91,5 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
     app.include_router(review_routes.router)
     app.include_router(chances_routes.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    # The pages are the frontend's module; the API stands without them.
-    if importlib.util.find_spec("kniffel.web.pages") is not None:
-        pages = importlib.import_module("kniffel.web.pages")
-        app.include_router(pages.router)
+    app.include_router(pages.router)
     return app
