@@ -15,7 +15,7 @@ from starlette.concurrency import run_in_threadpool
 import kniffel
 from kniffel.settings import Settings
 from kniffel.store import GameStore
-from kniffel.web import advice_routes, api, live, review_routes
+from kniffel.web import advice_routes, api, health, live, review_routes
 from kniffel.web.bot_seats import BotSeats
 from kniffel.web.errors import install_error_handlers
 from kniffel.web.hub import Hub, LocalHub
@@ -79,6 +79,11 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
     )
     app.state.settings = settings
     install_error_handlers(app)
+    app.include_router(health.router)
+    if settings.metrics:
+        from kniffel.web.metrics import install_metrics
+
+        install_metrics(app)
     app.include_router(api.router, prefix="/api")
     app.include_router(live.router, prefix="/api")
     app.include_router(advice_routes.router)
