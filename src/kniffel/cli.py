@@ -8,8 +8,10 @@ from typing import Any
 
 import click
 
+from kniffel.locales import DEFAULT_LANGUAGE, LANGUAGES, Translator
 from kniffel.record import RecordError, loads, replay, state_dict
 from kniffel.solver.analyse_command import analyse_command
+from kniffel.solver.chances.command import chances_command
 from kniffel.solver.commands import solve
 from kniffel.solver.sim_command import simulate_command
 from kniffel.text import render_game
@@ -39,7 +41,14 @@ def cli() -> None:
 @cli.command("replay")
 @click.argument("file", type=click.File("rb"))
 @click.option("--json", "as_json", is_flag=True, help="Print the state as one JSON object.")
-def replay_command(file: Any, as_json: bool) -> None:
+@click.option(
+    "--lang",
+    type=click.Choice(LANGUAGES),
+    default=DEFAULT_LANGUAGE,
+    show_default=True,
+    help="The language of the printed sheets.",
+)
+def replay_command(file: Any, as_json: bool, lang: str) -> None:
     """Check every event of a game record (FILE, or - for stdin) and print the sheets.
 
     An illegal event or a broken file exits with status 2 and one line on
@@ -53,13 +62,14 @@ def replay_command(file: Any, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(state_dict(game), ensure_ascii=False))
     else:
-        click.echo(render_game(game))
+        click.echo(render_game(game, Translator(lang)))
 
 
 cli.add_command(serve_command)
 cli.add_command(solve)
 cli.add_command(simulate_command)
 cli.add_command(analyse_command)
+cli.add_command(chances_command)
 
 
 def main() -> None:

@@ -15,6 +15,7 @@ import pytest
 
 from kniffel.rules import (
     ALL_ROLLS,
+    UPPER_BONUS,
     ColumnSpec,
     Discipline,
     Edit,
@@ -25,7 +26,6 @@ from kniffel.rules import (
     get_variant,
     possible_points,
 )
-from kniffel.rules.game import UPPER_BONUS
 from kniffel.solver.entries import KNIFFEL_ROLLS, entry_values
 from kniffel.solver.sheet_space import UPPER_CAP, SheetSpace, SheetState, StateBatch
 

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from kniffel.record import Record, replay
-from kniffel.rules import Enter, Game
-from kniffel.solver.analysis import Analysis, Decision, analyse, choice_label, standing_events
+from kniffel.rules import Enter, Game, standing_events
+from kniffel.solver.analysis import Analysis, Decision, analyse, choice_label
 
 __all__ = [
     "ACCURACY_HALF_LOSS",

@@ -194,9 +194,9 @@ def _words(request: Request) -> AdviceWords:
 
 
 def _render(request: Request, name: str, context: dict[str, Any], status: int = 200) -> Response:
-    """``name`` in the page language, with these pages' words as ``_``."""
+    """``name`` in the page language (the templates' ``_`` is the catalogues' gettext)."""
     words = _words(request)
-    context = {**context, "_": words, "words": words, "lang": words.lang}
+    context = {**context, "words": words, "lang": words.lang}
     response = rendering.templates.TemplateResponse(request, name, context, status_code=status)
     rendering.remember_language(request, response)
     return response

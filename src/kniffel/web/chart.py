@@ -8,28 +8,16 @@ draws for several requests at once must not share.
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
 
 from matplotlib.figure import Figure
 
-from kniffel.rules import Clear, Edit, Enter, Event, Game, Undo
+from kniffel.rules import Clear, Edit, Enter, Game, standing_events
 from kniffel.web.i18n import Translator
 
 __all__ = ["running_totals", "totals_chart_svg"]
 
 #: Colours told apart also with the common colour-vision deficiencies (Okabe–Ito).
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442")
-
-
-def standing_events(log: Sequence[Event]) -> list[Event]:
-    """The events that still stand: each undo takes back the last one standing."""
-    stack: list[Event] = []
-    for event in log:
-        if isinstance(event, Undo):
-            stack.pop()
-        else:
-            stack.append(event)
-    return stack
 
 
 def running_totals(game: Game) -> list[list[int]]:
@@ -50,7 +38,7 @@ def running_totals(game: Game) -> list[list[int]]:
     replayed = Game(game.variant, game.players)
     lines: list[list[int]] = [[0] for _ in game.players]
     cleared = [0 for _ in game.players]  #: cells cleared and not yet filled again
-    for event in standing_events(game.log):
+    for _, event in standing_events(game.log):
         replayed.push(event)
         if isinstance(event, Enter):
             p = replayed.seat(event.player)

@@ -15,6 +15,7 @@ from fastapi.responses import Response
 from jinja2_fragments.fastapi import Jinja2Blocks
 from starlette.datastructures import FormData
 
+from kniffel.web import i18n
 from kniffel.web.i18n import LANGUAGES, Translator, negotiate
 from kniffel.web.service import GameService, GameView
 
@@ -41,6 +42,7 @@ LANG_COOKIE = "kniffel_lang"
 COOKIE_MAX_AGE = 365 * 24 * 3600
 
 templates = Jinja2Blocks(directory=TEMPLATES)
+i18n.install(templates.env)
 
 
 def service(request: Request) -> GameService:
@@ -69,7 +71,7 @@ def render(
 ) -> Response:
     """``name`` rendered in the page language (only its ``block`` for an htmx fragment)."""
     t = translator(request)
-    context = {**context, "_": t, "lang": t.lang}
+    context = {**context, "lang": t.lang}
     if block is not None:
         response = templates.TemplateResponse(
             request, name, context, status_code=status, block_name=block

@@ -94,7 +94,7 @@ def review_json(game_id: str, request: Request) -> dict[str, Any]:
 
 def _render(request: Request, name: str, context: dict[str, Any], status: int = 200) -> Response:
     words = ReviewWords(rendering.translator(request))
-    context = {**context, "_": words, "words": words, "lang": words.lang}
+    context = {**context, "words": words, "lang": words.lang}
     response = rendering.templates.TemplateResponse(request, name, context, status_code=status)
     rendering.remember_language(request, response)
     return response
