@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from kniffel.rules import Discipline, get_variant
-from kniffel.solver import cache
-from kniffel.solver.column import solve_column
-from kniffel.solver.sheet_space import SheetSpace
+from kniffel.solver.exact import cache
+from kniffel.solver.exact.column import solve_column
+from kniffel.solver.exact.sheet_space import SheetSpace
 
 OPTIONS = get_variant("yahtzee", {"chance": False}).options
 

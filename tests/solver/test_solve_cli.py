@@ -11,9 +11,9 @@ import pytest
 from click.testing import CliRunner
 
 from kniffel.cli import cli
+from kniffel.cli.variant_flags import variant_options
 from kniffel.rules import Variant
-from kniffel.solver.column import ColumnTable
-from kniffel.solver.variant_flags import variant_options
+from kniffel.solver.exact.column import ColumnTable
 
 
 def run(*args: str) -> Any:

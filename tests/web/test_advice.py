@@ -12,16 +12,15 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from kniffel.board.bot_seats import BotSeats
+from kniffel.board.service import GameService
+from kniffel.locales import Translator
 from kniffel.rules import EnterAction, Game, RollAction
 from kniffel.settings import Settings
-from kniffel.solver import advice as exact_advice
-from kniffel.solver.advisor import evaluate
-from kniffel.solver.analysis import analyse
+from kniffel.solver.advice import advise, evaluate
+from kniffel.solver.advice.analysis import analyse
 from kniffel.web.advice_words import AdviceWords
 from kniffel.web.app import create_app
-from kniffel.web.bot_seats import BotSeats
-from kniffel.web.i18n import Translator
-from kniffel.web.service import GameService
 
 PRESETS = ["kniffel", "yahtzee", "rauf-runter", "dreifach"]
 HX = {"HX-Request": "true"}
@@ -101,7 +100,7 @@ def test_the_advice_api_lists_legal_choices_best_first(
     ours = evaluate(engine)
     assert values == [c.expected for c in ours.choices]
     if variant in ("kniffel", "yahtzee"):
-        exact = exact_advice.advise(engine, top=3)
+        exact = advise(engine, top=3)
         assert [c["expected"] for c in _advice(client, game, top=3)["choices"]] == pytest.approx(
             [c.expected for c in exact.choices], abs=1e-9
         )

@@ -15,10 +15,10 @@ import psycopg
 import pytest
 from fastapi.testclient import TestClient
 
+from kniffel.board.pghub import PgHub, libpq_url
 from kniffel.settings import Settings
 from kniffel.store import GameStore, NewGame, VersionConflict
 from kniffel.web.app import create_app
-from kniffel.web.pghub import PgHub, libpq_url
 
 from .postgres import binaries, missing, throwaway_postgres
 from .table import enter, new_game, send, state

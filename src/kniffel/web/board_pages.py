@@ -18,14 +18,14 @@ from fastapi.responses import RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
+from kniffel.board.chart import running_totals, totals_chart_svg
+from kniffel.board.errors import BoardError, Conflict, Forbidden, GameNotFound
+from kniffel.board.service import GameService, GameView
+from kniffel.board.sheet_view import board_view
+from kniffel.locales import Translator
 from kniffel.rules import Dice, KniffelError
 from kniffel.web import forms, moves, rendering
-from kniffel.web.chart import running_totals, totals_chart_svg
-from kniffel.web.errors import BoardError, Conflict, Forbidden, GameNotFound
-from kniffel.web.i18n import Translator
 from kniffel.web.qr import qr_svg
-from kniffel.web.service import GameService, GameView
-from kniffel.web.sheet_view import board_view
 
 __all__ = ["router"]
 

@@ -18,6 +18,7 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from kniffel.board.errors import BoardError, Conflict, Forbidden, GameNotFound
 from kniffel.rules import KniffelError
 
 __all__ = [
@@ -36,32 +37,6 @@ class ErrorBody(BaseModel):
     """Every error answer: one plain message."""
 
     detail: str
-
-
-class BoardError(ValueError):
-    """An error of the board (not of the rules); ``status`` is its HTTP status."""
-
-    status = 400
-
-
-class GameNotFound(BoardError):
-    status = 404
-
-    def __init__(self, game_id: str) -> None:
-        self.game_id = game_id
-        super().__init__(f"there is no game {game_id!r}")
-
-
-class Forbidden(BoardError):
-    """A change without the game's key, or with a wrong one."""
-
-    status = 403
-
-
-class Conflict(BoardError):
-    """The game changed since the caller's version; nothing was stored."""
-
-    status = 409
 
 
 def error_status(exc: Exception) -> int:

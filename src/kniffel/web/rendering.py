@@ -15,9 +15,9 @@ from fastapi.responses import Response
 from jinja2_fragments.fastapi import Jinja2Blocks
 from starlette.datastructures import FormData
 
+from kniffel.board.service import GameService, GameView
 from kniffel.web import i18n
 from kniffel.web.i18n import LANGUAGES, Translator, negotiate
-from kniffel.web.service import GameService, GameView
 
 __all__ = [
     "KEY_COOKIE",

@@ -23,13 +23,14 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
-from kniffel.solver.review import Review, review_of, severity
+from kniffel.board.errors import GameNotFound
+from kniffel.board.service import GameView
+from kniffel.solver.advice.review import Review, review_of, severity
 from kniffel.web import rendering
 from kniffel.web.advice_routes import analysis_of
-from kniffel.web.errors import ErrorBody, GameNotFound
+from kniffel.web.errors import ErrorBody
 from kniffel.web.review_chart import expected_chart_svg
 from kniffel.web.review_words import ReviewWords
-from kniffel.web.service import GameView
 
 __all__ = ["review_for", "router"]
 
