@@ -2,6 +2,8 @@
 
 Every setting can come from the environment (``KNIFFEL_DB``, ``KNIFFEL_HOST``,
 ``KNIFFEL_PORT``, ``KNIFFEL_MAX_BODY``) or from the ``kniffel serve`` options, which win.
+``KNIFFEL_PORT``, ``KNIFFEL_WORKERS``, ``KNIFFEL_METRICS``) or from the
+``kniffel serve`` options, which win (docs/cli.md, docs/deploy.md).
 """
 
 from __future__ import annotations
@@ -21,8 +23,7 @@ def default_db_url() -> str:
 
 
 class Settings(BaseSettings):
-    """The board's settings: the database as an SQLAlchemy URL, the host, the port and the
-    largest request body accepted (bytes; larger ones are answered 413)."""
+    """The board's settings: the database as an SQLAlchemy URL, where to listen, how to run."""
 
     model_config = SettingsConfigDict(env_prefix="KNIFFEL_", extra="ignore")
 
@@ -30,3 +31,7 @@ class Settings(BaseSettings):
     host: str = "127.0.0.1"
     port: int = 8000
     max_body: int = Field(default=1024 * 1024, ge=1)
+    #: Server processes (uvicorn workers); more than one needs PostgreSQL.
+    workers: int = Field(default=1, ge=1, le=64)
+    #: Prometheus metrics at /metrics.
+    metrics: bool = False
