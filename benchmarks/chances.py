@@ -30,8 +30,7 @@ from kniffel.rules import Game, get_variant
 from kniffel.solver.chances.calibration import load_calibration
 from kniffel.solver.chances.forecast import forecast
 from kniffel.solver.chances.win import Pmf, win_chances
-from kniffel.solver.simulate import Simulation, game_events, simulate
-from kniffel.web.chances_routes import API_BUDGET
+from kniffel.solver.play.simulate import Simulation, game_events, simulate
 
 Array = npt.NDArray[np.float64]
 
@@ -60,6 +59,8 @@ def _split(events: list) -> list[list]:  # type: ignore[type-arg]
 
 
 def latency(seed: int) -> None:
+    from kniffel.web.chances_routes import API_BUDGET
+
     variant = get_variant("rauf-runter")
     sims = simulate(variant, "best", 4, seed, keep_logs=4)
     whole = interleaved(sims, 0, 4)
