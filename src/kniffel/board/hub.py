@@ -108,6 +108,11 @@ class LocalHub:
         with self._lock:
             return len(self._watchers.get(game_id, ()))
 
+    def watcher_total(self) -> int:
+        """Every subscription of this process (the open live sockets)."""
+        with self._lock:
+            return sum(len(watchers) for watchers in self._watchers.values())
+
     async def start(self) -> None:
         return None
 

@@ -63,6 +63,10 @@ class PgHub:
                 self._sender.close()
                 self._sender = None
 
+    def watcher_total(self) -> int:
+        """Every subscription of this process (the open live sockets)."""
+        return self._local.watcher_total()
+
     def publish(self, game_id: str, version: int) -> None:
         # Watchers in this process hear it at once; the others through NOTIFY.
         self._local.publish(game_id, version)
