@@ -8,7 +8,6 @@ its connection for a while and catches up when it comes back.
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 from playwright.sync_api import Browser, Page, WebSocketRoute, expect
