@@ -31,11 +31,11 @@ from kniffel.rules import (
     raw_score,
     rows_for,
 )
-from kniffel.solver.dice_tables import ROLLS
-from kniffel.solver.entries import entry_values
-from kniffel.solver.roll_scores import raw_scores
-from kniffel.solver.sheet_space import SheetSpace
-from kniffel.solver.sheets import SheetBatch
+from kniffel.solver.exact.dice_tables import ROLLS
+from kniffel.solver.exact.entries import entry_values
+from kniffel.solver.exact.roll_scores import raw_scores
+from kniffel.solver.exact.sheet_space import SheetSpace
+from kniffel.solver.play.sheets import SheetBatch
 from strategies import option_overrides, variants
 
 SETTINGS = settings(
