@@ -336,6 +336,8 @@ document.documentElement.classList.add("js");
       }
       const modeButton = target.closest("[data-entry-mode]");
       if (modeButton) return setMode(modeButton.dataset.entryMode);
+      const tippButton = target.closest("[data-tipp]");
+      if (tippButton) return askTipp(tippButton);
       const rollsButton = target.closest("[data-rolls]");
       if (rollsButton) return setRolls(rollsButton.dataset.rolls);
       const copy = target.closest("[data-copy]");
@@ -468,13 +470,40 @@ document.documentElement.classList.add("js");
 
     // -- the Tipp belongs to the version and the dice it was asked for
     const tippFor = () => `${version()}|${typedNow().dice}|${typedNow().points}|${rollsInput() ? rollsInput().value : ""}`;
-    let tippAsked = null;
     function clearTipp() {
       const place = $("#tipp");
       if (place && place.dataset.for !== tippFor()) {
         place.replaceChildren();
         delete place.dataset.for;
       }
+    }
+
+    function askTipp(button) {
+      const params = new URLSearchParams();
+      if (diceInput() && mode() === "dice" && diceText()) {
+        params.set("dice", diceText());
+        if (rollsInput()) params.set("rolls", rollsInput().value);
+      }
+      const asked = tippFor();
+      const place = $("#tipp");
+      if (place) place.setAttribute("aria-busy", "true");
+      fetch(`${button.dataset.tipp}?${params}`, { credentials: "same-origin" })
+        .then((answer) => answer.text())
+        .then((html) => {
+          const now = $("#tipp");
+          if (!now) return;
+          now.removeAttribute("aria-busy");
+          // A Tipp asked for other dice or an older version is not shown.
+          if (tippFor() !== asked) return;
+          now.innerHTML = html;
+          now.dataset.for = asked;
+          markTipp();
+        })
+        .catch(() => {
+          const now = $("#tipp");
+          if (now) now.removeAttribute("aria-busy");
+          notice(liveText.dataset.offline || "", true, button);
+        });
     }
 
     // -- a change on its way: nothing else is sent until its answer is on the board
@@ -487,8 +516,6 @@ document.documentElement.classList.add("js");
         changeKey = storeKey();
         busy = true;
         game.setAttribute("aria-busy", "true");
-      } else if (event.detail.elt && event.detail.elt.matches && event.detail.elt.matches(".tipp-button")) {
-        tippAsked = tippFor();
       }
     });
     document.addEventListener("htmx:afterRequest", (event) => {
@@ -501,12 +528,6 @@ document.documentElement.classList.add("js");
     // -- after every swap of the board
     document.addEventListener("htmx:beforeSwap", (event) => {
       const target = event.detail.target;
-      if (target && target.id === "tipp") {
-        // A Tipp asked for other dice or an older version is not shown.
-        if (tippAsked !== tippFor()) event.detail.shouldSwap = false;
-        else target.dataset.for = tippAsked;
-        return;
-      }
       if (!target || target.id !== "tafel") return;
       const response = event.detail.serverResponse || "";
       const attribute = (name) => {
@@ -736,7 +757,7 @@ document.documentElement.classList.add("js");
       .then((text) => {
         if (text === null) return;
         setUpBoard(game); // a wrong key: this device watches
-        const box = $("#notice");
+        const box = $("#toast") || $("#notice");
         if (text && box) {
           box.textContent = text;
           box.classList.add("error");
