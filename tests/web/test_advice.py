@@ -206,7 +206,7 @@ def test_the_tipp_highlights_the_best_cell_and_the_dice_to_keep(
     text = html.unescape(client.get(f"/g/{game['id']}/tipp").text)
     best = evaluate(service.get(game["id"]).game).choices[0].action
     assert isinstance(best, EnterAction)
-    assert f'#board [id="c0-{best.cell}"]' in text
+    assert f'data-highlight-cell="c0-{best.cell}"' in text
     labels = re.findall(r'<span class="tipp-label">([^<]+)</span>', text)
     assert labels[0].startswith("Eintragen: ") and ", " in labels[0]  # column, then row
 

@@ -514,7 +514,7 @@ def test_the_share_panel_has_both_links_and_qr_codes(
     game_id = new_game(client, "Anna")
     key = service.get(game_id).key
     html = client.get(f"/g/{game_id}").text
-    assert f"/g/{game_id}?key={key}" in html
+    assert f"/g/{game_id}#key={key}" in html and "?key=" not in html
     assert html.count("<svg viewBox") >= 2 and "QR-Code des Mitspiel-Links" in html
 
 

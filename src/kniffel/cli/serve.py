@@ -17,6 +17,13 @@ GRACEFUL_SECONDS = 20
 @click.option("--host", help="Address to listen on (env KNIFFEL_HOST; default 127.0.0.1).")
 @click.option("--port", type=int, help="Port to listen on (env KNIFFEL_PORT; default 8000).")
 @click.option(
+    "--max-body",
+    type=click.IntRange(min=1),
+    metavar="BYTES",
+    help="Largest request body taken; larger ones are answered 413 "
+    "(env KNIFFEL_MAX_BODY; default 1048576, 1 MiB).",
+)
+@click.option(
     "--workers",
     type=click.IntRange(1, 64),
     help="Server processes on the port (env KNIFFEL_WORKERS; default 1); more needs PostgreSQL.",
@@ -30,6 +37,7 @@ def serve_command(
     db: str | None,
     host: str | None,
     port: int | None,
+    max_body: int | None,
     workers: int | None,
     metrics: bool | None,
 ) -> None:
@@ -47,7 +55,14 @@ def serve_command(
     from kniffel.settings import Settings
 
     settings = Settings()
-    updates = {"db": db, "host": host, "port": port, "workers": workers, "metrics": metrics}
+    updates = {
+        "db": db,
+        "host": host,
+        "port": port,
+        "max_body": max_body,
+        "workers": workers,
+        "metrics": metrics,
+    }
     settings = settings.model_copy(update={k: v for k, v in updates.items() if v is not None})
     if settings.workers > 1 and make_url(settings.db).get_backend_name() == "sqlite":
         raise click.UsageError(

@@ -35,6 +35,7 @@ __all__ = [
     "extra_kniffel_bonus",
     "is_extra_kniffel",
     "joker_case",
+    "joker_index",
     "joker_permits",
     "joker_points",
     "joker_scores_full",
@@ -188,24 +189,32 @@ def joker_points(case: JokerCase, row: Row, usual: int) -> int:
     return FIXED_SCORES[row] if joker_scores_full(case, row) else usual
 
 
+def joker_index(row_index: Any, face: Any, matching_open: Any, lower_open: Any) -> Any:
+    """Where :func:`joker_table` holds a ruling for ``rows[row_index]`` (arrays broadcast)."""
+    return ((row_index * 6 + face - 1) * 2 + matching_open) * 2 + lower_open
+
+
 @cache
 def joker_table(joker: Joker, rows: tuple[Row, ...]) -> tuple[tuple[bool, bool, int], ...]:
-    """Every joker ruling as rows of ``(permitted, full, points_if_full)``.
+    """Every joker ruling as ``(permitted, full, points_if_full)``, at :func:`joker_index`.
 
-    Indexed ``[((row * 6 + face - 1) * 2 + matching_open) * 2 + lower_open]`` for
-    ``row`` an index into ``rows``: the solver looks its arrays up here.
+    The solver's array forms look the joker up here instead of stating it again.
     """
-    table = []
-    for row in rows:
+    table: dict[int, tuple[bool, bool, int]] = {}
+    for j, row in enumerate(rows):
         for face in range(1, 7):
-            for matching_open in (False, True):
-                for lower_open in (False, True):
-                    case = joker_case(joker, matching_open=matching_open, lower_open=lower_open)
-                    full = joker_scores_full(case, row)
-                    table.append(
-                        (joker_permits(case, face, row), full, FIXED_SCORES[row] if full else 0)
+            for matching_open in (0, 1):
+                for lower_open in (0, 1):
+                    case = joker_case(
+                        joker, matching_open=bool(matching_open), lower_open=bool(lower_open)
                     )
-    return tuple(table)
+                    full = joker_scores_full(case, row)
+                    table[joker_index(j, face, matching_open, lower_open)] = (
+                        joker_permits(case, face, row),
+                        full,
+                        FIXED_SCORES[row] if full else 0,
+                    )
+    return tuple(table[i] for i in range(len(table)))
 
 
 # --------------------------------------------------------------------- §6 zero_only_upper

@@ -16,8 +16,20 @@ from kniffel.board.hub import Hub, LocalHub
 from kniffel.board.service import BotDriver, GameService
 from kniffel.settings import Settings
 from kniffel.store import GameStore
-from kniffel.web import advice_routes, api, chances_routes, health, live, pages, review_routes
+from kniffel.web import (
+    access_log,
+    advice_routes,
+    api,
+    chances_routes,
+    health,
+    live,
+    pages,
+    review_routes,
+)
+from kniffel.web.body_limit import BodyLimit
 from kniffel.web.errors import install_error_handlers
+from kniffel.web.origin import SameOriginForms
+from kniffel.web.security import SecurityHeaders
 
 __all__ = ["STATIC", "create_app", "hub_for"]
 
@@ -76,7 +88,12 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
         lifespan=lifespan,
     )
     app.state.settings = settings
+    access_log.install()
     install_error_handlers(app)
+    # The limit inside, the headers outside: a 413 carries the headers too.
+    app.add_middleware(BodyLimit, limit=settings.max_body)
+    app.add_middleware(SameOriginForms)
+    app.add_middleware(SecurityHeaders)
     app.include_router(health.router)
     if settings.metrics:
         from kniffel.web.metrics import install_metrics

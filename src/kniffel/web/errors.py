@@ -27,6 +27,7 @@ __all__ = [
     "ErrorBody",
     "Forbidden",
     "GameNotFound",
+    "error_response",
     "error_status",
     "install_error_handlers",
     "validation_message",
@@ -86,6 +87,16 @@ def _allowed_methods(request: Request) -> list[str]:
 
 def _json(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
     return JSONResponse({"detail": message}, status_code=status, headers=headers)
+
+
+def error_response(
+    status: int, message: str, *, code: str, headers: dict[str, str] | None = None
+) -> JSONResponse:
+    """An error answer made outside the exception handlers (by a middleware), in their shape.
+
+    ``code`` names the refusal for programs (``body_too_large``, ``cross_origin``).
+    """
+    return _json(status, message, headers)
 
 
 def _wants_page(request: Request) -> bool:

@@ -120,12 +120,16 @@ def device_key(request: Request, view: GameView) -> str | None:
 
 
 def set_key(response: Response, view: GameView) -> None:
-    """Keeps the key on this device, for this game's pages only."""
+    """Keeps the key on this device, for this game's pages only.
+
+    ``SameSite=Strict``: no request that another site starts, not even a link to the board,
+    carries it (docs/decisions.md, "Same-origin form posts").
+    """
     response.set_cookie(
         KEY_COOKIE,
         view.key,
         max_age=COOKIE_MAX_AGE,
         path=f"/g/{view.id}",
         httponly=True,
-        samesite="lax",
+        samesite="strict",
     )
