@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from kniffel.store.database import migrate, open_engine
 from kniffel.store.repository import Appended, GameStore, NewGame, StoredGame, VersionConflict
+from kniffel.store.results import ResultStore, player_key
 
 __all__ = [
     "Appended",
     "GameStore",
     "NewGame",
+    "ResultStore",
     "StoredGame",
     "VersionConflict",
     "migrate",
     "open_engine",
+    "player_key",
 ]

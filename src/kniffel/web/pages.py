@@ -15,7 +15,7 @@ from starlette.datastructures import FormData
 
 from kniffel.record import RecordError
 from kniffel.rules import PRESETS, KniffelError
-from kniffel.web import board_pages, bot_seats, forms, rendering
+from kniffel.web import board_pages, bot_seats, forms, player_routes, rendering
 from kniffel.web.errors import BoardError
 from kniffel.web.i18n import Translator
 from kniffel.web.service import GameService
@@ -46,6 +46,7 @@ async def _home(
     t = rendering.translator(request)
     service = rendering.service(request)
     unfinished, finished = await run_in_threadpool(_game_lists, service, t)
+    board = await run_in_threadpool(player_routes.leaderboard_context, request)
     context = {
         "form": _form_context(form),
         "presets": forms.presets(t),
@@ -55,6 +56,7 @@ async def _home(
         "finished": finished,
         "message": message,
         "import_message": import_message,
+        "board": board,
     }
     return rendering.render(request, "home.html", context, status=status)
 

@@ -80,6 +80,32 @@ ENGLISH: dict[str, str] = {
     "Spiel": "Game",
     "Der starke Bot: {mean} im Schnitt": "The strong bot: {mean} on average",
     "Trend": "Trend",
+    "Alle Spiele als CSV": "All games as CSV",
+    "Kein beendetes Spiel von {name}.": "No finished game of {name}.",
+    "Diesen Platz gibt es nicht.": "There is no such seat.",
+    "Dafür braucht es den Schlüssel des Spiels.": "This needs the game's key.",
+    "Erst ein beendetes Spiel zählt für die Spieler.": (
+        "Only a finished game counts for the players."
+    ),
+    "Zählt als": "Counts as",
+    "Als anderen Namen zählen": "Count as another name",
+    "Speichern": "Save",
+    "Letzte Spiele": "Latest games",
+    "Platz": "Place",
+    "Vorne": "Ahead",
+    "Hinten": "Behind",
+    "Gleich": "Tied",
+    "Gegen andere": "Against others",
+    "Pro Variante": "Per variant",
+    "Bonus oben": "Upper bonus",
+    "bewertet in {n} Spielen (Spielbericht geöffnet)": "rated in {n} games (review opened)",
+    "Trend (letzte 10 minus alle)": "Trend (last 10 minus all)",
+    "mit den Standardregeln der Variante": "with the variant's standard rules",
+    "Gegen den starken Bot": "Against the strong bot",
+    "Spielerseite von {name}": "Player page of {name}",
+    "Siegquote zählt Spiele mit mindestens zwei Spielern.": (
+        "The win rate counts games with at least two players."
+    ),
     "Gesamt": "Total",
 }
 
