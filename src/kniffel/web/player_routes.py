@@ -96,7 +96,10 @@ def players_json(request: Request) -> dict[str, Any]:
 
 @api.get(
     "/players/{name:path}",
-    responses={404: {"model": ErrorBody, "description": "no finished game of that player"}},
+    responses={
+        404: {"model": ErrorBody, "description": "no finished game of that player"},
+        422: {"model": ErrorBody, "description": "the request is malformed"},
+    },
     summary="One player's figures across games (name without regard to case and spaces)",
 )
 def player_json(name: str, request: Request) -> dict[str, Any]:
@@ -113,9 +116,11 @@ class LinkBody(BaseModel):
 @api.post(
     "/games/{game_id}/players/{seat}/link",
     responses={
+        400: {"model": ErrorBody, "description": "the body is not JSON"},
         403: {"model": ErrorBody, "description": "the key is missing or wrong"},
         404: {"model": ErrorBody, "description": "there is no such game"},
         409: {"model": ErrorBody, "description": "no such seat, or the game is not over"},
+        422: {"model": ErrorBody, "description": "the request is malformed"},
     },
     summary="Count a seat of a finished game as another player (needs the game's key)",
 )

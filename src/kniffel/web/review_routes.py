@@ -91,7 +91,10 @@ def review_for(view: GameView, results: ResultStore | None = None) -> Review:
 
 @api.get(
     "/games/{game_id}/review",
-    responses={404: {"model": ErrorBody, "description": "there is no such game"}},
+    responses={
+        404: {"model": ErrorBody, "description": "there is no such game"},
+        422: {"model": ErrorBody, "description": "the request is malformed"},
+    },
     summary="The game review: accuracy, loss and mistakes per player, the costliest decisions",
 )
 def review_json(game_id: str, request: Request) -> dict[str, Any]:
