@@ -47,7 +47,9 @@ def test_rows_in_sheet_order_with_fixed_ids() -> None:
 
 
 def test_german_labels() -> None:
-    assert [r.label_de for r in ROWS] == [
+    from kniffel.locales import Translator
+
+    assert [Translator("de").row(r) for r in ROWS] == [
         "Einser",
         "Zweier",
         "Dreier",

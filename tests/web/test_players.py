@@ -15,15 +15,15 @@ from alembic.config import Config
 from fastapi.testclient import TestClient
 from sqlalchemy import text
 
-from kniffel.players.sample import random_record
+from kniffel.board.bot_seats import BotSeats
+from kniffel.board.players.sample import random_record
+from kniffel.board.service import GameService
 from kniffel.record import loads, replay
 from kniffel.settings import Settings
 from kniffel.store import GameStore, NewGame, open_engine
 from kniffel.store.database import MIGRATIONS
 from kniffel.store.results import ResultStore
 from kniffel.web.app import create_app
-from kniffel.web.bot_seats import BotSeats
-from kniffel.web.service import GameService
 
 
 @pytest.fixture
@@ -158,7 +158,7 @@ def test_the_migration_fills_the_rows_of_games_finished_before(tmp_path: Path) -
     config.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as connection:
         config.attributes["connection"] = connection
-        command.upgrade(config, "0001")
+        command.upgrade(config, "0002_game_summary")
     record = random_record("kniffel", ["Anna", "Ben"], random.Random(7))
     GameStore(engine).create(
         NewGame(

@@ -12,13 +12,13 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from kniffel.board.bot_seats import BotSeats
+from kniffel.board.service import GameService
+from kniffel.locales import Translator
 from kniffel.settings import Settings
-from kniffel.solver.review import review
+from kniffel.solver.advice.review import review
 from kniffel.web.app import create_app
-from kniffel.web.bot_seats import BotSeats
-from kniffel.web.i18n import Translator
 from kniffel.web.review_words import ReviewWords
-from kniffel.web.service import GameService
 
 NAME = "<b>$x$ Anna</b>"
 
@@ -122,7 +122,7 @@ def test_an_opened_review_gives_the_players_their_accuracy(
 ) -> None:
     import random
 
-    from kniffel.players.sample import random_record
+    from kniffel.board.players.sample import random_record
 
     view = service.import_record(random_record("kniffel", ["Anna", "Ben"], random.Random(3)))
     assert client.get("/api/players/anna").json()["accuracy"] is None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable
 from functools import cache
 
 from kniffel.rules.dice import Dice
@@ -13,6 +14,7 @@ __all__ = [
     "ROWS",
     "UPPER",
     "Row",
+    "point_ranges",
     "possible_points",
     "raw_score",
     "rows_for",
@@ -45,14 +47,6 @@ class Row(enum.StrEnum):
         """The face an upper row counts (1..6), ``None`` for the lower block."""
         return _UPPER_FACE.get(self)
 
-    @property
-    def label_de(self) -> str:
-        return LABELS_DE[self]
-
-    @property
-    def label_en(self) -> str:
-        return LABELS_EN[self]
-
 
 ROWS: tuple[Row, ...] = tuple(Row)
 UPPER: frozenset[Row] = frozenset(ROWS[:6])
@@ -61,37 +55,6 @@ _UPPER_FACE = {row: i + 1 for i, row in enumerate(ROWS[:6])}
 
 #: Fixed scores of the joker: a Kniffel used as a joker counts these in full.
 FIXED_SCORES = {Row.FULL_HOUSE: 25, Row.SMALL_STRAIGHT: 30, Row.LARGE_STRAIGHT: 40, Row.KNIFFEL: 50}
-
-LABELS_DE = {
-    Row.ONES: "Einser",
-    Row.TWOS: "Zweier",
-    Row.THREES: "Dreier",
-    Row.FOURS: "Vierer",
-    Row.FIVES: "Fünfer",
-    Row.SIXES: "Sechser",
-    Row.THREE_KIND: "Dreierpasch",
-    Row.FOUR_KIND: "Viererpasch",
-    Row.FULL_HOUSE: "Full House",
-    Row.SMALL_STRAIGHT: "Kleine Straße",
-    Row.LARGE_STRAIGHT: "Große Straße",
-    Row.KNIFFEL: "Kniffel",
-    Row.CHANCE: "Chance",
-}
-LABELS_EN = {
-    Row.ONES: "Ones",
-    Row.TWOS: "Twos",
-    Row.THREES: "Threes",
-    Row.FOURS: "Fours",
-    Row.FIVES: "Fives",
-    Row.SIXES: "Sixes",
-    Row.THREE_KIND: "Three of a kind",
-    Row.FOUR_KIND: "Four of a kind",
-    Row.FULL_HOUSE: "Full house",
-    Row.SMALL_STRAIGHT: "Small straight",
-    Row.LARGE_STRAIGHT: "Large straight",
-    Row.KNIFFEL: "Kniffel",
-    Row.CHANCE: "Chance",
-}
 
 
 @cache
@@ -150,3 +113,24 @@ def possible_points(row: Row, options: Options) -> frozenset[int]:
     if row is Row.CHANCE:
         return frozenset(range(5, 31))
     return frozenset([0, FIXED_SCORES[row]])
+
+
+def point_ranges(values: Iterable[int], dash: str = "-") -> str:
+    """Points as runs: ``[0, 5, 6, 7, 8]`` reads ``0, 5-8`` (``dash`` joins a run).
+
+    >>> point_ranges(possible_points(Row.CHANCE, Options()), dash="–")
+    '5–30'
+    >>> point_ranges([0, 4, 8, 12])
+    '0, 4, 8, 12'
+    """
+    ordered = sorted(values)
+    parts: list[str] = []
+    start = prev = ordered[0]
+    for value in [*ordered[1:], None]:
+        if value is not None and value == prev + 1:
+            prev = value
+            continue
+        parts.append(str(start) if start == prev else f"{start}{dash}{prev}")
+        if value is not None:
+            start = prev = value
+    return ", ".join(parts)

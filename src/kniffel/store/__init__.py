@@ -5,6 +5,7 @@ from __future__ import annotations
 from kniffel.store.database import migrate, open_engine
 from kniffel.store.repository import Appended, GameStore, NewGame, StoredGame, VersionConflict
 from kniffel.store.results import ResultStore, player_key
+from kniffel.store.summary import Summary, summary_of
 
 __all__ = [
     "Appended",
@@ -12,8 +13,10 @@ __all__ = [
     "NewGame",
     "ResultStore",
     "StoredGame",
+    "Summary",
     "VersionConflict",
     "migrate",
     "open_engine",
     "player_key",
+    "summary_of",
 ]

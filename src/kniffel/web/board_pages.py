@@ -18,14 +18,14 @@ from fastapi.responses import RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
+from kniffel.board.chart import running_totals, totals_chart_svg
+from kniffel.board.errors import BoardError, Conflict, Forbidden, GameNotFound
+from kniffel.board.service import GameService, GameView
+from kniffel.board.sheet_view import board_view
+from kniffel.locales import Translator
 from kniffel.rules import Dice, KniffelError
 from kniffel.web import forms, moves, rendering
-from kniffel.web.chart import running_totals, totals_chart_svg
-from kniffel.web.errors import BoardError, Conflict, Forbidden, GameNotFound
-from kniffel.web.i18n import Translator
 from kniffel.web.qr import qr_svg
-from kniffel.web.service import GameService, GameView
-from kniffel.web.sheet_view import board_view
 
 __all__ = ["router"]
 
@@ -55,7 +55,9 @@ def _board_context(
     can_change = rendering.device_key(request, view) is not None
     base = str(request.base_url).rstrip("/")
     watch_url = f"{base}/g/{view.id}"
-    play_url = f"{watch_url}?key={view.key}" if can_change else ""
+    # The key travels in the fragment: browsers never send it, so it reaches no log line;
+    # the page trades it for the cookie (POST /g/ID/key, tafel.js).
+    play_url = f"{watch_url}#key={view.key}" if can_change else ""
     lines = running_totals(game) if board.finished else []
     turns = max((len(line) for line in lines), default=1) - 1
     progress = {
@@ -79,8 +81,22 @@ def _board_context(
     }
 
 
-def _typed(request: Request, t: Translator) -> tuple[Dice | None, int | None, str]:
-    """The dice or points typed into the address (``?dice=66655``), or why they are refused."""
+def _turn_key(view: GameView) -> int:
+    """Changes whenever a turn is taken or taken back (the board's ``data-turn``)."""
+    game = view.game
+    return sum(game.filled_count(p) for p in range(len(game.players)))
+
+
+def _typed(request: Request, t: Translator, view: GameView) -> tuple[Dice | None, int | None, str]:
+    """The dice or points typed into the address (``?dice=66655``), or why they are refused.
+
+    With ``turn`` (the turn they were typed in, as the page sends them), dice of
+    another turn are dropped: a preview never shows one player's dice on the next
+    player's sheet.
+    """
+    turn = request.query_params.get("turn")
+    if turn is not None and turn != str(_turn_key(view)):
+        return None, None, ""
     try:
         dice = forms.dice_field(request.query_params.get("dice"), t)
         points = forms.points_field(request.query_params.get("points"), t)
@@ -99,17 +115,39 @@ async def board_page(request: Request, game_id: str) -> Response:
     except GameNotFound:
         return rendering.not_found(request)
     key = request.query_params.get("key")
-    if key and secrets.compare_digest(key.encode(), view.key.encode()):
+    # Links of older versions carry the key in the address (?key=): it goes into the cookie
+    # and the address bar keeps the plain link (the access log hides it: web/access_log.py).
+    if key and secrets.compare_digest(key.encode("utf-8", "surrogatepass"), view.key.encode()):
         # The link's key goes into a cookie; the address bar keeps the plain link.
         response = RedirectResponse(f"/g/{view.id}", status_code=303)
         rendering.set_key(response, view)
         rendering.remember_language(request, response)
         return response
-    dice, points, message = _typed(request, t)
+    dice, points, message = _typed(request, t, view)
     if key and not message:
         message = t("Dieses Gerät darf nur zusehen.")
     context = _board_context(request, view, dice=dice, points=points, message=message)
     return rendering.render(request, "board.html", context)
+
+
+@router.post("/g/{game_id}/key")
+async def take_key(request: Request, game_id: str) -> Response:
+    """The play link's key (from its ``#key=`` fragment) becomes this device's cookie."""
+    t = rendering.translator(request)
+    try:
+        view = await _load(request, game_id)
+    except GameNotFound:
+        return rendering.not_found(request)
+    form_data = await rendering.text_form(request)
+    key = form_data.get("key")
+    if not isinstance(key, str) or not secrets.compare_digest(
+        key.encode("utf-8", "surrogatepass"), view.key.encode()
+    ):
+        message = t("Dieses Gerät darf nur zusehen.")
+        return Response(message, status_code=403, media_type="text/plain")
+    response = Response(status_code=204)
+    rendering.set_key(response, view)
+    return response
 
 
 @router.get("/g/{game_id}/board")
@@ -120,7 +158,7 @@ async def board_fragment(request: Request, game_id: str) -> Response:
         view = await _load(request, game_id)
     except GameNotFound:
         return rendering.not_found(request)
-    dice, points, message = _typed(request, t)
+    dice, points, message = _typed(request, t, view)
     context = _board_context(request, view, dice=dice, points=points, message=message, page=False)
     return rendering.render(request, "board.html", context, block="board")
 
@@ -129,9 +167,18 @@ Change = Callable[[GameService, GameView, str], GameView]
 
 
 async def _change(
-    request: Request, game_id: str, build: Callable[[FormData, GameView], Change]
+    request: Request,
+    game_id: str,
+    build: Callable[[FormData, GameView], Change],
+    *,
+    typed: bool = False,
 ) -> Response:
-    """Read the form, make the change through the service, answer with the board."""
+    """Read the form, make the change through the service, answer with the board.
+
+    ``typed``: the form carries the dice or points typed for the player to move
+    (an entry); a refused entry shows them again. Other forms' points (a
+    correction) are never shown as typed dice or points.
+    """
     t = rendering.translator(request)
     try:
         view = await _load(request, game_id)
@@ -143,8 +190,9 @@ async def _change(
     status = 200
     message = ""
     try:
-        dice = forms.dice_field(form_data, t)
-        points = forms.points_field(form_data, t)
+        if typed:
+            dice = forms.dice_field(form_data, t)
+            points = forms.points_field(form_data, t)
         key = rendering.device_key(request, view)
         if key is None:
             raise Forbidden(t("Dieses Gerät darf nur zusehen."))
@@ -156,6 +204,8 @@ async def _change(
     except Conflict:
         status, message = 409, t("Das Spiel wurde inzwischen geändert; bitte noch einmal.")
         view = await _load(request, game_id)
+        if form_data.get("turn") != str(_turn_key(view)):
+            dice = points = None  # typed for a turn that is over
     except Forbidden:
         status, message = 403, t("Dieses Gerät darf nur zusehen.")
     except GameNotFound:
@@ -187,6 +237,7 @@ def _undo_event(form: FormData, view: GameView, t: Translator) -> dict[str, Any]
 
 def _posts_event(
     make_event: Callable[[FormData, GameView, Translator], dict[str, Any]],
+    typed: bool,
 ) -> Callable[[Request, str], Awaitable[Response]]:
     """A form route that turns the form into one record event and applies it."""
 
@@ -196,7 +247,7 @@ def _posts_event(
         def build(form_data: FormData, view: GameView) -> Change:
             return _apply(make_event(form_data, view, t), forms.version_field(form_data))
 
-        return await _change(request, game_id, build)
+        return await _change(request, game_id, build, typed=typed)
 
     return post
 
@@ -208,7 +259,10 @@ for _name, _make_event in (
     ("undo", _undo_event),
 ):
     router.add_api_route(
-        f"/g/{{game_id}}/{_name}", _posts_event(_make_event), methods=["POST"], name=_name
+        f"/g/{{game_id}}/{_name}",
+        _posts_event(_make_event, typed=_name == "enter"),
+        methods=["POST"],
+        name=_name,
     )
 
 

@@ -14,10 +14,11 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from kniffel.board.errors import BoardError, Conflict, Forbidden, GameNotFound
 from kniffel.rules import KniffelError
 
 __all__ = [
@@ -26,6 +27,7 @@ __all__ = [
     "ErrorBody",
     "Forbidden",
     "GameNotFound",
+    "error_response",
     "error_status",
     "install_error_handlers",
     "validation_message",
@@ -36,32 +38,6 @@ class ErrorBody(BaseModel):
     """Every error answer: one plain message."""
 
     detail: str
-
-
-class BoardError(ValueError):
-    """An error of the board (not of the rules); ``status`` is its HTTP status."""
-
-    status = 400
-
-
-class GameNotFound(BoardError):
-    status = 404
-
-    def __init__(self, game_id: str) -> None:
-        self.game_id = game_id
-        super().__init__(f"there is no game {game_id!r}")
-
-
-class Forbidden(BoardError):
-    """A change without the game's key, or with a wrong one."""
-
-    status = 403
-
-
-class Conflict(BoardError):
-    """The game changed since the caller's version; nothing was stored."""
-
-    status = 409
 
 
 def error_status(exc: Exception) -> int:
@@ -113,6 +89,24 @@ def _json(status: int, message: str, headers: dict[str, str] | None = None) -> J
     return JSONResponse({"detail": message}, status_code=status, headers=headers)
 
 
+def error_response(
+    status: int, message: str, *, code: str, headers: dict[str, str] | None = None
+) -> JSONResponse:
+    """An error answer made outside the exception handlers (by a middleware), in their shape.
+
+    ``code`` names the refusal for programs (``body_too_large``, ``cross_origin``).
+    """
+    return _json(status, message, headers)
+
+
+def _wants_page(request: Request) -> bool:
+    """A browser asking for a page (not the API, not a static file): it gets the board's page."""
+    path = request.url.path
+    if path.startswith(("/api/", "/static/")) or path == "/api":
+        return False
+    return "text/html" in request.headers.get("accept", "")
+
+
 def install_error_handlers(app: FastAPI) -> None:
     """Map every expected error to ``{"detail": ...}`` with a 4xx status."""
 
@@ -123,8 +117,12 @@ def install_error_handlers(app: FastAPI) -> None:
         assert isinstance(exc, RequestValidationError)
         return _json(422, validation_message(exc.errors()))
 
-    async def http_error(request: Request, exc: Exception) -> JSONResponse:
+    async def http_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, StarletteHTTPException)
+        if exc.status_code == 404 and _wants_page(request):
+            from kniffel.web import rendering  # the pages sit above this module
+
+            return rendering.page_not_found(request)
         headers = dict(exc.headers or {})
         if exc.status_code == 405 and (allowed := _allowed_methods(request)):
             headers["Allow"] = ", ".join(allowed)

@@ -13,10 +13,10 @@ from typing import Any
 
 from starlette.datastructures import FormData
 
+from kniffel.board.service import DICE_MODES
+from kniffel.locales import Translator
 from kniffel.rules import PRESETS, Dice, KniffelError, Options
 from kniffel.rules.game import MAX_PLAYERS
-from kniffel.web.i18n import Translator
-from kniffel.web.service import DICE_MODES
 
 __all__ = [
     "JOKERS",

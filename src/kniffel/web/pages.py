@@ -1,7 +1,7 @@
 """The board's start page: the new-game form, the games to resume, the history and the import.
 
 The board itself is :mod:`kniffel.web.board_pages`; both go through
-:class:`~kniffel.web.service.GameService`, the same object the JSON API uses.
+:class:`~kniffel.board.service.GameService`, the same object the JSON API uses.
 """
 
 from __future__ import annotations
@@ -13,12 +13,13 @@ from fastapi.responses import RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
+from kniffel.board import bot_seats
+from kniffel.board.errors import BoardError
+from kniffel.board.service import GameService
+from kniffel.locales import Translator
 from kniffel.record import RecordError
 from kniffel.rules import PRESETS, KniffelError
-from kniffel.web import board_pages, bot_seats, forms, player_routes, rendering
-from kniffel.web.errors import BoardError
-from kniffel.web.i18n import Translator
-from kniffel.web.service import GameService
+from kniffel.web import board_pages, forms, player_routes, rendering
 
 __all__ = ["router"]
 
@@ -58,7 +59,10 @@ async def _home(
         "import_message": import_message,
         "board": board,
     }
-    return rendering.render(request, "home.html", context, status=status)
+    response = rendering.render(request, "home.html", context, status=status)
+    # The lists change with every game: going back to this page must show them anew.
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 def _form_context(form: forms.NewGame) -> dict[str, Any]:
@@ -82,11 +86,11 @@ def _game_lists(
     lists: list[list[dict[str, Any]]] = []
     for finished in (False, True):
         entries = []
-        for summary in service.list_games(finished=finished)[:LIST_LENGTH]:
-            game = service.get(summary.id).game
+        # The summary columns hold all a list shows: no game is replayed here.
+        for summary in service.list_games(finished=finished, limit=LIST_LENGTH):
             preset = PRESETS.get(summary.variant)
-            turns = sum(game.filled_count(p) for p in range(len(game.players)))
-            winners = game.winners()
+            turns = summary.turns
+            winners = summary.winners
             entries.append(
                 {
                     "id": summary.id,

@@ -9,7 +9,7 @@
   ``POST /api/games/{id}/players/{seat}/link``: the same as JSON.
 
 All figures come from the summary rows of finished games
-(:mod:`kniffel.store.results`, :mod:`kniffel.players.stats`).
+(:mod:`kniffel.store.results`, :mod:`kniffel.board.players.stats`).
 """
 
 from __future__ import annotations
@@ -23,13 +23,14 @@ from fastapi.responses import RedirectResponse, Response
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
-from kniffel.players.stats import PlayerStats, leaderboard, player_stats
-from kniffel.players.yardstick import yardstick
+from kniffel.board.errors import BoardError, Forbidden, GameNotFound
+from kniffel.board.players.stats import PlayerStats, leaderboard, player_stats
+from kniffel.board.players.yardstick import yardstick
 from kniffel.rules.variants import PRESETS
 from kniffel.store.results import PlayerResult, ResultStore, player_key
 from kniffel.web import rendering
 from kniffel.web.api import Key
-from kniffel.web.errors import BoardError, ErrorBody, Forbidden, GameNotFound
+from kniffel.web.errors import ErrorBody
 from kniffel.web.review_chart import histogram_svg, series_chart_svg
 from kniffel.web.review_words import ReviewWords
 

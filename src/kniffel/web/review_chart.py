@@ -1,6 +1,6 @@
 """The game review's chart: each player's expected final total after every decision, as SVG.
 
-The same style as the end screen's chart (:mod:`kniffel.web.chart`): matplotlib's
+The same style as the end screen's chart (:mod:`kniffel.board.chart`): matplotlib's
 ``Figure`` API (never ``pyplot``), the same colours, text drawn as paths.
 Player names are text, never markup: matplotlib reads ``$…$`` as mathematics,
 so every ``$`` is escaped (:func:`plain`).
@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 
 from matplotlib.figure import Figure
 
-from kniffel.web.chart import PALETTE
+from kniffel.board.chart import PALETTE
 
 __all__ = ["expected_chart_svg", "histogram_svg", "plain", "series_chart_svg"]
 

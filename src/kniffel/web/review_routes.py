@@ -23,15 +23,16 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
-from kniffel.solver.review import Review, review_of, severity
+from kniffel.board.errors import GameNotFound
+from kniffel.board.service import GameView
+from kniffel.solver.advice.review import Review, review_of, severity
 from kniffel.store.results import ResultStore
 from kniffel.web import rendering
 from kniffel.web.advice_routes import analysis_of
-from kniffel.web.errors import ErrorBody, GameNotFound
+from kniffel.web.errors import ErrorBody
 from kniffel.web.player_routes import results_of
 from kniffel.web.review_chart import expected_chart_svg
 from kniffel.web.review_words import ReviewWords
-from kniffel.web.service import GameView
 
 __all__ = ["review_for", "router"]
 
@@ -112,7 +113,7 @@ def review_json(game_id: str, request: Request) -> dict[str, Any]:
 
 def _render(request: Request, name: str, context: dict[str, Any], status: int = 200) -> Response:
     words = ReviewWords(rendering.translator(request))
-    context = {**context, "_": words, "words": words, "lang": words.lang}
+    context = {**context, "words": words, "lang": words.lang}
     response = rendering.templates.TemplateResponse(request, name, context, status_code=status)
     rendering.remember_language(request, response)
     return response

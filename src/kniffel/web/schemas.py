@@ -20,9 +20,9 @@ from pydantic import (
     StrictStr,
 )
 
+from kniffel.board.service import GameView
 from kniffel.record import state_dict
 from kniffel.rules import EntryOption
-from kniffel.web.service import GameView
 
 __all__ = [
     "CreatedGame",
@@ -210,6 +210,9 @@ class GameSummaryOut(BaseModel):
     updated_at: datetime
     version: int
     finished: bool
+    turns: int = Field(description="cells filled so far, all players together")
+    totals: list[int] = Field(description="every player's total, in seat order")
+    winners: list[str] = Field(description="the winners once the game is finished, else empty")
 
 
 class GameState(BaseModel):
@@ -260,7 +263,7 @@ def entries_of(options: list[EntryOption]) -> list[Entry]:
 
 
 def state_of(view: GameView) -> dict[str, Any]:
-    """The ``GameState`` fields of a :class:`~kniffel.web.service.GameView`."""
+    """The ``GameState`` fields of a :class:`~kniffel.board.service.GameView`."""
     game = view.game
     return {
         **state_dict(game),

@@ -1,7 +1,7 @@
 """Player results: one summary row per seat of every finished game.
 
 Revision ID: 0003_player_results
-Revises: 0001
+Revises: 0002_game_summary
 Create Date: 2026-11-30
 
 The rows of the games finished before are filled here (each such game is
@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0003_player_results"
-down_revision = "0001"
+down_revision = "0002_game_summary"
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,174 @@
+"""What each entry is worth: the value of ending a turn in each row, for many states at once.
+
+For a state ``s`` and a final roll ``r``, entering into row ``j`` is worth
+its points, the upper bonus if this entry reaches 63, the extra-Kniffel bonus,
+and the value of the state it leads to (``values``, indexed by
+:class:`~kniffel.solver.exact.sheet_space.SheetSpace`). A row that may not take the
+roll is worth ``-inf``. The rules are those of :meth:`kniffel.rules.Game.entry_options`
+(RULES.md sections 4 to 6), restated over arrays: the tests hold the two to the
+same legal cells and points.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+import numpy.typing as npt
+
+from kniffel.rules import FIXED_SCORES, UPPER_BONUS, Joker, Options, Row, raw_score, rows_for
+from kniffel.solver.exact.dice_tables import ROLL_INDEX, ROLLS
+from kniffel.solver.exact.sheet_space import UPPER_CAP, SheetSpace, SheetState, StateBatch
+
+__all__ = ["KNIFFEL_ROLLS", "entry_values", "final_values", "row_values"]
+
+Array = npt.NDArray[np.float64]
+_Index = npt.NDArray[np.intp]
+
+#: Roll indices of 1-1-1-1-1 .. 6-6-6-6-6.
+KNIFFEL_ROLLS: _Index = np.array(
+    [ROLL_INDEX[next(d for d in ROLLS if d.faces == (f,) * 5)] for f in range(1, 7)],
+    dtype=np.intp,
+)
+#: ``_FACE_COUNT[f - 1, r]``: how many dice of roll ``r`` show face ``f``.
+_FACE_COUNT: _Index = np.array([[d.counts[f] for d in ROLLS] for f in range(6)], dtype=np.intp)
+
+
+@dataclass(frozen=True)
+class _Scores:
+    """Per-row score tables under one set of options."""
+
+    raw: Array  # (rows, 252): the ordinary points
+    nonzero: _Index  # (rows, 252): 1 where the ordinary points are above 0
+    joker: Array  # (rows, 6): the points of a Kniffel of face f used as a joker
+
+
+@cache
+def _scores(options: Options) -> _Scores:
+    rows = rows_for(options)
+    raw = np.array([[raw_score(row, d, options.pasch) for d in ROLLS] for row in rows], float)
+    joker = np.array(
+        [
+            [FIXED_SCORES.get(row, raw[j, KNIFFEL_ROLLS[f]]) for f in range(6)]
+            for j, row in enumerate(rows)
+        ],
+        float,
+    )
+    return _Scores(raw, (raw > 0).astype(np.intp), joker)
+
+
+@dataclass(frozen=True)
+class _Context:
+    """What every row of a batch needs: who may enter where, and the extra-Kniffel facts."""
+
+    allowed: npt.NDArray[np.bool_]  # (rows, S)
+    upper_allowed: npt.NDArray[np.bool_]  # (S,): some upper row may take an entry
+    lower_allowed: npt.NDArray[np.bool_]  # (S,)
+    extra: npt.NDArray[np.bool_]  # (S,): the kniffel cell is filled, so a Kniffel is "extra"
+    bonus: Array  # (S,): the extra-Kniffel bonus a Kniffel earns now
+
+
+def _context(space: SheetSpace, batch: StateBatch) -> _Context:
+    allowed = space.allowed(batch.mask)
+    extra = (batch.mask >> space.kniffel_bit) & 1 == 1
+    bonus = space.options.kniffel_bonus * batch.armed.astype(float)
+    upper_allowed = np.asarray(allowed[:6].any(axis=0))
+    lower_allowed = np.asarray(allowed[6:].any(axis=0))
+    return _Context(allowed, upper_allowed, lower_allowed, extra, bonus)
+
+
+def _row(
+    space: SheetSpace, values: Array, batch: StateBatch, context: _Context, j: int, worth: Array
+) -> None:
+    options = space.options
+    scores = _scores(options)
+    mask, upper, armed = batch
+    after = mask | (1 << j)
+    allowed = context.allowed[j]
+    row = space.rows[j]
+    face = row.face
+    if face is not None:
+        # Six outcomes: 0..5 dice of the face; each leads to its own upper sum.
+        ahead = np.empty((6, len(mask)))
+        for n in range(6):
+            points = n * face
+            reached = (upper < UPPER_CAP) & (upper + points >= UPPER_CAP)
+            nxt = values[space.index(after, np.minimum(UPPER_CAP, upper + points), armed)]
+            ahead[n] = nxt + points + UPPER_BONUS * reached
+        ahead[:, ~allowed] = -np.inf
+        np.take(ahead, _FACE_COUNT[face - 1], axis=0, out=worth, mode="clip")
+    else:
+        if row is Row.KNIFFEL:
+            # A 50 arms the extra-Kniffel bonus; the cell was empty, so ``armed`` is 0 here.
+            on_zero = values[space.index(after, upper, armed)]
+            on_points = values[space.index(after, upper, armed + space.armed_values - 1)]
+        else:
+            on_zero = on_points = values[space.index(after, upper, armed)]
+        ahead = np.where(allowed, np.stack([on_zero, on_points]), -np.inf)
+        if options.zero_only_upper:
+            ahead[0, context.upper_allowed] = -np.inf
+        np.take(ahead, scores.nonzero[j], axis=0, out=worth, mode="clip")
+        worth += scores.raw[j][:, None]
+    _apply_joker(space, context, j, worth, values[space.index(after, upper, armed)])
+
+
+def _apply_joker(
+    space: SheetSpace, context: _Context, j: int, worth: Array, following: Array
+) -> None:
+    """Rewrite the six Kniffel rolls of ``worth`` for states where they are extra Kniffels."""
+    options = space.options
+    if options.joker is Joker.NONE and options.kniffel_bonus == 0:
+        return
+    row = space.rows[j]
+    extra = context.extra[None, :]
+    kniffels = worth[KNIFFEL_ROLLS]
+    if options.joker is not Joker.NONE and not row.is_upper:
+        full = _scores(options).joker[j][:, None] + np.where(context.allowed[j], following, -np.inf)
+        if options.joker is Joker.FORCED:
+            # The lower block only takes the joker when the matching upper row may not.
+            full = np.where(context.allowed[:6], -np.inf, full)
+        kniffels = np.where(extra, full, kniffels)
+    elif options.joker is Joker.FORCED:
+        assert row.face is not None
+        matching = np.arange(1, 7)[:, None] == row.face
+        refused = ~matching & (context.allowed[:6] | context.lower_allowed[None, :])
+        kniffels = np.where(extra & refused, -np.inf, kniffels)
+    worth[KNIFFEL_ROLLS] = kniffels + np.where(extra, context.bonus[None, :], 0.0)
+
+
+def row_values(
+    space: SheetSpace, values: Array, batch: StateBatch, worth: Array | None = None
+) -> Iterator[Array]:
+    """For each row in sheet order: ``(252, S)``, the value of ending each roll there.
+
+    Every row is written into the same array (``worth``, if given): use it before the next.
+    """
+    context = _context(space, batch)
+    if worth is None:
+        worth = np.empty((len(ROLLS), len(batch)))
+    for j in range(space.n_rows):
+        _row(space, values, batch, context, j, worth)
+        yield worth
+
+
+def final_values(
+    space: SheetSpace,
+    values: Array,
+    batch: StateBatch,
+    out: Array | None = None,
+    worth: Array | None = None,
+) -> Array:
+    """``(252, S)``: the value of ending the turn with each roll (best legal row)."""
+    best = np.empty((len(ROLLS), len(batch))) if out is None else out
+    best.fill(-np.inf)
+    for row_worth in row_values(space, values, batch, worth):
+        np.maximum(best, row_worth, out=best)
+    return best
+
+
+def entry_values(space: SheetSpace, values: Array, state: SheetState) -> Array:
+    """``(rows, 252)`` for one state: the value of entering each roll into each row."""
+    batch = StateBatch(*(np.array([x], dtype=np.int64) for x in state))
+    return np.stack([worth[:, 0].copy() for worth in row_values(space, values, batch)])
