@@ -88,7 +88,7 @@ def column_total(upper: int, lower: int, kniffel_bonus: int, factor: int) -> int
 @overload
 def column_total(upper: _A, lower: _A, kniffel_bonus: _A, factor: _A | int) -> _A: ...
 def column_total(upper: Any, lower: Any, kniffel_bonus: Any, factor: Any) -> Any:
-    """A column's total: the factor times upper, bonus, lower and extra-Kniffel bonus (§2; the factor §3).
+    """A column's total: factor × (upper + bonus + lower + extra-Kniffel bonus) (§2, §3).
 
     >>> column_total(63, 100, 100, 3)
     894
