@@ -11,8 +11,6 @@ from __future__ import annotations
 import io
 from collections.abc import Callable, Sequence
 
-from matplotlib.figure import Figure
-
 from kniffel.board.chart import PALETTE
 
 __all__ = ["expected_chart_svg", "histogram_svg", "plain", "series_chart_svg"]
@@ -36,6 +34,10 @@ def series_chart_svg(
     ylim: tuple[float | None, float | None] = (None, None),
 ) -> str:
     """Lines ``(name, xs, ys)`` in the end chart's style, as an SVG document."""
+    # Imported when a chart is drawn: matplotlib would add about a third to the
+    # server's start (docs/architecture.md, "Start").
+    from matplotlib.figure import Figure
+
     figure = Figure(figsize=(6.4, 3.6), layout="constrained")
     axes = figure.add_subplot()
     for p, (name, xs, ys) in enumerate(series):
