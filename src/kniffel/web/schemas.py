@@ -65,7 +65,7 @@ class _Body(BaseModel):
 
 
 class OptionsIn(_Body):
-    """House rules to change from the variant's preset (RULES.md section 6)."""
+    """House rules to change from the variant's preset (docs/rules.md §6)."""
 
     chance: StrictBool | None = None
     pasch: Literal["all_dice", "matching_dice"] | None = None
@@ -84,7 +84,7 @@ class NewGameBody(_Body):
     )
 
 
-# Record events (RECORD-FORMAT.md): extra fields are ignored, null means absent.
+# Record events (docs/record-format.md): extra fields are ignored, null means absent.
 class RollEvent(BaseModel):
     type: Literal["roll"]
     player: StrictStr

@@ -5,8 +5,9 @@ its points, the upper bonus if this entry reaches 63, the extra-Kniffel bonus,
 and the value of the state it leads to (``values``, indexed by
 :class:`~kniffel.solver.exact.sheet_space.SheetSpace`). A row that may not take the
 roll is worth ``-inf``. The rules are those of :meth:`kniffel.rules.Game.entry_options`
-(RULES.md sections 4 to 6), restated over arrays: the tests hold the two to the
-same legal cells and points.
+(docs/rules.md §3 to §6), looked up over arrays in the tables of
+:mod:`kniffel.rules.scoring` (see :mod:`kniffel.solver.exact.roll_scores`): the tests
+hold the two to the same legal cells and points.
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
-from kniffel.rules import FIXED_SCORES, UPPER_BONUS, Joker, Options, Row, raw_score, rows_for
+from kniffel.rules import Options, Row, bonus_on_entry, extra_kniffel_bonus, joker_index
 from kniffel.solver.exact.dice_tables import ROLL_INDEX, ROLLS
+from kniffel.solver.exact.roll_scores import joker_arrays, joker_matters, raw_scores, zero_array
 from kniffel.solver.exact.sheet_space import UPPER_CAP, SheetSpace, SheetState, StateBatch
 
 __all__ = ["KNIFFEL_ROLLS", "entry_values", "final_values", "row_values"]
@@ -42,21 +44,12 @@ class _Scores:
 
     raw: Array  # (rows, 252): the ordinary points
     nonzero: _Index  # (rows, 252): 1 where the ordinary points are above 0
-    joker: Array  # (rows, 6): the points of a Kniffel of face f used as a joker
 
 
 @cache
 def _scores(options: Options) -> _Scores:
-    rows = rows_for(options)
-    raw = np.array([[raw_score(row, d, options.pasch) for d in ROLLS] for row in rows], float)
-    joker = np.array(
-        [
-            [FIXED_SCORES.get(row, raw[j, KNIFFEL_ROLLS[f]]) for f in range(6)]
-            for j, row in enumerate(rows)
-        ],
-        float,
-    )
-    return _Scores(raw, (raw > 0).astype(np.intp), joker)
+    raw = raw_scores(options).astype(float)
+    return _Scores(raw, (raw > 0).astype(np.intp))
 
 
 @dataclass(frozen=True)
@@ -73,7 +66,10 @@ class _Context:
 def _context(space: SheetSpace, batch: StateBatch) -> _Context:
     allowed = space.allowed(batch.mask)
     extra = (batch.mask >> space.kniffel_bit) & 1 == 1
-    bonus = space.options.kniffel_bonus * batch.armed.astype(float)
+    options = space.options
+    bonus = np.where(
+        batch.armed == 1, extra_kniffel_bonus(options, True), extra_kniffel_bonus(options, False)
+    ).astype(float)
     upper_allowed = np.asarray(allowed[:6].any(axis=0))
     lower_allowed = np.asarray(allowed[6:].any(axis=0))
     return _Context(allowed, upper_allowed, lower_allowed, extra, bonus)
@@ -94,9 +90,8 @@ def _row(
         ahead = np.empty((6, len(mask)))
         for n in range(6):
             points = n * face
-            reached = (upper < UPPER_CAP) & (upper + points >= UPPER_CAP)
             nxt = values[space.index(after, np.minimum(UPPER_CAP, upper + points), armed)]
-            ahead[n] = nxt + points + UPPER_BONUS * reached
+            ahead[n] = nxt + points + bonus_on_entry(upper, points)
         ahead[:, ~allowed] = -np.inf
         np.take(ahead, _FACE_COUNT[face - 1], axis=0, out=worth, mode="clip")
     else:
@@ -107,8 +102,9 @@ def _row(
         else:
             on_zero = on_points = values[space.index(after, upper, armed)]
         ahead = np.where(allowed, np.stack([on_zero, on_points]), -np.inf)
-        if options.zero_only_upper:
-            ahead[0, context.upper_allowed] = -np.inf
+        zero_refused = zero_array(options)[j]  # [upper_open]
+        if zero_refused.any():
+            ahead[0, zero_refused[context.upper_allowed.astype(np.intp)]] = -np.inf
         np.take(ahead, scores.nonzero[j], axis=0, out=worth, mode="clip")
         worth += scores.raw[j][:, None]
     _apply_joker(space, context, j, worth, values[space.index(after, upper, armed)])
@@ -117,25 +113,23 @@ def _row(
 def _apply_joker(
     space: SheetSpace, context: _Context, j: int, worth: Array, following: Array
 ) -> None:
-    """Rewrite the six Kniffel rolls of ``worth`` for states where they are extra Kniffels."""
+    """Rewrite the six Kniffel rolls of ``worth`` for states where they are extra Kniffels.
+
+    The joker's ruling for row ``j`` is looked up in ``kniffel.rules.joker_table`` by
+    the Kniffel's face and whether its upper row and the lower block may take it.
+    """
     options = space.options
-    if options.joker is Joker.NONE and options.kniffel_bonus == 0:
+    if not joker_matters(options, space.rows):
         return
-    row = space.rows[j]
     extra = context.extra[None, :]
-    kniffels = worth[KNIFFEL_ROLLS]
-    if options.joker is not Joker.NONE and not row.is_upper:
-        full = _scores(options).joker[j][:, None] + np.where(context.allowed[j], following, -np.inf)
-        if options.joker is Joker.FORCED:
-            # The lower block only takes the joker when the matching upper row may not.
-            full = np.where(context.allowed[:6], -np.inf, full)
-        kniffels = np.where(extra, full, kniffels)
-    elif options.joker is Joker.FORCED:
-        assert row.face is not None
-        matching = np.arange(1, 7)[:, None] == row.face
-        refused = ~matching & (context.allowed[:6] | context.lower_allowed[None, :])
-        kniffels = np.where(extra & refused, -np.inf, kniffels)
-    worth[KNIFFEL_ROLLS] = kniffels + np.where(extra, context.bonus[None, :], 0.0)
+    kniffels = worth[KNIFFEL_ROLLS]  # (6, S)
+    permitted, full, full_points = joker_arrays(options.joker, space.rows)
+    faces = np.arange(1, 7)[:, None]
+    matching_open = context.allowed[:6].astype(np.intp)  # rows[f - 1] counts face f
+    at = joker_index(j, faces, matching_open, context.lower_allowed.astype(np.intp)[None, :])
+    in_full = full_points[at] + np.where(context.allowed[j], following, -np.inf)
+    ruled = np.where(permitted[at], np.where(full[at], in_full, kniffels), -np.inf)
+    worth[KNIFFEL_ROLLS] = np.where(extra, ruled + context.bonus[None, :], kniffels)
 
 
 def row_values(

@@ -17,6 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from kniffel.rules import UPPER_BONUS_THRESHOLD, Discipline, Game, Options, Row, rows_for
+from kniffel.solver.exact.roll_scores import due_array
 
 __all__ = ["UPPER_CAP", "SheetSpace", "SheetState", "StateBatch"]
 
@@ -132,19 +133,11 @@ class SheetSpace:
         return StateBatch(mask, upper.astype(np.int64), armed)
 
     def allowed(self, mask: Ints) -> Bools:
-        """``allowed[j, s]``: whether row ``j`` may take the entry in state ``s`` (RULES.md 4)."""
-        n = self.n_rows
-        bits = np.arange(n, dtype=np.int64)[:, None]
-        empty = (mask[None, :] >> bits) & 1 == 0
+        """``allowed[j, s]``: whether row ``j`` may take the entry in state ``s`` (§4)."""
+        bits = np.arange(self.n_rows, dtype=np.int64)[:, None]
         if self.discipline is Discipline.FREE:
-            return np.asarray(empty)
-        order = range(n) if self.discipline is Discipline.DOWN else range(n - 1, -1, -1)
-        allowed = np.zeros_like(empty)
-        taken = np.zeros(len(mask), dtype=np.bool_)
-        for j in order:
-            allowed[j] = empty[j] & ~taken
-            taken |= empty[j]
-        return np.asarray(allowed)
+            return np.asarray((mask[None, :] >> bits) & 1 == 0)
+        return np.asarray(due_array(self.discipline, self.n_rows)[mask][None, :] == bits)
 
     def state_of(self, game: Game, player: str | int, column: str) -> SheetState:
         """The state of ``player``'s ``column`` in ``game`` (rows must match this space)."""

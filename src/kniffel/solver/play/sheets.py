@@ -5,7 +5,9 @@ holds for one player, for ``B`` sheets at once: which cells are filled, the
 upper and lower sums and the extra-Kniffel bonuses per column. Its
 :meth:`~SheetBatch.entries` states every legal entry of every roll with what it
 scores, by the same rules as ``Game.entry_options`` (joker, bonus and
-``zero_only_upper`` included); the tests replay simulated games through the
+``zero_only_upper`` included): it looks them up in the tables of
+:mod:`kniffel.rules.scoring` (``due_table``, ``joker_table``, ``zero_table``)
+and sums with its functions, and the tests replay simulated games through the
 engine to keep the two in step.
 
 The entries of a turn are laid out as *slots*: one per arrow column (its due
@@ -21,22 +23,27 @@ import numpy as np
 import numpy.typing as npt
 
 from kniffel.rules import (
-    FIXED_SCORES,
     Discipline,
     Game,
-    Joker,
     Options,
     Row,
     Variant,
+    bonus_on_entry,
+    column_total,
+    extra_kniffel_bonus,
+    joker_index,
     rows_for,
 )
-from kniffel.rules import (
-    UPPER_BONUS as BONUS_POINTS,
+from kniffel.solver.exact.roll_scores import (
+    IS_KNIFFEL,
+    KNIFFEL_FACE,
+    due_array,
+    joker_arrays,
+    joker_matters,
+    raw_scores,
+    row_faces,
+    zero_array,
 )
-from kniffel.rules import (
-    UPPER_BONUS_THRESHOLD as BONUS_THRESHOLD,
-)
-from kniffel.solver.exact.roll_scores import IS_KNIFFEL, KNIFFEL_FACE, raw_scores
 
 __all__ = ["Entries", "SheetBatch", "SlotLayout"]
 
@@ -45,7 +52,6 @@ BoolArray = npt.NDArray[np.bool_]
 Int32Array = npt.NDArray[np.int32]
 
 _KNIFFEL_ROLLS = np.flatnonzero(IS_KNIFFEL)  # the six Kniffel rolls
-_N_UPPER = 6
 
 
 @dataclass(frozen=True)
@@ -118,7 +124,7 @@ class SheetBatch:
         self.bonus_kniffels = np.zeros(size, dtype=np.int64)  # extra Kniffels credited
         self.fifty = np.zeros((size, n_cols), dtype=np.bool_)  # the Kniffel cell holds 50
         self._kniffel_bit = 1 << self.rows.index(Row.KNIFFEL)
-        self._full = (1 << len(self.rows)) - 1
+        self._is_upper = np.array([row.is_upper for row in self.rows])
 
     @property
     def size(self) -> int:
@@ -151,8 +157,7 @@ class SheetBatch:
 
     def column_totals(self) -> IntArray:
         """``[B, C]``: each column's total, factor and bonuses included."""
-        bonus = np.where(self.upper >= BONUS_THRESHOLD, BONUS_POINTS, 0)
-        return (self.upper + bonus + self.lower + self.kniffel_bonus) * self.layout.factor
+        return column_total(self.upper, self.lower, self.kniffel_bonus, self.layout.factor)
 
     def totals(self) -> IntArray:
         return np.asarray(self.column_totals().sum(axis=1), dtype=np.int64)
@@ -161,12 +166,8 @@ class SheetBatch:
         """``[B, C]``: each arrow column's due row; -1 when full or for a free column."""
         due = np.full(self.filled.shape, -1, dtype=np.int64)
         for c, spec in enumerate(self.variant.columns):
-            empty = ~self.filled[:, c] & self._full
-            if spec.discipline is Discipline.DOWN:
-                lowest = empty & -empty
-                due[:, c] = np.where(empty > 0, _bit_index(lowest), -1)
-            elif spec.discipline is Discipline.UP:
-                due[:, c] = np.where(empty > 0, _bit_index(_highest_bit(empty)), -1)
+            if spec.discipline is not Discipline.FREE:
+                due[:, c] = due_array(spec.discipline, len(self.rows))[self.filled[:, c]]
         return due
 
     def slot_rows(self) -> IntArray:
@@ -193,18 +194,20 @@ class SheetBatch:
             np.all(self.filled & self._kniffel_bit, axis=1), dtype=np.bool_
         )  # every Kniffel cell filled
         kniffel_bonus = np.zeros(points.shape, dtype=np.int32)
-        if extra.any():
+        if extra.any() and joker_matters(options, self.rows):
             self._apply_joker(extra, row, points, legal, kniffel_bonus)
-        is_upper_slot = is_open & (row < _N_UPPER)
-        if options.zero_only_upper:
-            any_upper = np.asarray(is_upper_slot.any(axis=1), dtype=np.bool_)
-            refused = (points == 0) & ~is_upper_slot[:, :, None] & any_upper[:, None, None]
+        safe_row = np.maximum(row, 0)
+        is_upper_slot = is_open & self._is_upper[safe_row]
+        zero = zero_array(options)
+        if zero.any():
+            upper_open = np.asarray(is_upper_slot.any(axis=1), dtype=np.intp)
+            refused = (points == 0) & zero[safe_row, upper_open[:, None]][:, :, None]
             legal &= ~refused
         upper_now = self.upper[:, layout.column].astype(np.int32)[:, :, None]
-        upper_after = upper_now + points * is_upper_slot[:, :, None]
-        reached = (upper_after >= BONUS_THRESHOLD) & (upper_now < BONUS_THRESHOLD)
-        gain = points + BONUS_POINTS * reached
-        if options.kniffel_bonus:
+        upper_points = points * is_upper_slot[:, :, None]
+        upper_after = upper_now + upper_points
+        gain = points + bonus_on_entry(upper_now, upper_points)
+        if extra_kniffel_bonus(options, True):
             gain += kniffel_bonus
         if (layout.factor != 1).any():
             gain *= layout.factor[layout.column].astype(np.int32)[None, :, None]
@@ -218,37 +221,39 @@ class SheetBatch:
         legal: BoolArray,
         kniffel_bonus: Int32Array,
     ) -> None:
-        """A further Kniffel: the joker and the bonus (RULES.md section 5), in place."""
+        """A further Kniffel: the joker and the bonus (docs/rules.md §5), in place.
+
+        Each slot's ruling is looked up in ``kniffel.rules.joker_table`` by its row,
+        the Kniffel's face, and whether the matching upper row and the lower block
+        have an open slot.
+        """
         options = self.options
         games = np.flatnonzero(extra)
         rolls = _KNIFFEL_ROLLS
         sub_row = row[games]  # [G, K]
         is_open = sub_row >= 0
         face = KNIFFEL_FACE[rolls]  # [6]
-        full = np.array([FIXED_SCORES.get(r, 0) for r in self.rows], dtype=np.int64)
-        has_full = np.array([r in FIXED_SCORES for r in self.rows])
         safe = np.maximum(sub_row, 0)
         sub_points = points[games][:, :, rolls]  # [G, K, 6]
-        sub_legal = legal[games][:, :, rolls]
-        joker_points = np.where(has_full[safe][:, :, None], full[safe][:, :, None], sub_points)
-        if options.joker is Joker.FREE:
-            sub_points = joker_points
-        elif options.joker is Joker.FORCED:
-            matching = is_open[:, :, None] & (sub_row[:, :, None] == face[None, None, :] - 1)
-            lower = is_open & (sub_row >= _N_UPPER)
-            any_matching: BoolArray = np.asarray(matching.any(axis=1))  # [G, 6]
-            any_lower: BoolArray = np.asarray(lower.any(axis=1))  # [G]
-            to_lower = ~any_matching & any_lower[:, None]
-            sub_legal = np.where(
-                any_matching[:, None, :],
-                matching,
-                np.where(to_lower[:, None, :], lower[:, :, None], is_open[:, :, None]),
-            )
-            sub_points = np.where(to_lower[:, None, :], joker_points, sub_points)
-        if options.kniffel_bonus > 0:
+        row_face = row_faces(self.rows)[safe]  # [G, K]: 0 for a lower row
+        matching = is_open[:, :, None] & (row_face[:, :, None] == face[None, None, :])
+        matching_open = np.asarray(matching.any(axis=1), dtype=np.intp)  # [G, 6]
+        lower_open = np.asarray((is_open & ~self._is_upper[safe]).any(axis=1), dtype=np.intp)
+        permitted, full, full_points = joker_arrays(options.joker, self.rows)
+        at = joker_index(
+            safe[:, :, None],
+            face[None, None, :],
+            matching_open[:, None, :],
+            lower_open[:, None, None],
+        )  # [G, K, 6]
+        sub_legal = is_open[:, :, None] & permitted[at]
+        sub_points = np.where(full[at], full_points[at], sub_points).astype(np.int32)
+        if extra_kniffel_bonus(options, True):
             armed: BoolArray = np.asarray(self.fifty[games].any(axis=1))
-            paid = armed[:, None, None] & is_open[:, :, None]
-            bonus = np.where(paid, options.kniffel_bonus, 0)
+            paid = np.where(
+                armed, extra_kniffel_bonus(options, True), extra_kniffel_bonus(options, False)
+            )
+            bonus = np.where(is_open[:, :, None], paid[:, None, None], 0)
             kniffel_bonus[np.ix_(games, np.arange(row.shape[1]), rolls)] = bonus
         points[np.ix_(games, np.arange(row.shape[1]), rolls)] = sub_points
         legal[np.ix_(games, np.arange(row.shape[1]), rolls)] = sub_legal
@@ -263,7 +268,7 @@ class SheetBatch:
         column = self.layout.column[s]
         points = entries.points[games, s, r]
         self.filled[games, column] |= np.left_shift(1, row)
-        is_upper = row < _N_UPPER
+        is_upper = self._is_upper[row]
         self.upper[games, column] += np.where(is_upper, points, 0)
         self.lower[games, column] += np.where(is_upper, 0, points)
         paid = entries.kniffel_bonus[games, s, r]
@@ -276,12 +281,3 @@ class SheetBatch:
 @cache
 def _scores32(options: Options) -> npt.NDArray[np.int32]:
     return raw_scores(options).astype(np.int32)
-
-
-def _bit_index(single_bits: IntArray) -> IntArray:
-    """The index of the one set bit of each value (values are powers of two or 0)."""
-    return np.log2(np.maximum(single_bits, 1)).astype(np.int64)
-
-
-def _highest_bit(values: IntArray) -> IntArray:
-    return np.left_shift(1, np.log2(np.maximum(values, 1)).astype(np.int64))
