@@ -91,6 +91,7 @@ def serve_command(
             "KNIFFEL_DB": settings.db,
             "KNIFFEL_HOST": settings.host,
             "KNIFFEL_PORT": str(settings.port),
+            "KNIFFEL_MAX_BODY": str(settings.max_body),
             "KNIFFEL_WORKERS": str(settings.workers),
             "KNIFFEL_MAX_BODY": str(settings.max_body),
             "KNIFFEL_METRICS": "1" if settings.metrics else "0",
