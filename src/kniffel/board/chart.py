@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import io
 
-from matplotlib.figure import Figure
-
 from kniffel.locales import Translator
 from kniffel.rules import Clear, Edit, Enter, Game, standing_events
 
@@ -59,6 +57,10 @@ def running_totals(game: Game) -> list[list[int]]:
 def totals_chart_svg(game: Game, t: Translator) -> str:
     """The running totals of ``game`` as an SVG document (text drawn as paths: no fonts needed)."""
     lines = running_totals(game)
+    # Imported when a chart is drawn: matplotlib would add about a third to the
+    # server's start (docs/architecture.md, "Start").
+    from matplotlib.figure import Figure
+
     figure = Figure(figsize=(6.4, 3.6), layout="constrained")
     axes = figure.add_subplot()
     for p, (name, totals) in enumerate(zip(game.players, lines, strict=True)):

@@ -28,7 +28,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 def variant_options(command: F) -> F:
     """Add ``--variant`` and the option flags; the command receives ``variant: Variant``.
 
-    A flag left out keeps the preset's value (RULES.md section 6).
+    A flag left out keeps the preset's value (docs/rules.md §6).
     """
 
     @functools.wraps(command)

@@ -45,14 +45,14 @@ __all__ = [
     "zero_table",
 ]
 
-#: §3: the upper block of a column earns ``UPPER_BONUS`` once it holds this many points.
+#: §2: the upper block of a column earns ``UPPER_BONUS`` once it holds this many points.
 UPPER_BONUS_THRESHOLD = 63
 UPPER_BONUS = 35
 
 _A = TypeVar("_A", bound="npt.NDArray[np.integer[Any]]")
 
 
-# ------------------------------------------------------------------ §3 the upper bonus
+# ------------------------------------------------------------------ §2 the upper bonus
 
 
 @overload
@@ -60,7 +60,7 @@ def upper_bonus(upper: int) -> int: ...
 @overload
 def upper_bonus(upper: _A) -> _A: ...
 def upper_bonus(upper: Any) -> Any:
-    """The upper bonus of a column whose upper block holds ``upper`` (§3).
+    """The upper bonus of a column whose upper block holds ``upper`` (§2).
 
     >>> upper_bonus(62), upper_bonus(63)
     (0, 35)
@@ -88,7 +88,7 @@ def column_total(upper: int, lower: int, kniffel_bonus: int, factor: int) -> int
 @overload
 def column_total(upper: _A, lower: _A, kniffel_bonus: _A, factor: _A | int) -> _A: ...
 def column_total(upper: Any, lower: Any, kniffel_bonus: Any, factor: Any) -> Any:
-    """A column's total: the factor times upper, bonus, lower and extra-Kniffel bonus (§2, §3).
+    """A column's total: factor × (upper + bonus + lower + extra-Kniffel bonus) (§2, §3).
 
     >>> column_total(63, 100, 100, 3)
     894

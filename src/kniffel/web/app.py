@@ -24,6 +24,7 @@ from kniffel.web import (
     health,
     live,
     pages,
+    player_routes,
     review_routes,
 )
 from kniffel.web.body_limit import BodyLimit
@@ -104,6 +105,7 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
     app.include_router(advice_routes.router)
     app.include_router(review_routes.router)
     app.include_router(chances_routes.router)
+    app.include_router(player_routes.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(pages.router)
     return app

@@ -19,7 +19,7 @@ from kniffel.board.service import GameService
 from kniffel.locales import Translator
 from kniffel.record import RecordError
 from kniffel.rules import PRESETS, KniffelError
-from kniffel.web import board_pages, forms, rendering
+from kniffel.web import board_pages, forms, player_routes, rendering
 
 __all__ = ["router"]
 
@@ -47,6 +47,7 @@ async def _home(
     t = rendering.translator(request)
     service = rendering.service(request)
     unfinished, finished = await run_in_threadpool(_game_lists, service, t)
+    board = await run_in_threadpool(player_routes.leaderboard_context, request)
     context = {
         "form": _form_context(form),
         "presets": forms.presets(t),
@@ -56,6 +57,7 @@ async def _home(
         "finished": finished,
         "message": message,
         "import_message": import_message,
+        "board": board,
     }
     response = rendering.render(request, "home.html", context, status=status)
     # The lists change with every game: going back to this page must show them anew.

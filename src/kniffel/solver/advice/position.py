@@ -29,7 +29,9 @@ from kniffel.rules import (
     Options,
     RollAction,
     Variant,
+    rows_for,
 )
+from kniffel.solver.chances.calibration import load_calibration
 from kniffel.solver.exact.column import ColumnTable, solve_column
 from kniffel.solver.exact.dice_tables import KEEP_INDEX, KEEPS, P_FIRST, ROLL_INDEX, ROLL_KEEPS
 from kniffel.solver.exact.sheet_space import SheetState
@@ -125,12 +127,25 @@ def _sheet_turn(variant: Variant, sheet: bytes) -> _Turn:
     sheets.upper[0] = upper
     sheets.fifty[0] = fifty.astype(np.bool_)
     entries, worth = _best_bot(variant).worth(sheets)
+    # The estimate ranks the choices; its level is calibrated by what the best bot then
+    # scores (docs/solver.md, "Honest expected totals"): one shift for the whole turn.
+    worth = worth + level_offset(variant, int(np.bitwise_count(filled).sum()))
     slots: dict[Cell, int] = {}
     for k, column in enumerate(sheets.layout.column.tolist()):
         row = int(entries.row[0, k])
         if row >= 0:
             slots[Cell(variant.columns[column].id, sheets.rows[row])] = k
     return _turn_of(slots, np.asarray(worth[0]))
+
+
+def level_offset(variant: Variant, filled: int) -> float:
+    """What the best bot scores beyond its own expectation, from a turn with ``filled`` cells
+    filled (:mod:`kniffel.solver.chances.calibration`; 0 where it was not measured)."""
+    calibration = load_calibration(variant)
+    if calibration is None:
+        return 0.0
+    cells = len(variant.columns) * len(rows_for(variant.options))
+    return calibration.offset[cells - filled]
 
 
 def _turn(game: Game, player: int) -> _Turn:
