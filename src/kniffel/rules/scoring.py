@@ -33,6 +33,7 @@ __all__ = [
     "due_index",
     "due_table",
     "extra_kniffel_bonus",
+    "holds_fifty",
     "is_extra_kniffel",
     "joker_case",
     "joker_index",
@@ -50,6 +51,7 @@ UPPER_BONUS_THRESHOLD = 63
 UPPER_BONUS = 35
 
 _A = TypeVar("_A", bound="npt.NDArray[np.integer[Any]]")
+_B = TypeVar("_B", bound="npt.NDArray[np.bool_]")
 
 
 # ------------------------------------------------------------------ §2 the upper bonus
@@ -136,6 +138,19 @@ def due_table(discipline: Discipline, n_rows: int) -> tuple[int, ...]:
 def is_extra_kniffel(five_equal: bool, kniffel_cells_filled: bool) -> bool:
     """Whether a roll is a further Kniffel: five equal faces, every Kniffel cell filled (§5)."""
     return five_equal and kniffel_cells_filled
+
+
+@overload
+def holds_fifty(is_kniffel_row: bool, points: int | None) -> bool: ...
+@overload
+def holds_fifty(is_kniffel_row: _B, points: _A) -> _B: ...
+def holds_fifty(is_kniffel_row: Any, points: Any) -> Any:
+    """Whether a cell arms the extra-Kniffel bonus: a Kniffel cell that holds 50 now (§5, §9).
+
+    >>> holds_fifty(True, 50), holds_fifty(True, 0), holds_fifty(False, 50)
+    (True, False, False)
+    """
+    return is_kniffel_row & (points == FIXED_SCORES[Row.KNIFFEL])
 
 
 def extra_kniffel_bonus(options: Options, a_kniffel_cell_holds_50: bool) -> int:

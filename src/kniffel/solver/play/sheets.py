@@ -31,6 +31,7 @@ from kniffel.rules import (
     bonus_on_entry,
     column_total,
     extra_kniffel_bonus,
+    holds_fifty,
     joker_index,
     rows_for,
 )
@@ -145,7 +146,7 @@ class SheetBatch:
                     sheets.upper[0, c] += value
                 else:
                     sheets.lower[0, c] += value
-                if row is Row.KNIFFEL and value == 50:
+                if holds_fifty(row is Row.KNIFFEL, value):
                     sheets.fifty[0, c] = True
                 sheets.kniffel_bonus[0, c] += game.cell_bonus(player, cell)
         return sheets
@@ -275,7 +276,7 @@ class SheetBatch:
         self.kniffel_bonus[games, column] += paid
         self.bonus_kniffels[games] += paid > 0
         kniffel_row = self.rows.index(Row.KNIFFEL)
-        self.fifty[games, column] |= (row == kniffel_row) & (points == 50)
+        self.fifty[games, column] |= holds_fifty(row == kniffel_row, points)
 
 
 @cache
