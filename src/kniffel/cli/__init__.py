@@ -10,6 +10,7 @@ import click
 
 from kniffel.cli.analyse import analyse_command
 from kniffel.cli.chances import chances_command
+from kniffel.cli.exchange import export_command, import_command
 from kniffel.cli.replay import replay_command
 from kniffel.cli.serve import serve_command
 from kniffel.cli.simulate import simulate_command
@@ -42,6 +43,8 @@ cli.add_command(solve)
 cli.add_command(simulate_command)
 cli.add_command(analyse_command)
 cli.add_command(chances_command)
+cli.add_command(export_command)
+cli.add_command(import_command)
 
 
 def main() -> None:

@@ -87,6 +87,8 @@ def histogram_svg(
     marks: Sequence[tuple[str, float]] = (),
 ) -> str:
     """A histogram of totals (``(from, below, count)`` bins) with labelled vertical ``marks``."""
+    from matplotlib.figure import Figure  # imported when drawn, as above
+
     figure = Figure(figsize=(6.4, 3.2), layout="constrained")
     axes = figure.add_subplot()
     axes.bar(
