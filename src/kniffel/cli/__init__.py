@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import click
 
+from kniffel.cli.advise import advise_command
 from kniffel.cli.analyse import analyse_command
 from kniffel.cli.chances import chances_command
 from kniffel.cli.exchange import export_command, import_command
@@ -43,6 +44,7 @@ cli.add_command(solve)
 cli.add_command(simulate_command)
 cli.add_command(analyse_command)
 cli.add_command(chances_command)
+cli.add_command(advise_command)
 cli.add_command(export_command)
 cli.add_command(import_command)
 
