@@ -11,6 +11,7 @@ import click
 from kniffel.cli.advise import advise_command
 from kniffel.cli.analyse import analyse_command
 from kniffel.cli.chances import chances_command
+from kniffel.cli.duel import duel_command
 from kniffel.cli.exchange import export_command, import_command
 from kniffel.cli.replay import replay_command
 from kniffel.cli.serve import serve_command
@@ -45,6 +46,7 @@ cli.add_command(simulate_command)
 cli.add_command(analyse_command)
 cli.add_command(chances_command)
 cli.add_command(advise_command)
+cli.add_command(duel_command)
 cli.add_command(export_command)
 cli.add_command(import_command)
 
