@@ -32,6 +32,7 @@ __all__ = [
     "column_total",
     "due_index",
     "due_table",
+    "entry_gain",
     "extra_kniffel_bonus",
     "holds_fifty",
     "is_extra_kniffel",
@@ -96,6 +97,21 @@ def column_total(upper: Any, lower: Any, kniffel_bonus: Any, factor: Any) -> Any
     894
     """
     return factor * (upper + upper_bonus(upper) + lower + kniffel_bonus)
+
+
+def entry_gain(upper: Any, upper_points: Any, points: Any, kniffel_bonus: Any, factor: Any) -> Any:
+    """What a column's total gains by one entry (§2, §3, §5); numpy arrays go through too.
+
+    ``points`` is what the cell receives, ``upper_points`` the part of it that goes to the
+    upper block (``points`` or 0), ``upper`` the upper block before, ``kniffel_bonus`` the
+    extra-Kniffel bonus the entry earns. The same as the difference of :func:`column_total`
+    after and before the entry.
+
+    >>> entry_gain(60, 4, 4, 0, 2), entry_gain(0, 0, 25, 100, 3)
+    (78, 375)
+    """
+    gain = points + bonus_on_entry(upper, upper_points) + kniffel_bonus
+    return gain if isinstance(factor, int) and factor == 1 else factor * gain
 
 
 # ---------------------------------------------------------------- §4 due and allowed rows

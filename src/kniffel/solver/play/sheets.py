@@ -28,8 +28,8 @@ from kniffel.rules import (
     Options,
     Row,
     Variant,
-    bonus_on_entry,
     column_total,
+    entry_gain,
     extra_kniffel_bonus,
     holds_fifty,
     joker_index,
@@ -207,11 +207,11 @@ class SheetBatch:
         upper_now = self.upper[:, layout.column].astype(np.int32)[:, :, None]
         upper_points = points * is_upper_slot[:, :, None]
         upper_after = upper_now + upper_points
-        gain = points + bonus_on_entry(upper_now, upper_points)
-        if extra_kniffel_bonus(options, True):
-            gain += kniffel_bonus
-        if (layout.factor != 1).any():
-            gain *= layout.factor[layout.column].astype(np.int32)[None, :, None]
+        bonus = kniffel_bonus if extra_kniffel_bonus(options, True) else 0
+        factor = layout.factor[layout.column].astype(np.int32)[None, :, None]
+        gain = entry_gain(
+            upper_now, upper_points, points, bonus, factor if (factor != 1).any() else 1
+        )
         return Entries(row, legal, points, gain, kniffel_bonus, upper_after)
 
     def _apply_joker(
