@@ -369,6 +369,8 @@ def test_the_undo_button_says_what_it_takes_back(client: TestClient) -> None:
     game_id = new_game(client, "Anna", "Ben")
     html = enter(client, game_id, "down.ones", dice="11156").text
     assert "Macht rückgängig: Eintrag von Anna: Runter, Einser (3)" in html
+    # ... and the turn order it restores (docs/regeln.md: who has filled the fewest cells).
+    assert "Danach ist Anna wieder dran." in html
 
 
 # ------------------------------------------------------------- virtual dice
