@@ -93,7 +93,6 @@ def serve_command(
             "KNIFFEL_PORT": str(settings.port),
             "KNIFFEL_MAX_BODY": str(settings.max_body),
             "KNIFFEL_WORKERS": str(settings.workers),
-            "KNIFFEL_MAX_BODY": str(settings.max_body),
             "KNIFFEL_METRICS": "1" if settings.metrics else "0",
         }
     )
