@@ -10,7 +10,7 @@ with the load, the CPU time much less). ``--no-bytecode`` adds runs where Python
 not write bytecode (``PYTHONDONTWRITEBYTECODE=1``, as in CI after a fresh
 checkout; it still reads what is there). ``--baseline-ref REF`` runs the same
 cases for the server of a git ref (``benchmarks/baseline.py``) and prints the
-ratios. Runs are capped at 10 and each waits at most 60 s.
+ratios. Runs are capped at 10 and each waits at most 120 s.
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ def first_answer(
         command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
     try:
-        deadline = started + 60
+        deadline = started + 120
         while time.perf_counter() < deadline:
             if server.poll() is not None:
                 raise SystemExit(f"the server stopped at once (exit {server.returncode})")
@@ -63,7 +63,7 @@ def first_answer(
                         return time.perf_counter() - started, cpu_seconds(server.pid)
             except (urllib.error.URLError, ConnectionError, TimeoutError):
                 time.sleep(0.01)
-        raise SystemExit("the server did not answer within 60 s")
+        raise SystemExit("the server did not answer within 120 s")
     finally:
         server.terminate()
         try:
