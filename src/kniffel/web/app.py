@@ -28,7 +28,7 @@ from kniffel.web import (
     review_routes,
 )
 from kniffel.web.body_limit import BodyLimit
-from kniffel.web.errors import install_error_handlers
+from kniffel.web.errors import COMMON_ERRORS, install_error_handlers
 from kniffel.web.origin import SameOriginForms
 from kniffel.web.security import SecurityHeaders
 
@@ -87,6 +87,7 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
         description=_DESCRIPTION,
         version=kniffel.__version__,
         lifespan=lifespan,
+        responses=COMMON_ERRORS,
     )
     app.state.settings = settings
     access_log.install()
