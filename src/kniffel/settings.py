@@ -28,3 +28,9 @@ class Settings(BaseSettings):
     db: str = Field(default_factory=default_db_url)
     host: str = "127.0.0.1"
     port: int = 8000
+    #: Where solved tables are kept (``None``: the user cache directory).
+    cache_dir: str | None = None
+    #: The most the solved tables on disk may take together; the least recently used go.
+    cache_max_bytes: int = Field(default=500_000_000, ge=0)
+    #: Build the presets' tables in the background when the board starts.
+    prebuild_tables: bool = True
