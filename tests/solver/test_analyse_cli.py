@@ -55,7 +55,7 @@ def test_the_table_lists_each_decision_and_the_loss_per_player(tmp_path: Path) -
     assert "12666 (1)" in rows[1]
     assert "12666 " in rows[3] and "(" not in rows[3].split()[3]  # dice given: no roll count
     anna = analysis.players["Anna"]
-    assert lines[-3] == "expected points lost"
+    assert "expected points lost" in lines
     assert f"Anna  {anna.loss:8.2f} in 2 decisions" in result.stdout
     assert f"Ben   {analysis.players['Ben'].loss:8.2f} in 2 decisions" in result.stdout
 
@@ -64,7 +64,7 @@ def test_json_is_one_object(tmp_path: Path) -> None:
     result = run(tmp_path, _record(), "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    assert set(data) == {"variant", "exact", "finished", "decisions", "players"}
+    assert {"variant", "exact", "finished", "decisions", "players"} <= set(data)
     assert (data["variant"], data["exact"], data["finished"]) == ("kniffel", True, False)
     assert [d["event"] for d in data["decisions"]] == [2, 4, 5, 6]
     wasted = data["decisions"][0]

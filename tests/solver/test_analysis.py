@@ -21,9 +21,10 @@ from kniffel.rules import (
     Row,
     Undo,
     get_variant,
+    standing_events,
 )
 from kniffel.solver.advisor import evaluate
-from kniffel.solver.analysis import analyse, standing_events
+from kniffel.solver.analysis import analyse
 from kniffel.solver.bots import make_bot
 from kniffel.solver.column import ColumnTable
 from kniffel.solver.sheet_space import SheetState

@@ -240,21 +240,21 @@ def test_the_analysis_page_lists_decisions_and_losses(
     client: TestClient, service: GameService, variant: str
 ) -> None:
     game = _new(client, variant)
-    empty = client.get(f"/g/{game['id']}/analyse")
+    empty = client.get(f"/g/{game['id']}/analyse/alle")
     assert empty.status_code == 200 and "Noch keine Entscheidungen." in empty.text
     _roll(client, game, "66661")
     _roll(client, game, "12345", keep=(1,))  # a poor keep
     _send(client, game, {"type": "enter", "player": "Anna", "cell": _first_allowed(service, game)})
     result = analyse(service.get(game["id"]).game)
-    text = html.unescape(client.get(f"/g/{game['id']}/analyse").text)
+    text = html.unescape(client.get(f"/g/{game['id']}/analyse/alle").text)
     assert "Analyse: " in text and "Erwarteter Verlust je Spieler" in text
     assert text.count('<tr class="costly" data-event="2">') == 1
     words = AdviceWords(Translator("de"))
     assert f"<td data-loss>{words.decimal(result.players['Anna'].loss)}</td>" in text
     assert "Behalten: 1" in text
-    english = html.unescape(client.get(f"/g/{game['id']}/analyse?lang=en").text)
+    english = html.unescape(client.get(f"/g/{game['id']}/analyse/alle?lang=en").text)
     assert "Expected loss per player" in english and "Keep: 1" in english
-    top = html.unescape(client.get(f"/g/{game['id']}/analyse?top=1&lang=de").text)
+    top = html.unescape(client.get(f"/g/{game['id']}/analyse/alle?top=1&lang=de").text)
     assert "Die 1 teuersten Entscheidungen" in top and top.count("data-event=") == 1
 
 
@@ -265,3 +265,4 @@ def _first_allowed(service: GameService, game: Any) -> str:
 
 def test_the_analysis_page_of_an_unknown_game_is_404(client: TestClient) -> None:
     assert client.get("/g/nope/analyse").status_code == 404
+    assert client.get("/g/nope/analyse/alle").status_code == 404

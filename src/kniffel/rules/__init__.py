@@ -1,4 +1,8 @@
-"""The rules of Kniffel and its variants: pure, typed, no I/O.
+"""The rules of Kniffel and its variants: pure, typed, no I/O (docs/rules.md).
+
+Every rule has its one home here: the rows and their scores (``rows``), the
+scoring and entry rules (``scoring``), the variants and options (``variants``)
+and the state of a game that applies them (``game``).
 
 >>> from kniffel.rules import Game, get_variant, Enter, Dice
 >>> game = Game(get_variant("kniffel"), ["Anna"])
@@ -19,7 +23,7 @@ from kniffel.rules.errors import (
     UnknownCellError,
     UnknownPlayerError,
 )
-from kniffel.rules.events import Cell, Clear, Edit, Enter, Event, Roll, Undo
+from kniffel.rules.events import Cell, Clear, Edit, Enter, Event, Roll, Undo, standing_events
 from kniffel.rules.game import (
     MAX_PLAYERS,
     MAX_ROLLS,
@@ -30,7 +34,36 @@ from kniffel.rules.game import (
     Game,
     RollAction,
 )
-from kniffel.rules.rows import LOWER, ROWS, UPPER, Row, possible_points, raw_score, rows_for
+from kniffel.rules.rows import (
+    FIXED_SCORES,
+    LOWER,
+    ROWS,
+    UPPER,
+    Row,
+    point_ranges,
+    possible_points,
+    raw_score,
+    rows_for,
+)
+from kniffel.rules.scoring import (
+    UPPER_BONUS,
+    UPPER_BONUS_THRESHOLD,
+    JokerCase,
+    bonus_on_entry,
+    column_total,
+    due_index,
+    due_table,
+    extra_kniffel_bonus,
+    is_extra_kniffel,
+    joker_case,
+    joker_permits,
+    joker_points,
+    joker_scores_full,
+    joker_table,
+    upper_bonus,
+    zero_refused,
+    zero_table,
+)
 from kniffel.rules.variants import (
     PRESETS,
     ColumnSpec,
@@ -44,12 +77,15 @@ from kniffel.rules.variants import (
 
 __all__ = [
     "ALL_ROLLS",
+    "FIXED_SCORES",
     "LOWER",
     "MAX_PLAYERS",
     "MAX_ROLLS",
     "PRESETS",
     "ROWS",
     "UPPER",
+    "UPPER_BONUS",
+    "UPPER_BONUS_THRESHOLD",
     "Action",
     "Cell",
     "Clear",
@@ -67,6 +103,7 @@ __all__ = [
     "InvalidDiceError",
     "InvalidPointsError",
     "Joker",
+    "JokerCase",
     "KniffelError",
     "NotYourTurnError",
     "Options",
@@ -78,10 +115,26 @@ __all__ = [
     "UnknownCellError",
     "UnknownPlayerError",
     "Variant",
+    "bonus_on_entry",
+    "column_total",
+    "due_index",
+    "due_table",
+    "extra_kniffel_bonus",
     "get_variant",
+    "is_extra_kniffel",
+    "joker_case",
+    "joker_permits",
+    "joker_points",
+    "joker_scores_full",
+    "joker_table",
     "keeps_of",
     "outcome_probabilities",
+    "point_ranges",
     "possible_points",
     "raw_score",
     "rows_for",
+    "standing_events",
+    "upper_bonus",
+    "zero_refused",
+    "zero_table",
 ]

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from kniffel.rules.dice import Dice
 from kniffel.rules.rows import Row
 
-__all__ = ["Cell", "Clear", "Edit", "Enter", "Event", "Roll", "Undo"]
+__all__ = ["Cell", "Clear", "Edit", "Enter", "Event", "Roll", "Undo", "standing_events"]
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -63,3 +64,23 @@ class Undo:
 
 
 Event = Roll | Enter | Edit | Clear | Undo
+
+
+def standing_events(events: Iterable[Event]) -> list[tuple[int, Event]]:
+    """The events no undo has taken back, with their numbers (1-based, as in the record).
+
+    Each undo takes back the last event still standing, never an undo (docs/rules.md §8);
+    an undo with nothing left to take back leaves the list empty here (the engine refuses it).
+
+    >>> ones, twos = Cell("main", Row.ONES), Cell("main", Row.TWOS)
+    >>> [n for n, _ in standing_events([Clear("A", ones), Undo(), Clear("B", twos)])]
+    [3]
+    """
+    standing: list[tuple[int, Event]] = []
+    for number, event in enumerate(events, start=1):
+        if isinstance(event, Undo):
+            if standing:
+                standing.pop()
+        else:
+            standing.append((number, event))
+    return standing

@@ -3,7 +3,9 @@
 :class:`Game` is the one state machine that the record replay, the board, the
 bots and the solver share. It answers who is to move, which cells are allowed,
 what an entry would score, and it applies events (``push``) and takes them
-back (``pop``) exactly as RULES.md says.
+back (``pop``) exactly as docs/rules.md says. The scoring and entry rules
+themselves live in :mod:`kniffel.rules.scoring` and :mod:`kniffel.rules.rows`;
+this class applies them to the state of one game.
 """
 
 from __future__ import annotations
@@ -23,8 +25,20 @@ from kniffel.rules.errors import (
     shown,
 )
 from kniffel.rules.events import Cell, Clear, Edit, Enter, Event, Roll, Undo
-from kniffel.rules.rows import FIXED_SCORES, Row, possible_points, raw_score, rows_for
-from kniffel.rules.variants import Discipline, Joker, Variant
+from kniffel.rules.rows import Row, point_ranges, possible_points, raw_score, rows_for
+from kniffel.rules.scoring import (
+    JokerCase,
+    column_total,
+    due_index,
+    extra_kniffel_bonus,
+    is_extra_kniffel,
+    joker_case,
+    joker_permits,
+    joker_points,
+    upper_bonus,
+    zero_refused,
+)
+from kniffel.rules.variants import Discipline, Variant
 
 __all__ = [
     "MAX_PLAYERS",
@@ -38,8 +52,6 @@ __all__ = [
 
 MAX_ROLLS = 3
 MAX_PLAYERS = 8
-UPPER_BONUS_THRESHOLD = 63
-UPPER_BONUS = 35
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,22 +216,13 @@ class Game:
         return None if index is None else self.rows[index]
 
     def _due_index(self, p: int, c: int) -> int | None:
-        discipline = self.columns[c].discipline
-        cells = self._cells[p][c]
-        if discipline is Discipline.DOWN:
-            for i, value in enumerate(cells):
-                if value is None:
-                    return i
-        elif discipline is Discipline.UP:
-            for i in range(len(cells) - 1, -1, -1):
-                if cells[i] is None:
-                    return i
-        return None
+        filled = [value is not None for value in self._cells[p][c]]
+        return due_index(self.columns[c].discipline, filled)
 
     def allowed_cells(self, player: str | int | None = None) -> list[Cell]:
         """The cells ``player`` (default: the player to move) may enter into now.
 
-        Positional only (RULES.md section 4): the due cell of each arrow
+        Positional only (docs/rules.md §4): the due cell of each arrow
         column and every empty cell of a free column, in column then row order.
         """
         p = self._to_move() if player is None else self._p(player)
@@ -255,12 +258,9 @@ class Game:
                     upper += value
                 else:
                     lower += value
-        bonus = UPPER_BONUS if upper >= UPPER_BONUS_THRESHOLD else 0
         kniffel_bonus = sum(self._bonus[p][c])
-        factor = self.columns[c].factor
-        return ColumnTotals(
-            upper, bonus, lower, kniffel_bonus, factor * (upper + bonus + lower + kniffel_bonus)
-        )
+        total = column_total(upper, lower, kniffel_bonus, self.columns[c].factor)
+        return ColumnTotals(upper, upper_bonus(upper), lower, kniffel_bonus, total)
 
     def total(self, player: str | int) -> int:
         return sum(self.column_totals(player, spec.id).total for spec in self.columns)
@@ -305,10 +305,37 @@ class Game:
 
     def is_extra_kniffel(self, player: str | int, dice: Dice) -> bool:
         """Whether ``dice`` is a further Kniffel: five equal with every Kniffel cell filled."""
-        if not dice.is_kniffel:
-            return False
         k = self._kniffel_index
-        return all(col[k] is not None for col in self._cells[self._p(player)])
+        sheet = self._cells[self._p(player)]
+        return is_extra_kniffel(dice.is_kniffel, all(col[k] is not None for col in sheet))
+
+    def holds_fifty(self, player: str | int) -> bool:
+        """Whether one of the player's Kniffel cells holds 50 (what the extra bonus needs)."""
+        k = self._kniffel_index
+        return any(col[k] == 50 for col in self._cells[self._p(player)])
+
+    def joker_case(self, player: str | int, dice: Dice) -> JokerCase | None:
+        """The joker's case for ``dice`` now (docs/rules.md §5).
+
+        ``None`` unless ``dice`` are a further Kniffel.
+        """
+        p = self._p(player)
+        if not self.is_extra_kniffel(p, dice):
+            return None
+        allowed = self.allowed_cells(p)
+        face = dice.faces[0]
+        return joker_case(
+            self.options.joker,
+            matching_open=any(cell.row.face == face for cell in allowed),
+            lower_open=any(not cell.row.is_upper for cell in allowed),
+        )
+
+    def zero_refused(self, player: str | int, cell: Cell, points: int) -> bool:
+        """Whether ``zero_only_upper`` refuses ``points`` in ``cell`` now (docs/rules.md §6)."""
+        if not zero_refused(self.options, cell.row, points, upper_open=True):
+            return False  # refused nowhere, whatever the sheet: no need to look at it
+        upper_open = any(c.row.is_upper for c in self.allowed_cells(self._p(player)))
+        return zero_refused(self.options, cell.row, points, upper_open)
 
     def entry_options(
         self, player: str | int | None = None, dice: Dice | None = None
@@ -331,54 +358,31 @@ class Game:
             result.append(EntryOption(cell, points, bonus, joker))
         return result
 
-    def score(self, player: str | int, cell: Cell, dice: Dice) -> int:
-        """What ``dice`` would score in ``cell`` now, joker included; raises if refused."""
-        p = self._p(player)
-        self._check_allowed(p, cell)
-        return self._score_dice(p, cell, dice)[0]
-
     def _score_dice(self, p: int, cell: Cell, dice: Dice) -> tuple[int, int, bool]:
         """(points, extra-Kniffel bonus, joker used) for an allowed cell."""
         row = cell.row
-        options = self.options
-        points = raw_score(row, dice, options.pasch)
+        points = raw_score(row, dice, self.options.pasch)
         bonus = 0
-        joker = False
-        if self.is_extra_kniffel(p, dice):
-            k = self._kniffel_index
-            if options.kniffel_bonus > 0 and any(col[k] == 50 for col in self._cells[p]):
-                bonus = options.kniffel_bonus
-            if options.joker is Joker.FREE:
-                joker = True
-                points = FIXED_SCORES.get(row, points)
-            elif options.joker is Joker.FORCED:
-                joker = True
-                points = self._forced_joker(p, cell, dice, points)
-        if points == 0 and options.zero_only_upper and not row.is_upper:
-            self._check_zero(p)
-        return points, bonus, joker
-
-    def _forced_joker(self, p: int, cell: Cell, dice: Dice, points: int) -> int:
-        allowed = self.allowed_cells(p)
-        face = dice.faces[0]
-        matching = [a for a in allowed if a.row.face == face]
-        if matching:
-            if cell not in matching:
-                where = " or ".join(self.cell_name(a) for a in matching)
-                raise IllegalMoveError(f"joker: the Kniffel must go into {where}")
-            return points
-        lower = [a for a in allowed if not a.row.is_upper]
-        if lower:
-            if cell.row.is_upper:
+        case = self.joker_case(p, dice)
+        if case is not None:
+            bonus = extra_kniffel_bonus(self.options, self.holds_fifty(p))
+            face = dice.faces[0]
+            if not joker_permits(case, face, row):
+                if case is JokerCase.MATCHING:
+                    allowed = self.allowed_cells(p)
+                    matching = [a for a in allowed if joker_permits(case, face, a.row)]
+                    where = " or ".join(self.cell_name(a) for a in matching)
+                    raise IllegalMoveError(f"joker: the Kniffel must go into {where}")
                 raise IllegalMoveError(
                     "joker: the Kniffel must go into the lower block, since its upper row "
                     "is not open"
                 )
-            return FIXED_SCORES.get(cell.row, points)
-        return points
+            points = joker_points(case, row, points)
+        self._check_zero(p, cell, points)
+        return points, bonus, case not in (None, JokerCase.NONE)
 
-    def _check_zero(self, p: int) -> None:
-        if any(c.row.is_upper for c in self.allowed_cells(p)):
+    def _check_zero(self, p: int, cell: Cell, points: int) -> None:
+        if self.zero_refused(p, cell, points):
             raise IllegalMoveError(
                 "a zero may go into the lower block only when no upper cell is open"
             )
@@ -529,8 +533,7 @@ class Game:
         bonus = 0
         if event.points is not None:
             points = self._check_points(event.cell, event.points)
-            if points == 0 and self.options.zero_only_upper and not event.cell.row.is_upper:
-                self._check_zero(p)
+            self._check_zero(p, event.cell, points)
         else:
             if event.dice is not None:
                 dice = Dice.of(event.dice)
@@ -555,7 +558,7 @@ class Game:
         if points not in allowed:
             raise InvalidPointsError(
                 f"{points} points are not possible in {cell.row.value}; possible are "
-                f"{_ranges(sorted(allowed))}"
+                f"{point_ranges(allowed)}"
             )
         return points
 
@@ -621,17 +624,3 @@ class Game:
 
 def _faces(faces: Iterable[int]) -> str:
     return " ".join(map(str, faces)) or "(none)"
-
-
-def _ranges(values: list[int]) -> str:
-    """``[0, 5, 6, 7, 8]`` as ``0, 5-8``."""
-    parts: list[str] = []
-    start = prev = values[0]
-    for v in [*values[1:], None]:
-        if v is not None and v == prev + 1:
-            prev = v
-            continue
-        parts.append(str(start) if start == prev else f"{start}-{prev}")
-        if v is not None:
-            start = prev = v
-    return ", ".join(parts)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable
 from functools import cache
 
 from kniffel.rules.dice import Dice
@@ -13,6 +14,7 @@ __all__ = [
     "ROWS",
     "UPPER",
     "Row",
+    "point_ranges",
     "possible_points",
     "raw_score",
     "rows_for",
@@ -150,3 +152,24 @@ def possible_points(row: Row, options: Options) -> frozenset[int]:
     if row is Row.CHANCE:
         return frozenset(range(5, 31))
     return frozenset([0, FIXED_SCORES[row]])
+
+
+def point_ranges(values: Iterable[int], dash: str = "-") -> str:
+    """Points as runs: ``[0, 5, 6, 7, 8]`` reads ``0, 5-8`` (``dash`` joins a run).
+
+    >>> point_ranges(possible_points(Row.CHANCE, Options()), dash="–")
+    '5–30'
+    >>> point_ranges([0, 4, 8, 12])
+    '0, 4, 8, 12'
+    """
+    ordered = sorted(values)
+    parts: list[str] = []
+    start = prev = ordered[0]
+    for value in [*ordered[1:], None]:
+        if value is not None and value == prev + 1:
+            prev = value
+            continue
+        parts.append(str(start) if start == prev else f"{start}{dash}{prev}")
+        if value is not None:
+            start = prev = value
+    return ", ".join(parts)

@@ -31,8 +31,8 @@ from kniffel.rules import (
     Game,
     Roll,
     RollAction,
-    Undo,
     Variant,
+    standing_events,
 )
 from kniffel.solver.advisor import Choice, Position, evaluate, is_exact
 
@@ -43,7 +43,6 @@ __all__ = [
     "analyse",
     "choice_dict",
     "choice_label",
-    "standing_events",
 ]
 
 
@@ -135,17 +134,6 @@ def choice_dict(choice: Choice, one_column: bool) -> dict[str, Any]:
     else:
         described = {"action": "roll", "keep": list(action.keep)}
     return {**described, "label": choice_label(choice, one_column), "expected": choice.expected}
-
-
-def standing_events(events: list[Event]) -> list[tuple[int, Event]]:
-    """The events an undo has not taken back, with their numbers (1-based)."""
-    standing: list[tuple[int, Event]] = []
-    for number, event in enumerate(events, start=1):
-        if isinstance(event, Undo):
-            standing.pop()
-        else:
-            standing.append((number, event))
-    return standing
 
 
 def analyse(source: Record | Game) -> Analysis:

@@ -18,9 +18,7 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
-from kniffel.rules import Joker, Options, Row, raw_score, rows_for
-from kniffel.rules.game import UPPER_BONUS
-from kniffel.rules.rows import FIXED_SCORES
+from kniffel.rules import FIXED_SCORES, UPPER_BONUS, Joker, Options, Row, raw_score, rows_for
 from kniffel.solver.dice_tables import ROLL_INDEX, ROLLS
 from kniffel.solver.sheet_space import UPPER_CAP, SheetSpace, SheetState, StateBatch
 

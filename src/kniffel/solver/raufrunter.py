@@ -18,9 +18,18 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
-from kniffel.rules import Discipline, Joker, Options, Row, rows_for
+from kniffel.rules import (
+    UPPER_BONUS_THRESHOLD,
+    Discipline,
+    Joker,
+    Options,
+    Row,
+    bonus_on_entry,
+    rows_for,
+    zero_refused,
+)
 from kniffel.solver.keep_lattice import turn_values
-from kniffel.solver.roll_scores import BONUS_POINTS, BONUS_THRESHOLD, raw_scores
+from kniffel.solver.roll_scores import raw_scores
 
 __all__ = ["N_SUMS", "ArrowTable", "arrow_table", "capped_sum", "solve_bounds"]
 
@@ -28,21 +37,14 @@ Array = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 
 #: Upper sums are kept capped at the bonus threshold: 0..63.
-N_SUMS = BONUS_THRESHOLD + 1
+N_SUMS = UPPER_BONUS_THRESHOLD + 1
 _N_UPPER = 6
 _CHUNK = 1024  # states per turn_values call: enough to drown numpy's per-call cost
 
 
 def capped_sum(upper: IntArray, points: IntArray) -> IntArray:
     """The upper sum after adding ``points``, capped at the threshold."""
-    return np.asarray(np.minimum(upper + points, BONUS_THRESHOLD), dtype=np.int64)
-
-
-def bonus_on_entry(upper: IntArray, points: IntArray) -> IntArray:
-    """The bonus an upper entry pays: 35 when it lifts the sum to 63."""
-    return np.where(
-        (upper < BONUS_THRESHOLD) & (upper + points >= BONUS_THRESHOLD), BONUS_POINTS, 0
-    )
+    return np.asarray(np.minimum(upper + points, UPPER_BONUS_THRESHOLD), dtype=np.int64)
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,13 +130,11 @@ def _arrow_table(options: Options) -> ArrowTable:
                 down = _entry_values(
                     scores[d], down_row.is_upper, sd, values[d + 1, u][:, su], axis=0
                 )
-                candidates.append(_refuse_zero(down, scores[d], down_row.is_upper, up_row, options))
+                candidates.append(_refuse_zero(down, scores[d], down_row, up_row, options))
             if up_row is not None:
                 after = values[d, u + 1][sd].T  # (sums of ↑, live sums of ↓)
                 up = _entry_values(scores[n - 1 - u], up_row.is_upper, su, after, axis=1)
-                candidates.append(
-                    _refuse_zero(up, scores[n - 1 - u], up_row.is_upper, down_row, options)
-                )
+                candidates.append(_refuse_zero(up, scores[n - 1 - u], up_row, down_row, options))
             final = np.maximum.reduce(candidates) if len(candidates) > 1 else candidates[0]
             # a sum that is not live is broadcast: any lookup of it gives the same value
             values[d, u] = np.broadcast_to(_turn_values(final), (N_SUMS, N_SUMS))
@@ -143,10 +143,11 @@ def _arrow_table(options: Options) -> ArrowTable:
 
 
 def _refuse_zero(
-    entry: Array, points: IntArray, is_upper: bool, other_row: Row | None, options: Options
+    entry: Array, points: IntArray, row: Row, other_row: Row | None, options: Options
 ) -> Array:
-    """``zero_only_upper``: a zero into a lower cell is refused while an upper cell is due."""
-    if not options.zero_only_upper or is_upper or other_row is None or not other_row.is_upper:
+    """``zero_only_upper``: no zero below while the other column is due above (§6)."""
+    upper_open = other_row is not None and other_row.is_upper
+    if not zero_refused(options, row, 0, upper_open):
         return entry
     return np.where(points == 0, -np.inf, entry)
 

@@ -16,8 +16,7 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from kniffel.rules import Discipline, Game, Options, Row, rows_for
-from kniffel.rules.game import UPPER_BONUS_THRESHOLD
+from kniffel.rules import UPPER_BONUS_THRESHOLD, Discipline, Game, Options, Row, rows_for
 
 __all__ = ["UPPER_CAP", "SheetSpace", "SheetState", "StateBatch"]
 

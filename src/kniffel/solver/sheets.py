@@ -20,15 +20,23 @@ from functools import cache, cached_property
 import numpy as np
 import numpy.typing as npt
 
-from kniffel.rules import Discipline, Game, Joker, Options, Row, Variant, rows_for
-from kniffel.rules.rows import FIXED_SCORES
-from kniffel.solver.roll_scores import (
-    BONUS_POINTS,
-    BONUS_THRESHOLD,
-    IS_KNIFFEL,
-    KNIFFEL_FACE,
-    raw_scores,
+from kniffel.rules import (
+    FIXED_SCORES,
+    Discipline,
+    Game,
+    Joker,
+    Options,
+    Row,
+    Variant,
+    rows_for,
 )
+from kniffel.rules import (
+    UPPER_BONUS as BONUS_POINTS,
+)
+from kniffel.rules import (
+    UPPER_BONUS_THRESHOLD as BONUS_THRESHOLD,
+)
+from kniffel.solver.roll_scores import IS_KNIFFEL, KNIFFEL_FACE, raw_scores
 
 __all__ = ["Entries", "SheetBatch", "SlotLayout"]
 

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from kniffel.rules import Cell, Enter, Event, Roll, Variant, rows_for
+from kniffel.rules import Cell, Enter, Event, Roll, Variant, rows_for, upper_bonus
 from kniffel.solver.bots import Bot, TurnLog, make_bot
 from kniffel.solver.dice_tables import KEEPS, ROLLS
 from kniffel.solver.sheets import SheetBatch
@@ -150,7 +150,7 @@ def simulate(
         part = slice(first, first + count)
         column_totals[part] = sheets.column_totals()
         totals[part] = column_totals[part].sum(axis=1)
-        bonus[part] = sheets.upper >= 63
+        bonus[part] = upper_bonus(sheets.upper) > 0
         fifty[part] = sheets.fifty
         extra[part] = sheets.bonus_kniffels
         if progress:

@@ -2,10 +2,9 @@
 
 Every solver and bot states a turn as one array ``final[..., r]``: the value
 of ending the turn with roll ``r`` (its best entry plus what follows). Then
-:func:`turn_value` gives the expected value at the start of the turn, and
-:func:`best_keep` the keep that maximises it after any roll. Rolling again
-while keeping all five dice is the same as stopping, so a stop needs no
-special case.
+:func:`turn_value` gives the expected value at the start of the turn.
+Rolling again while keeping all five dice is the same as stopping, so a stop
+needs no special case.
 """
 
 from __future__ import annotations
@@ -15,7 +14,7 @@ import numpy.typing as npt
 
 from kniffel.solver.dice_tables import P_FIRST, P_KEEP, ROLL_KEEPS
 
-__all__ = ["best_keep", "keep_values", "stage_values", "turn_value"]
+__all__ = ["keep_values", "stage_values", "turn_value"]
 
 Array = npt.NDArray[np.float64]
 
@@ -43,18 +42,3 @@ def turn_value(final: Array) -> Array:
     """Expected value at the start of a turn (before the first roll)."""
     after_one, _ = stage_values(final)
     return np.asarray(after_one @ P_FIRST)
-
-
-def best_keep(final: Array, roll: int, rolls_made: int) -> tuple[int, float]:
-    """The best keep index after ``rolls_made`` (1 or 2) rolls showing ``roll``, and its value.
-
-    Keeping all five dice means: stop and enter.
-    """
-    if rolls_made == 1:
-        _, after_two = stage_values(final)
-        vals = keep_values(after_two)
-    else:
-        vals = keep_values(final)
-    candidates = ROLL_KEEPS[roll]
-    k = int(candidates[np.argmax(vals[candidates])])
-    return k, float(vals[k])

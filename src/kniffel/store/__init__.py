@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from kniffel.store.database import migrate, open_engine
 from kniffel.store.repository import Appended, GameStore, NewGame, StoredGame, VersionConflict
+from kniffel.store.summary import Summary, summary_of
 
 __all__ = [
     "Appended",
     "GameStore",
     "NewGame",
     "StoredGame",
+    "Summary",
     "VersionConflict",
     "migrate",
     "open_engine",
+    "summary_of",
 ]

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import re
+from functools import cache
 from pathlib import Path
 from typing import Any
 
-from alembic import command
-from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event, make_url, text
+from sqlalchemy import Connection, Engine, create_engine, event, inspect, make_url, text
 from sqlalchemy.pool import StaticPool
 
-__all__ = ["MIGRATIONS", "migrate", "open_engine"]
+__all__ = ["MIGRATIONS", "current_revision", "head_revision", "migrate", "open_engine"]
 
 MIGRATIONS = Path(__file__).parent / "migrations"
+_REVISION = re.compile(r"^revision\s*=\s*[\"']([^\"']+)[\"']", re.MULTILINE)
+_DOWN = re.compile(r"^down_revision\s*=\s*(?:[\"']([^\"']+)[\"']|None)", re.MULTILINE)
 
 # Any constant works; it only has to be the same in every process.
 _MIGRATION_LOCK = 0x4B4E4946
@@ -43,16 +45,78 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA busy_timeout=30000")
     cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA synchronous=NORMAL")
+    # FULL: a commit is on disk before it returns, so an acknowledged event
+    # survives a power cut, not only a crash of the process (docs/deploy.md).
+    cursor.execute("PRAGMA synchronous=FULL")
     cursor.close()
 
 
+@cache
+def head_revision() -> str:
+    """The newest migration's revision id, read from the files without importing Alembic.
+
+    The head is the one revision no other names as its ``down_revision``.
+    """
+    revisions: set[str] = set()
+    parents: set[str] = set()
+    for path in (MIGRATIONS / "versions").glob("*.py"):
+        source = path.read_text(encoding="utf-8")
+        found = _REVISION.search(source)
+        if found is None:
+            continue
+        revisions.add(found.group(1))
+        down = _DOWN.search(source)
+        if down is not None and down.group(1):
+            parents.add(down.group(1))
+    heads = revisions - parents
+    if len(heads) != 1:
+        raise RuntimeError(f"the migrations must have one head, found {sorted(heads)}")
+    return heads.pop()
+
+
+def current_revision(connection: Connection) -> str | None:
+    """The revision the database is stamped with, ``None`` for a database without one."""
+    if not inspect(connection).has_table("alembic_version"):
+        return None  # a fresh database
+    found = connection.execute(text("SELECT version_num FROM alembic_version")).scalar()
+    return None if found is None else str(found)
+
+
 def migrate(engine: Engine) -> None:
-    """Bring the schema to the newest revision (safe when several processes start)."""
+    """Bring the schema to the newest revision (safe when several processes start).
+
+    A database already at the head is only looked at (one small query): Alembic
+    is not even imported, which keeps the start fast.
+    """
+    with engine.connect() as connection:
+        behind = current_revision(connection) != head_revision()
+        connection.rollback()
+    if behind:
+        _upgrade(engine)
+
+
+def _upgrade(engine: Engine) -> None:
+    from alembic import command
+    from alembic.config import Config
+
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
-    with engine.begin() as connection:
-        if connection.dialect.name == "postgresql":
-            connection.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _MIGRATION_LOCK})
-        config.attributes["connection"] = connection
-        command.upgrade(config, "head")
+    sqlite = engine.dialect.name == "sqlite"
+    with engine.connect() as connection:
+        if sqlite:
+            # A migration that copies a table (Alembic's batch mode) drops the old
+            # one; with foreign keys on, that would cascade to every event.
+            connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+            connection.commit()
+        try:
+            with connection.begin():
+                if connection.dialect.name == "postgresql":
+                    connection.execute(
+                        text("SELECT pg_advisory_xact_lock(:k)"), {"k": _MIGRATION_LOCK}
+                    )
+                config.attributes["connection"] = connection
+                command.upgrade(config, "head")
+        finally:
+            if sqlite:
+                connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+                connection.commit()

@@ -1,9 +1,10 @@
 """The two tables of the store: games and their events.
 
 A game row holds what never changes after creation (variant, options, players,
-dice mode, bot seats, key) plus two derived columns kept for listing without a
-replay (``version`` = number of stored events, ``finished``). The events are
-the game record's events in order; the engine state is their replay.
+dice mode, bot seats, key) plus the summary columns kept for listing without a
+replay (``version`` = number of stored events, ``finished``, ``turns``,
+``totals``, ``winners``), written in the same transaction as each event. The
+events are the game record's events in order; the engine state is their replay.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Index, Integer, String
+from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Index, Integer, String, text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 __all__ = ["Base", "EventRow", "GameRow"]
@@ -35,6 +36,10 @@ class GameRow(Base):
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     finished: Mapped[bool] = mapped_column(Boolean, default=False)
     version: Mapped[int] = mapped_column(Integer, default=0)
+    # The summary of the replay at ``version`` (kniffel.store.summary), for lists.
+    turns: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    totals: Mapped[list[int]] = mapped_column(JSON, default=list, server_default=text("'[]'"))
+    winners: Mapped[list[str]] = mapped_column(JSON, default=list, server_default=text("'[]'"))
 
     __table_args__ = (Index("ix_games_finished_updated", "finished", "updated_at"),)
 

@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from kniffel.store.database import migrate, open_engine
 from kniffel.store.models import EventRow, GameRow
+from kniffel.store.summary import Summary
 
 __all__ = ["Appended", "GameStore", "NewGame", "StoredGame", "VersionConflict"]
 
@@ -65,6 +66,10 @@ class StoredGame:
     finished: bool
     version: int
     events: tuple[dict[str, Any], ...] = ()
+    #: The summary columns (kniffel.store.summary): cells filled, totals, winners.
+    turns: int = 0
+    totals: tuple[int, ...] = ()
+    winners: tuple[str, ...] = ()
 
 
 class Appended(NamedTuple):
@@ -93,6 +98,9 @@ def _stored(row: GameRow, events: Sequence[dict[str, Any]] = ()) -> StoredGame:
         finished=row.finished,
         version=row.version,
         events=tuple(events),
+        turns=row.turns or 0,
+        totals=tuple(row.totals or ()),
+        winners=tuple(row.winners or ()),
     )
 
 
@@ -123,10 +131,20 @@ class GameStore:
         self.engine.dispose()
 
     def create(
-        self, game: NewGame, events: Sequence[dict[str, Any]] = (), *, finished: bool = False
+        self,
+        game: NewGame,
+        events: Sequence[dict[str, Any]] = (),
+        *,
+        finished: bool = False,
+        summary: Summary | None = None,
     ) -> StoredGame:
-        """Store a new game, with ``events`` already checked by the caller, in one transaction."""
+        """Store a new game, with ``events`` already checked by the caller, in one transaction.
+
+        ``summary`` is the replay's summary (its ``finished`` wins over ``finished``).
+        """
         now = datetime.now(UTC)
+        if summary is None:
+            summary = Summary(finished, 0, (0,) * len(game.players), ())
         row = GameRow(
             id=game.id,
             key=game.key,
@@ -137,8 +155,11 @@ class GameStore:
             bots=dict(game.bots),
             created_at=now,
             updated_at=now,
-            finished=finished,
+            finished=summary.finished,
             version=len(events),
+            turns=summary.turns,
+            totals=list(summary.totals),
+            winners=list(summary.winners),
         )
         with self._session.begin() as session:
             session.add(row)
@@ -171,15 +192,30 @@ class GameStore:
             return session.scalar(select(GameRow.version).where(GameRow.id == game_id))
 
     def append(
-        self, game_id: str, expected_version: int, payload: dict[str, Any], *, finished: bool
+        self,
+        game_id: str,
+        expected_version: int,
+        payload: dict[str, Any],
+        *,
+        finished: bool,
+        summary: Summary | None = None,
     ) -> Appended:
         """Store ``payload`` as event ``expected_version + 1``.
 
-        Raises :class:`VersionConflict` (and stores nothing) when the game is no
-        longer at ``expected_version``.
+        ``summary`` (the replay with the event applied) goes into the summary
+        columns in the same transaction. Raises :class:`VersionConflict` (and
+        stores nothing) when the game is no longer at ``expected_version``.
         """
         now = datetime.now(UTC)
         new_version = expected_version + 1
+        values: dict[str, Any] = {"version": new_version, "finished": finished, "updated_at": now}
+        if summary is not None:
+            values.update(
+                finished=summary.finished,
+                turns=summary.turns,
+                totals=list(summary.totals),
+                winners=list(summary.winners),
+            )
         try:
             with self._session.begin() as session:
                 # The conditional update takes the row's write lock first, so a
@@ -187,7 +223,7 @@ class GameStore:
                 moved = session.execute(
                     update(GameRow)
                     .where(GameRow.id == game_id, GameRow.version == expected_version)
-                    .values(version=new_version, finished=finished, updated_at=now)
+                    .values(**values)
                     .execution_options(synchronize_session=False)
                 )
                 if moved.rowcount != 1:  # type: ignore[attr-defined]

@@ -5,7 +5,8 @@
 - ``GET /api/games/{id}/analysis``: each decision of the game beside the best
   one, and the expected loss per player (:func:`kniffel.solver.analysis.analyse`).
 - ``GET /g/{id}/tipp``: the Tipp panel (an htmx fragment of the board).
-- ``GET /g/{id}/analyse``: the analysis page.
+- ``GET /g/{id}/analyse/alle``: the table of every decision (the game review,
+  :mod:`kniffel.web.review_routes`, is the first view at ``/g/{id}/analyse``).
 
 Both only read the game: no key is needed, as for watching it.
 """
@@ -268,7 +269,7 @@ def _dice_positions(dice: Dice, keep: tuple[int, ...]) -> list[int]:
     return chosen
 
 
-@pages.get("/g/{game_id}/analyse")
+@pages.get("/g/{game_id}/analyse/alle")
 async def analyse_page(request: Request, game_id: str) -> Response:
     """Every decision of the game beside the best one, and the loss per player."""
     words = _words(request)

@@ -44,6 +44,7 @@ ENGLISH: dict[str, str] = {
     "Vor dem ersten Wurf.": "Before the first roll.",
     "Tipp schließen": "Close the hint",
     "Analyse": "Analysis",
+    "Spielbericht": "Game review",
     "Analyse: {variant}": "Analysis: {variant}",
     "Zurück zum Spiel": "Back to the game",
     "Jede Entscheidung neben der besten, mit der erwarteten Endsumme beider.": (

@@ -15,7 +15,7 @@ from starlette.concurrency import run_in_threadpool
 import kniffel
 from kniffel.settings import Settings
 from kniffel.store import GameStore
-from kniffel.web import advice_routes, api, live
+from kniffel.web import advice_routes, api, live, review_routes
 from kniffel.web.bot_seats import BotSeats
 from kniffel.web.errors import install_error_handlers
 from kniffel.web.hub import Hub, LocalHub
@@ -82,6 +82,7 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
     app.include_router(api.router, prefix="/api")
     app.include_router(live.router, prefix="/api")
     app.include_router(advice_routes.router)
+    app.include_router(review_routes.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     # The pages are the frontend's module; the API stands without them.
     if importlib.util.find_spec("kniffel.web.pages") is not None:

@@ -79,8 +79,22 @@ def _board_context(
     }
 
 
-def _typed(request: Request, t: Translator) -> tuple[Dice | None, int | None, str]:
-    """The dice or points typed into the address (``?dice=66655``), or why they are refused."""
+def _turn_key(view: GameView) -> int:
+    """Changes whenever a turn is taken or taken back (the board's ``data-turn``)."""
+    game = view.game
+    return sum(game.filled_count(p) for p in range(len(game.players)))
+
+
+def _typed(request: Request, t: Translator, view: GameView) -> tuple[Dice | None, int | None, str]:
+    """The dice or points typed into the address (``?dice=66655``), or why they are refused.
+
+    With ``turn`` (the turn they were typed in, as the page sends them), dice of
+    another turn are dropped: a preview never shows one player's dice on the next
+    player's sheet.
+    """
+    turn = request.query_params.get("turn")
+    if turn is not None and turn != str(_turn_key(view)):
+        return None, None, ""
     try:
         dice = forms.dice_field(request.query_params.get("dice"), t)
         points = forms.points_field(request.query_params.get("points"), t)
@@ -105,7 +119,7 @@ async def board_page(request: Request, game_id: str) -> Response:
         rendering.set_key(response, view)
         rendering.remember_language(request, response)
         return response
-    dice, points, message = _typed(request, t)
+    dice, points, message = _typed(request, t, view)
     if key and not message:
         message = t("Dieses Gerät darf nur zusehen.")
     context = _board_context(request, view, dice=dice, points=points, message=message)
@@ -120,7 +134,7 @@ async def board_fragment(request: Request, game_id: str) -> Response:
         view = await _load(request, game_id)
     except GameNotFound:
         return rendering.not_found(request)
-    dice, points, message = _typed(request, t)
+    dice, points, message = _typed(request, t, view)
     context = _board_context(request, view, dice=dice, points=points, message=message, page=False)
     return rendering.render(request, "board.html", context, block="board")
 
@@ -129,9 +143,18 @@ Change = Callable[[GameService, GameView, str], GameView]
 
 
 async def _change(
-    request: Request, game_id: str, build: Callable[[FormData, GameView], Change]
+    request: Request,
+    game_id: str,
+    build: Callable[[FormData, GameView], Change],
+    *,
+    typed: bool = False,
 ) -> Response:
-    """Read the form, make the change through the service, answer with the board."""
+    """Read the form, make the change through the service, answer with the board.
+
+    ``typed``: the form carries the dice or points typed for the player to move
+    (an entry); a refused entry shows them again. Other forms' points (a
+    correction) are never shown as typed dice or points.
+    """
     t = rendering.translator(request)
     try:
         view = await _load(request, game_id)
@@ -143,8 +166,9 @@ async def _change(
     status = 200
     message = ""
     try:
-        dice = forms.dice_field(form_data, t)
-        points = forms.points_field(form_data, t)
+        if typed:
+            dice = forms.dice_field(form_data, t)
+            points = forms.points_field(form_data, t)
         key = rendering.device_key(request, view)
         if key is None:
             raise Forbidden(t("Dieses Gerät darf nur zusehen."))
@@ -156,6 +180,8 @@ async def _change(
     except Conflict:
         status, message = 409, t("Das Spiel wurde inzwischen geändert; bitte noch einmal.")
         view = await _load(request, game_id)
+        if form_data.get("turn") != str(_turn_key(view)):
+            dice = points = None  # typed for a turn that is over
     except Forbidden:
         status, message = 403, t("Dieses Gerät darf nur zusehen.")
     except GameNotFound:
@@ -187,6 +213,7 @@ def _undo_event(form: FormData, view: GameView, t: Translator) -> dict[str, Any]
 
 def _posts_event(
     make_event: Callable[[FormData, GameView, Translator], dict[str, Any]],
+    typed: bool,
 ) -> Callable[[Request, str], Awaitable[Response]]:
     """A form route that turns the form into one record event and applies it."""
 
@@ -196,7 +223,7 @@ def _posts_event(
         def build(form_data: FormData, view: GameView) -> Change:
             return _apply(make_event(form_data, view, t), forms.version_field(form_data))
 
-        return await _change(request, game_id, build)
+        return await _change(request, game_id, build, typed=typed)
 
     return post
 
@@ -208,7 +235,10 @@ for _name, _make_event in (
     ("undo", _undo_event),
 ):
     router.add_api_route(
-        f"/g/{{game_id}}/{_name}", _posts_event(_make_event), methods=["POST"], name=_name
+        f"/g/{{game_id}}/{_name}",
+        _posts_event(_make_event, typed=_name == "enter"),
+        methods=["POST"],
+        name=_name,
     )
 
 

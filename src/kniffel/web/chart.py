@@ -8,11 +8,10 @@ draws for several requests at once must not share.
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
 
 from matplotlib.figure import Figure
 
-from kniffel.rules import Clear, Edit, Enter, Event, Game, Undo
+from kniffel.rules import Clear, Edit, Enter, Game, standing_events
 from kniffel.web.i18n import Translator
 
 __all__ = ["running_totals", "totals_chart_svg"]
@@ -21,22 +20,12 @@ __all__ = ["running_totals", "totals_chart_svg"]
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442")
 
 
-def standing_events(log: Sequence[Event]) -> list[Event]:
-    """The events that still stand: each undo takes back the last one standing."""
-    stack: list[Event] = []
-    for event in log:
-        if isinstance(event, Undo):
-            stack.pop()
-        else:
-            stack.append(event)
-    return stack
-
-
 def running_totals(game: Game) -> list[list[int]]:
     """Per player, the total after each of their turns (``[0]`` before the first).
 
     A correction changes the player's latest point, so the last point of every
-    line is the player's total now.
+    line is the player's total now. A cleared cell filled again is one turn, not
+    two: each line has one point per standing entry (plus the start).
 
     >>> from kniffel.rules import get_variant, Dice
     >>> game = Game(get_variant("kniffel"), ["Anna", "Ben"])
@@ -48,14 +37,22 @@ def running_totals(game: Game) -> list[list[int]]:
     """
     replayed = Game(game.variant, game.players)
     lines: list[list[int]] = [[0] for _ in game.players]
-    for event in standing_events(game.log):
+    cleared = [0 for _ in game.players]  #: cells cleared and not yet filled again
+    for _, event in standing_events(game.log):
         replayed.push(event)
         if isinstance(event, Enter):
             p = replayed.seat(event.player)
-            lines[p].append(replayed.total(p))
+            if cleared[p]:
+                # Filling a cleared cell again finishes the turn that was cleared.
+                cleared[p] -= 1
+                lines[p][-1] = replayed.total(p)
+            else:
+                lines[p].append(replayed.total(p))
         elif isinstance(event, Edit | Clear):
             p = replayed.seat(event.player)
             lines[p][-1] = replayed.total(p)
+            if isinstance(event, Clear):
+                cleared[p] += 1
     return lines
 
 
@@ -82,7 +79,10 @@ def totals_chart_svg(game: Game, t: Translator) -> str:
     axes.set_ylim(bottom=0)
     for side in ("top", "right"):
         axes.spines[side].set_visible(False)
-    axes.legend(frameon=False, fontsize=9, loc="upper left")
+    legend = axes.legend(frameon=False, fontsize=9, loc="upper left")
+    for text in legend.get_texts():
+        # A name is text: "$1 & $2" is not matplotlib's mathtext (docs/board.md).
+        text.set_parse_math(False)
     buffer = io.StringIO()
     figure.savefig(buffer, format="svg", metadata={"Date": None}, transparent=True)
     return buffer.getvalue()

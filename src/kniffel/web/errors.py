@@ -14,7 +14,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -113,6 +113,14 @@ def _json(status: int, message: str, headers: dict[str, str] | None = None) -> J
     return JSONResponse({"detail": message}, status_code=status, headers=headers)
 
 
+def _wants_page(request: Request) -> bool:
+    """A browser asking for a page (not the API, not a static file): it gets the board's page."""
+    path = request.url.path
+    if path.startswith(("/api/", "/static/")) or path == "/api":
+        return False
+    return "text/html" in request.headers.get("accept", "")
+
+
 def install_error_handlers(app: FastAPI) -> None:
     """Map every expected error to ``{"detail": ...}`` with a 4xx status."""
 
@@ -123,8 +131,12 @@ def install_error_handlers(app: FastAPI) -> None:
         assert isinstance(exc, RequestValidationError)
         return _json(422, validation_message(exc.errors()))
 
-    async def http_error(request: Request, exc: Exception) -> JSONResponse:
+    async def http_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, StarletteHTTPException)
+        if exc.status_code == 404 and _wants_page(request):
+            from kniffel.web import rendering  # the pages sit above this module
+
+            return rendering.page_not_found(request)
         headers = dict(exc.headers or {})
         if exc.status_code == 405 and (allowed := _allowed_methods(request)):
             headers["Allow"] = ", ".join(allowed)

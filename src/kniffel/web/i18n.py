@@ -238,6 +238,7 @@ ENGLISH: dict[str, str] = {
     ),
     "Dieses Gerät darf nur zusehen.": "This device may only watch.",
     "Spiel nicht gefunden.": "Game not found.",
+    "Seite nicht gefunden.": "Page not found.",
     "Bitte ein Feld wählen.": "Please choose a box.",
     "Würfel als fünf Ziffern von 1 bis 6 eingeben, z. B. 66655.": (
         "Type the dice as five digits from 1 to 6, e.g. 66655."

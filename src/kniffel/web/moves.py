@@ -11,11 +11,10 @@ from typing import Any
 
 from starlette.datastructures import FormData
 
-from kniffel.rules import Discipline, IllegalMoveError, Row, possible_points
+from kniffel.rules import Discipline, IllegalMoveError, Row, point_ranges, possible_points
 from kniffel.web import forms
 from kniffel.web.i18n import Translator
 from kniffel.web.service import GameView
-from kniffel.web.sheet_view import point_values
 
 __all__ = ["Refused", "clear_event", "edit_event", "entry_event"]
 
@@ -84,5 +83,5 @@ def _check_points(view: GameView, row: Row, points: int, t: Translator) -> None:
         raise Refused(
             t("{n} Punkte sind hier nicht möglich", n=points)
             + "; "
-            + t("möglich sind: {values}", values=point_values(allowed))
+            + t("möglich sind: {values}", values=point_ranges(allowed, dash="–"))
         )

@@ -56,7 +56,10 @@ async def _home(
         "message": message,
         "import_message": import_message,
     }
-    return rendering.render(request, "home.html", context, status=status)
+    response = rendering.render(request, "home.html", context, status=status)
+    # The lists change with every game: going back to this page must show them anew.
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 def _form_context(form: forms.NewGame) -> dict[str, Any]:
@@ -80,11 +83,11 @@ def _game_lists(
     lists: list[list[dict[str, Any]]] = []
     for finished in (False, True):
         entries = []
-        for summary in service.list_games(finished=finished)[:LIST_LENGTH]:
-            game = service.get(summary.id).game
+        # The summary columns hold all a list shows: no game is replayed here.
+        for summary in service.list_games(finished=finished, limit=LIST_LENGTH):
             preset = PRESETS.get(summary.variant)
-            turns = sum(game.filled_count(p) for p in range(len(game.players)))
-            winners = game.winners()
+            turns = summary.turns
+            winners = summary.winners
             entries.append(
                 {
                     "id": summary.id,

@@ -23,6 +23,8 @@ __all__ = [
     "LANG_COOKIE",
     "device_key",
     "is_htmx",
+    "not_found",
+    "page_not_found",
     "remember_language",
     "render",
     "service",
@@ -81,6 +83,12 @@ def render(
 def not_found(request: Request) -> Response:
     """The page for a game link that leads nowhere (404)."""
     message = translator(request)("Spiel nicht gefunden.")
+    return render(request, "missing.html", {"message": message}, status=404)
+
+
+def page_not_found(request: Request) -> Response:
+    """The board's page for an address that leads nowhere (404)."""
+    message = translator(request)("Seite nicht gefunden.")
     return render(request, "missing.html", {"message": message}, status=404)
 
 

@@ -210,6 +210,9 @@ class GameSummaryOut(BaseModel):
     updated_at: datetime
     version: int
     finished: bool
+    turns: int = Field(description="cells filled so far, all players together")
+    totals: list[int] = Field(description="every player's total, in seat order")
+    winners: list[str] = Field(description="the winners once the game is finished, else empty")
 
 
 class GameState(BaseModel):

@@ -1,10 +1,12 @@
 """The board's game service: the one way the API and the pages change games.
 
-Every change follows the same path: load the stored events, replay them with
-the engine, check the new event against the rules (and the board's own rules
-for virtual dice, RULES.md section 8), store it only if the game has not moved
-on meanwhile, then tell the hub and the bot driver. Nothing is shown before
-it is stored.
+Every change follows the same path: read the stored game's row, take its
+replay at that version from the replay cache (or load the events and replay
+them), check the new event against the rules (and the board's own rules for
+virtual dice, docs/rules.md), store it with the game's new summary only if
+the game has not moved on meanwhile, then tell the hub and the bot driver.
+Nothing is shown before it is stored. Lists read the summary columns and
+replay nothing (docs/architecture.md).
 """
 
 from __future__ import annotations
@@ -39,7 +41,8 @@ from kniffel.rules import (
     Undo,
     get_variant,
 )
-from kniffel.store import GameStore, NewGame, StoredGame, VersionConflict
+from kniffel.store import GameStore, NewGame, StoredGame, VersionConflict, summary_of
+from kniffel.store.replays import CachedReplay, ReplayCache
 from kniffel.web.errors import BoardError, Conflict, Forbidden, GameNotFound
 from kniffel.web.hub import Hub
 from kniffel.web.views import GameSummary, GameView, Preview
@@ -96,8 +99,11 @@ class GameService:
         hub: Hub,
         bots: BotDriver | None = None,
         dice: Random | None = None,
+        replays: ReplayCache | None = None,
     ) -> None:
         self.store = store
+        #: Replays by (game id, version): a read of a known state replays nothing.
+        self.replays = replays if replays is not None else ReplayCache()
         self.hub = hub
         self.bots: BotDriver = bots if bots is not None else NoBots()
         self._dice = dice if dice is not None else SystemRandom()
@@ -115,7 +121,7 @@ class GameService:
         """A new game; bad variants, options, players or bot seats raise with a plain message."""
         resolved = get_variant(variant, options or {})
         names = tuple(_player_name(name) for name in players)
-        Game(resolved, names)  # checks count, blanks and duplicates
+        fresh = Game(resolved, names)  # checks count, blanks and duplicates
         if dice_mode not in DICE_MODES:
             raise BoardError(f"dice_mode must be physical or virtual, got {dice_mode!r}")
         seats = _bot_seats(bots or {}, names, dice_mode)
@@ -128,9 +134,10 @@ class GameService:
                 players=names,
                 dice_mode=dice_mode,
                 bots=seats,
-            )
+            ),
+            summary=summary_of(fresh),
         )
-        view = self._view(stored)
+        view = self._view(stored, self._remember(stored, fresh, ()))
         self.bots.after_change(self, view)
         return view
 
@@ -155,14 +162,14 @@ class GameService:
                 dice_mode="physical",
             ),
             events,
-            finished=game.is_finished,
+            summary=summary_of(game),
         )
-        return self._view(stored, game)
+        return self._view(stored, self._remember(stored, game, tuple(events)))
 
     # ------------------------------------------------------------------- read
 
     def get(self, game_id: str) -> GameView:
-        return self._view(self._load(game_id))
+        return self._view(*self._state(game_id))
 
     def version(self, game_id: str) -> int:
         """The number of stored events of ``game_id`` (cheap: no replay)."""
@@ -171,8 +178,8 @@ class GameService:
             raise GameNotFound(game_id)
         return version
 
-    def list_games(self, finished: bool | None = None) -> list[GameSummary]:
-        """Games most recently changed first (without keys)."""
+    def list_games(self, finished: bool | None = None, limit: int = 200) -> list[GameSummary]:
+        """Games most recently changed first (without keys), from the summary columns."""
         return [
             GameSummary(
                 id=s.id,
@@ -184,14 +191,17 @@ class GameService:
                 updated_at=s.updated_at,
                 version=s.version,
                 finished=s.finished,
+                turns=s.turns,
+                totals=s.totals,
+                winners=s.winners,
             )
-            for s in self.store.summaries(finished)
+            for s in self.store.summaries(finished, limit)
         ]
 
     def export_record(self, game_id: str) -> dict[str, Any]:
         """The game as a ``kniffel-record/1`` document (every event, undos included)."""
-        stored = self._load(game_id)
-        return record_of(self._replay(stored), options=stored.options)
+        stored, cached = self._state(game_id)
+        return record_of(cached.game, options=stored.options)
 
     def preview(self, game_id: str, dice: str | Sequence[int] | None = None) -> Preview:
         """What ``dice`` (default: the pending dice) would score in each allowed cell."""
@@ -263,20 +273,21 @@ class GameService:
         build: Callable[[StoredGame, Game], Event],
     ) -> GameView:
         for _ in range(_RETRIES):
-            stored = self._load(game_id)
+            stored, cached = self._state(game_id)
             _check_key(stored, key)
             if expected_version is not None and expected_version != stored.version:
                 raise Conflict(
                     f"the game has changed meanwhile (version {stored.version}, "
                     f"not {expected_version}); reload it"
                 )
-            game = self._replay(stored)
+            game = cached.game.copy()  # the cached replay stays as it was
             event = build(stored, game)
             game.push(event)
             payload = event_to_json(event)
+            summary = summary_of(game)
             try:
                 appended = self.store.append(
-                    game_id, stored.version, payload, finished=game.is_finished
+                    game_id, stored.version, payload, finished=game.is_finished, summary=summary
                 )
             except VersionConflict as exc:
                 if expected_version is not None:
@@ -286,10 +297,12 @@ class GameService:
                 stored,
                 version=appended.version,
                 updated_at=appended.at,
-                finished=game.is_finished,
-                events=(*stored.events, payload),
+                finished=summary.finished,
+                turns=summary.turns,
+                totals=summary.totals,
+                winners=summary.winners,
             )
-            view = self._view(after, game)
+            view = self._view(after, self._remember(after, game, (*cached.events, payload)))
             self.hub.publish(game_id, appended.version)
             self.bots.after_change(self, view)
             return view
@@ -297,11 +310,30 @@ class GameService:
 
     # ---------------------------------------------------------------- helpers
 
-    def _load(self, game_id: str) -> StoredGame:
-        stored = self.store.load(game_id) if _GAME_ID.fullmatch(game_id) else None
+    def _state(self, game_id: str) -> tuple[StoredGame, CachedReplay]:
+        """The stored game's row and its replay at the row's version.
+
+        The row is one primary-key read; the events are loaded and replayed
+        only when the cache does not hold that version.
+        """
+        row = self.store.load(game_id, with_events=False) if _GAME_ID.fullmatch(game_id) else None
+        if row is None:
+            raise GameNotFound(game_id)
+        cached = self.replays.get(game_id, row.version)
+        if cached is not None:
+            return row, cached
+        stored = self.store.load(game_id)
         if stored is None:
             raise GameNotFound(game_id)
-        return stored
+        events = stored.events
+        return replace(stored, events=()), self._remember(stored, self._replay(stored), events)
+
+    def _remember(
+        self, stored: StoredGame, game: Game, events: tuple[dict[str, Any], ...]
+    ) -> CachedReplay:
+        cached = CachedReplay(game, events)
+        self.replays.put(stored.id, stored.version, cached)
+        return cached
 
     @staticmethod
     def _replay(stored: StoredGame) -> Game:
@@ -309,9 +341,9 @@ class GameService:
             Record(stored.variant, stored.players, stored.options, stored.events),
         )
 
-    def _view(self, stored: StoredGame, game: Game | None = None) -> GameView:
-        if game is None:
-            game = self._replay(stored)
+    @staticmethod
+    def _view(stored: StoredGame, cached: CachedReplay) -> GameView:
+        game = cached.game
         return GameView(
             id=stored.id,
             key=stored.key,
@@ -323,7 +355,7 @@ class GameService:
             updated_at=stored.updated_at,
             version=stored.version,
             game=game,
-            events=[dict(e) for e in stored.events],
+            events=cached.events,
         )
 
 

@@ -12,16 +12,17 @@ import enum
 from dataclasses import dataclass
 
 from kniffel.rules import (
+    UPPER_BONUS_THRESHOLD,
     Cell,
     Dice,
     Discipline,
     EntryOption,
     Game,
-    Joker,
     Row,
+    joker_permits,
+    point_ranges,
     possible_points,
 )
-from kniffel.rules.game import UPPER_BONUS_THRESHOLD
 from kniffel.web.i18n import Translator
 from kniffel.web.turn_view import TurnView, UndoView, turn_view, undo_view
 
@@ -35,7 +36,6 @@ __all__ = [
     "TurnView",
     "UndoView",
     "board_view",
-    "point_values",
 ]
 
 
@@ -131,21 +131,6 @@ class BoardView:
     turn_key: int  #: changes whenever a turn is taken or taken back
     dice: str  #: the physical dice being previewed ("66655"), else ""
     points: int | None  #: the points being entered instead of dice
-
-
-def point_values(values: frozenset[int]) -> str:
-    """``{0, 5, 6, …, 30}`` as ``0, 5–30``: the points a row can hold."""
-    ordered = sorted(values)
-    parts: list[str] = []
-    start = prev = ordered[0]
-    for value in [*ordered[1:], None]:
-        if value is not None and value == prev + 1:
-            prev = value
-            continue
-        parts.append(str(start) if start == prev else f"{start}–{prev}")
-        if value is not None:
-            start = prev = value
-    return ", ".join(parts)
 
 
 def board_view(
@@ -272,7 +257,7 @@ def _cell(
     entries: dict[str, EntryOption] | None,
 ) -> CellView:
     value = game.points(p, cell)
-    possible = point_values(possible_points(cell.row, game.options))
+    possible = point_ranges(possible_points(cell.row, game.options), dash="–")
     words = list(prefix)
     preview: int | None = None
     preview_bonus = 0
@@ -311,7 +296,7 @@ def _cell(
             option = entries.get(str(cell))
             if option is None:
                 state = CellState.REFUSED
-                reason = _refusal(game, t, p, dice)
+                reason = _refusal(game, t, p, cell, dice)
                 words.append(t("nicht mit diesem Wurf"))
             else:
                 state = CellState.OPEN
@@ -322,8 +307,8 @@ def _cell(
                 if joker:
                     words.append(t("Joker"))
         elif points is not None:
-            if points in possible_points(cell.row, game.options) and not _zero_refused(
-                game, p, cell, points
+            if points in possible_points(cell.row, game.options) and not game.zero_refused(
+                p, cell, points
             ):
                 state = CellState.OPEN
                 words.append(t.points(points, possible=True))
@@ -357,15 +342,10 @@ def _cell(
     )
 
 
-def _zero_refused(game: Game, p: int, cell: Cell, points: int) -> bool:
-    """Whether ``zero_only_upper`` refuses a points entry of 0 into ``cell``."""
-    if points != 0 or not game.options.zero_only_upper or cell.row.is_upper:
-        return False
-    return any(c.row.is_upper for c in game.allowed_cells(p))
-
-
-def _refusal(game: Game, t: Translator, p: int, dice: Dice | None) -> str:
-    if dice is not None and game.is_extra_kniffel(p, dice) and game.options.joker is Joker.FORCED:
+def _refusal(game: Game, t: Translator, p: int, cell: Cell, dice: Dice | None) -> str:
+    """Why the engine refuses ``dice`` in an allowed ``cell``: the joker, else zero_only_upper."""
+    case = None if dice is None else game.joker_case(p, dice)
+    if dice is not None and case is not None and not joker_permits(case, dice.faces[0], cell.row):
         return t("Joker-Regel")
     return t("Null nur oben")
 

@@ -6,8 +6,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kniffel.rules import Cell, Clear, Dice, Edit, Enter, Event, Game, Joker, Roll, Row
-from kniffel.rules.game import MAX_ROLLS
+from kniffel.rules import (
+    MAX_ROLLS,
+    Cell,
+    Clear,
+    Dice,
+    Edit,
+    Enter,
+    Event,
+    Game,
+    JokerCase,
+    Roll,
+    extra_kniffel_bonus,
+    joker_permits,
+)
 from kniffel.web.i18n import Translator
 
 __all__ = ["TurnView", "UndoView", "turn_view", "undo_view"]
@@ -55,41 +67,38 @@ def turn_view(game: Game, t: Translator, p: int, dice_mode: str, dice: Dice | No
 
 
 def _extra_kniffel(game: Game, t: Translator, p: int, dice: Dice | None) -> tuple[str, ...]:
-    """The short explanation of RULES.md section 5 when ``dice`` are a further Kniffel."""
-    if dice is None or not game.is_extra_kniffel(p, dice):
+    """The short explanation of docs/rules.md §5 when ``dice`` are a further Kniffel.
+
+    The engine decides (``Game.joker_case``, ``extra_kniffel_bonus``); this only words it.
+    """
+    case = None if dice is None else game.joker_case(p, dice)
+    if dice is None or case is None:
         return ()
     lines = [t("Weiterer Kniffel!")]
     options = game.options
     if options.kniffel_bonus > 0:
-        kniffel_cells = [Cell(spec.id, Row.KNIFFEL) for spec in game.columns]
-        if any(game.points(p, c) == 50 for c in kniffel_cells):
-            lines.append(
-                t(
-                    "+{n} Kniffel-Bonus in der Spalte, in die du ihn einträgst.",
-                    n=options.kniffel_bonus,
-                )
-            )
+        bonus = extra_kniffel_bonus(options, game.holds_fifty(p))
+        if bonus:
+            lines.append(t("+{n} Kniffel-Bonus in der Spalte, in die du ihn einträgst.", n=bonus))
         else:
             lines.append(t("Kein Kniffel-Bonus: Kein Kniffel-Feld hat 50 Punkte."))
-    if options.joker is Joker.FREE:
+    if case is JokerCase.FREE:
         lines.append(
             t("Joker: Jedes erlaubte Feld; Full House, Kleine und Große Straße zählen voll.")
         )
-    elif options.joker is Joker.FORCED:
-        allowed = game.allowed_cells(p)
-        matching = [c for c in allowed if c.row.face == dice.faces[0]]
-        if matching:
-            names = " / ".join(_cell_words(game, t, c) for c in matching)
-            lines.append(t("Joker (Pflicht): Der Kniffel muss in {cells}.", cells=names))
-        elif any(not c.row.is_upper for c in allowed):
-            lines.append(
-                t(
-                    "Joker (Pflicht): Das passende Feld oben ist nicht offen, "
-                    "also unten mit vollen Punkten."
-                )
+    elif case is JokerCase.MATCHING:
+        matching = [c for c in game.allowed_cells(p) if joker_permits(case, dice.faces[0], c.row)]
+        names = " / ".join(_cell_words(game, t, c) for c in matching)
+        lines.append(t("Joker (Pflicht): Der Kniffel muss in {cells}.", cells=names))
+    elif case is JokerCase.LOWER:
+        lines.append(
+            t(
+                "Joker (Pflicht): Das passende Feld oben ist nicht offen, "
+                "also unten mit vollen Punkten."
             )
-        else:
-            lines.append(t("Joker (Pflicht): Unten ist nichts offen; oben zählt er 0."))
+        )
+    elif case is JokerCase.UPPER:
+        lines.append(t("Joker (Pflicht): Unten ist nichts offen; oben zählt er 0."))
     else:
         lines.append(t("Kein Joker: Der Wurf zählt überall normal."))
     return tuple(lines)

@@ -24,11 +24,19 @@ class GameSummary:
     updated_at: datetime
     version: int
     finished: bool
+    #: From the summary columns: cells filled in all, totals in seat order, winners once finished.
+    turns: int = 0
+    totals: tuple[int, ...] = ()
+    winners: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class GameView:
-    """A stored game with its engine state (the replay of every stored event)."""
+    """A stored game with its engine state (the replay of every stored event).
+
+    ``game`` and ``events`` may be shared with the service's replay cache:
+    read them, never change them (``game.copy()`` first).
+    """
 
     id: str
     key: str
@@ -40,7 +48,7 @@ class GameView:
     updated_at: datetime
     version: int
     game: Game
-    events: list[dict[str, Any]]
+    events: tuple[dict[str, Any], ...]
 
     @property
     def finished(self) -> bool:

@@ -1,0 +1,229 @@
+"""The scoring and entry rules of a sheet, each stated once (docs/rules.md §2 to §7).
+
+Everything that decides what a cell may take and what it scores lives here as
+a small pure function: the upper bonus, the column total with its factor, the
+due row of an arrow column, the extra-Kniffel bonus, the joker and
+``zero_only_upper``. :class:`~kniffel.rules.Game` applies them to one game;
+the solver's array forms build their tables from them (``due_table``,
+``joker_table``, ``zero_table``) or use the same functions on arrays (the
+bonus and total functions are written so that numpy arrays go through them
+unchanged), and the tests hold the two equal.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from functools import cache
+from typing import TYPE_CHECKING, Any, TypeVar, overload
+
+from kniffel.rules.rows import FIXED_SCORES, Row, rows_for
+from kniffel.rules.variants import Discipline, Joker, Options
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+__all__ = [
+    "UPPER_BONUS",
+    "UPPER_BONUS_THRESHOLD",
+    "JokerCase",
+    "bonus_on_entry",
+    "column_total",
+    "due_index",
+    "due_table",
+    "extra_kniffel_bonus",
+    "is_extra_kniffel",
+    "joker_case",
+    "joker_permits",
+    "joker_points",
+    "joker_scores_full",
+    "joker_table",
+    "upper_bonus",
+    "zero_refused",
+    "zero_table",
+]
+
+#: §3: the upper block of a column earns ``UPPER_BONUS`` once it holds this many points.
+UPPER_BONUS_THRESHOLD = 63
+UPPER_BONUS = 35
+
+_A = TypeVar("_A", bound="npt.NDArray[np.integer[Any]]")
+
+
+# ------------------------------------------------------------------ §3 the upper bonus
+
+
+@overload
+def upper_bonus(upper: int) -> int: ...
+@overload
+def upper_bonus(upper: _A) -> _A: ...
+def upper_bonus(upper: Any) -> Any:
+    """The upper bonus of a column whose upper block holds ``upper`` (§3).
+
+    >>> upper_bonus(62), upper_bonus(63)
+    (0, 35)
+    """
+    return (upper >= UPPER_BONUS_THRESHOLD) * UPPER_BONUS
+
+
+@overload
+def bonus_on_entry(upper: int, points: int) -> int: ...
+@overload
+def bonus_on_entry(upper: _A, points: _A) -> _A: ...
+@overload
+def bonus_on_entry(upper: _A, points: int) -> _A: ...
+def bonus_on_entry(upper: Any, points: Any) -> Any:
+    """The upper bonus that an upper entry of ``points`` earns when the block held ``upper``.
+
+    >>> bonus_on_entry(60, 3), bonus_on_entry(63, 6), bonus_on_entry(50, 12)
+    (35, 0, 0)
+    """
+    return upper_bonus(upper + points) - upper_bonus(upper)
+
+
+@overload
+def column_total(upper: int, lower: int, kniffel_bonus: int, factor: int) -> int: ...
+@overload
+def column_total(upper: _A, lower: _A, kniffel_bonus: _A, factor: _A | int) -> _A: ...
+def column_total(upper: Any, lower: Any, kniffel_bonus: Any, factor: Any) -> Any:
+    """A column's total: the factor times upper, bonus, lower and extra-Kniffel bonus (§2, §3).
+
+    >>> column_total(63, 100, 100, 3)
+    894
+    """
+    return factor * (upper + upper_bonus(upper) + lower + kniffel_bonus)
+
+
+# ---------------------------------------------------------------- §4 due and allowed rows
+
+
+def due_index(discipline: Discipline, filled: Sequence[bool]) -> int | None:
+    """The index of the due row of an arrow column, given which rows are filled (§4).
+
+    ``None`` for a free column (it has no due row) and for a full arrow column.
+
+    >>> filled = [True, False, False]
+    >>> due_index(Discipline.DOWN, filled), due_index(Discipline.UP, filled)
+    (1, 2)
+    """
+    if discipline is Discipline.DOWN:
+        indices: range = range(len(filled))
+    elif discipline is Discipline.UP:
+        indices = range(len(filled) - 1, -1, -1)
+    else:
+        return None
+    return next((i for i in indices if not filled[i]), None)
+
+
+@cache
+def due_table(discipline: Discipline, n_rows: int) -> tuple[int, ...]:
+    """``due_table(d, n)[mask]``: the due row index of every fill pattern, -1 for none.
+
+    Bit ``j`` of ``mask`` is row ``j`` filled; the solver indexes this table with arrays.
+    """
+    table = []
+    for mask in range(1 << n_rows):
+        due = due_index(discipline, [(mask >> j) & 1 == 1 for j in range(n_rows)])
+        table.append(-1 if due is None else due)
+    return tuple(table)
+
+
+# ------------------------------------------------------------- §5 a further Kniffel
+
+
+def is_extra_kniffel(five_equal: bool, kniffel_cells_filled: bool) -> bool:
+    """Whether a roll is a further Kniffel: five equal faces, every Kniffel cell filled (§5)."""
+    return five_equal and kniffel_cells_filled
+
+
+def extra_kniffel_bonus(options: Options, a_kniffel_cell_holds_50: bool) -> int:
+    """The bonus a further Kniffel earns: ``kniffel_bonus`` once a Kniffel cell holds 50 (§5)."""
+    return options.kniffel_bonus if a_kniffel_cell_holds_50 else 0
+
+
+class JokerCase(enum.StrEnum):
+    """Where a further Kniffel may go and what it scores there (§5)."""
+
+    NONE = "none"  #: no joker: any allowed cell, usual points
+    FREE = "free"  #: any allowed cell; Full House and the straights score in full
+    MATCHING = "matching"  #: forced: only the matching upper row, usual points
+    LOWER = "lower"  #: forced, matching row not open: the lower block, in full
+    UPPER = "upper"  #: forced, nothing open below either: an upper cell, usual points (0)
+
+
+def joker_case(joker: Joker, *, matching_open: bool, lower_open: bool) -> JokerCase:
+    """The joker's case for a further Kniffel (§5).
+
+    ``matching_open``: some allowed cell is in the upper row of the Kniffel's
+    face; ``lower_open``: some allowed cell is in the lower block.
+    """
+    if joker is Joker.NONE:
+        return JokerCase.NONE
+    if joker is Joker.FREE:
+        return JokerCase.FREE
+    if matching_open:
+        return JokerCase.MATCHING
+    if lower_open:
+        return JokerCase.LOWER
+    return JokerCase.UPPER
+
+
+def joker_permits(case: JokerCase, face: int, row: Row) -> bool:
+    """Whether the joker lets a further Kniffel of ``face`` into an allowed cell of ``row``."""
+    if case is JokerCase.MATCHING:
+        return row.face == face
+    if case is JokerCase.LOWER:
+        return not row.is_upper
+    return True
+
+
+def joker_scores_full(case: JokerCase, row: Row) -> bool:
+    """Whether ``row`` scores its full value (25, 30, 40) under the joker, not the usual points."""
+    return case in (JokerCase.FREE, JokerCase.LOWER) and row in FIXED_SCORES
+
+
+def joker_points(case: JokerCase, row: Row, usual: int) -> int:
+    """What a further Kniffel scores in ``row`` (``usual``: its points without a joker)."""
+    return FIXED_SCORES[row] if joker_scores_full(case, row) else usual
+
+
+@cache
+def joker_table(joker: Joker, rows: tuple[Row, ...]) -> tuple[tuple[bool, bool, int], ...]:
+    """Every joker ruling as rows of ``(permitted, full, points_if_full)``.
+
+    Indexed ``[((row * 6 + face - 1) * 2 + matching_open) * 2 + lower_open]`` for
+    ``row`` an index into ``rows``: the solver looks its arrays up here.
+    """
+    table = []
+    for row in rows:
+        for face in range(1, 7):
+            for matching_open in (False, True):
+                for lower_open in (False, True):
+                    case = joker_case(joker, matching_open=matching_open, lower_open=lower_open)
+                    full = joker_scores_full(case, row)
+                    table.append(
+                        (joker_permits(case, face, row), full, FIXED_SCORES[row] if full else 0)
+                    )
+    return tuple(table)
+
+
+# --------------------------------------------------------------------- §6 zero_only_upper
+
+
+def zero_refused(options: Options, row: Row, points: int, upper_open: bool) -> bool:
+    """Whether ``zero_only_upper`` refuses ``points`` in ``row`` (§6).
+
+    A zero may go into the lower block only when none of the player's allowed
+    cells (any column) is in the upper block; ``upper_open`` says whether one is.
+    """
+    return options.zero_only_upper and points == 0 and not row.is_upper and upper_open
+
+
+@cache
+def zero_table(options: Options) -> tuple[tuple[bool, bool], ...]:
+    """``zero_table(o)[j][upper_open]``: whether a zero is refused in ``rows_for(o)[j]``."""
+    return tuple(
+        (zero_refused(options, row, 0, False), zero_refused(options, row, 0, True))
+        for row in rows_for(options)
+    )

@@ -1,0 +1,89 @@
+"""A bounded in-memory cache of replayed games, keyed by game id and version.
+
+A game's state at a version never changes (events are only appended), so the
+replay at ``(id, version)`` can be kept and handed out again: a read of a long
+game costs one primary-key lookup of its row instead of loading and replaying
+every event. The cache is bounded by the number of games and by the events
+they hold together (a replay's memory grows with its event log); the least
+recently used go first, and a game's newer version replaces its older one.
+One cache per process; several processes each keep their own, which is
+correct because the key includes the stored version.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from kniffel.rules import Game
+
+__all__ = ["CachedReplay", "ReplayCache"]
+
+
+@dataclass(frozen=True, slots=True)
+class CachedReplay:
+    """A replay and the stored events it was made of. Callers must not change ``game``."""
+
+    game: Game
+    events: tuple[dict[str, Any], ...]
+
+
+class ReplayCache:
+    """Least-recently-used replays, at most ``max_games`` holding at most ``max_events``."""
+
+    def __init__(self, max_games: int = 1024, max_events: int = 500_000) -> None:
+        if max_games < 0 or max_events < 0:
+            raise ValueError("cache bounds cannot be negative")
+        self.max_games = max_games
+        self.max_events = max_events
+        self._entries: OrderedDict[tuple[str, int], CachedReplay] = OrderedDict()
+        self._version: dict[str, int] = {}
+        self._events = 0
+        self._lock = threading.Lock()
+        self.hits = 0
+        self.misses = 0
+
+    def get(self, game_id: str, version: int) -> CachedReplay | None:
+        with self._lock:
+            found = self._entries.get((game_id, version))
+            if found is None:
+                self.misses += 1
+                return None
+            self._entries.move_to_end((game_id, version))
+            self.hits += 1
+            return found
+
+    def put(self, game_id: str, version: int, replay: CachedReplay) -> None:
+        weight = _weight(replay)
+        if weight > self.max_events or self.max_games == 0:
+            return
+        with self._lock:
+            cached = self._version.get(game_id)
+            if cached is not None:
+                if cached > version:
+                    return  # a newer state is kept already
+                self._drop((game_id, cached))
+            self._entries[(game_id, version)] = replay
+            self._version[game_id] = version
+            self._events += weight
+            while len(self._entries) > self.max_games or self._events > self.max_events:
+                self._drop(next(iter(self._entries)))
+
+    def _drop(self, key: tuple[str, int]) -> None:
+        dropped = self._entries.pop(key)
+        self._events -= _weight(dropped)
+        del self._version[key[0]]
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    @property
+    def events(self) -> int:
+        """The events the cached replays hold together."""
+        return self._events
+
+
+def _weight(replay: CachedReplay) -> int:
+    return max(1, len(replay.events))

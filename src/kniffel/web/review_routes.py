@@ -1,0 +1,207 @@
+"""The game review (Spielbericht) in the board: ``/g/{id}/analyse`` and its JSON.
+
+- ``GET /g/{id}/analyse``: the review, the first view of the analysis; the full
+  table of every decision is one tap away at ``/g/{id}/analyse/alle``.
+- ``GET /g/{id}/analyse/verlauf.svg``: the chart of each player's expected
+  final total after every decision.
+- ``GET /api/games/{id}/review``: the review as JSON (the analysis's keys
+  plus ``accuracy``, ``counts``, ``loss_per_decision`` … per player).
+
+Reviews are kept per game version (the analysis is cached by
+:func:`kniffel.web.advice_routes.analysis_of`; the review's figures and chart
+here), so a page, its chart and its JSON cost one analysis.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+from starlette.concurrency import run_in_threadpool
+
+from kniffel.solver.review import Review, review_of, severity
+from kniffel.web import rendering
+from kniffel.web.advice_routes import analysis_of
+from kniffel.web.errors import ErrorBody, GameNotFound
+from kniffel.web.review_chart import expected_chart_svg
+from kniffel.web.review_words import ReviewWords
+from kniffel.web.service import GameView
+
+__all__ = ["review_for", "router"]
+
+api = APIRouter(tags=["advice"])
+pages = APIRouter(include_in_schema=False)
+router = APIRouter()
+
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class _Kept(Generic[K, V]):
+    """A small LRU of computed values by key (a game's id and version, …)."""
+
+    def __init__(self, size: int = 32) -> None:
+        self.size = size
+        self._lock = threading.Lock()
+        self._done: OrderedDict[K, V] = OrderedDict()
+
+    def get(self, key: K, compute: Callable[[], V]) -> V:
+        with self._lock:
+            if key in self._done:
+                self._done.move_to_end(key)
+                return self._done[key]
+        value = compute()
+        with self._lock:
+            self._done[key] = value
+            while len(self._done) > self.size:
+                self._done.popitem(last=False)
+        return value
+
+
+_reviews: _Kept[tuple[str, int], Review] = _Kept()
+_charts: _Kept[tuple[str, int, str], str] = _Kept()
+
+
+def review_for(view: GameView) -> Review:
+    """The review of a stored game at its version (computed once per version)."""
+    return _reviews.get((view.id, view.version), lambda: review_of(analysis_of(view), view.game))
+
+
+# ------------------------------------------------------------------------ JSON
+
+
+@api.get(
+    "/games/{game_id}/review",
+    responses={404: {"model": ErrorBody, "description": "there is no such game"}},
+    summary="The game review: accuracy, loss and mistakes per player, the costliest decisions",
+)
+def review_json(game_id: str, request: Request) -> dict[str, Any]:
+    """The analysis (``variant``, ``exact``, ``finished``, ``decisions``, ``players``) with
+    per player ``accuracy`` (percent), ``loss``, ``loss_per_decision``, ``counts``
+    (``patzer``, ``fehler``, ``ungenauigkeit``), ``not_rated`` and ``expected`` (the
+    expected final total after each decision), each decision's ``severity`` and
+    ``accuracy``, ``costliest`` (event numbers) and ``not_rated`` entries."""
+    return review_for(rendering.service(request).get(game_id)).as_dict()
+
+
+# ----------------------------------------------------------------------- pages
+
+
+def _render(request: Request, name: str, context: dict[str, Any], status: int = 200) -> Response:
+    words = ReviewWords(rendering.translator(request))
+    context = {**context, "_": words, "words": words, "lang": words.lang}
+    response = rendering.templates.TemplateResponse(request, name, context, status_code=status)
+    rendering.remember_language(request, response)
+    return response
+
+
+@pages.get("/g/{game_id}/analyse")
+async def review_page(request: Request, game_id: str) -> Response:
+    """The Spielbericht: each player's figures, the chart, the costliest decisions."""
+    words = ReviewWords(rendering.translator(request))
+    try:
+        view = await run_in_threadpool(rendering.service(request).get, game_id)
+    except GameNotFound:
+        return rendering.not_found(request)
+    result = await run_in_threadpool(review_for, view)
+    return _render(request, "advice/review.html", _context(view, result, words))
+
+
+def _context(view: GameView, result: Review, words: ReviewWords) -> dict[str, Any]:
+    variant = result.analysis.variant
+    players = [
+        {
+            "name": p.name,
+            "seat": i,
+            "accuracy": words.percent(p.accuracy),
+            "accuracy_value": p.accuracy,
+            "loss": words.decimal(p.loss),
+            "decisions": p.decisions,
+            "per_decision": (
+                "" if p.loss_per_decision is None else words.decimal(p.loss_per_decision)
+            ),
+            "counts": [(words.severity(n, plural=True), c, n) for n, c in p.counts.items()],
+            "not_rated": p.not_rated,
+        }
+        for i, p in enumerate(result.players)
+    ]
+    costliest = [
+        {
+            "event": d.event,
+            "seat": view.game.players.index(d.player),
+            "head": words(
+                "{player}, Zug {turn}, {when}, Würfel {dice}",
+                player=d.player,
+                turn=d.turn,
+                when=words("am Tisch") if d.rolls is None else words("{n}. Wurf", n=d.rolls),
+                dice=" ".join(map(str, d.dice.faces)),
+            ),
+            "made": words.choice(d.made, variant, d.rolls or 3),
+            "best": words.choice(d.best, variant, d.rolls or 3),
+            "loss": words.decimal(d.loss),
+            "severity": _severity_word(words, d.loss),
+        }
+        for d in result.costliest()
+    ]
+    unrated = [
+        words(
+            "Zug {turn}: {player} trug nur Punkte ein ({cell}, {points}) – ohne Würfel keine "
+            "Bewertung.",
+            turn=u.turn,
+            player=u.player,
+            cell=_cell_words(words, view, u.cell),
+            points=u.points,
+        )
+        for u in result.unrated
+    ]
+    return {
+        "game_id": view.id,
+        "version": view.version,
+        "variant_label": words.t(variant.label),
+        "exact": result.analysis.exact,
+        "finished": result.analysis.finished,
+        "players": players,
+        "costliest": costliest,
+        "unrated": unrated,
+        "has_decisions": bool(result.analysis.decisions),
+    }
+
+
+def _severity_word(words: ReviewWords, loss: float) -> str:
+    name = severity(loss)
+    return "" if name is None else words.severity(name)
+
+
+def _cell_words(words: ReviewWords, view: GameView, cell: str) -> str:
+    found = view.game.cell(cell)
+    row = words.t.row(found.row)
+    if len(view.variant.columns) > 1:
+        return f"{words.t.column(view.variant.column(found.column))}, {row}"
+    return row
+
+
+@pages.get("/g/{game_id}/analyse/verlauf.svg")
+async def review_chart(request: Request, game_id: str) -> Response:
+    """Each player's expected final total after every decision (SVG)."""
+    words = ReviewWords(rendering.translator(request))
+    try:
+        view = await run_in_threadpool(rendering.service(request).get, game_id)
+    except GameNotFound:
+        return rendering.not_found(request)
+
+    def draw() -> str:
+        result = review_for(view)
+        series = [(p.name, [v for _, v in p.expected]) for p in result.players]
+        return expected_chart_svg(series, words)
+
+    svg = await run_in_threadpool(_charts.get, (view.id, view.version, words.lang), draw)
+    return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-cache"})
+
+
+router.include_router(api, prefix="/api")
+router.include_router(pages)

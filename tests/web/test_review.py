@@ -1,0 +1,117 @@
+"""The game review in the board: the page, its chart and its JSON."""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from kniffel.settings import Settings
+from kniffel.solver.review import review
+from kniffel.web.app import create_app
+from kniffel.web.bot_seats import BotSeats
+from kniffel.web.i18n import Translator
+from kniffel.web.review_words import ReviewWords
+from kniffel.web.service import GameService
+
+NAME = "<b>$x$ Anna</b>"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def table_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Solved tables go to the test session's folder, never the user's cache."""
+    with pytest.MonkeyPatch.context() as patch:
+        if "KNIFFEL_CACHE_DIR" not in os.environ:
+            patch.setenv("KNIFFEL_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "tables"))
+        yield
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    app = create_app(Settings(db=f"sqlite:///{tmp_path / 'kniffel.db'}"), bots=BotSeats(delay=0))
+    with TestClient(app) as test_client:
+        yield test_client
+
+
+@pytest.fixture
+def service(client: TestClient) -> GameService:
+    board: GameService = client.app.state.service  # type: ignore[attr-defined]
+    return board
+
+
+def _game(client: TestClient) -> Any:
+    response = client.post("/api/games", json={"variant": "kniffel", "players": [NAME, "Ben"]})
+    assert response.status_code == 201, response.text
+    game = response.json()
+    for event in [
+        {"type": "roll", "player": NAME, "dice": [6, 6, 6, 6, 6]},
+        {"type": "enter", "player": NAME, "cell": "main.chance"},  # a Kniffel thrown away
+        {"type": "enter", "player": "Ben", "cell": "main.fours", "points": 12},  # not rated
+        {"type": "enter", "player": NAME, "cell": "main.sixes", "dice": [6, 6, 6, 1, 2]},
+    ]:
+        answer = client.post(
+            f"/api/games/{game['id']}/events",
+            json={"event": event},
+            headers={"X-Kniffel-Key": game["key"]},
+        )
+        assert answer.status_code == 200, answer.text
+    return game
+
+
+def test_the_review_is_the_first_view_of_the_analysis(
+    client: TestClient, service: GameService
+) -> None:
+    game = _game(client)
+    result = review(service.get(game["id"]).game)
+    page = client.get(f"/g/{game['id']}/analyse")
+    assert page.status_code == 200
+    assert NAME not in page.text and html.escape(NAME) in page.text  # a name is never markup
+    text = html.unescape(page.text)
+    words = ReviewWords(Translator("de"))
+    anna = result.player(NAME)
+    assert "Spielbericht: Kniffel" in text
+    assert f"<strong data-accuracy>{words.percent(anna.accuracy)}</strong>" in text
+    assert f"{words.decimal(anna.loss)} Punkte in 2 Entscheidungen" in text
+    assert '<dd data-count="patzer">1</dd>' in text
+    assert "nicht bewertet: 1 Einträge nur mit Punkten" in text
+    assert f'href="/g/{game["id"]}/analyse/alle"' in text  # the full table, one tap away
+    assert f"/g/{game['id']}/analyse/verlauf.svg?v=4" in text
+    costly = text.split('class="review-costliest"')[1]
+    assert costly.index('data-event="2"') >= 0
+    assert "Gewählt: Eintragen: Chance (30)" in costly
+    assert "Besser: Eintragen: Kniffel (50)" in costly and "Patzer" in costly
+    assert "Zug 1: Ben trug nur Punkte ein (Vierer, 12)" in text
+    english = html.unescape(client.get(f"/g/{game['id']}/analyse?lang=en").text)
+    assert "Game review: Kniffel" in english and "Chosen: Enter: Chance (30)" in english
+    assert "blunder" in english and "not rated: 1 entries of points only" in english
+
+
+def test_the_chart_draws_names_as_text(client: TestClient) -> None:
+    game = _game(client)
+    answer = client.get(f"/g/{game['id']}/analyse/verlauf.svg")
+    assert answer.status_code == 200
+    assert answer.headers["content-type"].startswith("image/svg+xml")
+    assert answer.text.lstrip().startswith("<?xml") and "<svg" in answer.text
+    assert client.get("/g/nope/analyse/verlauf.svg").status_code == 404
+
+
+def test_the_review_json_is_the_review(client: TestClient, service: GameService) -> None:
+    game = _game(client)
+    data = client.get(f"/api/games/{game['id']}/review").json()
+    expected = review(service.get(game["id"]).game).as_dict()
+    assert data == json.loads(json.dumps(expected))
+    assert data["players"][NAME]["counts"]["patzer"] == 1
+    assert client.get("/api/games/nope/review").status_code == 404
+
+
+def test_a_game_without_decisions_says_so(client: TestClient) -> None:
+    response = client.post("/api/games", json={"variant": "rauf-runter", "players": ["Anna"]})
+    page = client.get(f"/g/{response.json()['id']}/analyse")
+    assert page.status_code == 200 and "Noch keine Entscheidungen." in page.text
+    assert "verlauf.svg" not in page.text
