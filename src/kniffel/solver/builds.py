@@ -9,30 +9,34 @@ seconds of CPU, so the board never builds one inside a request:
 - :meth:`TableBuilds.request` queues the missing ones. The board calls it only
   for a key holder, and at start for the presets' default options;
 - one worker thread works the queue, one table after the other; a queued table
-  is queued once however often it is asked for. A column table is built in a
-  child process (started with ``spawn``, at a lower priority), which writes it
-  to the disk cache; the ↓↑ table of Rauf-Runter (about 2 s) is built in the
-  worker thread itself, since it is kept in memory only. Servers that share a
-  cache directory take turns through a lock file there, so even several
-  processes build one table at a time, and a table one of them built is
-  found by the others.
+  is queued once however often it is asked for. Each table is built in a
+  child process (started with ``spawn``, at a lower priority), so a build
+  never holds the server's interpreter: a column table is written to the disk
+  cache, the ↓↑ table of Rauf-Runter (kept in memory only) is sent back. Servers
+  that share a cache directory take turns through a lock file there, so even
+  several processes build one table at a time, and a column table one of them
+  built is found by the others.
 """
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import logging
 import multiprocessing
 import os
 import threading
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from multiprocessing.connection import Connection
 from multiprocessing.sharedctypes import Synchronized
+from typing import Any
 
 from kniffel.rules import PRESETS, Discipline, Options, Variant
 from kniffel.solver import cache
+from kniffel.solver.raufrunter import arrow_table_solved, keep_arrow_table
 from kniffel.solver.sheet_space import SheetSpace
 
 __all__ = ["Readiness", "Table", "TableBuilds", "tables_for"]
@@ -53,7 +57,7 @@ class Table:
 
 @dataclass(frozen=True, slots=True)
 class Readiness:
-    """Where a variant's tables stand: all ready, some being built (``progress`` 0..1), or missing."""
+    """Where a variant's tables stand: ready, being built (``progress`` 0..1), or missing."""
 
     ready: bool
     building: bool
@@ -74,19 +78,22 @@ def preset_tables() -> tuple[Table, ...]:
     return tuple(dict.fromkeys(t for variant in PRESETS.values() for t in tables_for(variant)))
 
 
-def _build_column(table: Table, progress: Synchronized[float]) -> None:
-    """In the child process: build ``table`` and write it to the disk cache."""
-    from kniffel.solver.column import solve_column
-
-    try:
+def _build_in_child(table: Table, progress: Synchronized[float], results: Connection) -> None:
+    """In the child process: build ``table``; a column table goes to the disk cache,
+    the ↓↑ table's values are sent back through ``results``."""
+    with contextlib.suppress(OSError):
         os.nice(10)  # requests come first
-    except OSError:
-        pass
+    if table.discipline is None:
+        from kniffel.solver.raufrunter import arrow_table
+
+        results.send(arrow_table(table.options).values)
+        return
+
+    from kniffel.solver.column import solve_column
 
     def report(done: int, total: int) -> None:
         progress.value = done / total
 
-    assert table.discipline is not None
     solve_column(table.options, table.discipline, progress=report)
 
 
@@ -104,8 +111,14 @@ class TableBuilds:
         self._stopped = False
         self._worker: threading.Thread | None = None
         self._child: multiprocessing.process.BaseProcess | None = None
-        #: Every table this builder started, in order (what the tests and the logs look at).
-        self.started: list[Table] = []
+        #: Every table this builder started a build process for, in order.
+        self.built: list[Table] = []
+        self._listeners: list[Callable[[], None]] = []
+
+    def on_built(self, listener: Callable[[], None]) -> None:
+        """Calls ``listener()`` (in the worker thread) after each table the worker finished."""
+        with self._lock:
+            self._listeners.append(listener)
 
     # ----------------------------------------------------------------- asking
 
@@ -117,7 +130,7 @@ class TableBuilds:
         with self._lock:
             known = table in self._ready
         if table.discipline is None:
-            return known
+            return known or arrow_table_solved(table.options)
         if known:
             if cache.touch(cache.path_for(SheetSpace(table.options, table.discipline))):
                 return True
@@ -142,7 +155,7 @@ class TableBuilds:
                 pending.add(self._running)
             if not all(t in pending for t in missing):
                 return Readiness(False, False, 0.0)
-            done = len(tables) - len(missing)
+            done = float(len(tables) - len(missing))
             if self._running in missing:
                 done += self._current_progress()
         return Readiness(False, True, done / len(tables))
@@ -152,7 +165,9 @@ class TableBuilds:
         self.enqueue(t for t in tables_for(variant) if not self.is_ready(t))
         return self.readiness(variant)
 
-    def enqueue(self, tables: Iterator[Table] | tuple[Table, ...]) -> None:
+    def enqueue(self, tables: Iterable[Table]) -> None:
+        """Queues each of ``tables`` not queued or running already."""
+        tables = tuple(tables)  # before the lock: a generator may look at readiness
         with self._lock:
             if self._stopped:
                 return
@@ -160,9 +175,7 @@ class TableBuilds:
                 if table != self._running and table not in self._queue:
                     self._queue.append(table)
             if self._queue and self._worker is None:
-                self._worker = threading.Thread(
-                    target=self._work, name="table-builds", daemon=True
-                )
+                self._worker = threading.Thread(target=self._work, name="table-builds", daemon=True)
                 self._worker.start()
             self._wake.notify_all()
 
@@ -213,7 +226,6 @@ class TableBuilds:
                 table = self._queue.popleft()
                 self._running = table
                 self._progress = 0.0
-                self.started.append(table)
             try:
                 self._build(table)
             except Exception:  # the worker must go on with the next table
@@ -222,43 +234,67 @@ class TableBuilds:
                 self._running = None
                 self._child_progress = None
                 self._wake.notify_all()
+                listeners = list(self._listeners)
+            for listener in listeners:
+                try:
+                    listener()
+                except Exception:
+                    _log.exception("a listener of the table builds failed")
 
     def _build(self, table: Table) -> None:
+        if self.is_ready(table):
+            return  # built meanwhile (by another server sharing the cache), or on disk already
         if table.discipline is None:
-            from kniffel.solver.raufrunter import arrow_table
-
-            arrow_table(table.options)
-            with self._lock:
-                self._ready.add(table)
+            values = self._run_child(table)
+            if values is not None:
+                keep_arrow_table(table.options, values)
+                with self._lock:
+                    self._ready.add(table)
             return
         with _one_builder():
             if not self._on_disk(table):
-                self._build_in_child(table)
+                self._run_child(table)
         if self._on_disk(table):
             with self._lock:
                 self._ready.add(table)
         elif not self._stopped:
             _log.warning("the table %s was built but cannot be read from the cache", table)
 
-    def _build_in_child(self, table: Table) -> None:
+    def _run_child(self, table: Table) -> Any:
+        """Builds ``table`` in a child process; what it sent back (the ↓↑ values), if anything."""
         context = multiprocessing.get_context("spawn")
         progress = context.Value("d", 0.0, lock=False)
+        receiver, sender = context.Pipe(duplex=False)
         child = context.Process(
-            target=_build_column, args=(table, progress), name="kniffel-table", daemon=True
+            target=_build_in_child,
+            args=(table, progress, sender),
+            name="kniffel-table",
+            daemon=True,
         )
         with self._lock:
             if self._stopped:
-                return
+                return None
             self._child_progress = progress
             self._child = child
+            self.built.append(table)
             child.start()
-        while child.is_alive():
-            child.join(_POLL)
+        sender.close()
+        result = None
+        with receiver:
+            while child.is_alive() or receiver.poll():
+                if receiver.poll(_POLL):
+                    try:
+                        result = receiver.recv()
+                    except EOFError:
+                        break
+        child.join()
         with self._lock:
             self._child = None
             self._progress = float(progress.value)
-        if child.exitcode not in (0, None) and not self._stopped:
+        if child.exitcode != 0 and not self._stopped:
             _log.warning("building the table %s ended with code %s", table, child.exitcode)
+            return None
+        return result
 
     @staticmethod
     def _on_disk(table: Table) -> bool:

@@ -220,7 +220,6 @@ def final_values(
     scores = _scores(space.options)
     best.fill(-np.inf)
     zero = np.full(len(batch), -np.inf)
-    zero_legal = ~context.upper_allowed if space.options.zero_only_upper else None
     positive = _positive_rolls(space.options)
     at_kniffels = np.full((len(KNIFFEL_ROLLS), len(batch)), -np.inf)
     kniffels = np.empty_like(at_kniffels)

@@ -46,7 +46,7 @@ _P_FIRST_INNER = P_FIRST[_ROLL_ORDER].copy()
 
 
 def _children(size: int, position: dict[_Keep, int]) -> _Index:
-    """``[i, f]``: the index (by ``position``) of keep ``i`` of ``size`` dice plus face ``f + 1``."""
+    """``[i, f]``: where (by ``position``) keep ``i`` of ``size`` dice plus face ``f + 1`` is."""
     return np.array(
         [[position[tuple(sorted((*keep, f)))] for f in range(1, 7)] for keep in _LEVELS[size]],
         dtype=np.intp,

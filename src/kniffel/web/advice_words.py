@@ -43,6 +43,18 @@ ENGLISH: dict[str, str] = {
     "Zu den Würfeln {dice} ({rolls}. Wurf).": "For the dice {dice} (roll {rolls}).",
     "Vor dem ersten Wurf.": "Before the first roll.",
     "Tipp schließen": "Close the hint",
+    "Der Tipp wird berechnet … {percent} %": "The hint is being computed … {percent} %",
+    "Die Analyse wird berechnet … {percent} %": "The analysis is being computed … {percent} %",
+    "Für diese Hausregeln ist die Tabelle der Analyse noch nicht berechnet. "
+    "Berechnen lassen kann sie, wer den Schlüssel des Spiels hat.": (
+        "The analysis's table for these house rules is not computed yet. "
+        "Whoever holds the game's key can have it computed."
+    ),
+    "Für diese Hausregeln ist die Tabelle des Tipps noch nicht berechnet. "
+    "Berechnen lassen kann sie, wer den Schlüssel des Spiels hat.": (
+        "The hint's table for these house rules is not computed yet. "
+        "Whoever holds the game's key can have it computed."
+    ),
     "Analyse": "Analysis",
     "Spielbericht": "Game review",
     "Analyse: {variant}": "Analysis: {variant}",

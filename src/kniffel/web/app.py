@@ -14,8 +14,9 @@ from starlette.concurrency import run_in_threadpool
 
 import kniffel
 from kniffel.settings import Settings
+from kniffel.solver.builds import TableBuilds, preset_tables
 from kniffel.store import GameStore
-from kniffel.web import advice_routes, api, live, review_routes
+from kniffel.web import advice_routes, api, live, review_routes, tables
 from kniffel.web.bot_seats import BotSeats
 from kniffel.web.errors import install_error_handlers
 from kniffel.web.hub import Hub, LocalHub
@@ -61,10 +62,16 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
         app.state.store = store
         app.state.hub = hub
         driver = bots if bots is not None else BotSeats()
+        if isinstance(driver, BotSeats):
+            driver.use_tables(table_builds)
         app.state.service = GameService(store, hub, driver)
+        if settings.prebuild_tables:
+            # In the background: the worker skips the tables already on disk.
+            table_builds.enqueue(preset_tables())
         try:
             yield
         finally:
+            await run_in_threadpool(table_builds.close)
             if isinstance(driver, BotSeats):
                 await run_in_threadpool(driver.close)
             await hub.stop()
@@ -78,7 +85,9 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
         lifespan=lifespan,
     )
     app.state.settings = settings
+    table_builds = TableBuilds()
     install_error_handlers(app)
+    tables.install(app, table_builds)
     app.include_router(api.router, prefix="/api")
     app.include_router(live.router, prefix="/api")
     app.include_router(advice_routes.router)

@@ -24,8 +24,9 @@ from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
 from kniffel.solver.review import Review, review_of, severity
-from kniffel.web import rendering
-from kniffel.web.advice_routes import analysis_of
+from kniffel.web import rendering, tables
+from kniffel.web.advice_routes import analysis_of, waiting_page
+from kniffel.web.api import Key
 from kniffel.web.errors import ErrorBody, GameNotFound
 from kniffel.web.review_chart import expected_chart_svg
 from kniffel.web.review_words import ReviewWords
@@ -77,16 +78,22 @@ def review_for(view: GameView) -> Review:
 
 @api.get(
     "/games/{game_id}/review",
-    responses={404: {"model": ErrorBody, "description": "there is no such game"}},
+    responses={
+        404: {"model": ErrorBody, "description": "there is no such game"},
+        422: {"model": ErrorBody, "description": "the request is malformed"},
+        **tables.RESPONSES,
+    },
     summary="The game review: accuracy, loss and mistakes per player, the costliest decisions",
 )
-def review_json(game_id: str, request: Request) -> dict[str, Any]:
+def review_json(game_id: str, request: Request, key: Key = None) -> dict[str, Any]:
     """The analysis (``variant``, ``exact``, ``finished``, ``decisions``, ``players``) with
     per player ``accuracy`` (percent), ``loss``, ``loss_per_decision``, ``counts``
     (``patzer``, ``fehler``, ``ungenauigkeit``), ``not_rated`` and ``expected`` (the
     expected final total after each decision), each decision's ``severity`` and
     ``accuracy``, ``costliest`` (event numbers) and ``not_rated`` entries."""
-    return review_for(rendering.service(request).get(game_id)).as_dict()
+    view = rendering.service(request).get(game_id)
+    tables.ensure(request, view, key)
+    return review_for(view).as_dict()
 
 
 # ----------------------------------------------------------------------- pages
@@ -108,6 +115,8 @@ async def review_page(request: Request, game_id: str) -> Response:
         view = await run_in_threadpool(rendering.service(request).get, game_id)
     except GameNotFound:
         return rendering.not_found(request)
+    if (waiting := waiting_page(request, view)) is not None:
+        return waiting
     result = await run_in_threadpool(review_for, view)
     return _render(request, "advice/review.html", _context(view, result, words))
 
@@ -193,6 +202,9 @@ async def review_chart(request: Request, game_id: str) -> Response:
         view = await run_in_threadpool(rendering.service(request).get, game_id)
     except GameNotFound:
         return rendering.not_found(request)
+    if not tables.builds(request).readiness(view.variant).ready:
+        # Drawn once the review page found the tables ready; a chart never starts a build.
+        return Response(status_code=202, headers={"Cache-Control": "no-store"})
 
     def draw() -> str:
         result = review_for(view)
