@@ -30,8 +30,8 @@ def preset_tables(private_cache_dir: str) -> None:
     So that the board finds them ready, as a server does once its first start built them.
     """
     from kniffel.solver.builds import preset_tables as tables
-    from kniffel.solver.column import solve_column
-    from kniffel.solver.raufrunter import arrow_table
+    from kniffel.solver.exact.column import solve_column
+    from kniffel.solver.raufrunter.bounds import arrow_table
 
     for table in tables():
         if table.discipline is None:

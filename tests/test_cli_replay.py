@@ -80,7 +80,7 @@ def test_text_shows_the_sheets_with_due_cells_whose_turn_and_totals(tmp_path: Pa
     out = result.stdout
     assert out.startswith("Rauf-Runter-Kniffel (rauf-runter)\n")
     assert "Anna: 27 Punkte\n" in out
-    assert "Ben: 26 Punkte  ← am Zug / to move\n" in out
+    assert "Ben: 26 Punkte  ← am Zug\n" in out
     assert "Am Zug: Ben (Wurf 1 von 3, Würfel 23356)" in out
     header, *lines = sheet_of(out, "Anna")
     assert header == ["↓ Runter", "↑ Rauf", "Frei"]
@@ -96,6 +96,29 @@ def test_text_shows_the_sheets_with_due_cells_whose_turn_and_totals(tmp_path: Pa
     assert ben["Chance"] == ["·", "26", "·"]
     assert ben["Kniffel"] == ["·", "[ ]", "·"]
     assert ben["Summe unten"] == ["0", "26", "0"]
+
+
+def test_lang_en_prints_english_sheets(tmp_path: Path) -> None:
+    result = run(tmp_path, record(*EVENTS), "--lang", "en")
+    assert result.exit_code == 0, result.stderr
+    out = result.stdout
+    assert out.startswith("Rauf-Runter-Kniffel (up and down) (rauf-runter)\n")
+    assert "Anna: 27 points\n" in out
+    assert "Ben: 26 points  ← to move\n" in out
+    assert "To move: Ben (roll 1 of 3, dice 23356)" in out
+    assert "Punkte" not in out and "Einser" not in out
+    lines = out.splitlines()
+    assert lines[3].split() == ["↓", "Down", "↑", "Up", "Free"]
+    assert any(line.startswith("Three of a kind ") for line in lines)
+    assert any(line.startswith("Upper sum ") for line in lines)
+
+
+def test_the_yahtzee_preset_says_yahtzee_in_english(tmp_path: Path) -> None:
+    result = run(tmp_path, record(variant="yahtzee"), "--lang", "en")
+    assert result.exit_code == 0, result.stderr
+    rows = [line.split("  ")[0] for line in result.stdout.splitlines()]
+    assert "Yahtzee" in rows and "Yahtzee bonus" in rows
+    assert "Kniffel" not in result.stdout
 
 
 def test_text_of_a_finished_game_names_the_winners(tmp_path: Path) -> None:

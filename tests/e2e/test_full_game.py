@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from kniffel.locales import Translator
 from kniffel.record import loads, replay
 from kniffel.rules import ROWS, Row
 
@@ -84,7 +85,8 @@ def points_words(points: int) -> str:
 
 def open_label(turn: Turn, points: int) -> str:
     due = ", Pflichtfeld" if turn.column != "free" else ""
-    return f"{COLUMNS[turn.column]}, {turn.row.label_de}{due}, {points_words(points)} möglich"
+    row = Translator("de").row(turn.row)
+    return f"{COLUMNS[turn.column]}, {row}{due}, {points_words(points)} möglich"
 
 
 def version(page: Page) -> int:

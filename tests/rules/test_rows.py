@@ -47,7 +47,9 @@ def test_rows_in_sheet_order_with_fixed_ids() -> None:
 
 
 def test_german_labels() -> None:
-    assert [r.label_de for r in ROWS] == [
+    from kniffel.locales import Translator
+
+    assert [Translator("de").row(r) for r in ROWS] == [
         "Einser",
         "Zweier",
         "Dreier",
@@ -125,7 +127,7 @@ def test_matching_dice_pasch_counts_only_the_equal_dice(row: Row, dice: str, poi
 
 
 def _reference(row: Row, faces: tuple[int, ...], pasch: Pasch) -> int:
-    """RULES.md section 2, written as plainly as possible."""
+    """docs/rules.md §2, written as plainly as possible."""
     counts = Counter(faces)
     kinds = {Row.THREE_KIND: 3, Row.FOUR_KIND: 4}
     if row.is_upper:

@@ -15,6 +15,7 @@ import pytest
 
 from kniffel.rules import (
     ALL_ROLLS,
+    UPPER_BONUS,
     ColumnSpec,
     Discipline,
     Edit,
@@ -25,9 +26,8 @@ from kniffel.rules import (
     get_variant,
     possible_points,
 )
-from kniffel.rules.game import UPPER_BONUS
-from kniffel.solver.entries import KNIFFEL_ROLLS, entry_values, final_values, row_values
-from kniffel.solver.sheet_space import UPPER_CAP, SheetSpace, SheetState, StateBatch
+from kniffel.solver.exact.entries import KNIFFEL_ROLLS, entry_values, final_values, row_values
+from kniffel.solver.exact.sheet_space import UPPER_CAP, SheetSpace, SheetState, StateBatch
 
 CONFIGS: list[tuple[Discipline, dict[str, Any]]] = [
     (Discipline.FREE, {}),

@@ -20,10 +20,10 @@ from fastapi.testclient import TestClient
 
 from kniffel.rules import Discipline, get_variant
 from kniffel.settings import Settings
-from kniffel.solver import cache
 from kniffel.solver.builds import Table, TableBuilds, preset_tables
-from kniffel.solver.column import solve_column
-from kniffel.solver.sheet_space import SheetSpace
+from kniffel.solver.exact import cache
+from kniffel.solver.exact.column import solve_column
+from kniffel.solver.exact.sheet_space import SheetSpace
 from kniffel.web.app import create_app
 
 #: House rules no other test builds a table for.

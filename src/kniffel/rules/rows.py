@@ -47,14 +47,6 @@ class Row(enum.StrEnum):
         """The face an upper row counts (1..6), ``None`` for the lower block."""
         return _UPPER_FACE.get(self)
 
-    @property
-    def label_de(self) -> str:
-        return LABELS_DE[self]
-
-    @property
-    def label_en(self) -> str:
-        return LABELS_EN[self]
-
 
 ROWS: tuple[Row, ...] = tuple(Row)
 UPPER: frozenset[Row] = frozenset(ROWS[:6])
@@ -63,37 +55,6 @@ _UPPER_FACE = {row: i + 1 for i, row in enumerate(ROWS[:6])}
 
 #: Fixed scores of the joker: a Kniffel used as a joker counts these in full.
 FIXED_SCORES = {Row.FULL_HOUSE: 25, Row.SMALL_STRAIGHT: 30, Row.LARGE_STRAIGHT: 40, Row.KNIFFEL: 50}
-
-LABELS_DE = {
-    Row.ONES: "Einser",
-    Row.TWOS: "Zweier",
-    Row.THREES: "Dreier",
-    Row.FOURS: "Vierer",
-    Row.FIVES: "Fünfer",
-    Row.SIXES: "Sechser",
-    Row.THREE_KIND: "Dreierpasch",
-    Row.FOUR_KIND: "Viererpasch",
-    Row.FULL_HOUSE: "Full House",
-    Row.SMALL_STRAIGHT: "Kleine Straße",
-    Row.LARGE_STRAIGHT: "Große Straße",
-    Row.KNIFFEL: "Kniffel",
-    Row.CHANCE: "Chance",
-}
-LABELS_EN = {
-    Row.ONES: "Ones",
-    Row.TWOS: "Twos",
-    Row.THREES: "Threes",
-    Row.FOURS: "Fours",
-    Row.FIVES: "Fives",
-    Row.SIXES: "Sixes",
-    Row.THREE_KIND: "Three of a kind",
-    Row.FOUR_KIND: "Four of a kind",
-    Row.FULL_HOUSE: "Full house",
-    Row.SMALL_STRAIGHT: "Small straight",
-    Row.LARGE_STRAIGHT: "Large straight",
-    Row.KNIFFEL: "Kniffel",
-    Row.CHANCE: "Chance",
-}
 
 
 @cache

@@ -35,9 +35,9 @@ from multiprocessing.sharedctypes import Synchronized
 from typing import Any
 
 from kniffel.rules import PRESETS, Discipline, Options, Variant
-from kniffel.solver import cache
-from kniffel.solver.raufrunter import arrow_table_solved, keep_arrow_table
-from kniffel.solver.sheet_space import SheetSpace
+from kniffel.solver.exact import cache
+from kniffel.solver.exact.sheet_space import SheetSpace
+from kniffel.solver.raufrunter.bounds import arrow_table_solved, keep_arrow_table
 
 __all__ = ["Readiness", "Table", "TableBuilds", "tables_for"]
 
@@ -84,12 +84,12 @@ def _build_in_child(table: Table, progress: Synchronized[float], results: Connec
     with contextlib.suppress(OSError):
         os.nice(10)  # requests come first
     if table.discipline is None:
-        from kniffel.solver.raufrunter import arrow_table
+        from kniffel.solver.raufrunter.bounds import arrow_table
 
         results.send(arrow_table(table.options).values)
         return
 
-    from kniffel.solver.column import solve_column
+    from kniffel.solver.exact.column import solve_column
 
     def report(done: int, total: int) -> None:
         progress.value = done / total

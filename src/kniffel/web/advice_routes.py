@@ -1,14 +1,15 @@
 """The Tipp and the analysis in the board: JSON under ``/api`` and their HTML views.
 
 - ``GET /api/games/{id}/advice``: the best choices of the player to move, each
-  with the expected final total (:func:`kniffel.solver.advisor.evaluate`).
+  with the expected final total (:func:`kniffel.solver.advice.position.evaluate`).
 - ``GET /api/games/{id}/analysis``: each decision of the game beside the best
-  one, and the expected loss per player (:func:`kniffel.solver.analysis.analyse`).
+  one, and the expected loss per player (:func:`kniffel.solver.advice.analysis.analyse`).
 - ``GET /g/{id}/tipp``: the Tipp panel (an htmx fragment of the board).
 - ``GET /g/{id}/analyse/alle``: the table of every decision (the game review,
   :mod:`kniffel.web.review_routes`, is the first view at ``/g/{id}/analyse``).
 
-Both only read the game: no key is needed, as for watching it.
+Both only read the game: no key is needed, as for watching it, once the game's
+solver tables are built; a request never builds one (:mod:`kniffel.web.tables`).
 """
 
 from __future__ import annotations
@@ -22,14 +23,15 @@ from fastapi.responses import Response
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
+from kniffel.board.errors import GameNotFound
+from kniffel.board.service import GameView
 from kniffel.rules import Dice, EnterAction, KniffelError
-from kniffel.solver.advisor import Position, evaluate, is_exact
-from kniffel.solver.analysis import Analysis, analyse, choice_dict
+from kniffel.solver.advice.analysis import Analysis, analyse, choice_dict
+from kniffel.solver.advice.position import Position, evaluate, is_exact
 from kniffel.web import forms, rendering, tables
 from kniffel.web.advice_words import AdviceWords
 from kniffel.web.api import Key
-from kniffel.web.errors import ErrorBody, GameNotFound
-from kniffel.web.service import GameView
+from kniffel.web.errors import ErrorBody
 
 __all__ = ["router"]
 
@@ -201,9 +203,9 @@ def _words(request: Request) -> AdviceWords:
 
 
 def _render(request: Request, name: str, context: dict[str, Any], status: int = 200) -> Response:
-    """``name`` in the page language, with these pages' words as ``_``."""
+    """``name`` in the page language (the templates' ``_`` is the catalogues' gettext)."""
     words = _words(request)
-    context = {**context, "_": words, "words": words, "lang": words.lang}
+    context = {**context, "words": words, "lang": words.lang}
     response = rendering.templates.TemplateResponse(request, name, context, status_code=status)
     rendering.remember_language(request, response)
     return response

@@ -18,6 +18,7 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from kniffel.board.errors import BoardError, Conflict, Forbidden, GameNotFound
 from kniffel.rules import KniffelError
 
 __all__ = [
@@ -26,6 +27,7 @@ __all__ = [
     "ErrorBody",
     "Forbidden",
     "GameNotFound",
+    "error_response",
     "error_status",
     "install_error_handlers",
     "validation_message",
@@ -36,32 +38,6 @@ class ErrorBody(BaseModel):
     """Every error answer: one plain message."""
 
     detail: str
-
-
-class BoardError(ValueError):
-    """An error of the board (not of the rules); ``status`` is its HTTP status."""
-
-    status = 400
-
-
-class GameNotFound(BoardError):
-    status = 404
-
-    def __init__(self, game_id: str) -> None:
-        self.game_id = game_id
-        super().__init__(f"there is no game {game_id!r}")
-
-
-class Forbidden(BoardError):
-    """A change without the game's key, or with a wrong one."""
-
-    status = 403
-
-
-class Conflict(BoardError):
-    """The game changed since the caller's version; nothing was stored."""
-
-    status = 409
 
 
 def error_status(exc: Exception) -> int:
@@ -111,6 +87,16 @@ def _allowed_methods(request: Request) -> list[str]:
 
 def _json(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
     return JSONResponse({"detail": message}, status_code=status, headers=headers)
+
+
+def error_response(
+    status: int, message: str, *, code: str, headers: dict[str, str] | None = None
+) -> JSONResponse:
+    """An error answer made outside the exception handlers (by a middleware), in their shape.
+
+    ``code`` names the refusal for programs (``body_too_large``, ``cross_origin``).
+    """
+    return _json(status, message, headers)
 
 
 def _wants_page(request: Request) -> bool:

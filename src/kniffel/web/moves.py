@@ -11,10 +11,10 @@ from typing import Any
 
 from starlette.datastructures import FormData
 
+from kniffel.board.service import GameView
+from kniffel.locales import Translator
 from kniffel.rules import Discipline, IllegalMoveError, Row, point_ranges, possible_points
 from kniffel.web import forms
-from kniffel.web.i18n import Translator
-from kniffel.web.service import GameView
 
 __all__ = ["Refused", "clear_event", "edit_event", "entry_event"]
 

@@ -23,14 +23,17 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
-from kniffel.solver.review import Review, review_of, severity
+from kniffel.board.errors import GameNotFound
+from kniffel.board.service import GameView
+from kniffel.solver.advice.review import Review, review_of, severity
+from kniffel.store.results import ResultStore
 from kniffel.web import rendering, tables
 from kniffel.web.advice_routes import analysis_of, waiting_page
 from kniffel.web.api import Key
-from kniffel.web.errors import ErrorBody, GameNotFound
+from kniffel.web.errors import ErrorBody
+from kniffel.web.player_routes import results_of
 from kniffel.web.review_chart import expected_chart_svg
 from kniffel.web.review_words import ReviewWords
-from kniffel.web.service import GameView
 
 __all__ = ["review_for", "router"]
 
@@ -68,9 +71,21 @@ _reviews: _Kept[tuple[str, int], Review] = _Kept()
 _charts: _Kept[tuple[str, int, str], str] = _Kept()
 
 
-def review_for(view: GameView) -> Review:
-    """The review of a stored game at its version (computed once per version)."""
-    return _reviews.get((view.id, view.version), lambda: review_of(analysis_of(view), view.game))
+def review_for(view: GameView, results: ResultStore | None = None) -> Review:
+    """The review of a stored game at its version (computed once per version).
+
+    With ``results``, a finished game's figures go into its summary rows (the
+    players' mean accuracy and loss per decision come from there).
+    """
+
+    def compute() -> Review:
+        found = review_of(analysis_of(view), view.game)
+        if results is not None and view.game.is_finished:
+            figures = [(p.accuracy, p.loss, p.decisions) for p in found.players]
+            results.set_review(view.id, view.version, figures)
+        return found
+
+    return _reviews.get((view.id, view.version), compute)
 
 
 # ------------------------------------------------------------------------ JSON
@@ -93,7 +108,7 @@ def review_json(game_id: str, request: Request, key: Key = None) -> dict[str, An
     ``accuracy``, ``costliest`` (event numbers) and ``not_rated`` entries."""
     view = rendering.service(request).get(game_id)
     tables.ensure(request, view, key)
-    return review_for(view).as_dict()
+    return review_for(view, results_of(request)).as_dict()
 
 
 # ----------------------------------------------------------------------- pages
@@ -101,7 +116,7 @@ def review_json(game_id: str, request: Request, key: Key = None) -> dict[str, An
 
 def _render(request: Request, name: str, context: dict[str, Any], status: int = 200) -> Response:
     words = ReviewWords(rendering.translator(request))
-    context = {**context, "_": words, "words": words, "lang": words.lang}
+    context = {**context, "words": words, "lang": words.lang}
     response = rendering.templates.TemplateResponse(request, name, context, status_code=status)
     rendering.remember_language(request, response)
     return response
@@ -117,7 +132,7 @@ async def review_page(request: Request, game_id: str) -> Response:
         return rendering.not_found(request)
     if (waiting := waiting_page(request, view)) is not None:
         return waiting
-    result = await run_in_threadpool(review_for, view)
+    result = await run_in_threadpool(review_for, view, results_of(request))
     return _render(request, "advice/review.html", _context(view, result, words))
 
 

@@ -20,9 +20,10 @@ from pydantic import (
     StrictStr,
 )
 
+from kniffel.board.limits import MAX_KNIFFEL_BONUS, MAX_NAME
+from kniffel.board.service import GameView
 from kniffel.record import state_dict
 from kniffel.rules import EntryOption
-from kniffel.web.service import GameView
 
 __all__ = [
     "CreatedGame",
@@ -51,12 +52,12 @@ def _whole(value: object) -> object:
 # Constraints go before the validator, or the spec loses them.
 Whole = Annotated[StrictInt, BeforeValidator(_whole)]
 Version = Annotated[StrictInt, Field(ge=0), BeforeValidator(_whole)]
-Bonus = Annotated[StrictInt, Field(ge=0, le=10_000), BeforeValidator(_whole)]
+Bonus = Annotated[StrictInt, Field(ge=0, le=MAX_KNIFFEL_BONUS), BeforeValidator(_whole)]
 
 VariantName = Literal["kniffel", "yahtzee", "rauf-runter", "dreifach"]
 DiceMode = Literal["physical", "virtual"]
 BotName = Literal["greedy", "best"]
-PlayerName = Annotated[StrictStr, Field(min_length=1, max_length=40)]
+PlayerName = Annotated[StrictStr, Field(min_length=1, max_length=MAX_NAME)]
 
 
 class _Body(BaseModel):
@@ -64,7 +65,7 @@ class _Body(BaseModel):
 
 
 class OptionsIn(_Body):
-    """House rules to change from the variant's preset (RULES.md section 6)."""
+    """House rules to change from the variant's preset (docs/rules.md §6)."""
 
     chance: StrictBool | None = None
     pasch: Literal["all_dice", "matching_dice"] | None = None
@@ -83,7 +84,7 @@ class NewGameBody(_Body):
     )
 
 
-# Record events (RECORD-FORMAT.md): extra fields are ignored, null means absent.
+# Record events (docs/record-format.md): extra fields are ignored, null means absent.
 class RollEvent(BaseModel):
     type: Literal["roll"]
     player: StrictStr
@@ -263,7 +264,7 @@ def entries_of(options: list[EntryOption]) -> list[Entry]:
 
 
 def state_of(view: GameView) -> dict[str, Any]:
-    """The ``GameState`` fields of a :class:`~kniffel.web.service.GameView`."""
+    """The ``GameState`` fields of a :class:`~kniffel.board.service.GameView`."""
     game = view.game
     return {
         **state_dict(game),

@@ -25,9 +25,10 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 
+from kniffel.board.errors import Forbidden
+from kniffel.board.service import GameView
 from kniffel.solver.builds import TableBuilds
-from kniffel.web.errors import ErrorBody, Forbidden
-from kniffel.web.service import GameView
+from kniffel.web.errors import ErrorBody
 
 __all__ = ["RESPONSES", "TableBuilding", "TableNeedsKey", "builds", "ensure", "install"]
 

@@ -5,7 +5,7 @@ turn (dice rolled but not yet entered are not counted):
 
 - :func:`simulate_finals`: seeded batch simulation. Every sample plays the
   player's remaining turns with the best bot on a copy of their sheet
-  (:class:`~kniffel.solver.sheets.SheetBatch`), so the samples are draws of
+  (:class:`~kniffel.solver.play.sheets.SheetBatch`), so the samples are draws of
   the final total under exactly the strategy the bot plays.
 - :func:`bot_expectations`: the bot's own expectation of the points still to
   come, from its value estimate and the exact three-roll turn over it. In
@@ -22,22 +22,22 @@ import numpy as np
 import numpy.typing as npt
 
 from kniffel.rules import Game, Variant
-from kniffel.solver.bots import Roller, ValueBot, make_bot
-from kniffel.solver.dice_tables import KEEPS, ROLLS
-from kniffel.solver.sheets import SheetBatch
-from kniffel.solver.turn import turn_value
+from kniffel.solver.exact.turn import turn_value
+from kniffel.solver.play.bots import Roller, ValueBot, make_bot
+from kniffel.solver.play.sheets import SheetBatch
+from kniffel.solver.play.simulate import faces_roller
 
-__all__ = ["best_bot", "bot_expectations", "sheets_of", "simulate_finals", "turns_left"]
+__all__ = [
+    "best_bot",
+    "bot_expectations",
+    "roller",
+    "sheets_of",
+    "simulate_finals",
+    "turns_left",
+]
 
 IntArray = npt.NDArray[np.int64]
 Array = npt.NDArray[np.float64]
-
-_KEEP_COUNTS = np.array([[keep.count(f) for f in range(1, 7)] for keep in KEEPS], dtype=np.int64)
-_KEEP_SIZE = _KEEP_COUNTS.sum(axis=1)
-_BASE = 6 ** np.arange(6, dtype=np.int64)
-_ROLL_OF_CODE = np.full(6**6, -1, dtype=np.int64)
-for _r, _dice in enumerate(ROLLS):
-    _ROLL_OF_CODE[np.dot(_dice.counts, _BASE)] = _r
 
 
 @cache
@@ -63,18 +63,9 @@ def sheets_of(game: Game, players: Sequence[int], copies: int) -> SheetBatch:
     return sheets
 
 
-def _roller(faces: IntArray, turn: int) -> Roller:
-    these = faces[:, turn]
-
-    def roll(j: int, keep: IntArray) -> IntArray:
-        rolled = 5 - _KEEP_SIZE[keep]  # the first `rolled` faces of this roll
-        used = np.arange(5)[None, :] < rolled[:, None]
-        counts = _KEEP_COUNTS[keep].copy()
-        for f in range(6):
-            counts[:, f] += ((these[:, j] == f + 1) & used).sum(axis=1)
-        return np.asarray(_ROLL_OF_CODE[counts @ _BASE])
-
-    return roll
+def roller(faces: IntArray, turn: int) -> Roller:
+    """The bots' roller over ``faces[b, turn, roll]``: a reroll takes the first faces it needs."""
+    return faces_roller(faces[:, turn])
 
 
 def simulate_finals(
@@ -97,7 +88,7 @@ def simulate_finals(
             faces = rng.integers(1, 7, size=(sheets.size, turns, 3, 5))
             choices = np.zeros((sheets.size, 3))
             for turn in range(turns):
-                bot.play_turns(sheets, _roller(faces, turn), choices)
+                bot.play_turns(sheets, roller(faces, turn), choices)
         totals = sheets.totals()
         for i, p in enumerate(group):
             result[p] = np.asarray(totals[i * samples : (i + 1) * samples], dtype=np.int64)

@@ -1,0 +1,96 @@
+"""What every command prints besides its answer: progress bars and plain option values.
+
+Progress goes to standard error and only to a terminal, so that a pipe or ``--json`` gets the
+answer alone (rich draws the bar; nothing of it reaches a file).
+"""
+
+from __future__ import annotations
+
+import sys
+import unicodedata
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any, Protocol
+
+__all__ = ["Bar", "options_line", "plain", "progress", "terminal_safe"]
+
+#: Characters a terminal acts on or hides (ESC, BEL, NUL, DEL, C1 controls such as CSI, bidi
+#: overrides and isolates, zero-width characters, line separators): never printed raw.
+_HIDDEN = ("Cc", "Cf", "Cs", "Co", "Zl", "Zp")
+
+
+class Bar(Protocol):
+    """A progress bar: ``advance`` by a step, or ``update`` to an absolute count."""
+
+    def advance(self, steps: int = 1) -> None: ...
+
+    def update(self, done: int, total: int | None = None) -> None: ...
+
+
+class _RichBar:
+    def __init__(self, bar: Any, task: Any) -> None:
+        self._bar = bar
+        self._task = task
+
+    def advance(self, steps: int = 1) -> None:
+        self._bar.advance(self._task, steps)
+
+    def update(self, done: int, total: int | None = None) -> None:
+        self._bar.update(self._task, completed=done, total=total)
+
+
+@contextmanager
+def progress(
+    description: str, total: int | None = None, quiet: bool = False
+) -> Iterator[Bar | None]:
+    """A progress bar on a terminal (on standard error); ``None`` when quiet or not a terminal."""
+    if quiet or not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    columns = (
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        yield _RichBar(bar, bar.add_task(description, total=total))
+
+
+def plain(value: object) -> str:
+    """A value as the commands print it: ``true``/``false``, floats to seven places."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, float):
+        return f"{value:.7f}"
+    return str(value)
+
+
+def options_line(options: Mapping[str, object]) -> str:
+    """House-rule options as ``joker=forced kniffel_bonus=100 ...``."""
+    return " ".join(f"{key}={plain(value)}" for key, value in options.items())
+
+
+def terminal_safe(text: str, *, json: bool = False) -> str:
+    r"""``text`` with every control or invisible character written as an escape (``\x1b``,
+    ``\u202e``); line breaks stay. With ``json=True`` the escapes are JSON's (``\u001b``), so
+    a JSON document stays valid and means the same.
+
+    >>> terminal_safe("Eve\x1b[2J: 12 Punkte\nBen")
+    'Eve\\x1b[2J: 12 Punkte\nBen'
+    >>> terminal_safe('{"name": "\u202eEve"}', json=True)
+    '{"name": "\\u202eEve"}'
+    """
+    out = []
+    for char in text:
+        if char == "\n" or unicodedata.category(char) not in _HIDDEN:
+            out.append(char)
+        elif json:
+            units = char.encode("utf-16-be", "surrogatepass")
+            out.extend(f"\\u{units[i]:02x}{units[i + 1]:02x}" for i in range(0, len(units), 2))
+        else:
+            out.append(ascii(char)[1:-1])
+    return "".join(out)

@@ -1,0 +1,177 @@
+"""The board's words in German and English: gettext catalogues, compiled when first used.
+
+The catalogues are the ``.po`` files beside this module
+(``de/LC_MESSAGES/messages.po``, ``en/LC_MESSAGES/messages.po``); the German
+text is the message id. Nothing compiled is kept in the repository: the first
+lookup of a language reads its ``.po`` file with Babel and compiles it in
+memory (docs/decisions.md, "Translations").
+
+A game may speak its own words: a message looked up for the ``yahtzee`` preset
+first tries the message context ``yahtzee`` (English "Yahtzee bonus" where
+Kniffel says "Kniffel bonus").
+
+>>> t = Translator("en")
+>>> t("noch {n} bis zum Bonus", n=12)
+'12 to the bonus'
+>>> Translator("de").number(1234), t.number(1234)
+('1.234', '1,234')
+>>> Translator("en", game="yahtzee")("Kniffel-Bonus")
+'Yahtzee bonus'
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from datetime import datetime
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from babel.dates import format_datetime
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
+from babel.support import Translations
+
+from kniffel.rules import ColumnSpec, Discipline, Row, Variant
+
+__all__ = [
+    "DEFAULT_LANGUAGE",
+    "DOMAIN",
+    "LANGUAGES",
+    "LOCALES",
+    "NP_",
+    "N_",
+    "ROW_LABELS",
+    "Catalogue",
+    "Translator",
+    "catalogue",
+]
+
+LANGUAGES = ("de", "en")
+DEFAULT_LANGUAGE = "de"
+DOMAIN = "messages"
+LOCALES = Path(__file__).parent
+
+
+def N_(message: str) -> str:
+    """Marks ``message`` for the catalogues without translating it here."""
+    return message
+
+
+def NP_(context: str, message: str) -> str:
+    """Marks ``message`` within ``context`` for the catalogues without translating it here."""
+    return message
+
+
+#: The row labels: message ids of the catalogues (German first, as on the paper sheet).
+ROW_LABELS: dict[Row, str] = {
+    Row.ONES: N_("Einser"),
+    Row.TWOS: N_("Zweier"),
+    Row.THREES: N_("Dreier"),
+    Row.FOURS: N_("Vierer"),
+    Row.FIVES: N_("Fünfer"),
+    Row.SIXES: N_("Sechser"),
+    Row.THREE_KIND: N_("Dreierpasch"),
+    Row.FOUR_KIND: N_("Viererpasch"),
+    Row.FULL_HOUSE: N_("Full House"),
+    Row.SMALL_STRAIGHT: N_("Kleine Straße"),
+    Row.LARGE_STRAIGHT: N_("Große Straße"),
+    Row.KNIFFEL: N_("Kniffel"),
+    Row.CHANCE: N_("Chance"),
+}
+
+#: The column names that are words (``×2`` is the same in every language).
+COLUMN_LABELS = (N_("Runter"), N_("Rauf"), N_("Frei"), N_("Kniffel"))
+
+
+@dataclass(frozen=True)
+class Catalogue:
+    """One language's compiled catalogue and the (context, id) pairs it translates."""
+
+    lang: str
+    translations: Translations
+    known: frozenset[tuple[str | None, str]]
+
+    def text(self, message: str, context: str | None = None) -> str:
+        """``message`` in this language (within ``context`` where it has its own words)."""
+        if context is not None and (context, message) in self.known:
+            return str(self.translations.pgettext(context, message))
+        return str(self.translations.gettext(message))
+
+
+def po_file(lang: str) -> Path:
+    return LOCALES / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+@cache
+def catalogue(lang: str) -> Catalogue:
+    """The compiled catalogue of ``lang`` (one of :data:`LANGUAGES`)."""
+    if lang not in LANGUAGES:
+        raise ValueError(f"unknown language {lang!r}; the languages are {', '.join(LANGUAGES)}")
+    with po_file(lang).open("rb") as source:
+        messages = read_po(source, locale=lang, domain=DOMAIN)
+    compiled = io.BytesIO()
+    write_mo(compiled, messages)
+    compiled.seek(0)
+    known = frozenset(
+        (m.context, m.id) for m in messages if isinstance(m.id, str) and m.id and m.string
+    )
+    return Catalogue(lang, Translations(compiled, domain=DOMAIN), known)
+
+
+@dataclass(frozen=True, slots=True)
+class Translator:
+    """Translates the board's German message ids into ``lang`` and formats for it.
+
+    ``game`` is the variant whose own words come first (``yahtzee``).
+    """
+
+    lang: str = DEFAULT_LANGUAGE
+    game: str | None = None
+
+    def __call__(self, message: str, **values: Any) -> str:
+        text = catalogue(self.lang).text(message, self.game)
+        return text.format(**values) if values else text
+
+    def t(self, message: str, **values: Any) -> str:
+        """The same as calling the translator (the name the catalogues' extraction knows)."""
+        return self(message, **values)
+
+    def pgettext(self, context: str, message: str, **values: Any) -> str:
+        """``message`` in ``context`` (``Spieler`` as a table head is "Player", not "Players")."""
+        text = catalogue(self.lang).text(message, context)
+        return text.format(**values) if values else text
+
+    def for_variant(self, variant: Variant) -> Translator:
+        """This translator speaking ``variant``'s own words."""
+        return Translator(self.lang, variant.name)
+
+    def number(self, value: int) -> str:
+        return format_decimal(value, locale=self.lang)
+
+    def points(self, value: int, *, possible: bool = False) -> str:
+        """``3 Punkte``, ``1 Punkt`` (with ``möglich`` for a preview)."""
+        if possible:
+            return (
+                self.t("1 Punkt möglich")
+                if value == 1
+                else self.t("{n} Punkte möglich", n=self.number(value))
+            )
+        return self.t("1 Punkt") if value == 1 else self.t("{n} Punkte", n=self.number(value))
+
+    def when(self, moment: datetime) -> str:
+        return format_datetime(moment, "short", locale=self.lang)
+
+    def row(self, row: Row) -> str:
+        return self.t(ROW_LABELS[row])
+
+    def column(self, spec: ColumnSpec) -> str:
+        """The column's name in words (``Runter``, ``Down``, ``×2``)."""
+        return self.t(spec.label) if spec.label in COLUMN_LABELS else spec.label
+
+    def column_header(self, spec: ColumnSpec) -> str:
+        """The column's head on the sheet: its arrow, then its name."""
+        name = self.column(spec)
+        return name if spec.discipline is Discipline.FREE else f"{spec.symbol} {name}"

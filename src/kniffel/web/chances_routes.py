@@ -1,0 +1,134 @@
+"""Win chances in the board: ``/api/games/{id}/chances`` and the end screen's chart.
+
+- ``GET /api/games/{id}/chances``: each player's chance to finish first, expected
+  final total and 10th/90th percentiles (docs/board.md, "Gewinnchancen").
+- ``GET /g/{id}/chancen.svg``: each player's chance after every entry.
+
+Both are computed once per game version and kept (a small LRU), so every
+device at the table that shows the chances costs one computation per entry.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+from starlette.concurrency import run_in_threadpool
+
+from kniffel.board.views import GameView
+from kniffel.locales import N_
+from kniffel.solver.chances.chart import chances_chart_svg
+from kniffel.solver.chances.forecast import Chances, forecast
+from kniffel.solver.chances.series import Series, chances_over
+from kniffel.web import rendering, tables
+from kniffel.web.api import Key
+from kniffel.web.errors import ErrorBody, GameNotFound
+
+__all__ = ["API_BUDGET", "chances_for", "router"]
+
+#: Bot turns the API may simulate per answer (docs/solver.md, "Win chances").
+API_BUDGET = 0
+
+#: The chart's words (message ids of the catalogues) by keyword of :func:`chances_chart_svg`.
+CHART_WORDS = {
+    "title": N_("Gewinnchancen nach jedem Eintrag"),
+    "xlabel": N_("Eintrag"),
+    "ylabel": N_("Gewinnchance"),
+}
+
+api = APIRouter(tags=["advice"])
+pages = APIRouter(include_in_schema=False)
+router = APIRouter()
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class _Kept(Generic[K, V]):
+    """Computed values by key (a game's id and version), the latest ``size`` of them."""
+
+    def __init__(self, size: int = 64) -> None:
+        self.size = size
+        self._lock = threading.Lock()
+        self._done: OrderedDict[K, V] = OrderedDict()
+
+    def get(self, key: K, compute: Callable[[], V]) -> V:
+        with self._lock:
+            if key in self._done:
+                self._done.move_to_end(key)
+                return self._done[key]
+        value = compute()
+        with self._lock:
+            self._done[key] = value
+            while len(self._done) > self.size:
+                self._done.popitem(last=False)
+        return value
+
+
+_chances: _Kept[tuple[str, int], Chances] = _Kept()
+_series: _Kept[tuple[str, int], Series] = _Kept(16)
+_charts: _Kept[tuple[str, int, str], str] = _Kept(16)
+
+
+def chances_for(view: GameView) -> Chances:
+    """The chances of a stored game at its version (computed once per version)."""
+    return _chances.get((view.id, view.version), lambda: forecast(view.game, budget=API_BUDGET))
+
+
+@api.get(
+    "/games/{game_id}/chances",
+    responses={
+        404: {"model": ErrorBody, "description": "there is no such game"},
+        422: {"model": ErrorBody, "description": "the request is malformed"},
+        **tables.RESPONSES,
+    },
+    summary="Each player's chance to finish first, expected final total, 10th and 90th percentile",
+)
+def chances_json(game_id: str, request: Request, key: Key = None) -> dict[str, Any]:
+    """``version``, ``method`` (``exact``: one-column presets, the expected totals are the
+    exact solver's; ``simulation``: estimated from seeded games of the best bot),
+    ``samples`` (simulated games per player behind this answer; 0: the spread measured
+    ahead for the number of entries left) and ``players`` in seat order, each with
+    ``name``, ``win``, ``expected_total``, ``p10`` and ``p90``. Players are assumed to
+    play on like the best bot; dice not yet entered do not count."""
+    view = rendering.service(request).get(game_id)
+    tables.ensure(request, view, key)
+    found = chances_for(view)
+    return {
+        "version": view.version,
+        "method": found.method,
+        "samples": found.samples,
+        "players": [p.as_dict() for p in found.players],
+    }
+
+
+@pages.get("/g/{game_id}/chancen.svg")
+async def chances_chart(request: Request, game_id: str) -> Response:
+    """Each player's win chance after every entry (SVG), for the end screen."""
+    t = rendering.translator(request)
+    lang = t.lang
+    try:
+        view = await run_in_threadpool(rendering.service(request).get, game_id)
+    except GameNotFound:
+        return rendering.not_found(request)
+    if not tables.builds(request).readiness(view.variant).ready:
+        # A chart never starts a build; the API or a key holder's page does.
+        return Response(status_code=202, headers={"Cache-Control": "no-store"})
+
+    def draw() -> str:
+        series = _series.get((view.id, view.version), lambda: chances_over(view.game))
+        return chances_chart_svg(
+            series,
+            **{key: t(text) for key, text in CHART_WORDS.items()},
+        )
+
+    svg = await run_in_threadpool(_charts.get, (view.id, view.version, lang), draw)
+    return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-cache"})
+
+
+router.include_router(api, prefix="/api")
+router.include_router(pages)

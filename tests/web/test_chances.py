@@ -1,0 +1,80 @@
+"""Win chances in the board: the JSON, kept per version, and the end screen's chart."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from kniffel.rules import ROWS
+
+#: The board reads the presets' tables; a server builds them at its first start.
+pytestmark = pytest.mark.usefixtures("preset_tables")
+
+
+def _new(client: TestClient, variant: str, players: list[str]) -> Any:
+    response = client.post("/api/games", json={"variant": variant, "players": players})
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def _enter(client: TestClient, game: Any, event: dict[str, Any]) -> None:
+    answer = client.post(
+        f"/api/games/{game['id']}/events",
+        json={"event": event},
+        headers={"X-Kniffel-Key": game["key"]},
+    )
+    assert answer.status_code == 200, answer.text
+
+
+def test_an_empty_game_is_even(client: TestClient) -> None:
+    game = _new(client, "rauf-runter", ["Anna", "Ben", "Cem", "Dora"])
+    answer = client.get(f"/api/games/{game['id']}/chances")
+    assert answer.status_code == 200
+    body = answer.json()
+    assert set(body) == {"version", "method", "samples", "players"}
+    assert body["method"] == "simulation"
+    assert [p["name"] for p in body["players"]] == ["Anna", "Ben", "Cem", "Dora"]
+    for player in body["players"]:
+        assert set(player) == {"name", "win", "expected_total", "p10", "p90"}
+        assert player["win"] == pytest.approx(0.25)
+        # the best bot's mean over 100,000 seeded games (docs/bot.md) is 687.72
+        assert abs(player["expected_total"] - 687.72) < 3
+        assert player["p10"] < player["expected_total"] < player["p90"]
+
+
+def test_a_lead_shows_and_a_finished_game_is_decided(client: TestClient) -> None:
+    game = _new(client, "kniffel", ["Anna", "Ben"])
+    _enter(client, game, {"type": "enter", "player": "Anna", "cell": "main.kniffel", "points": 50})
+    body = client.get(f"/api/games/{game['id']}/chances").json()
+    assert body["method"] == "exact"
+    anna, ben = body["players"]
+    assert anna["win"] > 0.6 > ben["win"]
+    assert anna["win"] + ben["win"] == pytest.approx(1.0)
+    assert anna["expected_total"] == pytest.approx(ben["expected_total"] + 50, abs=25)
+    first = body["version"]
+    middle = [row.value for row in ROWS if row.value not in ("kniffel", "chance")]
+    _enter(client, game, {"type": "enter", "player": "Ben", "cell": "main.kniffel", "points": 0})
+    for row in middle:
+        for name in ("Anna", "Ben"):
+            event = {"type": "enter", "player": name, "cell": f"main.{row}", "points": 0}
+            _enter(client, game, event)
+    for name in ("Anna", "Ben"):
+        _enter(client, game, {"type": "enter", "player": name, "cell": "main.chance", "points": 5})
+    body = client.get(f"/api/games/{game['id']}/chances").json()
+    assert body["version"] > first
+    # Anna: 50 + 5; Ben: zeros and 5: Anna has won
+    assert [p["win"] for p in body["players"]] == [1.0, 0.0]
+    assert [p["expected_total"] for p in body["players"]] == [55.0, 5.0]
+    chart = client.get(f"/g/{game['id']}/chancen.svg")
+    assert chart.status_code == 200
+    assert chart.headers["content-type"].startswith("image/svg+xml")
+    page = client.get(f"/g/{game['id']}")
+    assert f"/g/{game['id']}/chancen.svg" in page.text
+    assert "data-chances-switch" in page.text
+
+
+def test_unknown_game(client: TestClient) -> None:
+    assert client.get("/api/games/nope/chances").status_code == 404
+    assert client.get("/g/nope/chancen.svg").status_code == 404
