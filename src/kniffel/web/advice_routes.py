@@ -22,6 +22,7 @@ from fastapi.responses import Response
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
+from kniffel.locales.refusals import refusal_text
 from kniffel.rules import Dice, EnterAction, KniffelError
 from kniffel.solver.advisor import Position, evaluate, is_exact
 from kniffel.solver.analysis import Analysis, analyse, choice_dict
@@ -215,8 +216,11 @@ async def tipp(request: Request, game_id: str) -> Response:
         dice = forms.dice_field(request.query_params.get("dice"), words.t)
         rolls = forms.points_field(request.query_params.get("rolls"), words.t) or 3
         position = await run_in_threadpool(_position, view, dice, min(max(rolls, 1), 3))
-    except (forms.FormError, KniffelError) as exc:
+    except forms.FormError as exc:
         context["message"] = str(exc)
+        return _render(request, "advice/tipp.html", context, status=422)
+    except KniffelError as exc:
+        context["message"] = refusal_text(exc, words.t.for_variant(view.variant))
         return _render(request, "advice/tipp.html", context, status=422)
     context["tipp"] = _tipp_view(view, position, words)
     return _render(request, "advice/tipp.html", context)

@@ -17,7 +17,7 @@ from kniffel.settings import Settings
 from kniffel.store import GameStore
 from kniffel.web import advice_routes, api, chances_routes, live, review_routes
 from kniffel.web.bot_seats import BotSeats
-from kniffel.web.errors import install_error_handlers
+from kniffel.web.errors import document_errors, install_error_handlers
 from kniffel.web.hub import Hub, LocalHub
 from kniffel.web.service import BotDriver, GameService
 
@@ -32,7 +32,9 @@ changing it needs the key, sent as the `X-Kniffel-Key` header or the `key` query
 
 Events are `kniffel-record/1` event objects (`roll`, `enter`, `edit`, `clear`, `undo`), checked by
 the rules engine: an illegal one answers 400 with the engine's message and changes nothing.
-Every error answers `{"detail": "<one plain line>"}`.
+Every error (4xx) answers `{"code": "<stable code>", "params": {...}, "message": "<one plain line>",
+"detail": "<the same line>"}`: `code` names the refusal (`not_due`, `not_your_turn`,
+`impossible_points`, `version_conflict`, `invalid_request`, `not_found`, …), `params` its details.
 
 **Live updates**: the WebSocket `/api/games/{game_id}/live` (no key needed) sends
 `{"type": "state", "version": N}` on connect and after every stored change; fetch the game again
@@ -79,6 +81,7 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
     )
     app.state.settings = settings
     install_error_handlers(app)
+    document_errors(app)
     app.include_router(api.router, prefix="/api")
     app.include_router(live.router, prefix="/api")
     app.include_router(advice_routes.router)

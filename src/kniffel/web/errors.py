@@ -1,9 +1,12 @@
 """The board's errors and the one place that turns every error into a 4xx answer.
 
 Rules errors (:class:`~kniffel.rules.KniffelError`, which includes
-:class:`~kniffel.record.RecordError`) answer 400 with the engine's plain
-message; the board's own errors carry their status. Every answer is JSON
-``{"detail": "<plain message>"}``, for the API and the pages alike.
+:class:`~kniffel.record.RecordError`) answer 400; the board's own errors carry
+their status. Every 4xx answer is JSON :class:`ErrorBody`:
+``{"code": ..., "params": {...}, "message": "<plain English line>", "detail": <the same>}``
+(``detail`` as before; docs/api.md, "Errors"). The pages say the same refusal
+in the reader's language from ``code`` and ``params``
+(:func:`~kniffel.locales.refusals.refusal_text`).
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from kniffel.rules import KniffelError
@@ -26,6 +29,7 @@ __all__ = [
     "ErrorBody",
     "Forbidden",
     "GameNotFound",
+    "document_errors",
     "error_status",
     "install_error_handlers",
     "validation_message",
@@ -33,35 +37,53 @@ __all__ = [
 
 
 class ErrorBody(BaseModel):
-    """Every error answer: one plain message."""
+    """Every error answer: a stable ``code``, its ``params`` and one plain message."""
 
-    detail: str
+    code: str = Field(description="what was refused, stable (e.g. not_due, not_your_turn)")
+    params: dict[str, Any] = Field(
+        default_factory=dict,
+        description="the refusal's details (e.g. column, row and due_row for not_due)",
+    )
+    message: str = Field(description="the refusal as one plain English line")
+    detail: str = Field(description="the same line as message (kept for older clients)")
 
 
 class BoardError(ValueError):
-    """An error of the board (not of the rules); ``status`` is its HTTP status."""
+    """An error of the board (not of the rules); ``status`` is its HTTP status.
+
+    Like the engine's errors it carries a stable ``code`` and its ``params``.
+    """
 
     status = 400
+    default_code = "bad_request"
+
+    def __init__(self, message: str, *, code: str | None = None, **params: Any) -> None:
+        super().__init__(message)
+        self.code: str = code or self.default_code
+        self.params: dict[str, Any] = params
 
 
 class GameNotFound(BoardError):
     status = 404
+    default_code = "game_not_found"
 
     def __init__(self, game_id: str) -> None:
         self.game_id = game_id
-        super().__init__(f"there is no game {game_id!r}")
+        super().__init__(f"there is no game {game_id!r}", game=game_id)
 
 
 class Forbidden(BoardError):
     """A change without the game's key, or with a wrong one."""
 
     status = 403
+    default_code = "key_missing"
 
 
 class Conflict(BoardError):
     """The game changed since the caller's version; nothing was stored."""
 
     status = 409
+    default_code = "version_conflict"
 
 
 def error_status(exc: Exception) -> int:
@@ -109,8 +131,19 @@ def _allowed_methods(request: Request) -> list[str]:
     return sorted(methods)
 
 
-def _json(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
-    return JSONResponse({"detail": message}, status_code=status, headers=headers)
+def _json(
+    status: int,
+    message: str,
+    code: str,
+    params: dict[str, Any] | None = None,
+    headers: dict[str, str] | None = None,
+) -> JSONResponse:
+    body = ErrorBody(code=code, params=params or {}, message=message, detail=message)
+    return JSONResponse(body.model_dump(), status_code=status, headers=headers)
+
+
+#: The code of an HTTP error that no board or rules error explains.
+_HTTP_CODES = {404: "not_found", 405: "method_not_allowed"}
 
 
 def _wants_page(request: Request) -> bool:
@@ -122,14 +155,16 @@ def _wants_page(request: Request) -> bool:
 
 
 def install_error_handlers(app: FastAPI) -> None:
-    """Map every expected error to ``{"detail": ...}`` with a 4xx status."""
+    """Map every expected error to :class:`ErrorBody` with a 4xx status."""
 
     async def board_error(_request: Request, exc: Exception) -> JSONResponse:
-        return _json(error_status(exc), str(exc))
+        assert isinstance(exc, KniffelError | BoardError)
+        return _json(error_status(exc), str(exc), exc.code, exc.params)
 
     async def invalid_request(_request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, RequestValidationError)
-        return _json(422, validation_message(exc.errors()))
+        message = validation_message(exc.errors())
+        return _json(422, message, "invalid_request", {"reason": message})
 
     async def http_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, StarletteHTTPException)
@@ -140,9 +175,38 @@ def install_error_handlers(app: FastAPI) -> None:
         headers = dict(exc.headers or {})
         if exc.status_code == 405 and (allowed := _allowed_methods(request)):
             headers["Allow"] = ", ".join(allowed)
-        return _json(exc.status_code, str(exc.detail), headers)
+        code = _HTTP_CODES.get(exc.status_code, "http_error")
+        params = {"status": exc.status_code} if code == "http_error" else {}
+        return _json(exc.status_code, str(exc.detail), code, params, headers)
 
     app.add_exception_handler(KniffelError, board_error)
     app.add_exception_handler(BoardError, board_error)
     app.add_exception_handler(RequestValidationError, invalid_request)
     app.add_exception_handler(StarletteHTTPException, http_error)
+
+
+def document_errors(app: FastAPI) -> None:
+    """The OpenAPI spec names :class:`ErrorBody` as the body of every 4xx answer of every
+    route (a malformed request's 422 included, instead of FastAPI's own model)."""
+    plain_openapi = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema:
+            return app.openapi_schema
+        spec = plain_openapi()
+        schemas = spec.setdefault("components", {}).setdefault("schemas", {})
+        schemas.setdefault(
+            "ErrorBody", ErrorBody.model_json_schema(ref_template="#/components/schemas/{model}")
+        )
+        body = {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}
+        for operations in spec.get("paths", {}).values():
+            for operation in operations.values():
+                for status, response in operation.get("responses", {}).items():
+                    if status.startswith("4"):
+                        response["content"] = body
+        for unused in ("HTTPValidationError", "ValidationError"):
+            schemas.pop(unused, None)
+        app.openapi_schema = spec
+        return spec
+
+    app.openapi = openapi  # type: ignore[method-assign]

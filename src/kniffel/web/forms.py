@@ -13,6 +13,7 @@ from typing import Any
 
 from starlette.datastructures import FormData
 
+from kniffel.locales.refusals import refusal_text
 from kniffel.rules import PRESETS, Dice, KniffelError, Options
 from kniffel.rules.game import MAX_PLAYERS
 from kniffel.web.i18n import Translator
@@ -184,7 +185,7 @@ def _new_game_problem(form: NewGame, t: Translator) -> str:
     try:
         PRESETS[form.variant].with_options(form.options())
     except KniffelError as exc:
-        return str(exc)
+        return refusal_text(exc, t)
     return ""
 
 
