@@ -2,7 +2,7 @@
 
 Run: ``uv run python benchmarks/advisor.py [--games N]``. Plays N games per preset
 with the advised actions and random dice, timing every call of
-:func:`kniffel.solver.advisor.advise` (the first call of each turn computes the
+:func:`kniffel.solver.advice.position.advise` (the first call of each turn computes the
 turn, the next ones reuse it), then times the analysis of each game. Tables
 load from (or are built into) a temporary cache dir; loading is not timed.
 """
@@ -18,8 +18,8 @@ import time
 import numpy as np
 
 from kniffel.rules import Dice, Game, RollAction, get_variant
-from kniffel.solver.advisor import advise
-from kniffel.solver.analysis import analyse
+from kniffel.solver.advice.analysis import analyse
+from kniffel.solver.advice.position import advise
 
 PRESETS = ("kniffel", "yahtzee", "rauf-runter", "dreifach")
 

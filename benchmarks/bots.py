@@ -12,10 +12,10 @@ import argparse
 import time
 
 from kniffel.rules import Variant, get_variant
-from kniffel.solver.bots import Bot, ValueBot
-from kniffel.solver.raufrunter import solve_bounds
-from kniffel.solver.rr_value import RaufRunterValue
-from kniffel.solver.simulate import simulate
+from kniffel.solver.play.bots import Bot, ValueBot
+from kniffel.solver.play.simulate import simulate
+from kniffel.solver.raufrunter.bounds import solve_bounds
+from kniffel.solver.raufrunter.value import RaufRunterValue
 
 
 def row(variant: Variant, bot: str | Bot, games: int, seed: int) -> str:

@@ -4,9 +4,12 @@ Run with ``uv run python benchmarks/load.py [--users 20] [--seconds 20]``. It st
 ``kniffel serve`` on a free 127.0.0.1 port with a throwaway SQLite file and cache
 directory, waits until it answers, runs locust headless in its own process with the
 users of ``benchmarks/locustfile.py``, stops the server and prints, per request kind,
-requests per second, failures and the p50/p95/p99 latency. Users and time are capped
-so that a mistyped number cannot turn the benchmark into a stress test; the address is
-always 127.0.0.1.
+requests per second, failures and the p50/p95/p99 latency, and the server process's
+CPU milliseconds per request (``/proc/PID/stat`` before and after the run).
+``--baseline-ref main`` first runs the server of that git ref the same way (from a
+temporary ``git worktree``, see ``benchmarks/baseline.py``) and then prints the ratios.
+Users and time are capped so that a mistyped number cannot turn the benchmark into a
+stress test; the address is always 127.0.0.1.
 """
 
 from __future__ import annotations
@@ -21,11 +24,15 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+from dataclasses import dataclass
 from pathlib import Path
+
+from baseline import checkout, cpu_seconds, describe
 
 HOST = "127.0.0.1"
 MAX_USERS = 100
 MAX_SECONDS = 120
+ENTRIES = "POST /api/games/[id]/events enter"
 LOCUSTFILE = Path(__file__).resolve().parent / "locustfile.py"
 
 
@@ -99,10 +106,68 @@ def run_locust(url: str, users: int, seconds: int, workdir: Path) -> Path:
     return stats
 
 
-def report(stats: Path, users: int, seconds: int) -> None:
+@dataclass
+class Result:
+    """One server's run: locust's rows and the server's CPU seconds during it."""
+
+    label: str
+    rows: list[dict[str, str]]
+    cpu_seconds: float
+
+    def total(self) -> dict[str, str]:
+        return next(row for row in self.rows if not row["Type"])
+
+    @property
+    def requests(self) -> int:
+        return int(self.total()["Request Count"])
+
+    @property
+    def per_second(self) -> float:
+        return float(self.total()["Requests/s"])
+
+    @property
+    def cpu_ms_per_request(self) -> float:
+        return 1000 * self.cpu_seconds / max(1, self.requests)
+
+    def p99(self, prefix: str) -> str:
+        found = [row["99%"] for row in self.rows if row["Name"].startswith(prefix) and row["Type"]]
+        return ", ".join(found) or "-"
+
+
+def measure(label: str, env: dict[str, str], users: int, seconds: int, workdir: Path) -> Result:
+    """Start a server with ``env``, run locust against it, stop it; the figures."""
+    port = free_port()
+    url = f"http://{HOST}:{port}"
+    workdir.mkdir(parents=True, exist_ok=True)
+    env = {
+        **env,
+        "KNIFFEL_DB": f"sqlite:///{workdir / 'load.db'}",
+        "KNIFFEL_CACHE_DIR": str(workdir / "cache"),
+    }
+    serve = [sys.executable, "-m", "kniffel", "serve", "--host", HOST, "--port", str(port)]
+    server = subprocess.Popen(serve, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_until_up(f"{url}/api/games", server)
+        before = cpu_seconds(server.pid)
+        stats = run_locust(url, users, seconds, workdir)
+        used = cpu_seconds(server.pid) - before
+    finally:
+        stop(server)
     with stats.open(newline="") as f:
         rows = list(csv.DictReader(f))
-    print(f"{users} users, {seconds} s, server kniffel serve on {HOST} (SQLite)")
+    report(label, stats, rows, users, seconds, used)
+    return Result(label, rows, used)
+
+
+def report(
+    label: str,
+    stats: Path,
+    rows: list[dict[str, str]],
+    users: int,
+    seconds: int,
+    cpu: float,
+) -> None:
+    print(f"{label}: {users} users, {seconds} s, one kniffel serve process on {HOST} (SQLite)")
     header = (
         f"{'request':<40} {'count':>7} {'fail':>5} {'req/s':>7} {'p50':>6} {'p95':>6} {'p99':>6}"
     )
@@ -114,43 +179,55 @@ def report(stats: Path, users: int, seconds: int) -> None:
             f"{name:<40} {row['Request Count']:>7} {row['Failure Count']:>5}"
             f" {float(row['Requests/s']):>7.1f} {row['50%']:>6} {row['95%']:>6} {row['99%']:>6}"
         )
-    print("latencies in ms")
+    total = next((int(r["Request Count"]) for r in rows if not r["Type"]), 0)
+    print(
+        f"latencies in ms; server CPU {cpu:.1f} s = {1000 * cpu / max(1, total):.2f} ms per request"
+    )
     failures = stats.with_name("load_failures.csv")
     if failures.exists():
         with failures.open(newline="") as f:
             for row in csv.DictReader(f):
                 print(f"failed {row['Occurrences']}x {row['Name']}: {row['Error']}")
+    print()
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--users", type=int, default=20, help=f"players (1..{MAX_USERS})")
     parser.add_argument("--seconds", type=int, default=20, help=f"run time (1..{MAX_SECONDS})")
+    parser.add_argument(
+        "--baseline-ref",
+        metavar="REF",
+        help="also run the server of this git ref (e.g. main) the same way and print the ratios",
+    )
     args = parser.parse_args()
     if not 1 <= args.users <= MAX_USERS:
         parser.error(f"--users must be between 1 and {MAX_USERS}")
     if not 1 <= args.seconds <= MAX_SECONDS:
         parser.error(f"--seconds must be between 1 and {MAX_SECONDS}")
 
-    port = free_port()
-    url = f"http://{HOST}:{port}"
     with tempfile.TemporaryDirectory(prefix="kniffel-load-") as tmp:
         workdir = Path(tmp)
-        env = {
-            **os.environ,
-            "KNIFFEL_DB": f"sqlite:///{workdir / 'load.db'}",
-            "KNIFFEL_CACHE_DIR": str(workdir / "cache"),
-        }
-        serve = [sys.executable, "-m", "kniffel", "serve", "--host", HOST, "--port", str(port)]
-        server = subprocess.Popen(
-            serve, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        results: list[Result] = []
+        if args.baseline_ref:
+            with checkout(args.baseline_ref) as env:
+                results.append(
+                    measure(
+                        describe(args.baseline_ref), env, args.users, args.seconds, workdir / "b"
+                    )
+                )
+        results.append(
+            measure("this checkout", dict(os.environ), args.users, args.seconds, workdir / "t")
         )
-        try:
-            wait_until_up(f"{url}/api/games", server)
-            stats = run_locust(url, args.users, args.seconds, workdir)
-        finally:
-            stop(server)
-        report(stats, args.users, args.seconds)
+    if len(results) == 2:
+        base, this = results
+        print(
+            f"this checkout / {base.label}: requests/s x{this.per_second / base.per_second:.2f}"
+            f" ({this.per_second:.1f} / {base.per_second:.1f}),"
+            f" server CPU per request x{this.cpu_ms_per_request / base.cpu_ms_per_request:.2f}"
+            f" ({this.cpu_ms_per_request:.2f} / {base.cpu_ms_per_request:.2f} ms),"
+            f" entries p99 {this.p99(ENTRIES)} / {base.p99(ENTRIES)} ms"
+        )
 
 
 if __name__ == "__main__":

@@ -19,9 +19,9 @@ import numpy as np
 import yatzy_solver
 
 from kniffel.rules import Dice, Game, RollAction, get_variant
-from kniffel.solver import cache
 from kniffel.solver.advice import advise, column_table
-from kniffel.solver.column import solve_column
+from kniffel.solver.exact import cache
+from kniffel.solver.exact.column import solve_column
 
 
 def timed(build: Callable[[], Any]) -> tuple[float, float, Any]:

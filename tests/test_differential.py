@@ -1,9 +1,9 @@
 """Our engine against an independent reference replayer, on thousands of random records.
 
-The reference (tests/reference/replayer.py) was written from RULES.md and
-RECORD-FORMAT.md alone. For every record both must agree on every field of the
-``replay --json`` object (``turn.dice`` as a multiset), or refuse the same event number,
-or both refuse the file itself.
+The reference (tests/reference/replayer.py) was written from the rules (docs/rules.md)
+and the record format (docs/record-format.md) alone. For every record both must agree on
+every field of the ``replay --json`` object (``turn.dice`` as a multiset), or refuse the
+same event number, or both refuse the file itself.
 """
 
 from __future__ import annotations

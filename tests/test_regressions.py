@@ -1,6 +1,6 @@
 """Engine bugs found by the differential test, each pinned to the rule it broke.
 
-RECORD-FORMAT.md: a file that is not a valid record outside its events exits 2 with one
+docs/record-format.md: a file that is not a valid record outside its events exits 2 with one
 line that names the problem, and no case prints a Python traceback.
 """
 

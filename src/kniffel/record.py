@@ -318,7 +318,7 @@ def _column_dict(game: Game, player: int, column: str) -> dict[str, Any]:
 
 
 def state_dict(game: Game) -> dict[str, Any]:
-    """The state as ``kniffel replay --json`` prints it (RECORD-FORMAT.md)."""
+    """The state as ``kniffel replay --json`` prints it (docs/record-format.md)."""
     p = game.current_player()
     turn: dict[str, Any] | None = None
     if p is not None:

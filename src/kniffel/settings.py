@@ -1,7 +1,9 @@
 """Where the board keeps its games and where it listens.
 
 Every setting can come from the environment (``KNIFFEL_DB``, ``KNIFFEL_HOST``,
-``KNIFFEL_PORT``) or from the ``kniffel serve`` options, which win.
+``KNIFFEL_PORT``, ``KNIFFEL_MAX_BODY``) or from the ``kniffel serve`` options, which win.
+``KNIFFEL_PORT``, ``KNIFFEL_WORKERS``, ``KNIFFEL_METRICS``) or from the
+``kniffel serve`` options, which win (docs/cli.md, docs/deploy.md).
 """
 
 from __future__ import annotations
@@ -21,10 +23,15 @@ def default_db_url() -> str:
 
 
 class Settings(BaseSettings):
-    """The board's settings: the database as an SQLAlchemy URL, the host and the port."""
+    """The board's settings: the database as an SQLAlchemy URL, where to listen, how to run."""
 
     model_config = SettingsConfigDict(env_prefix="KNIFFEL_", extra="ignore")
 
     db: str = Field(default_factory=default_db_url)
     host: str = "127.0.0.1"
     port: int = 8000
+    max_body: int = Field(default=1024 * 1024, ge=1)
+    #: Server processes (uvicorn workers); more than one needs PostgreSQL.
+    workers: int = Field(default=1, ge=1, le=64)
+    #: Prometheus metrics at /metrics.
+    metrics: bool = False

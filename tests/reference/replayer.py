@@ -1,6 +1,6 @@
 """An independent reference replayer for ``kniffel-record/1``.
 
-Written from RULES.md and RECORD-FORMAT.md alone, without looking at ``kniffel.rules``
+Written from docs/rules.md and docs/record-format.md alone, without looking at ``kniffel.rules``
 or ``kniffel.record``, so that the differential test compares two readings of the
 rules rather than one reading twice. It deliberately uses another shape: plain dicts
 and tuples, one fresh table per event, and undo as "go back to the table before the

@@ -1,4 +1,4 @@
-"""A further Kniffel (bonus and joker), zero_only_upper and points entries (RULES.md 5-7)."""
+"""A further Kniffel (bonus and joker), zero_only_upper and points entries (docs/rules.md §5-§7)."""
 
 from __future__ import annotations
 

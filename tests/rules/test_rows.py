@@ -127,7 +127,7 @@ def test_matching_dice_pasch_counts_only_the_equal_dice(row: Row, dice: str, poi
 
 
 def _reference(row: Row, faces: tuple[int, ...], pasch: Pasch) -> int:
-    """RULES.md section 2, written as plainly as possible."""
+    """docs/rules.md §2, written as plainly as possible."""
     counts = Counter(faces)
     kinds = {Row.THREE_KIND: 3, Row.FOUR_KIND: 4}
     if row.is_upper:

@@ -1,7 +1,7 @@
 """A state machine over whole games with corrections, checked against a simple model.
 
 The model keeps the sheet as a dict of filled cells, derives turn order, due
-cells and totals the plain way RULES.md states them, and takes back an event
+cells and totals the plain way docs/rules.md states them, and takes back an event
 by restoring a copy of itself from before the event.
 """
 

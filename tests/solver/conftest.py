@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from kniffel.rules import Discipline, Row, get_variant
-from kniffel.solver.column import ColumnTable, solve_column
+from kniffel.solver.exact.column import ColumnTable, solve_column
 
 #: yatzy-solver's names of the rows that it names otherwise.
 THEIR_NAMES = {

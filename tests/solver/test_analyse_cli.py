@@ -11,7 +11,7 @@ from click.testing import CliRunner, Result
 
 from kniffel.cli import cli
 from kniffel.record import loads, new_record
-from kniffel.solver.analysis import analyse
+from kniffel.solver.advice.analysis import analyse
 
 #: Anna throws away a Kniffel in Chance (a costly entry); Ben keeps badly, then enters well.
 EVENTS: list[dict[str, Any]] = [

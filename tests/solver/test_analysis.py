@@ -23,11 +23,11 @@ from kniffel.rules import (
     get_variant,
     standing_events,
 )
-from kniffel.solver.advisor import evaluate
-from kniffel.solver.analysis import analyse
-from kniffel.solver.bots import make_bot
-from kniffel.solver.column import ColumnTable
-from kniffel.solver.sheet_space import SheetState
+from kniffel.solver.advice.analysis import analyse
+from kniffel.solver.advice.position import evaluate
+from kniffel.solver.exact.column import ColumnTable
+from kniffel.solver.exact.sheet_space import SheetState
+from kniffel.solver.play.bots import make_bot
 
 PRESETS = ["kniffel", "yahtzee", "rauf-runter", "dreifach"]
 

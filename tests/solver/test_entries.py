@@ -26,8 +26,8 @@ from kniffel.rules import (
     get_variant,
     possible_points,
 )
-from kniffel.solver.entries import KNIFFEL_ROLLS, entry_values
-from kniffel.solver.sheet_space import UPPER_CAP, SheetSpace, SheetState, StateBatch
+from kniffel.solver.exact.entries import KNIFFEL_ROLLS, entry_values
+from kniffel.solver.exact.sheet_space import UPPER_CAP, SheetSpace, SheetState, StateBatch
 
 CONFIGS: list[tuple[Discipline, dict[str, Any]]] = [
     (Discipline.FREE, {}),

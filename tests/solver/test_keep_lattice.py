@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from kniffel.solver.dice_tables import ROLLS
-from kniffel.solver.keep_lattice import TurnWorkspace, turn_values
-from kniffel.solver.turn import turn_value
+from kniffel.solver.exact.dice_tables import ROLLS
+from kniffel.solver.exact.keep_lattice import TurnWorkspace, turn_values
+from kniffel.solver.exact.turn import turn_value
 
 
 def test_agrees_with_the_dense_turn_on_random_values() -> None:

@@ -10,8 +10,8 @@ from click.testing import CliRunner
 
 from kniffel.cli import cli
 from kniffel.rules import Discipline, Joker, Options, get_variant
-from kniffel.solver.column import ColumnTable
-from kniffel.solver.raufrunter import arrow_table, solve_bounds
+from kniffel.solver.exact.column import ColumnTable
+from kniffel.solver.raufrunter.bounds import arrow_table, solve_bounds
 
 Solved = Callable[..., ColumnTable]
 

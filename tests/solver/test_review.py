@@ -11,8 +11,8 @@ from click.testing import CliRunner
 
 from kniffel.cli import cli
 from kniffel.record import loads, new_record
-from kniffel.solver.analysis import analyse
-from kniffel.solver.review import SEVERITIES, accuracy, describe, review, severity
+from kniffel.solver.advice.analysis import analyse
+from kniffel.solver.advice.review import SEVERITIES, accuracy, describe, review, severity
 
 #: Anna throws away a Kniffel in Chance (costly); Ben keeps badly; Anna enters points only once.
 EVENTS: list[dict[str, Any]] = [

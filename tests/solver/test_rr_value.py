@@ -8,12 +8,17 @@ import numpy as np
 import pytest
 
 from kniffel.rules import Discipline, Enter, Game, get_variant
-from kniffel.solver.column import solve_column
-from kniffel.solver.raufrunter import arrow_table
-from kniffel.solver.rr_correction import Correction, features, load_correction, n_features
-from kniffel.solver.rr_fit import Round, play_round, solve_weights, targets
-from kniffel.solver.rr_value import RaufRunterValue
-from kniffel.solver.sheets import SheetBatch
+from kniffel.solver.exact.column import solve_column
+from kniffel.solver.play.sheets import SheetBatch
+from kniffel.solver.raufrunter.bounds import arrow_table
+from kniffel.solver.raufrunter.correction import (
+    Correction,
+    features,
+    load_correction,
+    n_features,
+)
+from kniffel.solver.raufrunter.fit import Round, play_round, solve_weights, targets
+from kniffel.solver.raufrunter.value import RaufRunterValue
 
 DEFAULT = get_variant("rauf-runter").options
 

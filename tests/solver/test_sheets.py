@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from kniffel.rules import Dice, Enter, Game, IllegalMoveError, Row, get_variant, possible_points
-from kniffel.solver.dice_tables import ROLLS
-from kniffel.solver.sheets import SheetBatch
+from kniffel.solver.exact.dice_tables import ROLLS
+from kniffel.solver.play.sheets import SheetBatch
 
 CASES: list[tuple[str, dict[str, Any]]] = [
     ("kniffel", {}),

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from kniffel.cli import cli
 from kniffel.rules import Game, get_variant
-from kniffel.solver.simulate import Simulation, game_events, simulate
+from kniffel.solver.play.simulate import Simulation, game_events, simulate
 
 
 def replayed(simulation: Simulation, game: int) -> Game:

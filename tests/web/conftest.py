@@ -9,9 +9,9 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from kniffel.board.service import GameService
 from kniffel.settings import Settings
 from kniffel.web.app import create_app
-from kniffel.web.service import GameService
 
 
 @pytest.fixture

@@ -12,16 +12,15 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from kniffel.board.bot_seats import BotSeats
+from kniffel.board.service import GameService
+from kniffel.locales import Translator
 from kniffel.rules import EnterAction, Game, RollAction
 from kniffel.settings import Settings
-from kniffel.solver import advice as exact_advice
-from kniffel.solver.advisor import evaluate
-from kniffel.solver.analysis import analyse
+from kniffel.solver.advice import advise, evaluate
+from kniffel.solver.advice.analysis import analyse
 from kniffel.web.advice_words import AdviceWords
 from kniffel.web.app import create_app
-from kniffel.web.bot_seats import BotSeats
-from kniffel.web.i18n import Translator
-from kniffel.web.service import GameService
 
 PRESETS = ["kniffel", "yahtzee", "rauf-runter", "dreifach"]
 HX = {"HX-Request": "true"}
@@ -101,7 +100,7 @@ def test_the_advice_api_lists_legal_choices_best_first(
     ours = evaluate(engine)
     assert values == [c.expected for c in ours.choices]
     if variant in ("kniffel", "yahtzee"):
-        exact = exact_advice.advise(engine, top=3)
+        exact = advise(engine, top=3)
         assert [c["expected"] for c in _advice(client, game, top=3)["choices"]] == pytest.approx(
             [c.expected for c in exact.choices], abs=1e-9
         )
@@ -207,7 +206,7 @@ def test_the_tipp_highlights_the_best_cell_and_the_dice_to_keep(
     text = html.unescape(client.get(f"/g/{game['id']}/tipp").text)
     best = evaluate(service.get(game["id"]).game).choices[0].action
     assert isinstance(best, EnterAction)
-    assert f'#board [id="c0-{best.cell}"]' in text
+    assert f'data-highlight-cell="c0-{best.cell}"' in text
     labels = re.findall(r'<span class="tipp-label">([^<]+)</span>', text)
     assert labels[0].startswith("Eintragen: ") and ", " in labels[0]  # column, then row
 

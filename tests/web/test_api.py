@@ -457,9 +457,17 @@ def test_the_openapi_spec_documents_every_route_and_its_errors(client: TestClien
         if not path.startswith("/api/"):
             continue
         responses = spec["paths"][path][method]["responses"]
-        assert responses["422"]["content"]["application/json"]["schema"] == {
-            "$ref": "#/components/schemas/ErrorBody"
-        }
+        refusals = [status for status in responses if status.startswith("4")]
+        assert "4XX" in refusals
+        for status in refusals:
+            assert responses[status]["content"]["application/json"]["schema"] == {
+                "$ref": "#/components/schemas/ErrorBody"
+            }
+    assert set(spec["components"]["schemas"]["ErrorBody"]["required"]) == {
+        "code",
+        "message",
+        "detail",
+    }
     assert {"KeyHeader", "KeyQuery"} <= set(spec["components"]["securitySchemes"])
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from kniffel.web.service import GameService
+from kniffel.board.service import GameService
 
 HX = {"HX-Request": "true"}
 

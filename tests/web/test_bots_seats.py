@@ -14,14 +14,14 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from kniffel.board.bot_seats import BotSeats
+from kniffel.board.service import GameService
 from kniffel.record import loads, replay
 from kniffel.rules import Enter, EnterAction, Game, Roll, RollAction
 from kniffel.settings import Settings
-from kniffel.solver.analysis import analyse
-from kniffel.solver.bots import make_bot
+from kniffel.solver.advice.analysis import analyse
+from kniffel.solver.play.bots import make_bot
 from kniffel.web.app import create_app
-from kniffel.web.bot_seats import BotSeats
-from kniffel.web.service import GameService
 
 
 @pytest.fixture(scope="module", autouse=True)

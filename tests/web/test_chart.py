@@ -6,10 +6,10 @@ import re
 
 from fastapi.testclient import TestClient
 
+from kniffel.board import chart
+from kniffel.board.service import GameService
+from kniffel.locales import Translator
 from kniffel.rules import Clear, Dice, Enter, Game, get_variant
-from kniffel.web import chart
-from kniffel.web.i18n import Translator
-from kniffel.web.service import GameService
 
 
 def _game(*players: str) -> Game:

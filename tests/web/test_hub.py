@@ -6,7 +6,7 @@ import asyncio
 import threading
 from collections.abc import Callable
 
-from kniffel.web.hub import LocalHub
+from kniffel.board.hub import LocalHub
 
 
 async def _watch_while(hub: LocalHub, publish: Callable[[], None]) -> list[int]:

@@ -2,68 +2,17 @@
 
 from __future__ import annotations
 
-import json
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
-import uvicorn
 from websockets.exceptions import ConnectionClosed
-from websockets.sync.client import ClientConnection, connect
 
-from kniffel.settings import Settings
-from kniffel.web.app import create_app
 from kniffel.web.live import NOT_FOUND_CLOSE_CODE
 
-
-class Server:
-    """The board served by uvicorn in a thread on a free 127.0.0.1 port."""
-
-    def __init__(self, db_url: str) -> None:
-        self.app = create_app(Settings(db=db_url))
-        config = uvicorn.Config(
-            self.app, host="127.0.0.1", port=0, log_level="warning", ws="websockets-sansio"
-        )
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-
-    def __enter__(self) -> Server:
-        self.thread.start()
-        deadline = time.monotonic() + 20
-        while not self.server.started:
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.02)
-        port = self.server.servers[0].sockets[0].getsockname()[1]
-        self.http = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10)
-        self.ws_base = f"ws://127.0.0.1:{port}"
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.http.close()
-        self.server.should_exit = True
-        self.thread.join(timeout=20)
-
-    def watch(self, game_id: str) -> ClientConnection:
-        return connect(f"{self.ws_base}/api/games/{game_id}/live", open_timeout=10)
-
-    def new_game(self, **fields: Any) -> dict[str, Any]:
-        body = {"variant": "rauf-runter", "players": ["Anna", "Ben"], **fields}
-        response = self.http.post("/api/games", json=body)
-        assert response.status_code == 201, response.text
-        created: dict[str, Any] = response.json()
-        return created
-
-    def send(self, game: dict[str, Any], event: dict[str, Any]) -> dict[str, Any]:
-        response = self.http.post(
-            f"/api/games/{game['id']}/events", json={"event": event}, params={"key": game["key"]}
-        )
-        assert response.status_code == 200, response.text
-        result: dict[str, Any] = response.json()
-        return result
+from .served import Server, next_message
 
 
 @pytest.fixture(scope="module")
@@ -73,25 +22,21 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         yield running
 
 
-def _next(ws: ClientConnection, timeout: float = 1.0) -> dict[str, Any]:
-    message: dict[str, Any] = json.loads(ws.recv(timeout=timeout))
-    return message
+_next = next_message
 
 
 def _enter(player: str, cell: str, dice: str) -> dict[str, Any]:
     return {"type": "enter", "player": player, "cell": cell, "dice": [int(d) for d in dice]}
 
 
-def test_every_open_device_sees_a_change_within_a_second(server: Server) -> None:
+def test_every_open_device_sees_a_change(server: Server) -> None:
     game = server.new_game()
     with server.watch(game["id"]) as phone, server.watch(game["id"]) as tablet:
         assert _next(phone) == {"type": "state", "version": 0}
         assert _next(tablet) == {"type": "state", "version": 0}
-        started = time.monotonic()
         server.send(game, _enter("Anna", "down.ones", "11156"))
         assert _next(phone) == {"type": "state", "version": 1}
         assert _next(tablet) == {"type": "state", "version": 1}
-        assert time.monotonic() - started < 1.0
         # The tablet's owner enters through the same link; the phone hears of it.
         server.send(game, _enter("Ben", "down.ones", "11123"))
         assert _next(phone)["version"] == 2

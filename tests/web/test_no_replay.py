@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from kniffel.board.service import GameService
 from kniffel.record import replay as real_replay
-from kniffel.web.service import GameService
 
 from .table import enter, new_game, send
 

@@ -11,15 +11,16 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from kniffel.board import chart
+from kniffel.board.service import GameService
 from kniffel.record import loads, replay
 from kniffel.rules import Dice, Enter, Game, Undo, get_variant, rows_for
 from kniffel.settings import Settings
-from kniffel.web import chart, i18n
+from kniffel.web import i18n
 from kniffel.web.app import create_app
-from kniffel.web.service import GameService
 
 HX = {"HX-Request": "true"}
-WEB = Path(i18n.__file__).parent
+WEB = Path(create_app.__code__.co_filename).parent
 
 #: The rows of a sheet without the Chance row, top to bottom.
 NO_CHANCE_ROWS = tuple(
@@ -517,7 +518,7 @@ def test_the_share_panel_has_both_links_and_qr_codes(
     game_id = new_game(client, "Anna")
     key = service.get(game_id).key
     html = client.get(f"/g/{game_id}").text
-    assert f"/g/{game_id}?key={key}" in html
+    assert f"/g/{game_id}#key={key}" in html and "?key=" not in html
     assert html.count("<svg viewBox") >= 2 and "QR-Code des Mitspiel-Links" in html
 
 

@@ -7,23 +7,22 @@ binaries; skipped (with the reason) where they are missing.
 from __future__ import annotations
 
 import asyncio
-import json
+import threading
 from collections.abc import Iterator
-from typing import Any
+from concurrent.futures import ThreadPoolExecutor
 
 import psycopg
 import pytest
-from fastapi.testclient import TestClient
 
-from kniffel.settings import Settings
+from kniffel.board.pghub import PgHub, libpq_url
 from kniffel.store import GameStore, NewGame, VersionConflict
-from kniffel.web.app import create_app
-from kniffel.web.pghub import PgHub, libpq_url
 
 from .postgres import binaries, missing, throwaway_postgres
-from .table import enter, new_game, send, state
+from .served import Server, next_message
+from .table import enter
 
 BIN = binaries()
+FREE_ROWS = ("ones", "twos", "threes", "fours", "fives", "sixes", "chance")
 pytestmark = pytest.mark.skipif(missing() is not None, reason=missing() or "")
 
 
@@ -100,39 +99,56 @@ def test_after_losing_its_connection_a_hub_catches_up_from_the_store(pg_url: str
 
 
 @pytest.fixture(scope="module")
-def two_servers(pg_url: str) -> Iterator[tuple[TestClient, TestClient]]:
-    """Two apps on one database: nothing shared but PostgreSQL, as two processes."""
-    with (
-        TestClient(create_app(Settings(db=pg_url))) as first,
-        TestClient(create_app(Settings(db=pg_url))) as second,
-    ):
-        assert isinstance(first.app.state.hub, PgHub)  # type: ignore[attr-defined]
+def two_servers(pg_url: str) -> Iterator[tuple[Server, Server]]:
+    """Two real servers on one database: nothing shared but PostgreSQL, as two processes."""
+    with Server(pg_url) as first, Server(pg_url) as second:
+        assert isinstance(first.app.state.hub, PgHub)
+        assert first.app.state.service is not second.app.state.service
         yield first, second
 
 
-def _next(ws: Any) -> dict[str, Any]:
-    message: dict[str, Any] = json.loads(ws.receive_text())
-    return message
-
-
 def test_a_device_on_one_server_sees_a_change_made_on_another(
-    two_servers: tuple[TestClient, TestClient],
+    two_servers: tuple[Server, Server],
 ) -> None:
     first, second = two_servers
-    game = new_game(first)
-    with second.websocket_connect(f"/api/games/{game['id']}/live") as watcher:
-        assert _next(watcher) == {"type": "state", "version": 0}
-        assert send(first, game, enter("Anna", "down.ones", "11156")).status_code == 200
-        assert _next(watcher) == {"type": "state", "version": 1}
-    assert state(second, game) == state(first, game)
+    game = first.new_game()
+    with second.watch(game["id"]) as watcher:
+        assert next_message(watcher) == {"type": "state", "version": 0}
+        first.send(game, enter("Anna", "down.ones", "11156"))
+        assert next_message(watcher) == {"type": "state", "version": 1}
+    assert second.state(game) == first.state(game)
 
 
-def test_two_servers_never_store_two_events_with_one_number(
-    two_servers: tuple[TestClient, TestClient],
+ROUNDS = 12
+
+
+def test_two_servers_racing_never_store_two_events_with_one_number(
+    two_servers: tuple[Server, Server],
 ) -> None:
+    """Both servers get the same turn's entry at the same moment, round after round."""
     first, second = two_servers
-    game = new_game(first)
-    assert send(first, game, enter("Anna", "down.ones", "11156"), expected_version=0).is_success
-    late = send(second, game, enter("Anna", "up.chance", "66655"), expected_version=0)
-    assert late.status_code == 409
-    assert state(second, game)["version"] == 1
+    game = first.new_game()
+    players = ("Anna", "Ben")
+    outcomes: list[tuple[int, int]] = []
+    for version in range(ROUNDS):
+        player = players[version % 2]
+        gate = threading.Barrier(2)
+        cell = f"free.{FREE_ROWS[version // 2]}"
+
+        def race(
+            server: Server,
+            event: dict[str, object],
+            gate: threading.Barrier = gate,
+            v: int = version,
+        ) -> int:
+            gate.wait(timeout=30)  # both requests leave together
+            return server.post(game, event, expected_version=v).status_code
+
+        with ThreadPoolExecutor(2) as pool:
+            a = pool.submit(race, first, enter(player, cell, "66655"))
+            b = pool.submit(race, second, enter(player, cell, "11111"))
+            outcomes.append((a.result(timeout=60), b.result(timeout=60)))
+    # Every round: exactly one of the two was stored, the other told of the conflict.
+    assert all(sorted(pair) == [200, 409] for pair in outcomes), outcomes
+    shown = first.state(game)
+    assert shown["version"] == ROUNDS == second.state(game)["version"]

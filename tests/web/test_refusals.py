@@ -18,12 +18,12 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from kniffel.board.errors import BoardError, Conflict, Forbidden
+from kniffel.board.service import MAX_IMPORT_EVENTS
 from kniffel.locales import Translator
 from kniffel.locales.refusals import REFUSALS, refusal_text
 from kniffel.record import RecordError, loads, replay
 from kniffel.rules import CODES, IllegalMoveError, KniffelError
-from kniffel.web.errors import BoardError, Conflict, Forbidden
-from kniffel.web.service import MAX_IMPORT_EVENTS
 
 HX = {"HX-Request": "true"}
 DE, EN = Translator("de"), Translator("en")
@@ -287,6 +287,8 @@ UNSEEN = {
     "method_not_allowed": {},
     "http_error": {"status": 418},
     "game_not_found": {"game": "abc"},
+    "body_too_large": {"max": 1000},
+    "cross_origin": {},
     "key_missing": {},
     "key_wrong": {},
     "too_busy": {},

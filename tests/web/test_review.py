@@ -12,13 +12,13 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from kniffel.board.bot_seats import BotSeats
+from kniffel.board.service import GameService
+from kniffel.locales import Translator
 from kniffel.settings import Settings
-from kniffel.solver.review import review
+from kniffel.solver.advice.review import review
 from kniffel.web.app import create_app
-from kniffel.web.bot_seats import BotSeats
-from kniffel.web.i18n import Translator
 from kniffel.web.review_words import ReviewWords
-from kniffel.web.service import GameService
 
 NAME = "<b>$x$ Anna</b>"
 
@@ -115,3 +115,21 @@ def test_a_game_without_decisions_says_so(client: TestClient) -> None:
     page = client.get(f"/g/{response.json()['id']}/analyse")
     assert page.status_code == 200 and "Noch keine Entscheidungen." in page.text
     assert "verlauf.svg" not in page.text
+
+
+def test_an_opened_review_gives_the_players_their_accuracy(
+    client: TestClient, service: GameService
+) -> None:
+    import random
+
+    from kniffel.board.players.sample import random_record
+
+    view = service.import_record(random_record("kniffel", ["Anna", "Ben"], random.Random(3)))
+    assert client.get("/api/players/anna").json()["accuracy"] is None
+    assert client.get(f"/g/{view.id}/analyse").status_code == 200
+    result = review(view.game)
+    data = client.get("/api/players/anna").json()
+    anna = result.player("Anna")
+    assert data["accuracy"] == pytest.approx(anna.accuracy)
+    assert data["loss_per_decision"] == pytest.approx(anna.loss / anna.decisions)
+    assert data["games_played"][0]["accuracy"] == pytest.approx(anna.accuracy)

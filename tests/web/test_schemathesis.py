@@ -20,11 +20,11 @@ from typing import Any
 
 import schemathesis
 
+from kniffel.board.hub import LocalHub
+from kniffel.board.service import GameService
 from kniffel.settings import Settings
 from kniffel.store import GameStore
 from kniffel.web.app import create_app
-from kniffel.web.hub import LocalHub
-from kniffel.web.service import GameService
 
 # The schemas load when pytest collects this module (schemathesis' lazy
 # fixture loader does not run on pytest 9); the folder goes at exit.

@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
+from kniffel.board.errors import Conflict, Forbidden, GameNotFound
+from kniffel.board.hub import LocalHub
+from kniffel.board.service import GameService, GameView
 from kniffel.record import RecordError
 from kniffel.rules import KniffelError
 from kniffel.store import GameStore
-from kniffel.web.errors import Conflict, Forbidden, GameNotFound
-from kniffel.web.hub import LocalHub
-from kniffel.web.service import GameService, GameView
 
 from .table import enter
 

@@ -19,11 +19,11 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import Engine, create_engine, text
 
+from kniffel.board.hub import LocalHub
+from kniffel.board.service import GameService
 from kniffel.record import RecordError, loads, record_of, replay, state_dict
 from kniffel.store import GameStore, summary_of
 from kniffel.store.database import MIGRATIONS
-from kniffel.web.hub import LocalHub
-from kniffel.web.service import GameService
 
 from .postgres import binaries, missing, throwaway_postgres
 

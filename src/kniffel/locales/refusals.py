@@ -96,6 +96,10 @@ REFUSALS: dict[str, str] = {
     "not_found": N_("Seite nicht gefunden"),
     "method_not_allowed": N_("Diese Anfrage-Methode geht hier nicht"),
     "http_error": N_("Die Anfrage ging nicht (HTTP {status})"),
+    "body_too_large": N_("Die Anfrage ist zu groß; höchstens {max} Bytes"),
+    "cross_origin": N_(
+        "Abgelehnt: Das Formular kam von einer anderen Seite; die Seite des Spiels öffnen"
+    ),
     "game_not_found": N_("Spiel nicht gefunden"),
     "key_missing": N_("Ändern geht nur mit dem Schlüssel des Spiels (dem geteilten Link)"),
     "key_wrong": N_("Der Schlüssel passt nicht zu diesem Spiel"),

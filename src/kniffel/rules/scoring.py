@@ -35,6 +35,7 @@ __all__ = [
     "extra_kniffel_bonus",
     "is_extra_kniffel",
     "joker_case",
+    "joker_index",
     "joker_permits",
     "joker_points",
     "joker_scores_full",
@@ -44,14 +45,14 @@ __all__ = [
     "zero_table",
 ]
 
-#: §3: the upper block of a column earns ``UPPER_BONUS`` once it holds this many points.
+#: §2: the upper block of a column earns ``UPPER_BONUS`` once it holds this many points.
 UPPER_BONUS_THRESHOLD = 63
 UPPER_BONUS = 35
 
 _A = TypeVar("_A", bound="npt.NDArray[np.integer[Any]]")
 
 
-# ------------------------------------------------------------------ §3 the upper bonus
+# ------------------------------------------------------------------ §2 the upper bonus
 
 
 @overload
@@ -59,7 +60,7 @@ def upper_bonus(upper: int) -> int: ...
 @overload
 def upper_bonus(upper: _A) -> _A: ...
 def upper_bonus(upper: Any) -> Any:
-    """The upper bonus of a column whose upper block holds ``upper`` (§3).
+    """The upper bonus of a column whose upper block holds ``upper`` (§2).
 
     >>> upper_bonus(62), upper_bonus(63)
     (0, 35)
@@ -87,7 +88,7 @@ def column_total(upper: int, lower: int, kniffel_bonus: int, factor: int) -> int
 @overload
 def column_total(upper: _A, lower: _A, kniffel_bonus: _A, factor: _A | int) -> _A: ...
 def column_total(upper: Any, lower: Any, kniffel_bonus: Any, factor: Any) -> Any:
-    """A column's total: the factor times upper, bonus, lower and extra-Kniffel bonus (§2, §3).
+    """A column's total: factor × (upper + bonus + lower + extra-Kniffel bonus) (§2, §3).
 
     >>> column_total(63, 100, 100, 3)
     894
@@ -188,24 +189,32 @@ def joker_points(case: JokerCase, row: Row, usual: int) -> int:
     return FIXED_SCORES[row] if joker_scores_full(case, row) else usual
 
 
+def joker_index(row_index: Any, face: Any, matching_open: Any, lower_open: Any) -> Any:
+    """Where :func:`joker_table` holds a ruling for ``rows[row_index]`` (arrays broadcast)."""
+    return ((row_index * 6 + face - 1) * 2 + matching_open) * 2 + lower_open
+
+
 @cache
 def joker_table(joker: Joker, rows: tuple[Row, ...]) -> tuple[tuple[bool, bool, int], ...]:
-    """Every joker ruling as rows of ``(permitted, full, points_if_full)``.
+    """Every joker ruling as ``(permitted, full, points_if_full)``, at :func:`joker_index`.
 
-    Indexed ``[((row * 6 + face - 1) * 2 + matching_open) * 2 + lower_open]`` for
-    ``row`` an index into ``rows``: the solver looks its arrays up here.
+    The solver's array forms look the joker up here instead of stating it again.
     """
-    table = []
-    for row in rows:
+    table: dict[int, tuple[bool, bool, int]] = {}
+    for j, row in enumerate(rows):
         for face in range(1, 7):
-            for matching_open in (False, True):
-                for lower_open in (False, True):
-                    case = joker_case(joker, matching_open=matching_open, lower_open=lower_open)
-                    full = joker_scores_full(case, row)
-                    table.append(
-                        (joker_permits(case, face, row), full, FIXED_SCORES[row] if full else 0)
+            for matching_open in (0, 1):
+                for lower_open in (0, 1):
+                    case = joker_case(
+                        joker, matching_open=bool(matching_open), lower_open=bool(lower_open)
                     )
-    return tuple(table)
+                    full = joker_scores_full(case, row)
+                    table[joker_index(j, face, matching_open, lower_open)] = (
+                        joker_permits(case, face, row),
+                        full,
+                        FIXED_SCORES[row] if full else 0,
+                    )
+    return tuple(table[i] for i in range(len(table)))
 
 
 # --------------------------------------------------------------------- §6 zero_only_upper

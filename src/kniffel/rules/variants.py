@@ -42,7 +42,7 @@ class Pasch(enum.StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    """The house rules (RULES.md section 6)."""
+    """The house rules (docs/rules.md §6)."""
 
     chance: bool = True
     pasch: Pasch = Pasch.ALL_DICE

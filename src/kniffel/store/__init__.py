@@ -4,16 +4,19 @@ from __future__ import annotations
 
 from kniffel.store.database import migrate, open_engine
 from kniffel.store.repository import Appended, GameStore, NewGame, StoredGame, VersionConflict
+from kniffel.store.results import ResultStore, player_key
 from kniffel.store.summary import Summary, summary_of
 
 __all__ = [
     "Appended",
     "GameStore",
     "NewGame",
+    "ResultStore",
     "StoredGame",
     "Summary",
     "VersionConflict",
     "migrate",
     "open_engine",
+    "player_key",
     "summary_of",
 ]

@@ -23,6 +23,10 @@ _MIGRATION_LOCK = 0x4B4E4946
 def open_engine(url: str) -> Engine:
     """An engine for ``url``; an SQLite file's directory is created first."""
     parsed = make_url(url)
+    if parsed.get_backend_name() == "postgresql":
+        # A database that does not answer fails a connect within seconds instead of hanging
+        # a request (and /healthz) for minutes.
+        return create_engine(url, pool_pre_ping=True, connect_args={"connect_timeout": 5})
     if parsed.get_backend_name() != "sqlite":
         return create_engine(url, pool_pre_ping=True)
     database = parsed.database or ""

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
-from sqlalchemy import Engine, func, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import Engine, func, select, text, update
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from kniffel.store.database import migrate, open_engine
@@ -129,6 +129,15 @@ class GameStore:
 
     def close(self) -> None:
         self.engine.dispose()
+
+    def reachable(self) -> bool:
+        """Whether the database answers a trivial query now (for ``/healthz``)."""
+        try:
+            with self.engine.connect() as connection:
+                connection.execute(text("SELECT 1"))
+        except (DBAPIError, OSError):
+            return False
+        return True
 
     def create(
         self,

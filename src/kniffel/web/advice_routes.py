@@ -1,9 +1,9 @@
 """The Tipp and the analysis in the board: JSON under ``/api`` and their HTML views.
 
 - ``GET /api/games/{id}/advice``: the best choices of the player to move, each
-  with the expected final total (:func:`kniffel.solver.advisor.evaluate`).
+  with the expected final total (:func:`kniffel.solver.advice.position.evaluate`).
 - ``GET /api/games/{id}/analysis``: each decision of the game beside the best
-  one, and the expected loss per player (:func:`kniffel.solver.analysis.analyse`).
+  one, and the expected loss per player (:func:`kniffel.solver.advice.analysis.analyse`).
 - ``GET /g/{id}/tipp``: the Tipp panel (an htmx fragment of the board).
 - ``GET /g/{id}/analyse/alle``: the table of every decision (the game review,
   :mod:`kniffel.web.review_routes`, is the first view at ``/g/{id}/analyse``).
@@ -22,14 +22,15 @@ from fastapi.responses import Response
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
+from kniffel.board.errors import GameNotFound
+from kniffel.board.service import GameView
 from kniffel.locales.refusals import refusal_text
 from kniffel.rules import Dice, EnterAction, KniffelError
-from kniffel.solver.advisor import Position, evaluate, is_exact
-from kniffel.solver.analysis import Analysis, analyse, choice_dict
+from kniffel.solver.advice.analysis import Analysis, analyse, choice_dict
+from kniffel.solver.advice.position import Position, evaluate, is_exact
 from kniffel.web import forms, rendering
 from kniffel.web.advice_words import AdviceWords
-from kniffel.web.errors import ErrorBody, GameNotFound
-from kniffel.web.service import GameView
+from kniffel.web.errors import ErrorBody
 
 __all__ = ["router"]
 

@@ -4,7 +4,7 @@ The words come from the board's catalogues (:mod:`kniffel.locales`); these
 pages add the labels of a choice: ``Behalten: 6 6 6``,
 ``Eintragen: Runter, Sechser (18)``.
 
->>> from kniffel.web.i18n import Translator
+>>> from kniffel.locales import Translator
 >>> words = AdviceWords(Translator("de"))
 >>> words("Erwartete Endsumme"), words.decimal(1234.56)
 ('Erwartete Endsumme', '1.234,6')
@@ -19,9 +19,9 @@ from typing import Any
 
 from babel.numbers import format_decimal
 
+from kniffel.locales import Translator
 from kniffel.rules import EnterAction, Variant
-from kniffel.solver.advisor import Choice
-from kniffel.web.i18n import Translator
+from kniffel.solver.advice.position import Choice
 
 __all__ = ["AdviceWords"]
 

@@ -1,6 +1,6 @@
 """The JSON API under ``/api``: everything the board's pages do, for programs.
 
-Every route goes through :class:`~kniffel.web.service.GameService`, the same
+Every route goes through :class:`~kniffel.board.service.GameService`, the same
 object the pages use; errors are answered in one place (``errors.py``).
 """
 
@@ -12,6 +12,7 @@ from fastapi import APIRouter, Depends, Query, Request, Security, status
 from fastapi.responses import JSONResponse
 from fastapi.security import APIKeyHeader, APIKeyQuery
 
+from kniffel.board.service import GameService, GameView
 from kniffel.web.errors import ErrorBody
 from kniffel.web.schemas import (
     CreatedGame,
@@ -26,7 +27,6 @@ from kniffel.web.schemas import (
     entries_of,
     state_of,
 )
-from kniffel.web.service import GameService, GameView
 
 __all__ = ["router"]
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -13,13 +11,26 @@ from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 
 import kniffel
+from kniffel.board.bot_seats import BotSeats
+from kniffel.board.hub import Hub, LocalHub
+from kniffel.board.service import BotDriver, GameService
 from kniffel.settings import Settings
 from kniffel.store import GameStore
-from kniffel.web import advice_routes, api, chances_routes, live, review_routes
-from kniffel.web.bot_seats import BotSeats
+from kniffel.web import (
+    access_log,
+    advice_routes,
+    api,
+    chances_routes,
+    health,
+    live,
+    pages,
+    player_routes,
+    review_routes,
+)
+from kniffel.web.body_limit import BodyLimit
 from kniffel.web.errors import document_errors, install_error_handlers
-from kniffel.web.hub import Hub, LocalHub
-from kniffel.web.service import BotDriver, GameService
+from kniffel.web.origin import SameOriginForms
+from kniffel.web.security import SecurityHeaders
 
 __all__ = ["STATIC", "create_app", "hub_for"]
 
@@ -45,7 +56,7 @@ when `N` is newer than the version you show. Code 4404 closes it for an unknown 
 def hub_for(store: GameStore) -> Hub:
     """The hub that fits the store: PostgreSQL carries changes between processes."""
     if store.dialect == "postgresql":
-        from kniffel.web.pghub import PgHub
+        from kniffel.board.pghub import PgHub
 
         return PgHub(store.url, store.version)
     return LocalHub()
@@ -80,16 +91,24 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
         lifespan=lifespan,
     )
     app.state.settings = settings
+    access_log.install()
     install_error_handlers(app)
     document_errors(app)
+    # The limit inside, the headers outside: a 413 carries the headers too.
+    app.add_middleware(BodyLimit, limit=settings.max_body)
+    app.add_middleware(SameOriginForms)
+    app.add_middleware(SecurityHeaders)
+    app.include_router(health.router)
+    if settings.metrics:
+        from kniffel.web.metrics import install_metrics
+
+        install_metrics(app)
     app.include_router(api.router, prefix="/api")
     app.include_router(live.router, prefix="/api")
     app.include_router(advice_routes.router)
     app.include_router(review_routes.router)
     app.include_router(chances_routes.router)
+    app.include_router(player_routes.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    # The pages are the frontend's module; the API stands without them.
-    if importlib.util.find_spec("kniffel.web.pages") is not None:
-        pages = importlib.import_module("kniffel.web.pages")
-        app.include_router(pages.router)
+    app.include_router(pages.router)
     return app

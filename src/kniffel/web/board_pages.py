@@ -18,15 +18,15 @@ from fastapi.responses import RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
+from kniffel.board.chart import running_totals, totals_chart_svg
+from kniffel.board.errors import BoardError, Conflict, Forbidden, GameNotFound
+from kniffel.board.service import GameService, GameView
+from kniffel.board.sheet_view import board_view
+from kniffel.locales import Translator
 from kniffel.locales.refusals import refusal_text
 from kniffel.rules import Dice, KniffelError
 from kniffel.web import forms, moves, rendering
-from kniffel.web.chart import running_totals, totals_chart_svg
-from kniffel.web.errors import BoardError, Conflict, Forbidden, GameNotFound
-from kniffel.web.i18n import Translator
 from kniffel.web.qr import qr_svg
-from kniffel.web.service import GameService, GameView
-from kniffel.web.sheet_view import board_view
 
 __all__ = ["router"]
 
@@ -56,7 +56,9 @@ def _board_context(
     can_change = rendering.device_key(request, view) is not None
     base = str(request.base_url).rstrip("/")
     watch_url = f"{base}/g/{view.id}"
-    play_url = f"{watch_url}?key={view.key}" if can_change else ""
+    # The key travels in the fragment: browsers never send it, so it reaches no log line;
+    # the page trades it for the cookie (POST /g/ID/key, tafel.js).
+    play_url = f"{watch_url}#key={view.key}" if can_change else ""
     lines = running_totals(game) if board.finished else []
     turns = max((len(line) for line in lines), default=1) - 1
     progress = {
@@ -114,7 +116,9 @@ async def board_page(request: Request, game_id: str) -> Response:
     except GameNotFound:
         return rendering.not_found(request)
     key = request.query_params.get("key")
-    if key and secrets.compare_digest(key.encode(), view.key.encode()):
+    # Links of older versions carry the key in the address (?key=): it goes into the cookie
+    # and the address bar keeps the plain link (the access log hides it: web/access_log.py).
+    if key and secrets.compare_digest(key.encode("utf-8", "surrogatepass"), view.key.encode()):
         # The link's key goes into a cookie; the address bar keeps the plain link.
         response = RedirectResponse(f"/g/{view.id}", status_code=303)
         rendering.set_key(response, view)
@@ -125,6 +129,26 @@ async def board_page(request: Request, game_id: str) -> Response:
         message = t("Dieses Gerät darf nur zusehen.")
     context = _board_context(request, view, dice=dice, points=points, message=message)
     return rendering.render(request, "board.html", context)
+
+
+@router.post("/g/{game_id}/key")
+async def take_key(request: Request, game_id: str) -> Response:
+    """The play link's key (from its ``#key=`` fragment) becomes this device's cookie."""
+    t = rendering.translator(request)
+    try:
+        view = await _load(request, game_id)
+    except GameNotFound:
+        return rendering.not_found(request)
+    form_data = await rendering.text_form(request)
+    key = form_data.get("key")
+    if not isinstance(key, str) or not secrets.compare_digest(
+        key.encode("utf-8", "surrogatepass"), view.key.encode()
+    ):
+        message = t("Dieses Gerät darf nur zusehen.")
+        return Response(message, status_code=403, media_type="text/plain")
+    response = Response(status_code=204)
+    rendering.set_key(response, view)
+    return response
 
 
 @router.get("/g/{game_id}/board")

@@ -19,13 +19,13 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
+from kniffel.board.views import GameView
 from kniffel.locales import N_
 from kniffel.solver.chances.chart import chances_chart_svg
 from kniffel.solver.chances.forecast import Chances, forecast
 from kniffel.solver.chances.series import Series, chances_over
 from kniffel.web import rendering
 from kniffel.web.errors import ErrorBody, GameNotFound
-from kniffel.web.views import GameView
 
 __all__ = ["API_BUDGET", "chances_for", "router"]
 

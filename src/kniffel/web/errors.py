@@ -21,6 +21,7 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from kniffel.board.errors import BoardError, Conflict, Forbidden, GameNotFound
 from kniffel.rules import KniffelError
 
 __all__ = [
@@ -30,6 +31,7 @@ __all__ = [
     "Forbidden",
     "GameNotFound",
     "document_errors",
+    "error_response",
     "error_status",
     "install_error_handlers",
     "validation_message",
@@ -46,44 +48,6 @@ class ErrorBody(BaseModel):
     )
     message: str = Field(description="the refusal as one plain English line")
     detail: str = Field(description="the same line as message (kept for older clients)")
-
-
-class BoardError(ValueError):
-    """An error of the board (not of the rules); ``status`` is its HTTP status.
-
-    Like the engine's errors it carries a stable ``code`` and its ``params``.
-    """
-
-    status = 400
-    default_code = "bad_request"
-
-    def __init__(self, message: str, *, code: str | None = None, **params: Any) -> None:
-        super().__init__(message)
-        self.code: str = code or self.default_code
-        self.params: dict[str, Any] = params
-
-
-class GameNotFound(BoardError):
-    status = 404
-    default_code = "game_not_found"
-
-    def __init__(self, game_id: str) -> None:
-        self.game_id = game_id
-        super().__init__(f"there is no game {game_id!r}", game=game_id)
-
-
-class Forbidden(BoardError):
-    """A change without the game's key, or with a wrong one."""
-
-    status = 403
-    default_code = "key_missing"
-
-
-class Conflict(BoardError):
-    """The game changed since the caller's version; nothing was stored."""
-
-    status = 409
-    default_code = "version_conflict"
 
 
 def error_status(exc: Exception) -> int:
@@ -146,6 +110,21 @@ def _json(
 _HTTP_CODES = {404: "not_found", 405: "method_not_allowed"}
 
 
+def error_response(
+    status: int,
+    message: str,
+    *,
+    code: str,
+    params: dict[str, Any] | None = None,
+    headers: dict[str, str] | None = None,
+) -> JSONResponse:
+    """An error answer made outside the exception handlers (by a middleware), in their shape.
+
+    ``code`` names the refusal for programs (``body_too_large``, ``cross_origin``).
+    """
+    return _json(status, message, code, params, headers)
+
+
 def _wants_page(request: Request) -> bool:
     """A browser asking for a page (not the API, not a static file): it gets the board's page."""
     path = request.url.path
@@ -175,8 +154,11 @@ def install_error_handlers(app: FastAPI) -> None:
         headers = dict(exc.headers or {})
         if exc.status_code == 405 and (allowed := _allowed_methods(request)):
             headers["Allow"] = ", ".join(allowed)
-        code = _HTTP_CODES.get(exc.status_code, "http_error")
-        params = {"status": exc.status_code} if code == "http_error" else {}
+        own = getattr(exc, "code", None)  # an HTTP error of the board's own (body_too_large)
+        code = own if isinstance(own, str) else _HTTP_CODES.get(exc.status_code, "http_error")
+        params: dict[str, Any] = {"status": exc.status_code} if code == "http_error" else {}
+        if isinstance(limit := getattr(exc, "limit", None), int):
+            params["max"] = limit
         return _json(exc.status_code, str(exc.detail), code, params, headers)
 
     app.add_exception_handler(KniffelError, board_error)
@@ -201,9 +183,13 @@ def document_errors(app: FastAPI) -> None:
         body = {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}
         for operations in spec.get("paths", {}).values():
             for operation in operations.values():
-                for status, response in operation.get("responses", {}).items():
+                responses = operation.setdefault("responses", {})
+                for status, response in responses.items():
                     if status.startswith("4"):
                         response["content"] = body
+                responses.setdefault(
+                    "4XX", {"description": "refused: code, params and message", "content": body}
+                )
         for unused in ("HTTPValidationError", "ValidationError"):
             schemas.pop(unused, None)
         app.openapi_schema = spec

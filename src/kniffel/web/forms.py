@@ -13,11 +13,11 @@ from typing import Any
 
 from starlette.datastructures import FormData
 
+from kniffel.board.service import DICE_MODES
+from kniffel.locales import Translator
 from kniffel.locales.refusals import refusal_text
 from kniffel.rules import PRESETS, Dice, KniffelError, Options
 from kniffel.rules.game import MAX_PLAYERS
-from kniffel.web.i18n import Translator
-from kniffel.web.service import DICE_MODES
 
 __all__ = [
     "JOKERS",

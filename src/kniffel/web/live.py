@@ -16,9 +16,9 @@ import contextlib
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from starlette.concurrency import run_in_threadpool
 
-from kniffel.web.errors import GameNotFound
-from kniffel.web.hub import Hub, LocalHub, Subscription
-from kniffel.web.service import GameService
+from kniffel.board.errors import GameNotFound
+from kniffel.board.hub import Hub, LocalHub, Subscription
+from kniffel.board.service import GameService
 
 __all__ = ["NOT_FOUND_CLOSE_CODE", "Hub", "LocalHub", "router"]
 

@@ -13,10 +13,10 @@ from typing import Any
 
 from starlette.datastructures import FormData
 
+from kniffel.board.service import GameView, check_virtual
+from kniffel.locales import Translator
 from kniffel.record import event_from_json
 from kniffel.web import forms
-from kniffel.web.i18n import Translator
-from kniffel.web.service import GameView, check_virtual
 
 __all__ = ["check", "clear_event", "edit_event", "entry_event"]
 

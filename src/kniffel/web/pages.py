@@ -1,7 +1,7 @@
 """The board's start page: the new-game form, the games to resume, the history and the import.
 
 The board itself is :mod:`kniffel.web.board_pages`; both go through
-:class:`~kniffel.web.service.GameService`, the same object the JSON API uses.
+:class:`~kniffel.board.service.GameService`, the same object the JSON API uses.
 """
 
 from __future__ import annotations
@@ -13,12 +13,13 @@ from fastapi.responses import RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
+from kniffel.board import bot_seats
+from kniffel.board.errors import BoardError
+from kniffel.board.service import GameService
+from kniffel.locales import Translator
 from kniffel.locales.refusals import refusal_text
 from kniffel.rules import PRESETS, KniffelError
-from kniffel.web import board_pages, bot_seats, forms, rendering
-from kniffel.web.errors import BoardError
-from kniffel.web.i18n import Translator
-from kniffel.web.service import GameService
+from kniffel.web import board_pages, forms, player_routes, rendering
 
 __all__ = ["router"]
 
@@ -46,6 +47,7 @@ async def _home(
     t = rendering.translator(request)
     service = rendering.service(request)
     unfinished, finished = await run_in_threadpool(_game_lists, service, t)
+    board = await run_in_threadpool(player_routes.leaderboard_context, request)
     context = {
         "form": _form_context(form),
         "presets": forms.presets(t),
@@ -55,6 +57,7 @@ async def _home(
         "finished": finished,
         "message": message,
         "import_message": import_message,
+        "board": board,
     }
     response = rendering.render(request, "home.html", context, status=status)
     # The lists change with every game: going back to this page must show them anew.

@@ -15,9 +15,9 @@ from fastapi.responses import Response
 from jinja2_fragments.fastapi import Jinja2Blocks
 from starlette.datastructures import FormData
 
+from kniffel.board.service import GameService, GameView
 from kniffel.web import i18n
 from kniffel.web.i18n import LANGUAGES, Translator, negotiate
-from kniffel.web.service import GameService, GameView
 
 __all__ = [
     "KEY_COOKIE",
@@ -120,12 +120,16 @@ def device_key(request: Request, view: GameView) -> str | None:
 
 
 def set_key(response: Response, view: GameView) -> None:
-    """Keeps the key on this device, for this game's pages only."""
+    """Keeps the key on this device, for this game's pages only.
+
+    ``SameSite=Strict``: no request that another site starts, not even a link to the board,
+    carries it (docs/decisions.md, "Same-origin form posts").
+    """
     response.set_cookie(
         KEY_COOKIE,
         view.key,
         max_age=COOKIE_MAX_AGE,
         path=f"/g/{view.id}",
         httponly=True,
-        samesite="lax",
+        samesite="strict",
     )

@@ -1,6 +1,6 @@
 """The game review's chart: each player's expected final total after every decision, as SVG.
 
-The same style as the end screen's chart (:mod:`kniffel.web.chart`): matplotlib's
+The same style as the end screen's chart (:mod:`kniffel.board.chart`): matplotlib's
 ``Figure`` API (never ``pyplot``), the same colours, text drawn as paths.
 Player names are text, never markup: matplotlib reads ``$…$`` as mathematics,
 so every ``$`` is escaped (:func:`plain`).
@@ -11,11 +11,9 @@ from __future__ import annotations
 import io
 from collections.abc import Callable, Sequence
 
-from matplotlib.figure import Figure
+from kniffel.board.chart import PALETTE
 
-from kniffel.web.chart import PALETTE
-
-__all__ = ["expected_chart_svg", "plain", "series_chart_svg"]
+__all__ = ["expected_chart_svg", "histogram_svg", "plain", "series_chart_svg"]
 
 
 def plain(text: str) -> str:
@@ -36,6 +34,10 @@ def series_chart_svg(
     ylim: tuple[float | None, float | None] = (None, None),
 ) -> str:
     """Lines ``(name, xs, ys)`` in the end chart's style, as an SVG document."""
+    # Imported when a chart is drawn: matplotlib would add about a third to the
+    # server's start (docs/architecture.md, "Start").
+    from matplotlib.figure import Figure
+
     figure = Figure(figsize=(6.4, 3.6), layout="constrained")
     axes = figure.add_subplot()
     for p, (name, xs, ys) in enumerate(series):
@@ -67,12 +69,46 @@ def series_chart_svg(
 
 
 def expected_chart_svg(
-    players: Sequence[tuple[str, Sequence[float]]], t: Callable[[str], str]
+    players: Sequence[tuple[str, Sequence[float]]], words: Callable[[str], str]
 ) -> str:
     """Per player, the expected final total after each of their decisions (1, 2, …)."""
     return series_chart_svg(
         [(name, range(1, len(values) + 1), values) for name, values in players],
-        title=t("Erwartete Endsumme nach jeder Entscheidung"),
-        xlabel=t("Entscheidung"),
-        ylabel=t("Erwartete Endsumme"),
+        title=words("Erwartete Endsumme nach jeder Entscheidung"),
+        xlabel=words("Entscheidung"),
+        ylabel=words("Erwartete Endsumme"),
     )
+
+
+def histogram_svg(
+    bins: Sequence[tuple[int, int, int]],
+    words: Callable[[str], str],
+    *,
+    marks: Sequence[tuple[str, float]] = (),
+) -> str:
+    """A histogram of totals (``(from, below, count)`` bins) with labelled vertical ``marks``."""
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(6.4, 3.2), layout="constrained")
+    axes = figure.add_subplot()
+    axes.bar(
+        [a for a, _, _ in bins],
+        [n for _, _, n in bins],
+        width=[b - a for a, b, _ in bins],
+        align="edge",
+        color=PALETTE[0],
+        edgecolor="white",
+    )
+    for i, (label, x) in enumerate(marks):
+        axes.axvline(x, color=PALETTE[(i + 1) % len(PALETTE)], linewidth=2, label=plain(label))
+    axes.set_xlabel(plain(words("Punkte")))
+    axes.set_ylabel(plain(words("Anzahl")))
+    axes.set_title(plain(words("Punkteverteilung")), loc="left", fontsize=11)
+    axes.grid(True, axis="y", color="#d9dee6", linewidth=0.6)
+    for side in ("top", "right"):
+        axes.spines[side].set_visible(False)
+    if marks:
+        axes.legend(frameon=False, fontsize=9, loc="best")
+    buffer = io.StringIO()
+    figure.savefig(buffer, format="svg", metadata={"Date": None}, transparent=True)
+    return buffer.getvalue()

@@ -23,13 +23,16 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
-from kniffel.solver.review import Review, review_of, severity
+from kniffel.board.errors import GameNotFound
+from kniffel.board.service import GameView
+from kniffel.solver.advice.review import Review, review_of, severity
+from kniffel.store.results import ResultStore
 from kniffel.web import rendering
 from kniffel.web.advice_routes import analysis_of
-from kniffel.web.errors import ErrorBody, GameNotFound
+from kniffel.web.errors import ErrorBody
+from kniffel.web.player_routes import results_of
 from kniffel.web.review_chart import expected_chart_svg
 from kniffel.web.review_words import ReviewWords
-from kniffel.web.service import GameView
 
 __all__ = ["review_for", "router"]
 
@@ -67,9 +70,21 @@ _reviews: _Kept[tuple[str, int], Review] = _Kept()
 _charts: _Kept[tuple[str, int, str], str] = _Kept()
 
 
-def review_for(view: GameView) -> Review:
-    """The review of a stored game at its version (computed once per version)."""
-    return _reviews.get((view.id, view.version), lambda: review_of(analysis_of(view), view.game))
+def review_for(view: GameView, results: ResultStore | None = None) -> Review:
+    """The review of a stored game at its version (computed once per version).
+
+    With ``results``, a finished game's figures go into its summary rows (the
+    players' mean accuracy and loss per decision come from there).
+    """
+
+    def compute() -> Review:
+        found = review_of(analysis_of(view), view.game)
+        if results is not None and view.game.is_finished:
+            figures = [(p.accuracy, p.loss, p.decisions) for p in found.players]
+            results.set_review(view.id, view.version, figures)
+        return found
+
+    return _reviews.get((view.id, view.version), compute)
 
 
 # ------------------------------------------------------------------------ JSON
@@ -77,7 +92,10 @@ def review_for(view: GameView) -> Review:
 
 @api.get(
     "/games/{game_id}/review",
-    responses={404: {"model": ErrorBody, "description": "there is no such game"}},
+    responses={
+        404: {"model": ErrorBody, "description": "there is no such game"},
+        422: {"model": ErrorBody, "description": "the request is malformed"},
+    },
     summary="The game review: accuracy, loss and mistakes per player, the costliest decisions",
 )
 def review_json(game_id: str, request: Request) -> dict[str, Any]:
@@ -86,7 +104,8 @@ def review_json(game_id: str, request: Request) -> dict[str, Any]:
     (``patzer``, ``fehler``, ``ungenauigkeit``), ``not_rated`` and ``expected`` (the
     expected final total after each decision), each decision's ``severity`` and
     ``accuracy``, ``costliest`` (event numbers) and ``not_rated`` entries."""
-    return review_for(rendering.service(request).get(game_id)).as_dict()
+    view = rendering.service(request).get(game_id)
+    return review_for(view, results_of(request)).as_dict()
 
 
 # ----------------------------------------------------------------------- pages
@@ -108,7 +127,7 @@ async def review_page(request: Request, game_id: str) -> Response:
         view = await run_in_threadpool(rendering.service(request).get, game_id)
     except GameNotFound:
         return rendering.not_found(request)
-    result = await run_in_threadpool(review_for, view)
+    result = await run_in_threadpool(review_for, view, results_of(request))
     return _render(request, "advice/review.html", _context(view, result, words))
 
 

@@ -3,7 +3,7 @@
 The words come from the board's catalogues (:mod:`kniffel.locales`), like the
 Tipp's and the analysis's (:class:`~kniffel.web.advice_words.AdviceWords`).
 
->>> from kniffel.web.i18n import Translator
+>>> from kniffel.locales import Translator
 >>> ReviewWords(Translator("en"))("Spielbericht: {variant}", variant="Kniffel")
 'Game review: Kniffel'
 >>> ReviewWords(Translator("de")).percent(87.25)

@@ -20,9 +20,9 @@ from pydantic import (
     StrictStr,
 )
 
+from kniffel.board.service import GameView
 from kniffel.record import state_dict
 from kniffel.rules import EntryOption
-from kniffel.web.service import GameView
 
 __all__ = [
     "CreatedGame",
@@ -64,7 +64,7 @@ class _Body(BaseModel):
 
 
 class OptionsIn(_Body):
-    """House rules to change from the variant's preset (RULES.md section 6)."""
+    """House rules to change from the variant's preset (docs/rules.md §6)."""
 
     chance: StrictBool | None = None
     pasch: Literal["all_dice", "matching_dice"] | None = None
@@ -83,7 +83,7 @@ class NewGameBody(_Body):
     )
 
 
-# Record events (RECORD-FORMAT.md): extra fields are ignored, null means absent.
+# Record events (docs/record-format.md): extra fields are ignored, null means absent.
 class RollEvent(BaseModel):
     type: Literal["roll"]
     player: StrictStr
@@ -263,7 +263,7 @@ def entries_of(options: list[EntryOption]) -> list[Entry]:
 
 
 def state_of(view: GameView) -> dict[str, Any]:
-    """The ``GameState`` fields of a :class:`~kniffel.web.service.GameView`."""
+    """The ``GameState`` fields of a :class:`~kniffel.board.service.GameView`."""
     game = view.game
     return {
         **state_dict(game),

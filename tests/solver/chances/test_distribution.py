@@ -13,9 +13,9 @@ from kniffel.solver.chances.distribution import (
     turns_left,
 )
 from kniffel.solver.chances.moments import column_moments
-from kniffel.solver.column import solve_column
-from kniffel.solver.sheet_space import SheetSpace
-from kniffel.solver.simulate import simulate
+from kniffel.solver.exact.column import solve_column
+from kniffel.solver.exact.sheet_space import SheetSpace
+from kniffel.solver.play.simulate import simulate
 
 #: A Kniffel sheet with three rows open: three_kind, four_kind and kniffel.
 LATE = [

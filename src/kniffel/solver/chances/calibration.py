@@ -29,8 +29,8 @@ import numpy as np
 import numpy.typing as npt
 
 from kniffel.rules import PRESETS, Variant
-from kniffel.solver.bots import make_bot
-from kniffel.solver.simulate import simulate
+from kniffel.solver.play.bots import make_bot
+from kniffel.solver.play.simulate import simulate
 
 __all__ = ["FORMAT", "Calibration", "load_calibration", "measure"]
 

@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import io
 
-from matplotlib.figure import Figure
-from matplotlib.ticker import PercentFormatter
-
 from kniffel.solver.chances.series import Series
 
 __all__ = ["PALETTE", "chances_chart_svg"]
@@ -23,6 +20,11 @@ def chances_chart_svg(
     ylabel: str = "Gewinnchance",
 ) -> str:
     """The chances as a line per player over the entries (0: before the first)."""
+    # Imported when a chart is drawn: matplotlib would add about a third to the
+    # server's start (docs/architecture.md, "Start").
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import PercentFormatter
+
     figure = Figure(figsize=(6.4, 3.6), layout="constrained")
     axes = figure.add_subplot()
     xs = list(range(len(series.turns) + 1))

@@ -5,7 +5,7 @@ turn (dice rolled but not yet entered are not counted):
 
 - :func:`simulate_finals`: seeded batch simulation. Every sample plays the
   player's remaining turns with the best bot on a copy of their sheet
-  (:class:`~kniffel.solver.sheets.SheetBatch`), so the samples are draws of
+  (:class:`~kniffel.solver.play.sheets.SheetBatch`), so the samples are draws of
   the final total under exactly the strategy the bot plays.
 - :func:`bot_expectations`: the bot's own expectation of the points still to
   come, from its value estimate and the exact three-roll turn over it. In
@@ -22,10 +22,10 @@ import numpy as np
 import numpy.typing as npt
 
 from kniffel.rules import Game, Variant
-from kniffel.solver.bots import Roller, ValueBot, make_bot
-from kniffel.solver.dice_tables import KEEPS, ROLLS
-from kniffel.solver.sheets import SheetBatch
-from kniffel.solver.turn import turn_value
+from kniffel.solver.exact.dice_tables import KEEPS, ROLLS
+from kniffel.solver.exact.turn import turn_value
+from kniffel.solver.play.bots import Roller, ValueBot, make_bot
+from kniffel.solver.play.sheets import SheetBatch
 
 __all__ = ["best_bot", "bot_expectations", "sheets_of", "simulate_finals", "turns_left"]
 

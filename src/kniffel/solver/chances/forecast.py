@@ -113,7 +113,7 @@ def forecast(game: Game, *, budget: int = 1000, seed: int = 0) -> Chances:
             pmf = Pmf.normal(mean, calibration.std[left])
         pmfs.append(pmf)
         means.append(mean)
-    wins = win_chances(pmfs)
+    wins = [min(1.0, max(0.0, w)) for w in win_chances(pmfs)]
     result = tuple(
         PlayerChance(name, win, round(mean, 1), pmf.quantile(0.1), pmf.quantile(0.9))
         for name, win, mean, pmf in zip(game.players, wins, means, pmfs, strict=True)

@@ -11,7 +11,7 @@ every roll and the best entry of every final roll. Here the second moment
 - a keep's second moment is the mean over its outcomes, like its value;
 - after a roll, the second moment is that of the keep with the best value.
 
-The entry rules come from :func:`kniffel.solver.entries.row_values`, run over
+The entry rules come from :func:`kniffel.solver.exact.entries.row_values`, run over
 ``V`` (worth ``g + V(s')``), over ``S - V^2`` (``g + Var(s')``) and over zeros
 (``g``). Only the states reachable from a given state are solved, so a late
 position costs little; the empty sheet costs about as much as the whole table.
@@ -25,10 +25,10 @@ import numpy as np
 import numpy.typing as npt
 
 from kniffel.rules import Discipline, Options
-from kniffel.solver.column import solve_column
-from kniffel.solver.dice_tables import P_FIRST, P_KEEP, ROLL_KEEPS
-from kniffel.solver.entries import row_values
-from kniffel.solver.sheet_space import SheetSpace, SheetState, StateBatch
+from kniffel.solver.exact.column import solve_column
+from kniffel.solver.exact.dice_tables import P_FIRST, P_KEEP, ROLL_KEEPS
+from kniffel.solver.exact.entries import row_values
+from kniffel.solver.exact.sheet_space import SheetSpace, SheetState, StateBatch
 
 __all__ = ["Moments", "column_moments"]
 

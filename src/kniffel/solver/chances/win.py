@@ -48,7 +48,7 @@ class Pmf:
         low = math.floor(mean - 6 * std)
         high = math.ceil(mean + 6 * std)
         edges = np.arange(low, high + 2) - 0.5
-        cdf = np.array([0.5 * (1 + math.erf((e - mean) / (std * math.sqrt(2)))) for e in edges])
+        cdf = 0.5 * (1 + _erf(np.asarray((edges - mean) / (std * math.sqrt(2)), dtype=np.float64)))
         p = np.diff(cdf)
         return cls(low, p / p.sum())
 
@@ -67,6 +67,15 @@ class Pmf:
         start = self.low - low
         grid[start : start + len(self.p)] = self.p
         return grid
+
+
+def _erf(x: Array) -> Array:
+    """The error function to 1.5e-7 (Abramowitz and Stegun 7.1.26), over an array."""
+    t = 1 / (1 + 0.3275911 * np.abs(x))
+    poly = t * (
+        0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429)))
+    )
+    return np.asarray(np.sign(x) * (1 - poly * np.exp(-(x**2))))
 
 
 def win_chances(pmfs: Sequence[Pmf]) -> list[float]:

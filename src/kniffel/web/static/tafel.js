@@ -414,10 +414,68 @@ document.documentElement.classList.add("js");
     connect();
   }
 
+  // ------------------------------------------------------------------ tipp
+
+  // The Tipp panel names the best cell and the dice to keep in data attributes;
+  // the page marks them with classes (no inline style: docs/architecture.md, "Security").
+  function markTipp() {
+    for (const el of $$(".tipp-best-cell, .tipp-keep")) el.classList.remove("tipp-best-cell", "tipp-keep");
+    const tipp = $(".tipp[data-highlight-cell], .tipp[data-highlight-dice]");
+    if (!tipp) return;
+    const cell = tipp.dataset.highlightCell && document.getElementById(tipp.dataset.highlightCell);
+    if (cell) cell.classList.add("tipp-best-cell");
+    const dice = $$(".tray .die-toggle");
+    for (const n of (tipp.dataset.highlightDice || "").split(" ").filter(Boolean)) {
+      if (dice[Number(n) - 1]) dice[Number(n) - 1].classList.add("tipp-keep");
+    }
+  }
+  document.addEventListener("htmx:afterSwap", markTipp);
+  document.addEventListener("click", (event) => {
+    const close = event.target instanceof Element && event.target.closest("[data-close-tipp]");
+    if (!close) return;
+    const tipp = close.closest(".tipp");
+    if (tipp) tipp.remove();
+    markTipp();
+  });
+
+  // ------------------------------------------------------------ play link
+
+  // The play link carries the key in its fragment (#key=…), which no browser sends and so no
+  // log keeps; the page trades it for the key cookie once and reloads as a playing device.
+  function takeKey(game) {
+    const match = /^#key=([A-Za-z0-9_-]{1,64})$/.exec(location.hash);
+    if (!match) return false;
+    history.replaceState(null, "", location.pathname + location.search);
+    fetch(`/g/${game.dataset.game}/key`, {
+      method: "POST",
+      credentials: "same-origin",
+      body: new URLSearchParams({ key: match[1] }),
+    })
+      .then((answer) => {
+        if (answer.ok) {
+          location.reload();
+          return null;
+        }
+        return answer.text();
+      })
+      .then((text) => {
+        if (text === null) return;
+        setUpBoard(game); // a wrong key: this device watches
+        const box = $("#notice");
+        if (text && box) {
+          box.textContent = text;
+          box.classList.add("error");
+        }
+      })
+      .catch(() => setUpBoard(game));
+    return true;
+  }
+
   function start() {
     const form = $("[data-new-game]");
     if (form) setUpNewGame(form);
     const game = $(".game[data-game]");
+    if (game && takeKey(game)) return;
     if (game) setUpBoard(game);
   }
 

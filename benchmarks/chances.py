@@ -1,0 +1,200 @@
+"""Win chances: API latency for a four-player Rauf-Runter game, and how well calibrated they are.
+
+Run: ``uv run python benchmarks/chances.py [--games N] [--variant V ...] [--seed S]``.
+
+1. **Latency.** Four seeded best-bot games of ``rauf-runter`` are interleaved into one
+   four-player game; after every entry, ``forecast`` (what ``GET /api/games/{id}/chances``
+   computes for a new version, at the API's simulation budget) is timed. Prints p50, p99, max.
+2. **Calibration.** Plays ``N`` seeded two-player and three-player games per variant with the
+   best bot and records, after every entry, each player's predicted chance to finish first and
+   who won (a tie shared). Prints the Brier score beside that of a logistic fit on the points
+   lead alone (fitted on the same games, so it is flattered), and a reliability table: ten bins
+   of predicted chance, with the mean prediction, the observed rate and the count.
+
+The predictions come from the simulated games' own logs (each turn's bot expectation, the
+totals so far): exactly what ``forecast`` computes at budget 0, which a check on the first
+games asserts. Seeds differ from those the calibration data were fitted on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import tempfile
+import time
+
+import numpy as np
+import numpy.typing as npt
+
+from kniffel.rules import Game, get_variant
+from kniffel.solver.chances.calibration import load_calibration
+from kniffel.solver.chances.forecast import forecast
+from kniffel.solver.chances.win import Pmf, win_chances
+from kniffel.solver.play.simulate import Simulation, game_events, simulate
+
+Array = npt.NDArray[np.float64]
+
+
+def interleaved(sims: Simulation, first: int, players: int) -> Game:
+    """Games ``first .. first + players - 1`` of ``sims`` as one game, turn by turn."""
+    names = [f"P{k + 1}" for k in range(players)]
+    per = [game_events(sims, first + k, names[k]) for k in range(players)]
+    game = Game(sims.variant, names)
+    turns = [_split(events) for events in per]
+    for t in range(len(turns[0])):
+        for k in range(players):
+            game.extend(turns[k][t])
+    return game
+
+
+def _split(events: list) -> list[list]:  # type: ignore[type-arg]
+    from kniffel.rules import Enter
+
+    out: list[list] = [[]]  # type: ignore[type-arg]
+    for event in events:
+        out[-1].append(event)
+        if isinstance(event, Enter):
+            out.append([])
+    return out[:-1]
+
+
+def latency(seed: int) -> None:
+    from kniffel.web.chances_routes import API_BUDGET
+
+    variant = get_variant("rauf-runter")
+    sims = simulate(variant, "best", 4, seed, keep_logs=4)
+    whole = interleaved(sims, 0, 4)
+    game = Game(variant, whole.players)
+    forecast(game, budget=API_BUDGET)  # load the tables
+    times = []
+    for event in whole.log:
+        game.push(event)
+        if type(event).__name__ == "Enter":
+            start = time.perf_counter()
+            forecast(game, budget=API_BUDGET, seed=seed)
+            times.append(time.perf_counter() - start)
+    ms = np.array(times) * 1000
+    print("## Latency: a four-player Rauf-Runter game, after every entry\n")
+    print("| positions | p50 | p99 | max |\n| ---: | ---: | ---: | ---: |")
+    print(
+        f"| {len(ms)} | {np.percentile(ms, 50):.1f} ms | {np.percentile(ms, 99):.1f} ms "
+        f"| {ms.max():.1f} ms |\n",
+        flush=True,
+    )
+
+
+def _logs(sims: Simulation) -> tuple[Array, Array]:
+    gains = np.concatenate([np.stack([t.gain for t in b], axis=1) for b in sims.logs])
+    expected = np.concatenate([np.stack([t.expected for t in b], axis=1) for b in sims.logs])
+    return gains.astype(np.float64), expected
+
+
+def predictions(name: str, games: int, players: int, seed: int) -> tuple[Array, Array, Array]:
+    """Per (game, entry, player): predicted chance, lead over the best other, outcome."""
+    variant = get_variant(name)
+    calibration = load_calibration(variant)
+    assert calibration is not None
+    offsets = np.zeros(len(calibration.offset)) if len(variant.columns) == 1 else calibration.offset
+    sims = simulate(variant, "best", games * players, seed, keep_logs=games * players)
+    gains, expected = _logs(sims)
+    turns = gains.shape[1]
+    done = np.concatenate([np.zeros((len(gains), 1)), np.cumsum(gains, axis=1)], axis=1)
+    finals = done[:, -1].reshape(games, players)
+    best = finals.max(axis=1, keepdims=True)
+    share = (finals == best) / (finals == best).sum(axis=1, keepdims=True)
+    predicted, leads, outcomes = [], [], []
+    for g in range(games):
+        rows = slice(g * players, (g + 1) * players)
+        for t in range(turns):
+            for k in range(players):
+                made = np.array([t + 1 if j <= k else t for j in range(players)])
+                pmfs = []
+                totals = done[rows][np.arange(players), made]
+                for j in range(players):
+                    left = turns - made[j]
+                    if left == 0:
+                        pmfs.append(Pmf(int(totals[j]), np.ones(1)))
+                        continue
+                    mean = totals[j] + expected[rows][j, made[j]] + offsets[left]
+                    pmfs.append(Pmf.normal(mean, calibration.std[left]))
+                chances = win_chances(pmfs)
+                for j in range(players):
+                    others = np.delete(totals, j)
+                    predicted.append(chances[j])
+                    leads.append(totals[j] - others.max())
+                    outcomes.append(share[g, j])
+        if g < 2 and players == 2:
+            _check(sims, g, players, predicted[-2 * turns :])
+    return np.array(predicted), np.array(leads), np.array(outcomes)
+
+
+def _check(sims: Simulation, g: int, players: int, tail: list[float]) -> None:
+    """The array path equals ``forecast`` on the real game (the last entries of game ``g``)."""
+    whole = interleaved(sims, g * players, players)
+    game = Game(whole.variant, whole.players)
+    entries = [e for e in whole.log]
+    got = []
+    for event in entries:
+        game.push(event)
+        if type(event).__name__ == "Enter":
+            got.extend(forecast(game, budget=0).by_name().values())
+    diff = np.abs(np.array(got[-len(tail) :]) - np.array(tail)).max()
+    assert diff < 1e-6, f"forecast and the array path differ by {diff}"
+
+
+def logistic_brier(leads: Array, outcomes: Array) -> float:
+    """Brier score of a logistic fit of the outcome on the lead (Newton's method)."""
+    x = np.stack([np.ones_like(leads), leads / 100], axis=1)
+    w = np.zeros(2)
+    for _ in range(30):
+        p = 1 / (1 + np.exp(-x @ w))
+        grad = x.T @ (outcomes - p)
+        hess = (x * (p * (1 - p))[:, None]).T @ x + 1e-9 * np.eye(2)
+        w += np.linalg.solve(hess, grad)
+    p = 1 / (1 + np.exp(-x @ w))
+    return float(np.mean((p - outcomes) ** 2))
+
+
+def calibration_table(name: str, games: int, players: int, seed: int) -> None:
+    start = time.perf_counter()
+    predicted, leads, outcomes = predictions(name, games, players, seed)
+    brier = float(np.mean((predicted - outcomes) ** 2))
+    print(f"## {name}, {players} players, {games} games (seed {seed})\n")
+    baseline = logistic_brier(leads, outcomes)
+    print(
+        f"Brier score {brier:.4f}; logistic fit on the lead alone {baseline:.4f}"
+        f" ({len(predicted)} predictions, {time.perf_counter() - start:.0f} s)\n"
+    )
+    print("| bin | predicted mean | observed rate | count | within ±0.03 |")
+    print("| --- | ---: | ---: | ---: | --- |")
+    bins = np.minimum((predicted * 10).astype(int), 9)
+    for b in range(10):
+        inside = bins == b
+        n = int(inside.sum())
+        if n == 0:
+            print(f"| {b / 10:.1f}–{(b + 1) / 10:.1f} | | | 0 | |")
+            continue
+        mean, rate = predicted[inside].mean(), outcomes[inside].mean()
+        ok = "yes" if abs(mean - rate) <= 0.03 else ("no" if n >= 200 else "(few)")
+        print(f"| {b / 10:.1f}–{(b + 1) / 10:.1f} | {mean:.3f} | {rate:.3f} | {n} | {ok} |")
+    print(flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--variant", action="append")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--players", type=int, action="append", help="2 and 3 unless given")
+    parser.add_argument("--no-latency", action="store_true")
+    args = parser.parse_args()
+    os.environ.setdefault("KNIFFEL_CACHE_DIR", tempfile.mkdtemp(prefix="kniffel-bench-"))
+    if not args.no_latency:
+        latency(args.seed)
+    for name in args.variant or ["kniffel", "rauf-runter"]:
+        for players in args.players or [2, 3]:
+            calibration_table(name, args.games, players, args.seed)
+
+
+if __name__ == "__main__":
+    main()

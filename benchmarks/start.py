@@ -1,0 +1,113 @@
+"""How long ``kniffel serve`` takes from start to its first answer, on loopback.
+
+Run with ``uv run python benchmarks/start.py [--runs 3]``. Each run starts
+``python -m kniffel serve`` on a free 127.0.0.1 port and asks ``GET /`` every
+10 ms until it answers 200; the time from ``Popen`` to that answer is printed,
+for a fresh database (created and migrated at start) and for one already at
+the newest schema (no migration), beside the CPU seconds the server process
+had used by then (``/proc/PID/stat``; on a busy machine the wall time grows
+with the load, the CPU time much less). ``--no-bytecode`` adds runs where Python may
+not write bytecode (``PYTHONDONTWRITEBYTECODE=1``, as in CI after a fresh
+checkout; it still reads what is there). Runs are capped at 10 and each waits
+at most 60 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+HOST = "127.0.0.1"
+MAX_RUNS = 10
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind((HOST, 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU seconds of process ``pid`` so far (Linux)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def first_answer(db: Path, env_extra: dict[str, str]) -> tuple[float, float]:
+    """Seconds from starting the server to its first 200 for ``GET /``, and its CPU seconds."""
+    port = free_port()
+    env = {**os.environ, "KNIFFEL_DB": f"sqlite:///{db}", **env_extra}
+    command = [sys.executable, "-m", "kniffel", "serve", "--host", HOST, "--port", str(port)]
+    started = time.perf_counter()
+    server = subprocess.Popen(
+        command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        deadline = started + 60
+        while time.perf_counter() < deadline:
+            if server.poll() is not None:
+                raise SystemExit(f"the server stopped at once (exit {server.returncode})")
+            try:
+                with urllib.request.urlopen(f"http://{HOST}:{port}/", timeout=5) as answer:
+                    if answer.status == 200:
+                        return time.perf_counter() - started, cpu_seconds(server.pid)
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                time.sleep(0.01)
+        raise SystemExit("the server did not answer within 60 s")
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3, help=f"runs per case (1..{MAX_RUNS})")
+    parser.add_argument(
+        "--no-bytecode", action="store_true", help="also run with PYTHONDONTWRITEBYTECODE=1"
+    )
+    args = parser.parse_args()
+    if not 1 <= args.runs <= MAX_RUNS:
+        parser.error(f"--runs must be between 1 and {MAX_RUNS}")
+    cases: list[tuple[str, dict[str, str], bool]] = [
+        ("fresh database", {}, True),
+        ("database at the newest schema", {}, False),
+    ]
+    if args.no_bytecode:
+        cases.append(
+            ("at the newest schema, no bytecode written", {"PYTHONDONTWRITEBYTECODE": "1"}, False)
+        )
+    print(f"kniffel serve, start to first answer of GET / ({args.runs} runs each), seconds")
+    with tempfile.TemporaryDirectory(prefix="kniffel-start-") as tmp:
+        folder = Path(tmp)
+        kept = folder / "kept.db"
+        first_answer(kept, {"KNIFFEL_CACHE_DIR": str(folder / "cache")})  # migrate it once
+        for label, extra, fresh in cases:
+            times, cpus = [], []
+            for run in range(args.runs):
+                db = folder / f"fresh-{label[:5]}-{run}.db" if fresh else kept
+                wall, cpu = first_answer(db, {"KNIFFEL_CACHE_DIR": str(folder / "cache"), **extra})
+                times.append(wall)
+                cpus.append(cpu)
+            print(
+                f"{label:<44} median {statistics.median(times):5.2f}"
+                f"  min {min(times):5.2f}  max {max(times):5.2f}"
+                f"  server CPU median {statistics.median(cpus):5.2f}"
+            )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,120 @@
+"""The live hub: who is watching which game, and telling them its new version.
+
+The hub carries only ``(game_id, version)``: the store is the truth, and a
+client that hears of a newer version fetches the game again. That keeps the
+hub replaceable: :class:`LocalHub` fans out inside one process; a hub for
+several processes (:class:`kniffel.board.pghub.PgHub`) only has to carry the
+same pair between them and hand it to a local fan-out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import threading
+from collections.abc import AsyncIterator
+from contextlib import AbstractAsyncContextManager
+from typing import Protocol
+
+__all__ = ["Hub", "LocalHub", "Subscription"]
+
+
+class Subscription:
+    """One watcher of one game: waits for versions newer than it has seen.
+
+    Versions arriving in a burst are merged; only the newest matters because
+    the client refetches the whole game.
+    """
+
+    def __init__(self, game_id: str, loop: asyncio.AbstractEventLoop) -> None:
+        self.game_id = game_id
+        self._loop = loop
+        self._latest = -1
+        self._seen = -1
+        self._wake = asyncio.Event()
+
+    def offer(self, version: int) -> None:
+        """Hand over a version; safe to call from any thread."""
+        with contextlib.suppress(RuntimeError):  # the watcher's loop has closed
+            self._loop.call_soon_threadsafe(self._deliver, version)
+
+    def _deliver(self, version: int) -> None:
+        if version > self._latest:
+            self._latest = version
+            self._wake.set()
+
+    def mark_seen(self, version: int) -> None:
+        """The watcher already knows ``version`` (e.g. sent it on connect)."""
+        self._seen = max(self._seen, version)
+
+    async def next_version(self) -> int:
+        """Wait for a version newer than every one seen so far."""
+        while self._latest <= self._seen:
+            self._wake.clear()
+            await self._wake.wait()
+        self._seen = self._latest
+        return self._latest
+
+
+class Hub(Protocol):
+    """Tells the watchers of a game that it has a new version."""
+
+    def publish(self, game_id: str, version: int) -> None:
+        """Called (from any thread) after the version was committed to the store."""
+
+    def subscribe(self, game_id: str) -> AbstractAsyncContextManager[Subscription]:
+        """Watch ``game_id`` for as long as the context is open."""
+
+    async def start(self) -> None:
+        """Connect whatever the hub needs (called once by the app's lifespan)."""
+
+    async def stop(self) -> None:
+        """Release it again."""
+
+
+class LocalHub:
+    """A hub for one server process: subscriptions in memory."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._watchers: dict[str, set[Subscription]] = {}
+
+    def publish(self, game_id: str, version: int) -> None:
+        with self._lock:
+            watchers = list(self._watchers.get(game_id, ()))
+        for subscription in watchers:
+            subscription.offer(version)
+
+    @contextlib.asynccontextmanager
+    async def subscribe(self, game_id: str) -> AsyncIterator[Subscription]:
+        subscription = Subscription(game_id, asyncio.get_running_loop())
+        with self._lock:
+            self._watchers.setdefault(game_id, set()).add(subscription)
+        try:
+            yield subscription
+        finally:
+            with self._lock:
+                watchers = self._watchers.get(game_id)
+                if watchers is not None:
+                    watchers.discard(subscription)
+                    if not watchers:
+                        del self._watchers[game_id]
+
+    def watched_games(self) -> list[str]:
+        with self._lock:
+            return list(self._watchers)
+
+    def watcher_count(self, game_id: str) -> int:
+        with self._lock:
+            return len(self._watchers.get(game_id, ()))
+
+    def watcher_total(self) -> int:
+        """Every subscription of this process (the open live sockets)."""
+        with self._lock:
+            return sum(len(watchers) for watchers in self._watchers.values())
+
+    async def start(self) -> None:
+        return None
+
+    async def stop(self) -> None:
+        return None

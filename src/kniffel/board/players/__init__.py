@@ -1,0 +1,1 @@
+"""Players across games: statistics, the leaderboard, the bot as yardstick, export."""

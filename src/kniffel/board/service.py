@@ -1,0 +1,441 @@
+"""The board's game service: the one way the API and the pages change games.
+
+Every change follows the same path: read the stored game's row, take its
+replay at that version from the replay cache (or load the events and replay
+them), check the new event against the rules (and the board's own rules for
+virtual dice, docs/rules.md), store it with the game's new summary only if
+the game has not moved on meanwhile, then tell the hub and the bot driver.
+Nothing is shown before it is stored. Lists read the summary columns and
+replay nothing (docs/architecture.md).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+import unicodedata
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from random import Random, SystemRandom
+from typing import Any, Protocol
+
+from kniffel.board.errors import BoardError, Conflict, Forbidden, GameNotFound
+from kniffel.board.hub import Hub
+from kniffel.board.views import GameSummary, GameView, Preview
+from kniffel.record import (
+    Record,
+    event_from_json,
+    event_to_json,
+    loads,
+    parse,
+    record_of,
+    replay,
+)
+from kniffel.rules import (
+    Dice,
+    Enter,
+    Event,
+    Game,
+    IllegalMoveError,
+    InvalidDiceError,
+    KniffelError,
+    Roll,
+    Undo,
+    get_variant,
+)
+from kniffel.store import GameStore, NewGame, StoredGame, VersionConflict, summary_of
+from kniffel.store.replays import CachedReplay, ReplayCache
+
+__all__ = [
+    "BOT_NAMES",
+    "DICE_MODES",
+    "MAX_IMPORT_EVENTS",
+    "BotDriver",
+    "GameService",
+    "GameSummary",
+    "GameView",
+    "NoBots",
+    "Preview",
+    "check_virtual",
+]
+
+DICE_MODES = ("physical", "virtual")
+BOT_NAMES = ("greedy", "best")
+#: A full eight-player Dreifach game with three rolls a turn has about 1250
+#: events; a record far beyond that is not a game.
+MAX_IMPORT_EVENTS = 20_000
+# Ids are secrets.token_urlsafe; anything else cannot be a game and is not
+# sent to the database.
+_GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+# Without an expected version a change is re-checked against the newer state
+# this many times before the writer is told to try again.
+_RETRIES = 5
+
+
+class BotDriver(Protocol):
+    """Plays the bot seats: called after every stored change of a game.
+
+    A driver that moves calls back into the service (``roll``/``apply`` with
+    ``view.key``) until a human is to move; each of those calls comes back
+    here, so a driver must return at once when no bot is to move.
+    """
+
+    def after_change(self, service: GameService, view: GameView) -> None: ...
+
+
+class NoBots:
+    """The driver used until bots can play: bot seats wait."""
+
+    def after_change(self, service: GameService, view: GameView) -> None:
+        return None
+
+
+class GameService:
+    """Creates, reads and changes games in the store, through the rules engine."""
+
+    def __init__(
+        self,
+        store: GameStore,
+        hub: Hub,
+        bots: BotDriver | None = None,
+        dice: Random | None = None,
+        replays: ReplayCache | None = None,
+    ) -> None:
+        self.store = store
+        #: Replays by (game id, version): a read of a known state replays nothing.
+        self.replays = replays if replays is not None else ReplayCache()
+        self.hub = hub
+        self.bots: BotDriver = bots if bots is not None else NoBots()
+        self._dice = dice if dice is not None else SystemRandom()
+
+    # ----------------------------------------------------------------- create
+
+    def create(
+        self,
+        variant: str,
+        options: Mapping[str, Any] | None,
+        players: Sequence[str],
+        dice_mode: str = "physical",
+        bots: Mapping[str, str] | None = None,
+    ) -> GameView:
+        """A new game; bad variants, options, players or bot seats raise with a plain message."""
+        resolved = get_variant(variant, options or {})
+        names = tuple(_player_name(name) for name in players)
+        fresh = Game(resolved, names)  # checks count, blanks and duplicates
+        if dice_mode not in DICE_MODES:
+            raise BoardError(
+                f"dice_mode must be physical or virtual, got {dice_mode!r}",
+                code="dice_mode",
+                value=str(dice_mode),
+            )
+        seats = _bot_seats(bots or {}, names, dice_mode)
+        stored = self.store.create(
+            NewGame(
+                id=secrets.token_urlsafe(9),
+                key=secrets.token_urlsafe(16),
+                variant=resolved.name,
+                options=resolved.options.as_dict(),
+                players=names,
+                dice_mode=dice_mode,
+                bots=seats,
+            ),
+            summary=summary_of(fresh),
+        )
+        view = self._view(stored, self._remember(stored, fresh, ()))
+        self.bots.after_change(self, view)
+        return view
+
+    def import_record(self, document: Mapping[str, Any] | str | bytes) -> GameView:
+        """Store a game record as a new (physical dice) game.
+
+        An illegal record raises :class:`~kniffel.record.RecordError` (``event N: ...``)
+        and nothing is stored.
+        """
+        record = parse(document) if isinstance(document, Mapping) else loads(document)
+        if len(record.events) > MAX_IMPORT_EVENTS:
+            raise BoardError(
+                f"a record may hold at most {MAX_IMPORT_EVENTS} events",
+                code="record_too_long",
+                max=MAX_IMPORT_EVENTS,
+            )
+        game = replay(record)
+        events = [event_to_json(event) for event in game.log]
+        stored = self.store.create(
+            NewGame(
+                id=secrets.token_urlsafe(9),
+                key=secrets.token_urlsafe(16),
+                variant=game.variant.name,
+                options=game.options.as_dict(),
+                players=game.players,
+                dice_mode="physical",
+            ),
+            events,
+            summary=summary_of(game),
+        )
+        return self._view(stored, self._remember(stored, game, tuple(events)))
+
+    # ------------------------------------------------------------------- read
+
+    def get(self, game_id: str) -> GameView:
+        return self._view(*self._state(game_id))
+
+    def version(self, game_id: str) -> int:
+        """The number of stored events of ``game_id`` (cheap: no replay)."""
+        version = self.store.version(game_id) if _GAME_ID.fullmatch(game_id) else None
+        if version is None:
+            raise GameNotFound(game_id)
+        return version
+
+    def list_games(self, finished: bool | None = None, limit: int = 200) -> list[GameSummary]:
+        """Games most recently changed first (without keys), from the summary columns."""
+        return [
+            GameSummary(
+                id=s.id,
+                variant=s.variant,
+                players=s.players,
+                dice_mode=s.dice_mode,
+                bots=s.bots,
+                created_at=s.created_at,
+                updated_at=s.updated_at,
+                version=s.version,
+                finished=s.finished,
+                turns=s.turns,
+                totals=s.totals,
+                winners=s.winners,
+            )
+            for s in self.store.summaries(finished, limit)
+        ]
+
+    def export_record(self, game_id: str) -> dict[str, Any]:
+        """The game as a ``kniffel-record/1`` document (every event, undos included)."""
+        stored, cached = self._state(game_id)
+        return record_of(cached.game, options=stored.options)
+
+    def preview(self, game_id: str, dice: str | Sequence[int] | None = None) -> Preview:
+        """What ``dice`` (default: the pending dice) would score in each allowed cell."""
+        game = self.get(game_id).game
+        player = game.current_player()
+        if player is None:
+            return Preview(None, None, [])
+        if dice is None:
+            pending = game.pending(player)
+            if pending is None:
+                return Preview(game.players[player], None, [])
+            rolled = pending[0]
+        else:
+            rolled = Dice.parse(dice) if isinstance(dice, str) else Dice.of(dice)
+        return Preview(game.players[player], rolled, game.entry_options(player, rolled))
+
+    # ----------------------------------------------------------------- change
+
+    def apply(
+        self,
+        game_id: str,
+        key: str | None,
+        event: Mapping[str, Any],
+        expected_version: int | None = None,
+    ) -> GameView:
+        """Check ``event`` (a record event object) against the rules and store it.
+
+        Raises the engine's :class:`~kniffel.rules.KniffelError` for an illegal
+        event, :class:`Forbidden` for a wrong key, :class:`Conflict` when the
+        game is no longer at ``expected_version``; nothing is stored then.
+        """
+
+        def build(stored: StoredGame, game: Game) -> Event:
+            parsed = event_from_json(dict(event), game)
+            if stored.dice_mode == "virtual":
+                check_virtual(game, parsed)
+            return parsed
+
+        return self._change(game_id, key, expected_version, build)
+
+    def roll(
+        self,
+        game_id: str,
+        key: str | None,
+        player: str,
+        keep: Sequence[int] = (),
+        expected_version: int | None = None,
+    ) -> GameView:
+        """Virtual dice: roll for ``player``, keeping the faces ``keep`` of the last roll."""
+
+        def build(stored: StoredGame, game: Game) -> Event:
+            if stored.dice_mode != "virtual":
+                raise IllegalMoveError(
+                    "this game is played with physical dice; enter the dice that fell",
+                    code="physical_dice",
+                )
+            kept = list(keep)
+            if len(kept) > 5:
+                raise InvalidDiceError(
+                    f"at most 5 dice can be kept, got {len(kept)}", code="keep_count", got=len(kept)
+                )
+            fresh = [self._dice.randint(1, 6) for _ in range(5 - len(kept))]
+            return Roll(player, Dice.of([*kept, *fresh]), tuple(sorted(kept)))
+
+        return self._change(game_id, key, expected_version, build)
+
+    def _change(
+        self,
+        game_id: str,
+        key: str | None,
+        expected_version: int | None,
+        build: Callable[[StoredGame, Game], Event],
+    ) -> GameView:
+        for _ in range(_RETRIES):
+            stored, cached = self._state(game_id)
+            _check_key(stored, key)
+            if expected_version is not None and expected_version != stored.version:
+                raise Conflict(
+                    f"the game has changed meanwhile (version {stored.version}, "
+                    f"not {expected_version}); reload it",
+                    version=stored.version,
+                    expected=expected_version,
+                )
+            game = cached.game.copy()  # the cached replay stays as it was
+            event = build(stored, game)
+            game.push(event)
+            payload = event_to_json(event)
+            summary = summary_of(game)
+            try:
+                appended = self.store.append(
+                    game_id, stored.version, payload, finished=game.is_finished, summary=summary
+                )
+            except VersionConflict as exc:
+                if expected_version is not None:
+                    raise Conflict(str(exc), expected=expected_version) from None
+                continue
+            after = replace(
+                stored,
+                version=appended.version,
+                updated_at=appended.at,
+                finished=summary.finished,
+                turns=summary.turns,
+                totals=summary.totals,
+                winners=summary.winners,
+            )
+            view = self._view(after, self._remember(after, game, (*cached.events, payload)))
+            self.hub.publish(game_id, appended.version)
+            self.bots.after_change(self, view)
+            return view
+        raise Conflict("the game is changing too fast; try again", code="too_busy")
+
+    # ---------------------------------------------------------------- helpers
+
+    def _state(self, game_id: str) -> tuple[StoredGame, CachedReplay]:
+        """The stored game's row and its replay at the row's version.
+
+        The row is one primary-key read; the events are loaded and replayed
+        only when the cache does not hold that version.
+        """
+        row = self.store.load(game_id, with_events=False) if _GAME_ID.fullmatch(game_id) else None
+        if row is None:
+            raise GameNotFound(game_id)
+        cached = self.replays.get(game_id, row.version)
+        if cached is not None:
+            return row, cached
+        stored = self.store.load(game_id)
+        if stored is None:
+            raise GameNotFound(game_id)
+        events = stored.events
+        return replace(stored, events=()), self._remember(stored, self._replay(stored), events)
+
+    def _remember(
+        self, stored: StoredGame, game: Game, events: tuple[dict[str, Any], ...]
+    ) -> CachedReplay:
+        cached = CachedReplay(game, events)
+        self.replays.put(stored.id, stored.version, cached)
+        return cached
+
+    @staticmethod
+    def _replay(stored: StoredGame) -> Game:
+        return replay(
+            Record(stored.variant, stored.players, stored.options, stored.events),
+        )
+
+    @staticmethod
+    def _view(stored: StoredGame, cached: CachedReplay) -> GameView:
+        game = cached.game
+        return GameView(
+            id=stored.id,
+            key=stored.key,
+            variant=game.variant,
+            players=stored.players,
+            dice_mode=stored.dice_mode,
+            bots=dict(stored.bots),
+            created_at=stored.created_at,
+            updated_at=stored.updated_at,
+            version=stored.version,
+            game=game,
+            events=cached.events,
+        )
+
+
+def _player_name(name: object) -> str:
+    if not isinstance(name, str):
+        raise KniffelError(
+            f"a player name is text, got {json.dumps(name)}", code="player_name_blank"
+        )
+    # The record format's rule: a lone surrogate (which JSON can escape) is not
+    # text; no page, terminal or UTF-8 answer can show it.
+    if any(unicodedata.category(char) == "Cs" for char in name):
+        raise KniffelError(
+            f"the player name {name!r} holds characters that are not text",
+            code="player_name_blank",
+        )
+    return name
+
+
+def _bot_seats(bots: Mapping[str, str], players: Sequence[str], dice_mode: str) -> dict[str, str]:
+    seats: dict[str, str] = {}
+    for player, bot in bots.items():
+        if player not in players:
+            raise BoardError(
+                f"a bot can only take a player's seat; {player!r} does not play",
+                code="bot_seat",
+                player=str(player),
+            )
+        if bot not in BOT_NAMES:
+            raise BoardError(
+                f"unknown bot {bot!r}; the bots are {', '.join(BOT_NAMES)}",
+                code="unknown_bot",
+                bot=str(bot),
+                bots=list(BOT_NAMES),
+            )
+        seats[player] = bot
+    if seats and dice_mode != "virtual":
+        raise BoardError("bots play with virtual dice only", code="bots_virtual")
+    return seats
+
+
+def _check_key(stored: StoredGame, key: str | None) -> None:
+    if not key:
+        raise Forbidden("this game can be changed only with its key (the link it was shared with)")
+    given = key.encode("utf-8", "surrogatepass")
+    if not secrets.compare_digest(stored.key.encode(), given):
+        raise Forbidden("the key does not fit this game", code="key_wrong")
+
+
+def check_virtual(game: Game, event: Event) -> None:
+    """The board's rules for virtual dice (docs/rules.md §8.2): a roll stands."""
+    if isinstance(event, Roll):
+        raise IllegalMoveError(
+            "with virtual dice the board rolls; ask it to roll", code="virtual_roll"
+        )
+    if isinstance(event, Enter):
+        if event.dice is not None or event.points is not None:
+            raise IllegalMoveError(
+                "with virtual dice only the rolled dice can be entered", code="virtual_entry"
+            )
+        if game.current_name == event.player and game.pending(event.player) is None:
+            raise IllegalMoveError(
+                f"{event.player} has not rolled yet; roll first",
+                code="not_rolled",
+                player=event.player,
+            )
+    if isinstance(event, Undo) and isinstance(game.last_event, Roll):
+        raise IllegalMoveError(
+            "with virtual dice a roll stands; it cannot be undone", code="roll_stands"
+        )

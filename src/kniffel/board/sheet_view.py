@@ -1,0 +1,381 @@
+"""What the board shows of a game: the sheets, their cells and the turn, ready for a template.
+
+Everything here is derived from a :class:`~kniffel.rules.Game` through the
+rules engine (allowed cells, due rows, what dice would score), so the page
+locks exactly what the engine refuses. The words come from a
+:class:`~kniffel.locales.Translator`.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from kniffel.board.turn_view import TurnView, UndoView, turn_view, undo_view
+from kniffel.locales import Translator
+from kniffel.locales.refusals import refusal_text
+from kniffel.rules import (
+    UPPER_BONUS_THRESHOLD,
+    Cell,
+    Dice,
+    Discipline,
+    Enter,
+    EntryOption,
+    Game,
+    IllegalMoveError,
+    KniffelError,
+    Row,
+    point_ranges,
+    possible_points,
+)
+
+__all__ = [
+    "BoardView",
+    "CellState",
+    "CellView",
+    "ColumnView",
+    "PlayerView",
+    "SheetView",
+    "TurnView",
+    "UndoView",
+    "board_view",
+]
+
+
+class CellState(enum.StrEnum):
+    FILLED = "filled"
+    OPEN = "open"  #: may be entered into now (with the given dice or points)
+    WAITING = "waiting"  #: allowed, but there are no dice or points to enter yet
+    REFUSED = "refused"  #: allowed by position, but not for these dice or points
+    LOCKED = "locked"  #: not allowed now
+
+
+@dataclass(frozen=True, slots=True)
+class CellView:
+    """One cell of one sheet as the board shows it."""
+
+    name: str  #: ``down.ones``, as in game records
+    row: Row
+    points: int | None
+    state: CellState
+    due: bool  #: the due cell of an arrow column
+    preview: int | None  #: what the given dice would score here
+    preview_bonus: int
+    joker: bool
+    bonus: int  #: extra-Kniffel bonus this entry earned
+    label: str  #: the accessible name, e.g. "Runter, Einser, 3 Punkte"
+    reason: str  #: why it cannot be entered into (shown when tapped), else ""
+    possible: str  #: the points the row can hold, for corrections
+
+
+@dataclass(frozen=True, slots=True)
+class ColumnView:
+    id: str
+    header: str
+    name: str
+    discipline: str
+    factor: int
+    upper: str
+    bonus: str
+    bonus_note: str
+    bonus_reached: bool
+    lower: str
+    kniffel_bonus: str
+    total: str
+
+
+@dataclass(frozen=True, slots=True)
+class RowView:
+    row: Row
+    label: str
+    cells: tuple[CellView, ...]
+    last_upper: bool  #: the sheet draws a line under the upper block
+
+
+@dataclass(frozen=True, slots=True)
+class SheetView:
+    player: str
+    seat: int
+    to_move: bool
+    total: str
+    columns: tuple[ColumnView, ...]
+    rows: tuple[RowView, ...]
+    caption: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    name: str
+    seat: int
+    total: str
+    to_move: bool
+    winner: bool
+    bot: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class BoardView:
+    """Everything the board page shows of one game."""
+
+    variant_label: str
+    one_column: bool
+    dice_mode: str
+    finished: bool
+    players: tuple[PlayerView, ...]
+    sheets: tuple[SheetView, ...]  #: the player to move first
+    turn: TurnView | None
+    undo: UndoView
+    winners: tuple[str, ...]
+    winner_line: str
+    turn_key: int  #: changes whenever a turn is taken or taken back
+    dice: str  #: the physical dice being previewed ("66655"), else ""
+    points: int | None  #: the points being entered instead of dice
+
+
+def board_view(
+    game: Game,
+    t: Translator,
+    *,
+    dice_mode: str = "physical",
+    dice: Dice | None = None,
+    points: int | None = None,
+    bots: dict[str, str] | None = None,
+) -> BoardView:
+    """The board for ``game``; ``dice`` or ``points`` are what the player to move typed."""
+    mover = game.current_player()
+    if mover is not None and dice_mode == "virtual":
+        pending = game.pending(mover)
+        dice = pending[0] if pending is not None else None
+        points = None
+    entries: dict[str, EntryOption] | None = None
+    if mover is not None and dice is not None:
+        entries = {str(o.cell): o for o in game.entry_options(mover, dice)}
+    order = sorted(range(len(game.players)), key=lambda p: (p != mover, p))
+    sheets = tuple(
+        _sheet(game, t, p, mover, dice_mode, dice, points, entries if p == mover else None)
+        for p in order
+    )
+    winners = tuple(game.winners())
+    totals = game.returns()
+    players = tuple(
+        PlayerView(
+            name,
+            p,
+            t.number(totals[p]),
+            p == mover,
+            name in winners,
+            (bots or {}).get(name),
+        )
+        for p, name in enumerate(game.players)
+    )
+    return BoardView(
+        variant_label=t(game.variant.label),
+        one_column=len(game.columns) == 1,
+        dice_mode=dice_mode,
+        finished=game.is_finished,
+        players=players,
+        sheets=sheets,
+        turn=None if mover is None else turn_view(game, t, mover, dice_mode, dice),
+        undo=undo_view(game, t, dice_mode),
+        winners=winners,
+        winner_line=_winner_line(t, winners, max(totals)) if winners else "",
+        turn_key=sum(game.filled_count(p) for p in range(len(game.players))),
+        dice="" if dice is None or dice_mode == "virtual" else str(dice),
+        points=points,
+    )
+
+
+def _sheet(
+    game: Game,
+    t: Translator,
+    p: int,
+    mover: int | None,
+    dice_mode: str,
+    dice: Dice | None,
+    points: int | None,
+    entries: dict[str, EntryOption] | None,
+) -> SheetView:
+    allowed = {str(c) for c in game.allowed_cells(p)} if p == mover else set()
+    due = {
+        spec.id: game.due_row(p, spec.id)
+        for spec in game.columns
+        if spec.discipline is not Discipline.FREE
+    }
+    one_column = len(game.columns) == 1
+    rows = []
+    for row in game.rows:
+        cells = []
+        for spec in game.columns:
+            cell = Cell(spec.id, row)
+            row_label = t.row(row)
+            prefix = [row_label] if one_column else [t.column(spec), row_label]
+            cells.append(
+                _cell(
+                    game,
+                    t,
+                    p,
+                    cell,
+                    prefix,
+                    is_due=due.get(spec.id) is row,
+                    allowed=str(cell) in allowed,
+                    mover=mover,
+                    dice_mode=dice_mode,
+                    dice=dice,
+                    points=points,
+                    entries=entries,
+                )
+            )
+        rows.append(RowView(row, t.row(row), tuple(cells), row is Row.SIXES))
+    columns = tuple(_column(game, t, p, spec.id) for spec in game.columns)
+    total = t.number(game.total(p))
+    name = game.players[p]
+    return SheetView(
+        player=name,
+        seat=p,
+        to_move=p == mover,
+        total=total,
+        columns=columns,
+        rows=tuple(rows),
+        caption=t("{name}: {total} Punkte", name=name, total=total),
+    )
+
+
+def _cell(
+    game: Game,
+    t: Translator,
+    p: int,
+    cell: Cell,
+    prefix: list[str],
+    *,
+    is_due: bool,
+    allowed: bool,
+    mover: int | None,
+    dice_mode: str,
+    dice: Dice | None,
+    points: int | None,
+    entries: dict[str, EntryOption] | None,
+) -> CellView:
+    value = game.points(p, cell)
+    possible = point_ranges(possible_points(cell.row, game.options), dash="–")
+    words = list(prefix)
+    preview: int | None = None
+    preview_bonus = 0
+    joker = False
+    reason = ""
+    bonus = 0
+    if value is not None:
+        state = CellState.FILLED
+        bonus = game.cell_bonus(p, cell)
+        words.append(t.points(value))
+        if bonus:
+            words.append(t("Kniffel-Bonus {n}", n=t.number(bonus)))
+    elif not allowed:
+        state = CellState.LOCKED
+        if is_due:
+            words.append(t("Pflichtfeld"))
+        # The engine says why: the game is over, another player is to move, or another
+        # cell of this arrow column is due.
+        reason = _why(game, t, p, cell, points=0)
+        words.append(t("nicht am Zug") if mover is not None and p != mover else t("gesperrt"))
+    else:
+        if is_due:
+            words.append(t("Pflichtfeld"))
+        if entries is not None:
+            option = entries.get(str(cell))
+            if option is None:
+                state = CellState.REFUSED
+                reason = _why(game, t, p, cell, dice=dice)
+                words.append(t("nicht mit diesem Wurf"))
+            else:
+                state = CellState.OPEN
+                preview, preview_bonus, joker = option.points, option.kniffel_bonus, option.joker
+                words.append(t.points(preview, possible=True))
+                if preview_bonus:
+                    words.append(t("plus {n} Kniffel-Bonus", n=t.number(preview_bonus)))
+                if joker:
+                    words.append(t("Joker"))
+        elif points is not None:
+            reason = _why(game, t, p, cell, points=points)
+            if not reason:
+                state = CellState.OPEN
+                words.append(t.points(points, possible=True))
+            else:
+                state = CellState.REFUSED
+                words.append(reason)
+        else:
+            state = CellState.WAITING
+            reason = _why(game, t, p, cell, virtual=dice_mode == "virtual")
+            if not is_due:
+                words.append(t("offen"))
+    return CellView(
+        name=str(cell),
+        row=cell.row,
+        points=value,
+        state=state,
+        due=is_due and value is None,
+        preview=preview,
+        preview_bonus=preview_bonus,
+        joker=joker,
+        bonus=bonus,
+        label=", ".join(words),
+        reason=reason,
+        possible=possible,
+    )
+
+
+def _why(
+    game: Game,
+    t: Translator,
+    p: int,
+    cell: Cell,
+    *,
+    dice: Dice | None = None,
+    points: int | None = None,
+    virtual: bool = False,
+) -> str:
+    """Why the engine would refuse an entry by seat ``p`` into ``cell`` (with ``dice`` or
+    ``points``), in the reader's words; ``""`` when it would accept it."""
+    pending = game.pending(p)
+    if dice is not None and pending is not None and pending[0] == dice:
+        dice = None  # the rolled dice themselves
+    if virtual and pending is None and dice is None and points is None:
+        refusal: KniffelError | None = IllegalMoveError(
+            "roll first", code="not_rolled", player=game.players[p]
+        )
+    else:
+        refusal = game.check(Enter(game.players[p], cell, dice=dice, points=points))
+    return "" if refusal is None else refusal_text(refusal, t)
+
+
+def _column(game: Game, t: Translator, p: int, column: str) -> ColumnView:
+    spec = game.variant.column(column)
+    totals = game.column_totals(p, column)
+    upper_rows = [Cell(column, row) for row in game.rows if row.is_upper]
+    upper_done = all(game.points(p, c) is not None for c in upper_rows)
+    if totals.bonus:
+        note = t("63 erreicht")
+    elif upper_done:
+        note = t("verpasst")
+    else:
+        note = t("noch {n} bis zum Bonus", n=UPPER_BONUS_THRESHOLD - totals.upper)
+    return ColumnView(
+        id=column,
+        header=t.column_header(spec) if len(game.columns) > 1 else t("Punkte").capitalize(),
+        name=t.column(spec),
+        discipline=spec.discipline.value,
+        factor=spec.factor,
+        upper=t.number(totals.upper),
+        bonus=t.number(totals.bonus),
+        bonus_note=note,
+        bonus_reached=bool(totals.bonus),
+        lower=t.number(totals.lower),
+        kniffel_bonus=t.number(totals.kniffel_bonus),
+        total=t.number(totals.total),
+    )
+
+
+def _winner_line(t: Translator, winners: tuple[str, ...], best: int) -> str:
+    names = ", ".join(winners)
+    if len(winners) == 1:
+        return t("{names} gewinnt mit {total} Punkten!", names=names, total=t.number(best))
+    return t("Gleichstand: {names} mit {total} Punkten!", names=names, total=t.number(best))

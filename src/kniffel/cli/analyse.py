@@ -1,0 +1,131 @@
+"""``kniffel analyse``: the game review and each decision of a recorded game beside the best one."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import click
+
+from kniffel.record import RecordError, loads
+from kniffel.solver.advice.analysis import Analysis, choice_label
+from kniffel.solver.advice.review import ACCURACY_HALF_LOSS, SEVERITIES, Review, describe, review
+
+__all__ = ["analyse_command"]
+
+
+@click.command("analyse")
+@click.argument("record", type=click.File("rb"))
+@click.option("--json", "as_json", is_flag=True, help="Print the analysis as one JSON object.")
+@click.option(
+    "--top",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="List only the N costliest decisions (the totals still count all).",
+)
+def analyse_command(record: Any, as_json: bool, top: int | None) -> None:
+    """List each decision of a game record (RECORD, or - for stdin) beside the best one.
+
+    For every keep and entry: the expected final total after the choice made
+    and after the best choice, and the expected points lost; then each
+    player's total loss, and the game review: each player's accuracy, loss
+    per decision, counts of Patzer / Fehler / Ungenauigkeit and the five
+    costliest decisions in words. Kniffel and Yahtzee are valued exactly; games with
+    several columns by the estimate the best bot plays by. The variant and
+    its options come from the record. A broken record exits with status 2
+    and one line on standard error (``event N: ...`` for events).
+    """
+    try:
+        result = review(loads(record.read()))
+    except RecordError as exc:
+        click.echo(str(exc), err=True)
+        sys.exit(2)
+    if as_json:
+        click.echo(json.dumps(result.as_dict(top), ensure_ascii=False))
+    else:
+        click.echo(render_analysis(result.analysis, top))
+        click.echo("")
+        click.echo(render_review(result))
+
+
+def render_analysis(result: Analysis, top: int | None = None) -> str:
+    """The analysis as a plain-text table and the loss per player."""
+    one_column = len(result.variant.columns) == 1
+    how = "exact values" if result.exact else "values estimated by the best bot's plan"
+    state = "finished" if result.finished else "running"
+    lines = [f"{result.variant.name} ({state}): expected final totals, {how}", ""]
+    head = ("event", "turn", "player", "dice", "choice", "expected", "best", "expected", "loss")
+    rows = [
+        (
+            str(d.event),
+            str(d.turn),
+            d.player,
+            f"{d.dice}" if d.rolls is None else f"{d.dice} ({d.rolls})",
+            choice_label(d.made, one_column),
+            f"{d.made.expected:.2f}",
+            choice_label(d.best, one_column),
+            f"{d.best.expected:.2f}",
+            f"{d.loss:.2f}",
+        )
+        for d in result.costliest(top)
+    ]
+    if rows:
+        widths = [max(len(row[i]) for row in (head, *rows)) for i in range(len(head))]
+        numeric = {0, 1, 5, 7, 8}
+        for row in (head, *rows):
+            cells = [
+                cell.rjust(width) if i in numeric else cell.ljust(width)
+                for i, (cell, width) in enumerate(zip(row, widths, strict=True))
+            ]
+            lines.append("  ".join(cells).rstrip())
+    else:
+        lines.append("no decisions yet")
+    lines.append("")
+    lines.append("expected points lost")
+    width = max(len(name) for name in result.players)
+    for name, total in result.players.items():
+        lines.append(f"{name.ljust(width)}  {total.loss:8.2f} in {total.decisions} decisions")
+    return "\n".join(lines)
+
+
+def render_review(result: Review) -> str:
+    """Each player's accuracy, losses and counts, then the costliest decisions in words."""
+    one_column = len(result.analysis.variant.columns) == 1
+    lines = [
+        "game review (a decision's accuracy: "
+        f"100 * 2^(-loss/{ACCURACY_HALF_LOSS:g}) %; a player's: the mean)",
+    ]
+    head = ("player", "accuracy", "loss", "per decision", *(n for n, _ in SEVERITIES), "not rated")
+    rows = [
+        (
+            p.name,
+            "-" if p.accuracy is None else f"{p.accuracy:.1f} %",
+            f"{p.loss:.2f}",
+            "-" if p.loss_per_decision is None else f"{p.loss_per_decision:.2f}",
+            *(str(p.counts[n]) for n, _ in SEVERITIES),
+            str(p.not_rated),
+        )
+        for p in result.players
+    ]
+    widths = [max(len(row[i]) for row in (head, *rows)) for i in range(len(head))]
+    for row in (head, *rows):
+        cells = [
+            cell.ljust(width) if i == 0 else cell.rjust(width)
+            for i, (cell, width) in enumerate(zip(row, widths, strict=True))
+        ]
+        lines.append("  ".join(cells).rstrip())
+    thresholds = ", ".join(f"{n} >= {t:g}" for n, t in SEVERITIES)
+    lines.append(f"(expected points lost: {thresholds})")
+    lines.append("")
+    costliest = result.costliest()
+    lines.append("costliest decisions" if costliest else "no costly decisions")
+    lines.extend(f"{i}. {describe(d, one_column)}" for i, d in enumerate(costliest, start=1))
+    if result.unrated:
+        lines.append("")
+        lines.append("not rated (points entered without dice)")
+        lines.extend(
+            f"event {u.event}: {u.player}, turn {u.turn}, {u.cell} ({u.points})"
+            for u in result.unrated
+        )
+    return "\n".join(lines)

@@ -1,0 +1,100 @@
+"""``kniffel solve``: the optimal expected score of a variant, and how long solving took."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import click
+
+from kniffel.cli.output import options_line, plain, progress
+from kniffel.cli.variant_flags import variant_options
+from kniffel.rules import Discipline, Joker, Variant
+from kniffel.solver.exact.column import solve_column
+
+__all__ = ["solve"]
+
+
+@click.command("solve")
+@variant_options
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--no-cache", is_flag=True, help="Build the table anew; neither read nor write it.")
+def solve(variant: Variant, as_json: bool, no_cache: bool) -> None:
+    """Solve VARIANT exactly and print the optimal expected final score.
+
+    One-column variants (kniffel, yahtzee) are solved exactly; the table is
+    cached on disk. Dreifach prints each column solved as a one-column game
+    (a hint, not the three-column value). Variants with arrow columns
+    (rauf-runter) print the bounds of kniffel.solver.raufrunter.bounds.
+    """
+    start = time.perf_counter()
+    disciplines = {spec.discipline for spec in variant.columns}
+    if len(variant.columns) == 1:
+        result = _one_column(variant, no_cache, as_json)
+    elif disciplines == {Discipline.FREE}:
+        result = _free_columns(variant, no_cache, as_json)
+    else:
+        from kniffel.solver.raufrunter.bounds import solve_bounds
+
+        result = {"kind": "bounds", **solve_bounds(variant.options)}
+    result["seconds"] = time.perf_counter() - start
+    report = {"variant": variant.name, "options": variant.options.as_dict(), **result}
+    if as_json:
+        click.echo(json.dumps(report))
+    else:
+        _print(report)
+
+
+def _one_column(variant: Variant, no_cache: bool, quiet: bool) -> dict[str, Any]:
+    with progress("solving", quiet=quiet) as bar:
+        table = solve_column(
+            variant.options,
+            variant.columns[0].discipline,
+            progress=bar.update if bar else None,
+            use_cache=not no_cache,
+        )
+    return {"kind": "exact", "ev": table.ev, "cached": table.cached}
+
+
+def _free_columns(variant: Variant, no_cache: bool, quiet: bool) -> dict[str, Any]:
+    with progress("solving", quiet=quiet) as bar:
+        table = solve_column(
+            variant.options, progress=bar.update if bar else None, use_cache=not no_cache
+        )
+    columns = {spec.id: spec.factor * table.ev for spec in variant.columns}
+    options = variant.options
+    # Played one column after the other, each column is exactly a one-column game
+    # unless a further Kniffel (joker, bonus) or zero_only_upper looks at all columns.
+    strict = options.joker is Joker.NONE and options.kniffel_bonus == 0
+    return {
+        "kind": "columns",
+        "columns": columns,
+        "columns_sum": sum(columns.values()),
+        "sum_is_lower_bound": strict and not options.zero_only_upper,
+        "cached": table.cached,
+    }
+
+
+def _print(report: dict[str, Any]) -> None:
+    options = options_line(report["options"])
+    click.echo(f"variant  {report['variant']}")
+    click.echo(f"options  {options}")
+    kind = report["kind"]
+    if kind == "exact":
+        click.echo(f"ev       {report['ev']:.7f}")
+    elif kind == "columns":
+        for column, value in report["columns"].items():
+            click.echo(f"{column:<8} {value:.7f}")
+        click.echo(f"sum      {report['columns_sum']:.7f}")
+        what = "a lower bound" if report["sum_is_lower_bound"] else "a guide, not a bound"
+        click.echo(
+            f"hint     each column solved alone as a one-column game, times its factor: {what} "
+            "for the whole game (the joker and zero rules look at all columns)"
+        )
+    else:
+        for key, value in report.items():
+            if key not in ("variant", "options", "kind", "seconds"):
+                click.echo(f"{key:<17} {plain(value)}")
+    source = " (table from the cache)" if report.get("cached") else ""
+    click.echo(f"seconds  {report['seconds']:.3f}{source}")

@@ -1,0 +1,91 @@
+"""Solved tables on disk: one ``.npz`` per discipline and options, in the user cache dir.
+
+The directory is ``platformdirs.user_cache_dir("kniffel")``, or
+``$KNIFFEL_CACHE_DIR`` when set. A file that cannot be read, or that was
+written for other rules or by another table format, counts as missing: the
+table is built again and the file replaced.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import time
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import platformdirs
+from numpy.lib.npyio import NpzFile
+
+from kniffel.solver.exact.column import ColumnTable
+from kniffel.solver.exact.sheet_space import SheetSpace
+
+__all__ = ["FORMAT", "cache_dir", "load", "path_for", "save"]
+
+#: Bumped whenever the meaning of the stored values changes.
+FORMAT = "kniffel-column/1"
+
+
+def cache_dir() -> Path:
+    override = os.environ.get("KNIFFEL_CACHE_DIR")
+    return Path(override) if override else Path(platformdirs.user_cache_dir("kniffel"))
+
+
+def _key(space: SheetSpace) -> dict[str, object]:
+    return {"format": FORMAT, "discipline": space.discipline.value, **space.options.as_dict()}
+
+
+def path_for(space: SheetSpace) -> Path:
+    """The file of ``space``'s table; the name spells out every option."""
+    o = space.options
+    name = (
+        f"column-{space.discipline.value}-chance{int(o.chance)}-{o.pasch.value}"
+        f"-bonus{o.kniffel_bonus}-joker_{o.joker.value}-zero_upper{int(o.zero_only_upper)}.npz"
+    )
+    return cache_dir() / name
+
+
+def load(space: SheetSpace) -> ColumnTable | None:
+    """The cached table of ``space``, or ``None`` when there is no usable file."""
+    path = path_for(space)
+    start = time.perf_counter()
+    try:
+        # Opened here, so that the file is closed even when numpy cannot read it.
+        with path.open("rb") as handle:
+            stored = np.load(handle, allow_pickle=False)
+            if not isinstance(stored, NpzFile):
+                return None
+            with stored:
+                key = json.loads(str(stored["key"]))
+                values = np.array(stored["values"], dtype=np.float64)
+                built = float(stored["build_seconds"])
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+        return None
+    if key != _key(space) or values.shape != (space.size,):
+        return None
+    return ColumnTable(space, values, time.perf_counter() - start, built, cached=True)
+
+
+def save(table: ColumnTable) -> Path | None:
+    """Write ``table`` atomically; ``None`` when the cache dir cannot be written."""
+    path = path_for(table.space)
+    partial: str | None = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        # Written beside the target and renamed, so a reader never sees half a file.
+        with tempfile.NamedTemporaryFile(dir=path.parent, suffix=".tmp", delete=False) as out:
+            partial = out.name
+            np.savez(
+                out,
+                key=np.array(json.dumps(_key(table.space))),
+                values=table.values,
+                build_seconds=np.array(table.build_seconds),
+            )
+        os.replace(partial, path)
+    except OSError:
+        if partial is not None:
+            Path(partial).unlink(missing_ok=True)
+        return None
+    return path

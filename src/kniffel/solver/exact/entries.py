@@ -1,0 +1,168 @@
+"""What each entry is worth: the value of ending a turn in each row, for many states at once.
+
+For a state ``s`` and a final roll ``r``, entering into row ``j`` is worth
+its points, the upper bonus if this entry reaches 63, the extra-Kniffel bonus,
+and the value of the state it leads to (``values``, indexed by
+:class:`~kniffel.solver.exact.sheet_space.SheetSpace`). A row that may not take the
+roll is worth ``-inf``. The rules are those of :meth:`kniffel.rules.Game.entry_options`
+(docs/rules.md §3 to §6), looked up over arrays in the tables of
+:mod:`kniffel.rules.scoring` (see :mod:`kniffel.solver.exact.roll_scores`): the tests
+hold the two to the same legal cells and points.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+import numpy.typing as npt
+
+from kniffel.rules import Options, Row, bonus_on_entry, extra_kniffel_bonus, joker_index
+from kniffel.solver.exact.dice_tables import ROLL_INDEX, ROLLS
+from kniffel.solver.exact.roll_scores import joker_arrays, joker_matters, raw_scores, zero_array
+from kniffel.solver.exact.sheet_space import UPPER_CAP, SheetSpace, SheetState, StateBatch
+
+__all__ = ["KNIFFEL_ROLLS", "entry_values", "final_values", "row_values"]
+
+Array = npt.NDArray[np.float64]
+_Index = npt.NDArray[np.intp]
+
+#: Roll indices of 1-1-1-1-1 .. 6-6-6-6-6.
+KNIFFEL_ROLLS: _Index = np.array(
+    [ROLL_INDEX[next(d for d in ROLLS if d.faces == (f,) * 5)] for f in range(1, 7)],
+    dtype=np.intp,
+)
+#: ``_FACE_COUNT[f - 1, r]``: how many dice of roll ``r`` show face ``f``.
+_FACE_COUNT: _Index = np.array([[d.counts[f] for d in ROLLS] for f in range(6)], dtype=np.intp)
+
+
+@dataclass(frozen=True)
+class _Scores:
+    """Per-row score tables under one set of options."""
+
+    raw: Array  # (rows, 252): the ordinary points
+    nonzero: _Index  # (rows, 252): 1 where the ordinary points are above 0
+
+
+@cache
+def _scores(options: Options) -> _Scores:
+    raw = raw_scores(options).astype(float)
+    return _Scores(raw, (raw > 0).astype(np.intp))
+
+
+@dataclass(frozen=True)
+class _Context:
+    """What every row of a batch needs: who may enter where, and the extra-Kniffel facts."""
+
+    allowed: npt.NDArray[np.bool_]  # (rows, S)
+    upper_allowed: npt.NDArray[np.bool_]  # (S,): some upper row may take an entry
+    lower_allowed: npt.NDArray[np.bool_]  # (S,)
+    extra: npt.NDArray[np.bool_]  # (S,): the kniffel cell is filled, so a Kniffel is "extra"
+    bonus: Array  # (S,): the extra-Kniffel bonus a Kniffel earns now
+
+
+def _context(space: SheetSpace, batch: StateBatch) -> _Context:
+    allowed = space.allowed(batch.mask)
+    extra = (batch.mask >> space.kniffel_bit) & 1 == 1
+    options = space.options
+    bonus = np.where(
+        batch.armed == 1, extra_kniffel_bonus(options, True), extra_kniffel_bonus(options, False)
+    ).astype(float)
+    upper_allowed = np.asarray(allowed[:6].any(axis=0))
+    lower_allowed = np.asarray(allowed[6:].any(axis=0))
+    return _Context(allowed, upper_allowed, lower_allowed, extra, bonus)
+
+
+def _row(
+    space: SheetSpace, values: Array, batch: StateBatch, context: _Context, j: int, worth: Array
+) -> None:
+    options = space.options
+    scores = _scores(options)
+    mask, upper, armed = batch
+    after = mask | (1 << j)
+    allowed = context.allowed[j]
+    row = space.rows[j]
+    face = row.face
+    if face is not None:
+        # Six outcomes: 0..5 dice of the face; each leads to its own upper sum.
+        ahead = np.empty((6, len(mask)))
+        for n in range(6):
+            points = n * face
+            nxt = values[space.index(after, np.minimum(UPPER_CAP, upper + points), armed)]
+            ahead[n] = nxt + points + bonus_on_entry(upper, points)
+        ahead[:, ~allowed] = -np.inf
+        np.take(ahead, _FACE_COUNT[face - 1], axis=0, out=worth, mode="clip")
+    else:
+        if row is Row.KNIFFEL:
+            # A 50 arms the extra-Kniffel bonus; the cell was empty, so ``armed`` is 0 here.
+            on_zero = values[space.index(after, upper, armed)]
+            on_points = values[space.index(after, upper, armed + space.armed_values - 1)]
+        else:
+            on_zero = on_points = values[space.index(after, upper, armed)]
+        ahead = np.where(allowed, np.stack([on_zero, on_points]), -np.inf)
+        zero_refused = zero_array(options)[j]  # [upper_open]
+        if zero_refused.any():
+            ahead[0, zero_refused[context.upper_allowed.astype(np.intp)]] = -np.inf
+        np.take(ahead, scores.nonzero[j], axis=0, out=worth, mode="clip")
+        worth += scores.raw[j][:, None]
+    _apply_joker(space, context, j, worth, values[space.index(after, upper, armed)])
+
+
+def _apply_joker(
+    space: SheetSpace, context: _Context, j: int, worth: Array, following: Array
+) -> None:
+    """Rewrite the six Kniffel rolls of ``worth`` for states where they are extra Kniffels.
+
+    The joker's ruling for row ``j`` is looked up in ``kniffel.rules.joker_table`` by
+    the Kniffel's face and whether its upper row and the lower block may take it.
+    """
+    options = space.options
+    if not joker_matters(options, space.rows):
+        return
+    extra = context.extra[None, :]
+    kniffels = worth[KNIFFEL_ROLLS]  # (6, S)
+    permitted, full, full_points = joker_arrays(options.joker, space.rows)
+    faces = np.arange(1, 7)[:, None]
+    matching_open = context.allowed[:6].astype(np.intp)  # rows[f - 1] counts face f
+    at = joker_index(j, faces, matching_open, context.lower_allowed.astype(np.intp)[None, :])
+    in_full = full_points[at] + np.where(context.allowed[j], following, -np.inf)
+    ruled = np.where(permitted[at], np.where(full[at], in_full, kniffels), -np.inf)
+    worth[KNIFFEL_ROLLS] = np.where(extra, ruled + context.bonus[None, :], kniffels)
+
+
+def row_values(
+    space: SheetSpace, values: Array, batch: StateBatch, worth: Array | None = None
+) -> Iterator[Array]:
+    """For each row in sheet order: ``(252, S)``, the value of ending each roll there.
+
+    Every row is written into the same array (``worth``, if given): use it before the next.
+    """
+    context = _context(space, batch)
+    if worth is None:
+        worth = np.empty((len(ROLLS), len(batch)))
+    for j in range(space.n_rows):
+        _row(space, values, batch, context, j, worth)
+        yield worth
+
+
+def final_values(
+    space: SheetSpace,
+    values: Array,
+    batch: StateBatch,
+    out: Array | None = None,
+    worth: Array | None = None,
+) -> Array:
+    """``(252, S)``: the value of ending the turn with each roll (best legal row)."""
+    best = np.empty((len(ROLLS), len(batch))) if out is None else out
+    best.fill(-np.inf)
+    for row_worth in row_values(space, values, batch, worth):
+        np.maximum(best, row_worth, out=best)
+    return best
+
+
+def entry_values(space: SheetSpace, values: Array, state: SheetState) -> Array:
+    """``(rows, 252)`` for one state: the value of entering each roll into each row."""
+    batch = StateBatch(*(np.array([x], dtype=np.int64) for x in state))
+    return np.stack([worth[:, 0].copy() for worth in row_values(space, values, batch)])

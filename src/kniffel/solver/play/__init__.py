@@ -1,0 +1,1 @@
+"""Playing: the bots, many solitaire sheets as arrays, and seeded simulation."""

@@ -1,0 +1,184 @@
+"""Seeded solitaire games of a bot, many at once.
+
+Game ``g`` of seed ``S`` throws the dice of ``numpy.random.default_rng([S, g])``:
+five faces for every roll of every turn (a reroll takes the first faces it
+needs), then one uniform number per decision for the random bot. So a game's
+dice do not depend on the batch it is played in, and every bot meets the same
+throws. The games run on :class:`~kniffel.solver.play.sheets.SheetBatch` arrays, not
+through ``Game.push``; :func:`game_events` turns a played game back into
+events, and the tests replay those through the engine.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from kniffel.rules import Cell, Enter, Event, Roll, Variant, rows_for, upper_bonus
+from kniffel.solver.exact.dice_tables import KEEPS, ROLLS
+from kniffel.solver.play.bots import Bot, TurnLog, make_bot
+from kniffel.solver.play.sheets import SheetBatch
+
+__all__ = ["BATCH", "Simulation", "game_events", "simulate"]
+
+IntArray = npt.NDArray[np.int64]
+Array = npt.NDArray[np.float64]
+
+#: Games played side by side.
+BATCH = 500
+PERCENTILES = (1, 5, 10, 25, 50, 75, 90, 95, 99)
+
+_KEEP_COUNTS = np.array([[keep.count(f) for f in range(1, 7)] for keep in KEEPS], dtype=np.int64)
+_KEEP_SIZE = _KEEP_COUNTS.sum(axis=1)
+_BASE = 6 ** np.arange(6, dtype=np.int64)
+_ROLL_OF_CODE = np.full(6**6, -1, dtype=np.int64)
+for _r, _dice in enumerate(ROLLS):
+    _ROLL_OF_CODE[np.dot(_dice.counts, _BASE)] = _r
+
+
+@dataclass
+class Simulation:
+    """The outcome of ``games`` seeded games of one bot."""
+
+    variant: Variant
+    bot: str
+    seed: int
+    totals: IntArray  # [N]
+    column_totals: IntArray  # [N, C]
+    bonus: npt.NDArray[np.bool_]  # [N, C]: the column's upper bonus was reached
+    fifty: npt.NDArray[np.bool_]  # [N, C]: the column's Kniffel cell holds 50
+    extra_kniffels: IntArray  # [N]: extra Kniffels that earned the bonus
+    seconds: float
+    logs: list[list[TurnLog]] = field(default_factory=list)
+
+    @property
+    def games(self) -> int:
+        return len(self.totals)
+
+    def summary(self) -> dict[str, Any]:
+        """The figures ``kniffel simulate --json`` prints."""
+        totals = self.totals.astype(np.float64)
+        std = float(totals.std(ddof=1)) if self.games > 1 else 0.0
+        columns = [spec.id for spec in self.variant.columns]
+        return {
+            "variant": self.variant.name,
+            "options": self.variant.options.as_dict(),
+            "bot": self.bot,
+            "seed": self.seed,
+            "games": self.games,
+            "mean": float(totals.mean()),
+            "std": std,
+            "stderr": std / np.sqrt(self.games),
+            "min": int(self.totals.min()),
+            "max": int(self.totals.max()),
+            "percentiles": _by(PERCENTILES, np.percentile(totals, PERCENTILES)),
+            "column_mean": _by(columns, self.column_totals.mean(axis=0)),
+            "bonus_rate": _by(columns, self.bonus.mean(axis=0)),
+            "kniffel_rate": _by(columns, self.fifty.mean(axis=0)),
+            "kniffels_per_game": float(self.fifty.sum(axis=1).mean()),
+            "extra_kniffels_per_game": float(self.extra_kniffels.mean()),
+            "seconds": self.seconds,
+            "seconds_per_game": self.seconds / self.games,
+        }
+
+
+def _by(names: Sequence[object], values: Array) -> dict[str, float]:
+    return {str(name): float(v) for name, v in zip(names, values.tolist(), strict=True)}
+
+
+class _Dice:
+    """The throws of a batch of games, roll by roll."""
+
+    def __init__(self, seed: int, first: int, count: int, turns: int) -> None:
+        faces = np.empty((count, turns, 3, 5), dtype=np.int64)
+        choices = np.empty((count, turns, 3))
+        for i in range(count):
+            rng = np.random.default_rng([seed, first + i])
+            faces[i] = rng.integers(1, 7, size=(turns, 3, 5))
+            choices[i] = rng.random((turns, 3))
+        self.faces = faces
+        self.choices = choices
+
+    def roller(self, turn: int) -> Callable[[int, IntArray], IntArray]:
+        faces = self.faces[:, turn]
+
+        def roll(j: int, keep: IntArray) -> IntArray:
+            rolled = 5 - _KEEP_SIZE[keep]  # the first `rolled` faces of this roll
+            used = np.arange(5)[None, :] < rolled[:, None]
+            counts = _KEEP_COUNTS[keep].copy()
+            for f in range(6):
+                counts[:, f] += ((faces[:, j] == f + 1) & used).sum(axis=1)
+            return np.asarray(_ROLL_OF_CODE[counts @ _BASE])
+
+        return roll
+
+
+def simulate(
+    variant: Variant,
+    bot: str | Bot,
+    games: int,
+    seed: int = 0,
+    *,
+    progress: Callable[[int], None] | None = None,
+    keep_logs: int = 0,
+) -> Simulation:
+    """Play ``games`` seeded solitaire games; ``keep_logs``: keep the turns of the first ones."""
+    player = make_bot(bot, variant, seed) if isinstance(bot, str) else bot
+    turns = len(rows_for(variant.options)) * len(variant.columns)
+    n_cols = len(variant.columns)
+    totals = np.zeros(games, dtype=np.int64)
+    column_totals = np.zeros((games, n_cols), dtype=np.int64)
+    bonus = np.zeros((games, n_cols), dtype=np.bool_)
+    fifty = np.zeros((games, n_cols), dtype=np.bool_)
+    extra = np.zeros(games, dtype=np.int64)
+    logs: list[list[TurnLog]] = []
+    start = time.perf_counter()
+    for first in range(0, games, BATCH):
+        count = min(BATCH, games - first)
+        dice = _Dice(seed, first, count, turns)
+        sheets = SheetBatch(variant, count)
+        batch_logs = []
+        for turn in range(turns):
+            batch_logs.append(player.play_turns(sheets, dice.roller(turn), dice.choices[:, turn]))
+        if first < keep_logs:
+            logs.append(batch_logs)
+        part = slice(first, first + count)
+        column_totals[part] = sheets.column_totals()
+        totals[part] = column_totals[part].sum(axis=1)
+        bonus[part] = upper_bonus(sheets.upper) > 0
+        fifty[part] = sheets.fifty
+        extra[part] = sheets.bonus_kniffels
+        if progress:
+            progress(count)
+    seconds = time.perf_counter() - start
+    return Simulation(
+        variant, player.name, seed, totals, column_totals, bonus, fifty, extra, seconds, logs
+    )
+
+
+def game_events(simulation: Simulation, game: int, player: str = "Bot") -> list[Event]:
+    """The events of a game whose turns were kept (``keep_logs``), for the rules engine."""
+    batch, index = divmod(game, BATCH)
+    variant = simulation.variant
+    rows = rows_for(variant.options)
+    events: list[Event] = []
+    for log in simulation.logs[batch]:
+        for j in range(3):
+            roll = int(log.rolls[index, j])
+            if roll < 0:
+                break
+            keep = KEEPS[int(log.keeps[index, j - 1])] if j else ()
+            events.append(Roll(player, ROLLS[roll], keep))
+        slot = int(log.slot[index])
+        column = variant.columns[_slot_column(variant, slot)].id
+        events.append(Enter(player, Cell(column, rows[int(log.row[index])])))
+    return events
+
+
+def _slot_column(variant: Variant, slot: int) -> int:
+    return int(SheetBatch(variant, 0).layout.column[slot])

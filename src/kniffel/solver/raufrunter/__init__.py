@@ -1,0 +1,1 @@
+"""Rauf-Runter-Kniffel: the exact bounds of ↓ and ↑ together and the bot's value estimate."""

@@ -1,0 +1,320 @@
+"""Summary rows of finished games, one per seat: what the player statistics read.
+
+A finished game gets one ``player_results`` row per seat (its total, place,
+upper bonus per column, Kniffels, the player's name and the name it is linked
+to) so that statistics over years of games never replay history. The rows are
+kept up to date lazily: :meth:`ResultStore.sync` summarises every finished game
+whose rows are missing or older than the game (a correction after the end
+changes the version), and only rows at the game's version and of a finished
+game count (:meth:`ResultStore.rows`). Migration ``0003_player_results``
+fills them for the games that were finished before.
+
+A player is recognised across games by name, case and surrounding spaces
+ignored (:func:`player_key`); a key holder can link a seat to another name
+afterwards (:meth:`ResultStore.link`). The review's figures (accuracy, loss,
+rated decisions) are added when a game's review is computed
+(:meth:`ResultStore.set_review`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    Boolean,
+    Connection,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    and_,
+    delete,
+    exists,
+    select,
+    update,
+)
+from sqlalchemy.orm import Mapped, mapped_column
+
+from kniffel.record import Record, replay
+from kniffel.rules import Game, Row
+from kniffel.store.models import Base, EventRow, GameRow
+
+__all__ = ["PlayerResult", "PlayerResultRow", "ResultStore", "player_key", "summarise"]
+
+
+def player_key(name: str) -> str:
+    """Who a name means across games: case and surrounding spaces ignored.
+
+    >>> player_key("  Anna ") == player_key("ANNA")
+    True
+    """
+    return name.strip().casefold()
+
+
+class PlayerResultRow(Base):
+    __tablename__ = "player_results"
+
+    game_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    version: Mapped[int] = mapped_column(Integer)  # the game's version when summarised
+    name: Mapped[str] = mapped_column(String(200))  # as typed in the game
+    linked: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    player: Mapped[str] = mapped_column(String(200))  # player_key(linked or name)
+    variant: Mapped[str] = mapped_column(String(32))
+    options: Mapped[str] = mapped_column(String(400))  # the options as canonical JSON
+    seats: Mapped[int] = mapped_column(Integer)
+    total: Mapped[int] = mapped_column(Integer)
+    place: Mapped[int] = mapped_column(Integer)  # 1 = won (ties share the place)
+    bonus: Mapped[str] = mapped_column(String(16))  # "1"/"0" per column: upper bonus reached
+    kniffels: Mapped[int] = mapped_column(Integer)  # Kniffel cells with 50 plus extra Kniffels
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    accuracy: Mapped[float | None] = mapped_column(Float, nullable=True)
+    loss: Mapped[float | None] = mapped_column(Float, nullable=True)
+    decisions: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    bot: Mapped[bool] = mapped_column(Boolean, default=False)
+
+    __table_args__ = (
+        Index("ix_player_results_player", "player", "variant"),
+        Index("ix_player_results_finished", "finished_at"),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerResult:
+    """One seat of one finished game."""
+
+    game_id: str
+    seat: int
+    name: str
+    player: str
+    variant: str
+    options: str
+    seats: int
+    total: int
+    place: int
+    bonus: str
+    kniffels: int
+    finished_at: datetime
+    accuracy: float | None
+    loss: float | None
+    decisions: int | None
+    bot: bool
+
+
+def summarise(game: Game) -> list[dict[str, Any]]:
+    """Per seat of a finished game: total, place, bonus per column, Kniffels."""
+    totals = game.returns()
+    rows = []
+    for p, name in enumerate(game.players):
+        bonus = "".join(
+            "1" if game.column_totals(p, spec.id).bonus else "0" for spec in game.variant.columns
+        )
+        kniffels = 0
+        for spec in game.variant.columns:
+            for row in game.rows:
+                cell = game.cell(f"{spec.id}.{row.value}")
+                if row is Row.KNIFFEL and (game.points(p, cell) or 0) > 0:
+                    kniffels += 1
+                if game.cell_bonus(p, cell) > 0:
+                    kniffels += 1
+        rows.append(
+            {
+                "seat": p,
+                "name": name,
+                "total": totals[p],
+                "place": 1 + sum(1 for t in totals if t > totals[p]),
+                "bonus": bonus,
+                "kniffels": kniffels,
+            }
+        )
+    return rows
+
+
+def _utc(moment: datetime) -> datetime:
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def options_key(options: dict[str, Any]) -> str:
+    """The options as one canonical string (for grouping games with the same house rules)."""
+    return json.dumps(options, sort_keys=True, separators=(",", ":"))
+
+
+def sync_connection(connection: Connection, limit: int | None = None) -> int:
+    """Summarise the finished games whose rows are missing or stale; returns how many.
+
+    Works on a plain connection, so migration ``0003_player_results`` runs it too.
+    """
+    fresh = exists().where(
+        and_(
+            PlayerResultRow.game_id == GameRow.id,
+            PlayerResultRow.version == GameRow.version,
+        )
+    )
+    # Named columns only: later migrations may add columns this one does not know.
+    query = (
+        select(
+            GameRow.id,
+            GameRow.variant,
+            GameRow.options,
+            GameRow.players,
+            GameRow.bots,
+            GameRow.version,
+            GameRow.updated_at,
+        )
+        .where(GameRow.finished.is_(True), ~fresh)
+        .order_by(GameRow.id)
+    )
+    if limit is not None:
+        query = query.limit(limit)
+    stale = connection.execute(query).mappings().all()
+    for game_row in stale:
+        events = connection.scalars(
+            select(EventRow.payload)
+            .where(EventRow.game_id == game_row["id"], EventRow.seq <= game_row["version"])
+            .order_by(EventRow.seq)
+        ).all()
+        game = replay(
+            Record(
+                game_row["variant"], tuple(game_row["players"]), game_row["options"], tuple(events)
+            )
+        )
+        links = dict(
+            connection.execute(
+                select(PlayerResultRow.seat, PlayerResultRow.linked).where(
+                    PlayerResultRow.game_id == game_row["id"]
+                )
+            ).all()
+        )
+        connection.execute(delete(PlayerResultRow).where(PlayerResultRow.game_id == game_row["id"]))
+        if not game.is_finished:
+            continue
+        bots = game_row["bots"] or {}
+        values = []
+        for summary in summarise(game):
+            linked = links.get(summary["seat"])
+            values.append(
+                {
+                    **summary,
+                    "game_id": game_row["id"],
+                    "version": game_row["version"],
+                    "linked": linked,
+                    "player": player_key(linked or summary["name"]),
+                    "variant": game_row["variant"],
+                    "options": options_key(game_row["options"]),
+                    "seats": len(game.players),
+                    "finished_at": _utc(game_row["updated_at"]),
+                    "accuracy": None,
+                    "loss": None,
+                    "decisions": None,
+                    "bot": summary["name"] in bots,
+                }
+            )
+        connection.execute(PlayerResultRow.__table__.insert(), values)  # type: ignore[attr-defined]
+    return len(stale)
+
+
+class ResultStore:
+    """The summary rows of a :class:`~kniffel.store.GameStore`'s database."""
+
+    def __init__(self, engine: Any) -> None:
+        self.engine = engine
+
+    def sync(self) -> int:
+        """Bring every finished game's rows up to date (cheap when nothing changed)."""
+        with self.engine.begin() as connection:
+            return sync_connection(connection)
+
+    def rows(
+        self, player: str | None = None, *, with_player: str | None = None
+    ) -> list[PlayerResult]:
+        """The current rows (of ``player``, or of every seat of the games ``with_player`` played),
+        oldest game first."""
+        self.sync()
+        query = (
+            select(PlayerResultRow)
+            .join(GameRow, GameRow.id == PlayerResultRow.game_id)
+            .where(GameRow.finished.is_(True), GameRow.version == PlayerResultRow.version)
+            .order_by(PlayerResultRow.finished_at, PlayerResultRow.game_id, PlayerResultRow.seat)
+        )
+        if player is not None:
+            query = query.where(PlayerResultRow.player == player_key(player))
+        if with_player is not None:
+            played = select(PlayerResultRow.game_id).where(
+                PlayerResultRow.player == player_key(with_player)
+            )
+            query = query.where(PlayerResultRow.game_id.in_(played))
+        with self.engine.connect() as connection:
+            return [
+                PlayerResult(
+                    game_id=r.game_id,
+                    seat=r.seat,
+                    name=r.linked or r.name,
+                    player=r.player,
+                    variant=r.variant,
+                    options=r.options,
+                    seats=r.seats,
+                    total=r.total,
+                    place=r.place,
+                    bonus=r.bonus,
+                    kniffels=r.kniffels,
+                    finished_at=_utc(r.finished_at),
+                    accuracy=r.accuracy,
+                    loss=r.loss,
+                    decisions=r.decisions,
+                    bot=r.bot,
+                )
+                for r in connection.execute(
+                    query.with_only_columns(*PlayerResultRow.__table__.columns)
+                )
+            ]
+
+    def link(self, game_id: str, seat: int, name: str | None) -> bool:
+        """Count ``seat`` of a finished game as ``name`` (``None``: its own name again)."""
+        self.sync()
+        with self.engine.begin() as connection:
+            row = connection.execute(
+                select(PlayerResultRow.name).where(
+                    PlayerResultRow.game_id == game_id, PlayerResultRow.seat == seat
+                )
+            ).first()
+            if row is None:
+                return False
+            linked = name.strip() if name and name.strip() else None
+            connection.execute(
+                update(PlayerResultRow)
+                .where(PlayerResultRow.game_id == game_id, PlayerResultRow.seat == seat)
+                .values(linked=linked, player=player_key(linked or row.name))
+            )
+        return True
+
+    def set_review(
+        self, game_id: str, version: int, figures: Sequence[tuple[float | None, float, int]]
+    ) -> None:
+        """Store each seat's (accuracy, loss, rated decisions) from the game's review."""
+        self.sync()
+        with self.engine.begin() as connection:
+            for seat, (accuracy, loss, decisions) in enumerate(figures):
+                connection.execute(
+                    update(PlayerResultRow)
+                    .where(
+                        PlayerResultRow.game_id == game_id,
+                        PlayerResultRow.seat == seat,
+                        PlayerResultRow.version == version,
+                    )
+                    .values(accuracy=accuracy, loss=loss, decisions=decisions)
+                )
+
+    def names(self) -> dict[str, str]:
+        """Every player's key with the name shown for it (the latest spelling)."""
+        shown: dict[str, str] = {}
+        for row in self.rows():
+            shown[row.player] = row.name.strip()
+        return shown

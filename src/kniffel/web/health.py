@@ -1,0 +1,25 @@
+"""``GET /healthz``: 200 only while the database answers, for load balancers and orchestrators."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+from starlette.concurrency import run_in_threadpool
+
+from kniffel.store import GameStore
+
+__all__ = ["router"]
+
+router = APIRouter(include_in_schema=False)
+
+
+@router.get("/healthz")
+async def healthz(request: Request) -> JSONResponse:
+    store: GameStore = request.app.state.store
+    if await run_in_threadpool(store.reachable):
+        return JSONResponse({"status": "ok"})
+    return JSONResponse(
+        {"detail": "the database cannot be reached"},
+        status_code=503,
+        headers={"Retry-After": "5", "Cache-Control": "no-store"},
+    )

@@ -1,0 +1,420 @@
+"""Players across games: their pages, the leaderboard and their JSON.
+
+- ``GET /spieler``: every player and the leaderboard per preset ("Bestenliste");
+- ``GET /spieler/{name}``: one player's figures (name matched ignoring case and
+  surrounding spaces) with charts ``…/verteilung.svg``, ``…/punkte.svg``,
+  ``…/genauigkeit.svg``;
+- ``POST /g/{id}/spieler``: a key holder counts a seat as another name;
+- ``GET /api/players``, ``GET /api/players/{name}``,
+  ``POST /api/games/{id}/players/{seat}/link``: the same as JSON.
+
+All figures come from the summary rows of finished games
+(:mod:`kniffel.store.results`, :mod:`kniffel.board.players.stats`).
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Annotated, Any
+from urllib.parse import quote
+
+from fastapi import APIRouter, Request
+from fastapi.responses import RedirectResponse, Response
+from pydantic import BaseModel, Field
+from starlette.concurrency import run_in_threadpool
+
+from kniffel.board.errors import BoardError, Forbidden, GameNotFound
+from kniffel.board.players.stats import PlayerStats, leaderboard, player_stats
+from kniffel.board.players.yardstick import yardstick
+from kniffel.rules.variants import PRESETS
+from kniffel.store.results import PlayerResult, ResultStore, player_key
+from kniffel.web import rendering
+from kniffel.web.api import Key
+from kniffel.web.errors import ErrorBody
+from kniffel.web.review_chart import histogram_svg, series_chart_svg
+from kniffel.web.review_words import ReviewWords
+
+__all__ = ["leaderboard_context", "results_of", "router"]
+
+api = APIRouter(tags=["players"])
+pages = APIRouter(include_in_schema=False)
+router = APIRouter()
+
+#: Leaderboard rows shown per preset on the start page.
+LEADERS = 5
+
+
+class NotLinkable(BoardError):
+    """The seat is not a seat of a finished game."""
+
+    status = 409
+
+
+class PlayerNotFound(BoardError):
+    status = 404
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"there is no player {name!r} with a finished game")
+
+
+def results_of(request: Request) -> ResultStore:
+    """The summary rows of the app's store."""
+    state = request.app.state
+    found = getattr(state, "results", None)
+    if found is None:
+        found = state.results = ResultStore(state.store.engine)
+    assert isinstance(found, ResultStore)
+    return found
+
+
+def player_href(name: str) -> str:
+    return "/spieler/" + quote(player_key(name) or "-", safe="")
+
+
+def _stats(results: ResultStore, name: str) -> PlayerStats:
+    mine = results.rows(name)
+    if not mine:
+        raise PlayerNotFound(name)
+    return player_stats(mine, results.rows(with_player=name))
+
+
+def _stats_json(stats: PlayerStats) -> dict[str, Any]:
+    data = stats.as_dict()
+    for preset in data["presets"]:
+        found = yardstick(preset["variant"])
+        preset["bot"] = None if found is None else found.as_dict()
+    return data
+
+
+# ------------------------------------------------------------------------ JSON
+
+
+@api.get("/players", summary="Every player with a finished game, and the leaderboard per preset")
+def players_json(request: Request) -> dict[str, Any]:
+    rows = results_of(request).rows()
+    return {"players": _player_list(rows), "leaderboard": _board_json(rows)}
+
+
+@api.get(
+    "/players/{name:path}",
+    responses={
+        404: {"model": ErrorBody, "description": "no finished game of that player"},
+        422: {"model": ErrorBody, "description": "the request is malformed"},
+    },
+    summary="One player's figures across games (name without regard to case and spaces)",
+)
+def player_json(name: str, request: Request) -> dict[str, Any]:
+    return _stats_json(_stats(results_of(request), name))
+
+
+class LinkBody(BaseModel):
+    name: Annotated[
+        str | None,
+        Field(max_length=200, description="the name to count the seat as; null: its own name"),
+    ] = None
+
+
+@api.post(
+    "/games/{game_id}/players/{seat}/link",
+    responses={
+        400: {"model": ErrorBody, "description": "the body is not JSON"},
+        403: {"model": ErrorBody, "description": "the key is missing or wrong"},
+        404: {"model": ErrorBody, "description": "there is no such game"},
+        409: {"model": ErrorBody, "description": "no such seat, or the game is not over"},
+        422: {"model": ErrorBody, "description": "the request is malformed"},
+    },
+    summary="Count a seat of a finished game as another player (needs the game's key)",
+)
+def link_json(
+    game_id: str, seat: int, body: LinkBody, key: Key, request: Request
+) -> dict[str, Any]:
+    return _link(request, game_id, seat, body.name, key)
+
+
+def _link(
+    request: Request, game_id: str, seat: int, name: str | None, key: str | None
+) -> dict[str, Any]:
+    view = rendering.service(request).get(game_id)
+    if not key or not secrets.compare_digest(key.encode(), view.key.encode()):
+        raise Forbidden("this needs the game's key")
+    if not results_of(request).link(game_id, seat, name):
+        raise NotLinkable(f"seat {seat} of game {game_id} is not a seat of a finished game")
+    shown = name.strip() if name and name.strip() else view.players[seat]
+    return {"game": game_id, "seat": seat, "name": shown, "player": player_key(shown)}
+
+
+def _player_list(rows: list[PlayerResult]) -> list[dict[str, Any]]:
+    grouped: dict[str, list[PlayerResult]] = {}
+    for row in rows:
+        grouped.setdefault(row.player, []).append(row)
+    listed = []
+    for key, games in grouped.items():
+        contested = [g for g in games if g.seats > 1]
+        listed.append(
+            {
+                "name": games[-1].name.strip(),
+                "key": key,
+                "games": len(games),
+                "wins": sum(1 for g in games if g.place == 1),
+                "win_rate": (
+                    sum(1 for g in contested if g.place == 1) / len(contested)
+                    if contested
+                    else None
+                ),
+                "bot": all(g.bot for g in games),
+            }
+        )
+    return sorted(listed, key=lambda p: (-p["games"], p["name"].casefold()))
+
+
+def _board_json(rows: list[PlayerResult]) -> dict[str, list[dict[str, Any]]]:
+    return {v: [r.as_dict() for r in board] for v, board in leaderboard(rows).items()}
+
+
+# ----------------------------------------------------------------------- pages
+
+
+def _render(request: Request, name: str, context: dict[str, Any], status: int = 200) -> Response:
+    words = ReviewWords(rendering.translator(request))
+    context = {**context, "_": words, "words": words, "lang": words.lang}
+    response = rendering.templates.TemplateResponse(request, name, context, status_code=status)
+    rendering.remember_language(request, response)
+    return response
+
+
+def _variant_label(words: ReviewWords, variant: str) -> str:
+    preset = PRESETS.get(variant)
+    return words.t(preset.label) if preset else variant
+
+
+def leaderboard_context(request: Request) -> dict[str, Any]:
+    """The start page's leaderboard: per preset the best means (bots left out)."""
+    words = ReviewWords(rendering.translator(request))
+    board = leaderboard(results_of(request).rows())
+    return {
+        "title": words("Bestenliste"),
+        "all_players": words("Alle Spieler"),
+        "csv": words("Alle Spiele als CSV"),
+        "empty": words("Noch keine beendeten Spiele."),
+        "head": [words("Spieler"), words("Spiele"), words("Schnitt"), words("Bestes")],
+        "presets": [
+            {
+                "label": _variant_label(words, variant),
+                "rows": [
+                    {
+                        "name": r.name,
+                        "href": player_href(r.name),
+                        "games": r.games,
+                        "mean": words.decimal(r.mean),
+                        "best": r.best,
+                    }
+                    for r in rows[:LEADERS]
+                ],
+            }
+            for variant, rows in sorted(board.items(), key=lambda kv: -len(kv[1]))
+        ],
+    }
+
+
+@pages.get("/spieler")
+async def players_page(request: Request) -> Response:
+    rows = await run_in_threadpool(lambda: results_of(request).rows())
+    words = ReviewWords(rendering.translator(request))
+    players = [
+        {**p, "href": player_href(p["name"]), "win_rate": _rate(words, p["win_rate"])}
+        for p in _player_list(rows)
+    ]
+    board = await run_in_threadpool(leaderboard_context, request)
+    return _render(request, "players/index.html", {"players": players, "board": board})
+
+
+def _rate(words: ReviewWords, value: float | None) -> str:
+    return words.percent(None if value is None else 100 * value)
+
+
+@pages.get("/spieler/{name:path}/verteilung.svg")
+async def histogram_chart(request: Request, name: str) -> Response:
+    words = ReviewWords(rendering.translator(request))
+
+    def draw() -> str:
+        stats = _stats(results_of(request), name)
+        preset = stats.presets[0]
+        variant = request.query_params.get("variant", preset.variant)
+        preset = stats.preset(variant) or preset
+        bot = yardstick(preset.variant)
+        marks = [(words("Schnitt"), preset.mean)]
+        if bot is not None:
+            marks.append(
+                (words("Der starke Bot: {mean} im Schnitt", mean=words.decimal(bot.mean)), bot.mean)
+            )
+        return histogram_svg(preset.histogram, words, marks=marks)
+
+    return await _svg(request, draw)
+
+
+@pages.get("/spieler/{name:path}/punkte.svg")
+async def totals_chart(request: Request, name: str) -> Response:
+    words = ReviewWords(rendering.translator(request))
+
+    def draw() -> str:
+        stats = _stats(results_of(request), name)
+        series = []
+        for preset in stats.presets:
+            games = [
+                (i, g.total) for i, g in enumerate(stats.history, 1) if g.variant == preset.variant
+            ]
+            series.append(
+                (
+                    _variant_label(words, preset.variant),
+                    [i for i, _ in games],
+                    [t for _, t in games],
+                )
+            )
+        return series_chart_svg(
+            series,
+            title=words("Punkte über die Zeit"),
+            xlabel=words("Spiel"),
+            ylabel=words("Punkte"),
+        )
+
+    return await _svg(request, draw)
+
+
+@pages.get("/spieler/{name:path}/genauigkeit.svg")
+async def accuracy_chart(request: Request, name: str) -> Response:
+    words = ReviewWords(rendering.translator(request))
+
+    def draw() -> str:
+        stats = _stats(results_of(request), name)
+        points = [(i, g.accuracy) for i, g in enumerate(stats.history, 1) if g.accuracy is not None]
+        return series_chart_svg(
+            [(stats.name, [i for i, _ in points], [a for _, a in points if a is not None])],
+            title=words("Genauigkeit über die Zeit"),
+            xlabel=words("Spiel"),
+            ylabel=words("Genauigkeit") + " (%)",
+            ylim=(0, 100),
+        )
+
+    return await _svg(request, draw)
+
+
+async def _svg(request: Request, draw: Any) -> Response:
+    try:
+        svg = await run_in_threadpool(draw)
+    except PlayerNotFound:
+        return rendering.not_found(request)
+    return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-cache"})
+
+
+@pages.get("/spieler/{name:path}")
+async def player_page(request: Request, name: str) -> Response:
+    words = ReviewWords(rendering.translator(request))
+    try:
+        stats = await run_in_threadpool(_stats, results_of(request), name)
+    except PlayerNotFound:
+        message = words("Kein beendetes Spiel von {name}.", name=name)
+        return rendering.render(request, "missing.html", {"message": message}, status=404)
+    return _render(request, "players/player.html", _player_context(stats, words))
+
+
+def _player_context(stats: PlayerStats, words: ReviewWords) -> dict[str, Any]:
+    href = player_href(stats.name)
+    presets = []
+    for p in stats.presets:
+        bot = yardstick(p.variant)
+        presets.append(
+            {
+                "variant": p.variant,
+                "label": _variant_label(words, p.variant),
+                "games": p.games,
+                "mean": words.decimal(p.mean),
+                "best": p.best,
+                "worst": p.worst,
+                "trend": ("+" if p.trend >= 0 else "−") + words.decimal(abs(p.trend)),
+                "recent_mean": words.decimal(p.recent_mean),
+                "kniffel_rate": _rate(words, p.kniffel_rate),
+                "bonus": [
+                    (
+                        words.t.column(PRESETS[p.variant].column(c)) if p.variant in PRESETS else c,
+                        _rate(words, r),
+                    )
+                    for c, r in zip(p.columns, p.bonus_rate, strict=True)
+                ],
+                "histogram": f"{href}/verteilung.svg?variant={p.variant}&lang={words.lang}",
+                "bot": (
+                    None
+                    if bot is None
+                    else words("Der starke Bot: {mean} im Schnitt", mean=words.decimal(bot.mean))
+                    + f" (p5 {bot.p5}, p50 {bot.p50}, p95 {bot.p95})"
+                ),
+                "vs_bot": None
+                if bot is None
+                else ("+" if p.mean >= bot.mean else "−") + words.decimal(abs(p.mean - bot.mean)),
+            }
+        )
+    return {
+        "name": stats.name,
+        "href": href,
+        "games": stats.games,
+        "wins": stats.wins,
+        "win_rate": _rate(words, stats.win_rate),
+        "accuracy": words.percent(stats.accuracy),
+        "loss_per_decision": (
+            "–" if stats.loss_per_decision is None else words.decimal(stats.loss_per_decision)
+        ),
+        "reviewed": stats.reviewed,
+        "presets": presets,
+        "opponents": [
+            {
+                "name": o.name,
+                "href": player_href(o.name),
+                "games": o.games,
+                "ahead": o.ahead,
+                "behind": o.behind,
+                "tied": o.tied,
+                "rate": _rate(words, o.rate),
+            }
+            for o in stats.opponents
+        ],
+        "recent": [
+            {
+                "id": g.game_id,
+                "variant": _variant_label(words, g.variant),
+                "when": words.t.when(g.finished_at),
+                "total": g.total,
+                "place": g.place,
+                "seats": g.seats,
+                "accuracy": words.percent(g.accuracy),
+            }
+            for g in reversed(stats.history[-20:])
+        ],
+        "lang": words.lang,
+    }
+
+
+@pages.post("/g/{game_id}/spieler")
+async def link_page(request: Request, game_id: str) -> Response:
+    """The review page's form: count a seat as another name (needs the key on this device)."""
+    form = await rendering.text_form(request)
+    try:
+        view = await run_in_threadpool(rendering.service(request).get, game_id)
+    except GameNotFound:
+        return rendering.not_found(request)
+    seat_text = str(form.get("seat", ""))
+    name = str(form.get("name", ""))
+    words = ReviewWords(rendering.translator(request))
+    if not seat_text.isdigit() or int(seat_text) >= len(view.players) or len(name) > 200:
+        return Response(words("Diesen Platz gibt es nicht."), status_code=422)
+    try:
+        await run_in_threadpool(
+            _link, request, game_id, int(seat_text), name, rendering.device_key(request, view)
+        )
+    except Forbidden:
+        return Response(words("Dafür braucht es den Schlüssel des Spiels."), status_code=403)
+    except NotLinkable:
+        return Response(words("Erst ein beendetes Spiel zählt für die Spieler."), status_code=409)
+    return RedirectResponse(f"/g/{game_id}/analyse", status_code=303)
+
+
+router.include_router(api, prefix="/api")
+router.include_router(pages)

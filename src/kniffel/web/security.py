@@ -1,0 +1,65 @@
+"""The headers every answer of the board carries (docs/architecture.md, "Security").
+
+- ``Content-Security-Policy``: scripts, styles, pictures and connections only from the board
+  itself; no inline script or style, no ``eval`` (htmx runs with ``allowEval`` off and without
+  its indicator styles), no frames around the board (``frame-ancestors 'none'``), forms post
+  only to the board.
+- ``X-Content-Type-Options: nosniff``, ``Referrer-Policy: no-referrer``, ``X-Frame-Options: DENY``
+  (for browsers without ``frame-ancestors``).
+- Pages (HTML) may hold a game's key (the share box shows the play link): they are never stored
+  by a browser or a proxy (``Cache-Control: no-store``) and vary with the cookie that holds the
+  key (``Vary: Cookie``).
+"""
+
+from __future__ import annotations
+
+from starlette.datastructures import MutableHeaders
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+__all__ = ["CSP", "SecurityHeaders"]
+
+CSP = "; ".join(
+    (
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self' data:",
+        "connect-src 'self'",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    )
+)
+
+_ALWAYS = {
+    "content-security-policy": CSP,
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "no-referrer",
+    "x-frame-options": "DENY",
+}
+
+
+class SecurityHeaders:
+    """ASGI middleware: adds the headers above to every HTTP answer."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                for name, value in _ALWAYS.items():
+                    if name not in headers:
+                        headers[name] = value
+                if headers.get("content-type", "").startswith("text/html"):
+                    headers["cache-control"] = "no-store"
+                    headers.add_vary_header("Cookie")
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)

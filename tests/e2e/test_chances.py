@@ -1,0 +1,58 @@
+"""The Gewinnchancen switch: off by default, remembered per device, updated live."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from .conftest import PHONE
+
+pytestmark = pytest.mark.e2e
+
+
+def test_the_switch_shows_the_chances_and_stays_on(browser: Browser, server: str) -> None:
+    context = browser.new_context(viewport=PHONE, locale="de-DE")
+    page = context.new_page()
+    page.goto(server + "/")
+    page.get_by_label("Name von Spieler 1").fill("Anna")
+    page.get_by_label("Name von Spieler 2").fill("Ben")
+    page.get_by_role("button", name="Spiel beginnen").click()
+    expect(page.locator(".turn-name")).to_have_text("Anna ist am Zug")
+
+    switch = page.get_by_role("checkbox", name="Gewinnchancen")
+    expect(switch).not_to_be_checked()
+    expect(page.locator(".player-chance")).to_have_count(0)
+
+    switch.check()
+    chances = page.locator(".player-chance")
+    # the first answer of a server builds the bot's tables (seconds, once; then cached)
+    expect(chances).to_have_count(2, timeout=120_000)
+    expect(chances.first).to_have_text("50 %")
+    expect(page.locator("#tab-0 .player-chance")).to_have_attribute(
+        "aria-label", "Gewinnchance 50 %"
+    )
+
+    page.reload()  # remembered on this device
+    expect(page.get_by_role("checkbox", name="Gewinnchancen")).to_be_checked()
+    expect(page.locator(".player-chance")).to_have_count(2)
+
+    # An entry (here through the API, as another device would make it) updates them live.
+    game = page.locator(".game").get_attribute("data-game")
+    key = re.search(r"key=([^&]+)", page.locator("#play-url").input_value())
+    assert game and key
+    answer = page.request.post(
+        f"{server}/api/games/{game}/events",
+        data={"event": {"type": "enter", "player": "Anna", "cell": "free.kniffel", "points": 50}},
+        headers={"X-Kniffel-Key": key.group(1)},
+    )
+    assert answer.ok, answer.text()
+    expect(page.locator(".turn-name")).to_have_text("Ben ist am Zug")
+    expect(page.locator("#tab-0 .player-chance")).not_to_have_text("50 %")
+    anna = float(page.locator("#tab-0 .player-chance").get_attribute("data-win") or 0)
+    assert anna > 0.6
+
+    page.get_by_role("checkbox", name="Gewinnchancen").uncheck()
+    expect(page.locator(".player-chance")).to_have_count(0)
+    context.close()

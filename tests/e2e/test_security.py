@@ -1,0 +1,77 @@
+"""The board under its Content-Security-Policy: nothing the page does is blocked (issue 9,
+finding 6), and the Tipp still marks what it recommends."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from .conftest import PHONE
+
+pytestmark = pytest.mark.e2e
+
+#: Runs before any page script (Playwright injects it past the policy) and records violations.
+WATCH = """
+window.__violations = [];
+document.addEventListener("securitypolicyviolation", (e) => {
+  window.__violations.push(`${e.violatedDirective} ${e.blockedURI} ${e.lineNumber}`);
+});
+"""
+
+
+def violations(page: Page) -> list[str]:
+    found: list[str] = page.evaluate("window.__violations")
+    return found
+
+
+def test_a_game_with_tipp_breaks_no_rule_of_the_policy(browser: Browser, server: str) -> None:
+    context = browser.new_context(viewport=PHONE, locale="de-DE", has_touch=True)
+    context.add_init_script(WATCH)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(server + "/")
+    page.get_by_label("Name von Spieler 1").fill("Clara")
+    page.get_by_role("radio", name="Virtuelle Würfel").check()
+    page.get_by_role("button", name="Spiel beginnen").click()
+    page.get_by_role("button", name="Würfeln").click()
+    expect(page.locator("#board")).to_have_attribute("data-version", "1")
+    page.locator(".tipp-button").click()
+    expect(page.locator(".tipp")).to_be_visible(timeout=180_000)  # the solver may build a table
+    # The Tipp marks its best choice (a cell or the dice to keep) with a class, not a style element.
+    marked = page.locator(".tipp-best-cell, .tipp-keep")
+    expect(marked.first).to_be_visible()
+    page.get_by_role("button", name="Tipp schließen").click()
+    expect(page.locator(".tipp")).to_have_count(0)
+    expect(marked).to_have_count(0)
+    page.get_by_role("button", name="Würfeln").click()
+    expect(page.locator("#board")).to_have_attribute("data-version", "2")
+    assert violations(page) == []
+    assert errors == []
+    context.close()
+
+
+def test_the_play_link_with_the_key_in_its_fragment_lets_another_device_play(
+    browser: Browser, server: str
+) -> None:
+    first = browser.new_context(viewport=PHONE, locale="de-DE")
+    page = first.new_page()
+    page.goto(server + "/")
+    page.get_by_label("Name von Spieler 1").fill("Anna")
+    page.get_by_role("button", name="Spiel beginnen").click()
+    play_url = page.locator("#play-url").input_value()
+    assert "#key=" in play_url and "?key=" not in play_url
+    first.close()
+
+    phone = browser.new_context(viewport=PHONE, locale="de-DE")
+    phone.add_init_script(WATCH)
+    other = phone.new_page()
+    requested: list[str] = []
+    other.on("request", lambda request: requested.append(request.url))
+    other.goto(play_url)
+    # The page trades the key for the cookie, drops the fragment and shows the entry.
+    expect(other.locator("#dice-input")).to_be_visible()
+    assert "#key=" not in other.url
+    assert not [url for url in requested if "key=" in url]
+    assert violations(other) == []
+    phone.close()

@@ -1,0 +1,71 @@
+"""``kniffel chances``: the chances after every entry of a record, as text, JSON and SVG."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from kniffel.cli import cli
+from kniffel.rules import ROWS
+
+DATA = Path(__file__).parent.parent.parent / "data"
+
+
+def finished_record(tmp_path: Path) -> Path:
+    """Two players, points only: Anna 50 + zeros + 5, Ben zeros + 6; Anna wins."""
+    events = []
+    rows = [row.value for row in ROWS]
+    for row in rows:
+        for name in ("Anna", "Ben"):
+            points = {"kniffel": 50 if name == "Anna" else 0, "chance": 5 if name == "Anna" else 6}
+            events.append(
+                {"type": "enter", "player": name, "cell": row, "points": points.get(row, 0)}
+            )
+    record = {"format": "kniffel-record/1", "variant": "kniffel", "players": ["Anna", "Ben"]}
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps({**record, "events": events}), encoding="utf-8")
+    return path
+
+
+def test_json_after_every_entry(tmp_path: Path) -> None:
+    result = CliRunner().invoke(cli, ["chances", "--json", str(finished_record(tmp_path))])
+    assert result.exit_code == 0, result.output
+    body = json.loads(result.output)
+    assert set(body) == {"turns", "winners"}
+    assert body["winners"] == ["Anna"]
+    assert len(body["turns"]) == 26
+    assert [t["event"] for t in body["turns"]] == list(range(1, 27))
+    assert body["turns"][0]["player"] == "Anna"
+    for turn in body["turns"]:
+        assert set(turn) == {"event", "player", "chances"}
+        assert sum(turn["chances"].values()) == pytest.approx(1.0)
+    # Anna's Kniffel (her 12th entry) puts her ahead; at the end she has won
+    before, after = body["turns"][20]["chances"], body["turns"][22]["chances"]
+    assert after["Anna"] > before["Anna"]
+    assert body["turns"][-1]["chances"] == {"Anna": 1.0, "Ben": 0.0}
+
+
+def test_text_and_plot(tmp_path: Path) -> None:
+    plot = tmp_path / "chances.svg"
+    record = str(DATA / "rrk-due-and-clear.json")
+    result = CliRunner().invoke(cli, ["chances", record, "--plot", str(plot)])
+    assert result.exit_code == 0, result.output
+    assert "Anna" in result.output and "the game is not finished" in result.output
+    assert plot.read_text(encoding="utf-8").startswith("<?xml")
+
+
+def test_a_broken_record_is_one_line_and_status_2() -> None:
+    result = CliRunner().invoke(cli, ["chances", str(DATA / "kniffel-wrong-turn.json")])
+    assert result.exit_code == 2
+    assert result.output.strip().startswith("event 2:")
+    assert len(result.output.strip().splitlines()) == 1
+
+
+def test_an_unwritable_plot_is_status_1(tmp_path: Path) -> None:
+    record = str(DATA / "kniffel-bonus-100.json")
+    result = CliRunner().invoke(cli, ["chances", record, "--plot", str(tmp_path / "no" / "x.svg")])
+    assert result.exit_code == 1
+    assert "cannot write" in result.output

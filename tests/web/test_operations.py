@@ -1,0 +1,212 @@
+"""Running the board in production: /healthz, /metrics, --workers, a graceful SIGTERM."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from click.testing import CliRunner
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
+
+from kniffel.cli import cli
+from kniffel.settings import Settings
+from kniffel.store import GameStore
+from kniffel.web.app import create_app
+
+from .table import enter, new_game, send
+
+
+def test_healthz_answers_200_while_the_database_answers(client: TestClient) -> None:
+    answer = client.get("/healthz")
+    assert answer.status_code == 200
+    assert answer.json() == {"status": "ok"}
+
+
+def test_healthz_answers_503_when_the_database_cannot_be_reached(
+    client: TestClient, tmp_path: Path
+) -> None:
+    store: GameStore = client.app.state.store  # type: ignore[attr-defined]
+    gone = tmp_path / "no-such-folder" / "k.db"
+    store.engine = create_engine(f"sqlite:///file:{gone}?mode=ro&uri=true")
+    answer = client.get("/healthz")
+    assert answer.status_code == 503
+    assert answer.json() == {"detail": "the database cannot be reached"}
+
+
+def test_metrics_are_off_unless_asked_for(client: TestClient) -> None:
+    assert client.get("/metrics").status_code == 404
+
+
+def test_metrics_count_requests_by_route_template_and_status(db_url: str) -> None:
+    with TestClient(create_app(Settings(db=db_url, metrics=True))) as client:
+        game = new_game(client)
+        client.get(f"/api/games/{game['id']}")
+        client.get(f"/api/games/{game['id']}")
+        client.get("/api/games/nosuchgame")
+        text = client.get("/metrics").text
+    assert (
+        'kniffel_http_requests_total{method="GET",route="/api/games/{game_id}",status="200"} 2.0'
+        in text
+    )
+    assert (
+        'kniffel_http_requests_total{method="GET",route="/api/games/{game_id}",status="404"} 1.0'
+        in text
+    )
+    assert 'route="/api/games",status="201"' in text
+    assert game["id"] not in text
+    assert "kniffel_replay_cache_hits_total" in text
+    assert "kniffel_live_sockets 0.0" in text
+
+
+class _Served:
+    def __init__(self) -> None:
+        self.calls: list[dict[str, Any]] = []
+
+    def __call__(self, app: Any, **kwargs: Any) -> None:
+        self.calls.append({"app": app, **kwargs})
+
+
+def test_serve_refuses_several_workers_on_sqlite_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import uvicorn
+
+    served = _Served()
+    monkeypatch.setattr(uvicorn, "run", served)
+    result = CliRunner().invoke(
+        cli, ["serve", "--db", f"sqlite:///{tmp_path}/k.db", "--workers", "2"]
+    )
+    assert result.exit_code == 2
+    assert "--workers 2 needs PostgreSQL" in result.output
+    assert "Traceback" not in result.output
+    assert served.calls == []
+
+
+def test_serve_runs_several_workers_on_postgresql(monkeypatch: pytest.MonkeyPatch) -> None:
+    import uvicorn
+
+    served = _Served()
+    monkeypatch.setattr(uvicorn, "run", served)
+    # Set through monkeypatch, so the values the command leaves are undone afterwards.
+    for name in (
+        "KNIFFEL_DB",
+        "KNIFFEL_HOST",
+        "KNIFFEL_PORT",
+        "KNIFFEL_WORKERS",
+        "KNIFFEL_METRICS",
+    ):
+        monkeypatch.setenv(name, "")
+    monkeypatch.setenv("KNIFFEL_DB", "sqlite:///unused.db")
+    monkeypatch.setenv("KNIFFEL_HOST", "127.0.0.1")
+    monkeypatch.setenv("KNIFFEL_PORT", "8000")
+    monkeypatch.setenv("KNIFFEL_WORKERS", "1")
+    monkeypatch.setenv("KNIFFEL_METRICS", "0")
+    url = "postgresql+psycopg://app:secret@127.0.0.1:5999/app"
+    result = CliRunner().invoke(cli, ["serve", "--db", url, "--workers", "3", "--metrics"])
+    assert result.exit_code == 0, result.output
+    (call,) = served.calls
+    assert call["app"] == "kniffel.web.app:create_app"
+    assert (call["factory"], call["workers"]) == (True, 3)
+    # Each worker builds its app from the environment the command leaves.
+    assert os.environ["KNIFFEL_DB"] == url
+    assert os.environ["KNIFFEL_METRICS"] == "1"
+    assert Settings().workers == 3
+    assert "secret" not in result.output
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def _wait_until_up(http: httpx.Client, server: subprocess.Popen[bytes]) -> None:
+    for _ in range(600):
+        assert server.poll() is None, "the server stopped at once"
+        try:
+            if http.get("/healthz").status_code == 200:
+                return
+        except httpx.TransportError:
+            time.sleep(0.1)
+    raise AssertionError("the server did not come up")
+
+
+def test_sigterm_finishes_writes_in_flight_and_closes_live_sockets_with_1012(
+    tmp_path: Path,
+) -> None:
+    port = _free_port()
+    db_url = f"sqlite:///{tmp_path / 'k.db'}"
+    env = {**os.environ, "KNIFFEL_CACHE_DIR": str(tmp_path / "cache")}
+    server = subprocess.Popen(
+        [sys.executable, "-m", "kniffel", "serve", "--db", db_url, "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as http:
+            _wait_until_up(http, server)
+            game = http.post(
+                "/api/games", json={"variant": "kniffel", "players": ["Anna", "Ben"]}
+            ).json()
+            with connect(f"ws://127.0.0.1:{port}/api/games/{game['id']}/live") as socket_:
+                assert '"version":0' in socket_.recv(timeout=30).replace(" ", "")
+                acknowledged: list[int] = []
+                started = threading.Event()
+
+                def writer() -> None:
+                    # Anna and Ben take turns; each entry needs the one before it stored.
+                    cells = ["ones", "twos", "threes", "fours", "fives", "sixes"]
+                    with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as mine:
+                        for number, cell in enumerate(cells * 2):
+                            player = "Anna" if number % 2 == 0 else "Ben"
+                            face = str(cells.index(cell) + 1)
+                            started.set()
+                            try:
+                                answer = send(mine, game, enter(player, cell, face * 5))
+                            except httpx.TransportError:
+                                return  # the server no longer takes new requests
+                            assert answer.status_code < 500, answer.text
+                            if answer.status_code != 200:
+                                return
+                            acknowledged.append(answer.json()["version"])
+
+                thread = threading.Thread(target=writer)
+                thread.start()
+                started.wait(timeout=30)
+                server.send_signal(signal.SIGTERM)
+                with pytest.raises(ConnectionClosed) as closed:
+                    while True:
+                        socket_.recv(timeout=30)
+                thread.join(timeout=60)
+        assert closed.value.rcvd is not None
+        assert closed.value.rcvd.code == 1012
+        # uvicorn shuts down, then raises the signal again for the default handler.
+        assert server.wait(timeout=60) in (0, -signal.SIGTERM)
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+    store = GameStore.open(db_url)
+    try:
+        stored = store.load(game["id"])
+        assert stored is not None
+        # Every acknowledged entry is stored, in order, and nothing else.
+        assert acknowledged == list(range(1, len(acknowledged) + 1))
+        assert stored.version >= len(acknowledged)
+        assert stored.version - len(acknowledged) <= 1  # at most one stored as the answer was cut
+    finally:
+        store.close()

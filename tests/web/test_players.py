@@ -1,0 +1,177 @@
+"""Players across games: recognised by name, linked by a key holder, their figures and pages."""
+
+from __future__ import annotations
+
+import html
+import json
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from alembic import command
+from alembic.config import Config
+from fastapi.testclient import TestClient
+from sqlalchemy import text
+
+from kniffel.board.bot_seats import BotSeats
+from kniffel.board.players.sample import random_record
+from kniffel.board.service import GameService
+from kniffel.record import loads, replay
+from kniffel.settings import Settings
+from kniffel.store import GameStore, NewGame, open_engine
+from kniffel.store.database import MIGRATIONS
+from kniffel.store.results import ResultStore
+from kniffel.web.app import create_app
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    app = create_app(Settings(db=f"sqlite:///{tmp_path / 'kniffel.db'}"), bots=BotSeats(delay=0))
+    with TestClient(app) as test_client:
+        yield test_client
+
+
+@pytest.fixture
+def service(client: TestClient) -> GameService:
+    board: GameService = client.app.state.service  # type: ignore[attr-defined]
+    return board
+
+
+def _import(service: GameService, variant: str, players: list[str], seed: int) -> tuple[str, Any]:
+    record = random_record(variant, players, random.Random(seed))
+    view = service.import_record(record)
+    return view.id, record
+
+
+def _totals(record: Any) -> list[int]:
+    return replay(loads(json.dumps(record))).returns()
+
+
+def test_a_player_is_recognised_by_name_ignoring_case_and_spaces(
+    client: TestClient, service: GameService
+) -> None:
+    games = [
+        _import(service, "kniffel", ["Anna", "Ben"], 1),
+        _import(service, "kniffel", ["  ANNA ", "Ben"], 2),
+        _import(service, "rauf-runter", ["Ben", "anna"], 3),
+    ]
+    anna_totals = [_totals(r)[0 if i < 2 else 1] for i, (_, r) in enumerate(games)]
+    ben_totals = [_totals(r)[1 if i < 2 else 0] for i, (_, r) in enumerate(games)]
+    data = client.get("/api/players/anna").json()
+    assert data["games"] == 3
+    kniffel = next(p for p in data["presets"] if p["variant"] == "kniffel")
+    assert kniffel["games"] == 2
+    assert kniffel["mean"] == pytest.approx(sum(anna_totals[:2]) / 2)
+    assert (kniffel["best"], kniffel["worst"]) == (max(anna_totals[:2]), min(anna_totals[:2]))
+    assert sum(b["count"] for b in kniffel["histogram"]) == 2
+    assert kniffel["bot"]["mean"] == pytest.approx(246.10)
+    wins = sum(1 for a, b in zip(anna_totals, ben_totals, strict=True) if a >= b)
+    assert data["wins"] == wins
+    assert data["win_rate"] == pytest.approx(wins / 3)
+    (ben,) = data["opponents"]
+    assert ben["name"] == "Ben" and ben["games"] == 3
+    assert ben["ahead"] == sum(1 for a, b in zip(anna_totals, ben_totals, strict=True) if a > b)
+    assert set(data["presets"][1]["bonus_rate"]) == {"down", "up", "free"}
+    listed = client.get("/api/players").json()
+    assert {p["key"]: p["games"] for p in listed["players"]} == {"anna": 3, "ben": 3}
+    assert [r["key"] for r in listed["leaderboard"]["kniffel"]] == sorted(
+        ["anna", "ben"],
+        key=lambda k: -(sum(anna_totals[:2]) if k == "anna" else sum(ben_totals[:2])),
+    )
+    assert client.get("/api/players/nobody").status_code == 404
+
+
+def test_the_player_page_and_the_leaderboard(client: TestClient, service: GameService) -> None:
+    _import(service, "kniffel", ["<i>Anna</i>", "Ben"], 4)
+    page = client.get("/spieler/%3Ci%3Eanna%3C%2Fi%3E")
+    assert page.status_code == 200, page.text
+    assert "<i>Anna</i>" not in page.text and "&lt;i&gt;Anna&lt;/i&gt;" in page.text
+    text_ = html.unescape(page.text)
+    assert "Der starke Bot: 246,1 im Schnitt" in text_ and 'data-variant="kniffel"' in text_
+    english = html.unescape(client.get("/spieler/ben?lang=en").text)
+    assert "The strong bot: 246.1 on average" in english and "Win rate" in english
+    for chart in ("verteilung", "punkte", "genauigkeit"):
+        answer = client.get(f"/spieler/ben/{chart}.svg")
+        assert answer.status_code == 200 and "<svg" in answer.text
+    assert client.get("/spieler/nobody").status_code == 404
+    home = html.unescape(client.get("/?lang=de").text)
+    assert "Bestenliste" in home and 'href="/spieler/ben"' in home
+    assert client.get("/spieler").status_code == 200
+
+
+def test_a_key_holder_links_a_seat_to_another_name(
+    client: TestClient, service: GameService
+) -> None:
+    game_id, _ = _import(service, "kniffel", ["Anna", "Annie"], 5)
+    key = service.get(game_id).key
+    url = f"/api/games/{game_id}/players/1/link"
+    assert client.post(url, json={"name": "Anna"}).status_code == 403
+    assert (
+        client.post(url, json={"name": "Anna"}, headers={"X-Kniffel-Key": "x"}).status_code == 403
+    )
+    assert client.get("/api/players/anna").json()["games"] == 1
+    answer = client.post(url, json={"name": " Anna "}, headers={"X-Kniffel-Key": key})
+    assert answer.status_code == 200, answer.text
+    assert client.get("/api/players/anna").json()["games"] == 2
+    assert client.get("/api/players/annie").status_code == 404
+    bad = client.post(
+        f"/api/games/{game_id}/players/7/link", json={"name": "X"}, headers={"X-Kniffel-Key": key}
+    )
+    assert bad.status_code == 409
+    unfinished = client.post("/api/games", json={"variant": "kniffel", "players": ["A"]}).json()
+    refused = client.post(
+        f"/api/games/{unfinished['id']}/players/0/link",
+        json={"name": "B"},
+        headers={"X-Kniffel-Key": unfinished["key"]},
+    )
+    assert refused.status_code == 409 and "finished" in refused.json()["detail"]
+
+
+def test_a_correction_after_the_end_changes_the_figures(
+    client: TestClient, service: GameService
+) -> None:
+    game_id, _record = _import(service, "kniffel", ["Anna"], 6)
+    before = client.get("/api/players/anna").json()["presets"][0]["mean"]
+    view = service.get(game_id)
+    cell = "main.chance"
+    old = view.game.points(0, view.game.cell(cell))
+    new = 20 if old != 20 else 21
+    event = {"type": "edit", "player": "Anna", "cell": cell, "points": new}
+    assert (
+        client.post(
+            f"/api/games/{game_id}/events",
+            json={"event": event},
+            headers={"X-Kniffel-Key": view.key},
+        ).status_code
+        == 200
+    )
+    after = client.get("/api/players/anna").json()["presets"][0]["mean"]
+    assert after == before - (old or 0) + new
+
+
+def test_the_migration_fills_the_rows_of_games_finished_before(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    engine = open_engine(url)
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0002_game_summary")
+    record = random_record("kniffel", ["Anna", "Ben"], random.Random(7))
+    GameStore(engine).create(
+        NewGame(
+            "abcdefghijkl", "k" * 22, "kniffel", record["options"], ("Anna", "Ben"), "physical"
+        ),
+        record["events"],
+        finished=True,
+    )
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+        count = connection.execute(text("SELECT count(*) FROM player_results")).scalar()
+    assert count == 2
+    rows = ResultStore(engine).rows("anna")
+    assert [r.total for r in rows] == [_totals(record)[0]]
+    engine.dispose()

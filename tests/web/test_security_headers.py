@@ -1,0 +1,58 @@
+"""The headers every answer carries: a CSP without inline script or style, no framing, no
+sniffing, no referrer; pages that may hold a key are never cached (issue 9, findings 6 and 7)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from fastapi.testclient import TestClient
+
+from kniffel.web import security
+
+from .table import new_game
+
+TEMPLATES = Path(security.__file__).parent / "templates"
+STATIC = Path(security.__file__).parent / "static"
+
+
+def _csp(answer_headers: dict[str, str]) -> dict[str, str]:
+    policy = answer_headers["content-security-policy"]
+    return {part.split()[0]: part for part in (p.strip() for p in policy.split(";")) if part}
+
+
+def test_every_answer_carries_the_security_headers(client: TestClient) -> None:
+    game = new_game(client)
+    for path in ("/", f"/g/{game['id']}", "/api/games", "/static/tafel.css", "/nowhere"):
+        headers = client.get(path).headers
+        assert headers["x-content-type-options"] == "nosniff", path
+        assert headers["referrer-policy"] == "no-referrer", path
+        csp = _csp(dict(headers))
+        assert csp["frame-ancestors"] == "frame-ancestors 'none'", path
+        assert csp["script-src"] == "script-src 'self'", path  # no inline script, no eval
+        assert csp["style-src"] == "style-src 'self'", path
+
+
+def test_pages_are_not_cached_and_vary_with_the_key_cookie(client: TestClient) -> None:
+    game = new_game(client)
+    for path in ("/", f"/g/{game['id']}", f"/g/{game['id']}/board"):
+        headers = client.get(path).headers
+        assert headers["cache-control"] == "no-store", path
+        assert "Cookie" in [v.strip() for v in headers["vary"].split(",")], path
+    # Static files stay cacheable.
+    assert "no-store" not in client.get("/static/tafel.css").headers.get("cache-control", "")
+
+
+def test_templates_and_script_need_nothing_the_policy_forbids() -> None:
+    """No inline script, event handler, style element or attribute, nor htmx's eval (hx-on)."""
+    for template in TEMPLATES.rglob("*.html"):
+        text = template.read_text()
+        assert not re.search(r"<script(?![^>]*\bsrc=)", text), template
+        assert not re.search(r"\son[a-z]+\s*=", text), template
+        assert not re.search(r"\shx-on[:-]|hx-vars|js:", text), template
+        assert "<style" not in text and not re.search(r'\sstyle="', text), template
+    base = (TEMPLATES / "base.html").read_text()
+    assert '"includeIndicatorStyles": false' in base and '"allowEval": false' in base
+    script = (STATIC / "tafel.js").read_text()
+    assert not re.search(r"\.(innerHTML|outerHTML)\s*=", script) and "eval(" not in script
+    assert '.setAttribute("style"' not in script
