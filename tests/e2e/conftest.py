@@ -92,7 +92,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     )
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 120  # generous: a busy machine starts it slowly
         while True:
             try:
                 with urllib.request.urlopen(url + "/", timeout=2) as response:

@@ -11,15 +11,14 @@ replay nothing (docs/architecture.md).
 
 from __future__ import annotations
 
-import json
 import re
 import secrets
-import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from random import Random, SystemRandom
 from typing import Any, Protocol
 
+from kniffel.board import limits
 from kniffel.board.errors import BoardError, Conflict, Forbidden, GameNotFound
 from kniffel.board.hub import Hub
 from kniffel.board.views import GameSummary, GameView, Preview
@@ -39,7 +38,6 @@ from kniffel.rules import (
     Game,
     IllegalMoveError,
     InvalidDiceError,
-    KniffelError,
     Roll,
     Undo,
     get_variant,
@@ -62,9 +60,8 @@ __all__ = [
 
 DICE_MODES = ("physical", "virtual")
 BOT_NAMES = ("greedy", "best")
-#: A full eight-player Dreifach game with three rolls a turn has about 1250
-#: events; a record far beyond that is not a game.
-MAX_IMPORT_EVENTS = 20_000
+#: The most events a record may hold (kniffel.board.limits says why).
+MAX_IMPORT_EVENTS = limits.MAX_EVENTS
 # Ids are secrets.token_urlsafe; anything else cannot be a game and is not
 # sent to the database.
 _GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
@@ -121,7 +118,8 @@ class GameService:
     ) -> GameView:
         """A new game; bad variants, options, players or bot seats raise with a plain message."""
         resolved = get_variant(variant, options or {})
-        names = tuple(_player_name(name) for name in players)
+        limits.check_options(resolved.options)
+        names = limits.player_names(players)
         fresh = Game(resolved, names)  # checks count, blanks and duplicates
         if dice_mode not in DICE_MODES:
             raise BoardError(
@@ -153,12 +151,16 @@ class GameService:
         and nothing is stored.
         """
         record = parse(document) if isinstance(document, Mapping) else loads(document)
+        # Exactly the checks of creation (kniffel.board.limits), before any event is replayed.
         if len(record.events) > MAX_IMPORT_EVENTS:
-            raise BoardError(
-                f"a record may hold at most {MAX_IMPORT_EVENTS} events",
+            raise limits.LimitError(
+                f"a record may hold at most {MAX_IMPORT_EVENTS:,} events, "
+                f"this one has {len(record.events):,}",
                 code="record_too_long",
                 max=MAX_IMPORT_EVENTS,
             )
+        limits.check_record_names(record.players)
+        limits.check_options(get_variant(record.variant, record.options).options)
         game = replay(record)
         events = [event_to_json(event) for event in game.log]
         stored = self.store.create(
@@ -371,21 +373,6 @@ class GameService:
             game=game,
             events=cached.events,
         )
-
-
-def _player_name(name: object) -> str:
-    if not isinstance(name, str):
-        raise KniffelError(
-            f"a player name is text, got {json.dumps(name)}", code="player_name_blank"
-        )
-    # The record format's rule: a lone surrogate (which JSON can escape) is not
-    # text; no page, terminal or UTF-8 answer can show it.
-    if any(unicodedata.category(char) == "Cs" for char in name):
-        raise KniffelError(
-            f"the player name {name!r} holds characters that are not text",
-            code="player_name_blank",
-        )
-    return name
 
 
 def _bot_seats(bots: Mapping[str, str], players: Sequence[str], dice_mode: str) -> dict[str, str]:

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import click
 
+from kniffel.cli.advise import advise_command
 from kniffel.cli.analyse import analyse_command
 from kniffel.cli.chances import chances_command
+from kniffel.cli.duel import duel_command
 from kniffel.cli.replay import replay_command
 from kniffel.cli.serve import serve_command
 from kniffel.cli.simulate import simulate_command
@@ -42,6 +44,8 @@ cli.add_command(solve)
 cli.add_command(simulate_command)
 cli.add_command(analyse_command)
 cli.add_command(chances_command)
+cli.add_command(advise_command)
+cli.add_command(duel_command)
 
 
 def main() -> None:

@@ -10,8 +10,9 @@ import click
 
 from kniffel.cli.output import options_line, plain, progress
 from kniffel.cli.variant_flags import variant_options
-from kniffel.rules import Discipline, Joker, Variant
+from kniffel.rules import Discipline, Variant, rows_for
 from kniffel.solver.exact.column import solve_column
+from kniffel.solver.exact.roll_scores import joker_matters, zero_array
 
 __all__ = ["solve"]
 
@@ -66,12 +67,12 @@ def _free_columns(variant: Variant, no_cache: bool, quiet: bool) -> dict[str, An
     options = variant.options
     # Played one column after the other, each column is exactly a one-column game
     # unless a further Kniffel (joker, bonus) or zero_only_upper looks at all columns.
-    strict = options.joker is Joker.NONE and options.kniffel_bonus == 0
+    independent = not joker_matters(options, rows_for(options)) and not zero_array(options).any()
     return {
         "kind": "columns",
         "columns": columns,
         "columns_sum": sum(columns.values()),
-        "sum_is_lower_bound": strict and not options.zero_only_upper,
+        "sum_is_lower_bound": independent,
         "cached": table.cached,
     }
 

@@ -100,6 +100,15 @@ REFUSALS: dict[str, str] = {
     "cross_origin": N_(
         "Abgelehnt: Das Formular kam von einer anderen Seite; die Seite des Spiels öffnen"
     ),
+    "name_character": N_(
+        "Der Name {name} enthält das unsichtbare oder Steuerzeichen {character}; "
+        "Namen sind Buchstaben, Ziffern, Zeichen und Leerzeichen"
+    ),
+    "name_too_long": N_("Ein Name hat höchstens {max} Zeichen, nicht {got}"),
+    "name_not_normal": N_(
+        "Der Name {name} ist nicht in Normalform (NFC, ohne Leerzeichen am Rand)"
+    ),
+    "kniffel_bonus_range": N_("Der Kniffel-Bonus ist 0 bis {max} Punkte, nicht {got}"),
     "game_not_found": N_("Spiel nicht gefunden"),
     "key_missing": N_("Ändern geht nur mit dem Schlüssel des Spiels (dem geteilten Link)"),
     "key_wrong": N_("Der Schlüssel passt nicht zu diesem Spiel"),

@@ -7,12 +7,14 @@ raise :class:`FormError` (a ``ValueError``) with a message for the player.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from starlette.datastructures import FormData
 
+from kniffel.board import limits
 from kniffel.board.service import DICE_MODES
 from kniffel.locales import Translator
 from kniffel.locales.refusals import refusal_text
@@ -36,8 +38,12 @@ __all__ = [
     "version_field",
 ]
 
-MAX_NAME = 40
-MAX_KNIFFEL_BONUS = 1000
+# One home for both: kniffel.board.limits (creation, import and the forms share them).
+MAX_NAME = limits.MAX_NAME
+MAX_KNIFFEL_BONUS = limits.MAX_KNIFFEL_BONUS
+#: A whole number as a form field holds it: ASCII digits only (``²`` or ``٣`` are no number),
+#: and few enough of them that no field can make ``int`` work hard.
+_WHOLE = re.compile(r"-?[0-9]{1,9}")
 #: The joker choices with their names and one-line explanations (German message ids).
 JOKERS = (
     ("free", "frei", "Jedes erlaubte Feld; Full House und Straßen zählen voll."),
@@ -180,7 +186,7 @@ def _new_game_problem(form: NewGame, t: Translator) -> str:
     if form.joker not in {value for value, _, _ in JOKERS}:
         return t("Unbekannter Joker: {name}", name=form.joker)
     bonus = form.kniffel_bonus.strip()
-    if not bonus.isdigit() or int(bonus) > MAX_KNIFFEL_BONUS:
+    if not _WHOLE.fullmatch(bonus) or not 0 <= int(bonus) <= MAX_KNIFFEL_BONUS:
         return t("Der Kniffel-Bonus ist eine ganze Zahl von 0 bis 1000.")
     try:
         PRESETS[form.variant].with_options(form.options())
@@ -221,7 +227,7 @@ def optional_int(text: str | None) -> int | None:
     value = (text or "").strip()
     if not value:
         return None
-    if not (value.isdigit() or (value.startswith("-") and value[1:].isdigit())):
+    if not _WHOLE.fullmatch(value):
         raise ValueError(value)
     return int(value)
 

@@ -20,6 +20,7 @@ from pydantic import (
     StrictStr,
 )
 
+from kniffel.board.limits import MAX_KNIFFEL_BONUS, MAX_NAME
 from kniffel.board.service import GameView
 from kniffel.record import state_dict
 from kniffel.rules import EntryOption
@@ -51,12 +52,12 @@ def _whole(value: object) -> object:
 # Constraints go before the validator, or the spec loses them.
 Whole = Annotated[StrictInt, BeforeValidator(_whole)]
 Version = Annotated[StrictInt, Field(ge=0), BeforeValidator(_whole)]
-Bonus = Annotated[StrictInt, Field(ge=0, le=10_000), BeforeValidator(_whole)]
+Bonus = Annotated[StrictInt, Field(ge=0, le=MAX_KNIFFEL_BONUS), BeforeValidator(_whole)]
 
 VariantName = Literal["kniffel", "yahtzee", "rauf-runter", "dreifach"]
 DiceMode = Literal["physical", "virtual"]
 BotName = Literal["greedy", "best"]
-PlayerName = Annotated[StrictStr, Field(min_length=1, max_length=40)]
+PlayerName = Annotated[StrictStr, Field(min_length=1, max_length=MAX_NAME)]
 
 
 class _Body(BaseModel):

@@ -27,7 +27,14 @@ from kniffel.solver.exact.turn import turn_value
 from kniffel.solver.play.bots import Roller, ValueBot, make_bot
 from kniffel.solver.play.sheets import SheetBatch
 
-__all__ = ["best_bot", "bot_expectations", "sheets_of", "simulate_finals", "turns_left"]
+__all__ = [
+    "best_bot",
+    "bot_expectations",
+    "roller",
+    "sheets_of",
+    "simulate_finals",
+    "turns_left",
+]
 
 IntArray = npt.NDArray[np.int64]
 Array = npt.NDArray[np.float64]
@@ -63,7 +70,8 @@ def sheets_of(game: Game, players: Sequence[int], copies: int) -> SheetBatch:
     return sheets
 
 
-def _roller(faces: IntArray, turn: int) -> Roller:
+def roller(faces: IntArray, turn: int) -> Roller:
+    """The bots' roller over ``faces[b, turn, roll]``: a reroll takes the first faces it needs."""
     these = faces[:, turn]
 
     def roll(j: int, keep: IntArray) -> IntArray:
@@ -97,7 +105,7 @@ def simulate_finals(
             faces = rng.integers(1, 7, size=(sheets.size, turns, 3, 5))
             choices = np.zeros((sheets.size, 3))
             for turn in range(turns):
-                bot.play_turns(sheets, _roller(faces, turn), choices)
+                bot.play_turns(sheets, roller(faces, turn), choices)
         totals = sheets.totals()
         for i, p in enumerate(group):
             result[p] = np.asarray(totals[i * samples : (i + 1) * samples], dtype=np.int64)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["Pmf", "win_chances"]
+__all__ = ["Pmf", "normal_cdf", "win_chances"]
 
 Array = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -76,6 +76,11 @@ def _erf(x: Array) -> Array:
         0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429)))
     )
     return np.asarray(np.sign(x) * (1 - poly * np.exp(-(x**2))))
+
+
+def normal_cdf(z: Array) -> Array:
+    """The standard normal distribution function, over an array."""
+    return np.asarray(0.5 * (1 + _erf(np.asarray(z, dtype=np.float64) / math.sqrt(2))))
 
 
 def win_chances(pmfs: Sequence[Pmf]) -> list[float]:

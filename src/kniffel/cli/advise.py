@@ -1,0 +1,141 @@
+"""``kniffel advise``: the best keeps or entries for a position, from a sheet or a record."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import click
+
+from kniffel.cli.variant_flags import variant_options
+from kniffel.record import RecordError, loads, replay
+from kniffel.rules import Dice, Game, KniffelError, Variant
+from kniffel.solver.advice.analysis import choice_dict
+from kniffel.solver.advice.notation import parse_sheet
+from kniffel.solver.advice.position import Position, evaluate, is_exact
+from kniffel.solver.chances.outlook import Outlook, outlook
+
+__all__ = ["advise_command"]
+
+
+def _fail(message: str) -> None:
+    click.echo(message, err=True)
+    sys.exit(2)
+
+
+@click.command("advise")
+@variant_options
+@click.option("--sheet", metavar="SHEET", help="The sheet: cell=points pairs, e.g. ones=3,twos=6.")
+@click.option(
+    "--record",
+    "record_file",
+    type=click.File("rb"),
+    help="Advise the player to move at the end of this game record (or - for stdin).",
+)
+@click.option("--dice", metavar="DICE", help="The dice on the table, e.g. 66612.")
+@click.option(
+    "--roll",
+    type=click.IntRange(1, 3),
+    default=1,
+    show_default=True,
+    help="How many rolls made the dice (3: only entries are left).",
+)
+@click.option(
+    "--top", type=click.IntRange(min=1), default=5, show_default=True, help="Choices to list."
+)
+@click.option(
+    "--samples",
+    type=click.IntRange(min=1),
+    default=400,
+    show_default=True,
+    help="Simulated games behind the bonus and Kniffel chances.",
+)
+@click.option(
+    "--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Their seed."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the advice as one JSON object.")
+def advise_command(
+    variant: Variant,
+    sheet: str | None,
+    record_file: Any,
+    dice: str | None,
+    roll: int,
+    top: int,
+    samples: int,
+    seed: int,
+    as_json: bool,
+) -> None:
+    """Advise a position: the best keeps or entries with their expected final totals, and
+    the chances of the upper bonus and of a Kniffel when playing on like the best bot.
+
+    The position is a sheet (--sheet, with --variant and the house-rule flags) or the end
+    of a game record (--record; its variant and options count). Without --dice: the
+    record's rolled dice, else the turn before its first roll. Bad input exits with
+    status 2 and one line on standard error.
+    """
+    if (sheet is None) == (record_file is None):
+        _fail("give either --sheet or --record")
+    try:
+        if record_file is not None:
+            game = replay(loads(record_file.read()))
+        else:
+            assert sheet is not None
+            game = parse_sheet(variant, sheet)
+        given = Dice.parse(dice) if dice is not None else None
+        position = evaluate(game, given, roll if given is not None else 3)
+    except (KniffelError, RecordError) as exc:
+        _fail(str(exc).splitlines()[0])
+        return
+    player = game.current_player()
+    assert player is not None
+    ahead = outlook(game, position.dice, position.rolls, samples, seed)
+    result = _as_dict(game, position, ahead, top)
+    if as_json:
+        click.echo(json.dumps(result, ensure_ascii=False))
+    else:
+        click.echo(_render(result))
+
+
+def _as_dict(game: Game, position: Position, ahead: Outlook, top: int) -> dict[str, Any]:
+    one_column = len(game.variant.columns) == 1
+    return {
+        "variant": game.variant.name,
+        "options": game.variant.options.as_dict(),
+        "exact": is_exact(game.variant),
+        "player": position.player,
+        "total": position.total,
+        "dice": None if position.dice is None else str(position.dice),
+        "roll": position.rolls,
+        "expected": position.expected,
+        "choices": [choice_dict(c, one_column) for c in position.choices[:top]],
+        "bonus_chance": ahead.bonus_rate,
+        "kniffel_chance": ahead.kniffel_rate,
+        "samples": ahead.samples,
+    }
+
+
+def _render(result: dict[str, Any]) -> str:
+    how = "exact" if result["exact"] else "estimated by the best bot, calibrated"
+    dice = (
+        "before the first roll"
+        if result["dice"] is None
+        else (f"dice {result['dice']} after roll {result['roll']}")
+    )
+    lines = [
+        f"{result['variant']}: {result['player']}, {result['total']} points, {dice}",
+        f"expected final totals ({how}):",
+    ]
+    width = max(len(c["label"]) for c in result["choices"])
+    best = result["choices"][0]["expected"]
+    for c in result["choices"]:
+        loss = "" if c is result["choices"][0] else f"  ({c['expected'] - best:+.1f})"
+        lines.append(f"  {c['label'].ljust(width)}  {c['expected']:8.1f}{loss}")
+    for key, what in (("bonus_chance", "upper bonus"), ("kniffel_chance", "Kniffel")):
+        rates = result[key]
+        shown = ", ".join(
+            f"{p:.0%}" if len(rates) == 1 else f"{column} {p:.0%}" for column, p in rates.items()
+        )
+        lines.append(f"chance of the {what}: {shown}")
+    lines.append(f"({result['samples']} simulated games of the best bot)")
+    return "\n".join(lines)

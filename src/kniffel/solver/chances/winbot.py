@@ -1,0 +1,200 @@
+"""The ``win`` bot and two-player duels: play for the chance to finish first, not for points.
+
+:class:`WinBot` plays the turn exactly like the best bot (the same keep
+optimisation over three rolls), but what it maximises is the chance to finish
+ahead of its opponent. Ending the turn with roll ``r`` in slot ``k`` leaves it
+with ``mu = total + gain + after + offset`` expected points (the best bot's
+value after the entry, calibrated by :mod:`~kniffel.solver.chances.calibration`
+for the entries then left) and the measured spread ``std``; the opponent, who
+plays on like the best bot, expects ``mu_o`` with spread ``std_o`` (a full
+sheet: its total, spread 0). With both normal,
+
+    P(win) = Phi((mu - mu_o) / sqrt(std^2 + std_o^2))
+
+and the keeps maximise the expectation of the best entry's chance. A millionth
+of the points is added so that, where every choice is (all but) sure to win or
+to lose, the bot still takes the points.
+
+:func:`duel` plays seeded two-player games between two bots, each deal twice
+with the seats swapped (deal ``d`` throws the dice of
+``numpy.random.default_rng([seed, d])``: seat 1's, then seat 2's).
+"""
+
+from __future__ import annotations
+
+import math
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from kniffel.rules import KniffelError, Variant, rows_for
+from kniffel.solver.chances.calibration import Calibration, load_calibration
+from kniffel.solver.chances.distribution import best_bot, roller
+from kniffel.solver.chances.win import normal_cdf
+from kniffel.solver.exact.turn import turn_value
+from kniffel.solver.play.bots import Bot, ValueBot, make_bot
+from kniffel.solver.play.sheets import Entries, SheetBatch
+
+__all__ = ["DUEL_BOTS", "DuelResult", "WinBot", "duel", "duel_bot"]
+
+Array = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+
+DUEL_BOTS = ("random", "greedy", "best", "win")
+_BATCH = 250
+
+
+class WinBot(ValueBot):
+    """The best bot's turn, maximising the chance to finish ahead of one opponent."""
+
+    def __init__(self, variant: Variant) -> None:
+        calibration = load_calibration(variant)
+        if calibration is None:
+            raise KniffelError(
+                "the win bot needs the measured spread, which exists only for the presets' options"
+            )
+        super().__init__("win", best_bot(variant).value)
+        self.calibration: Calibration = calibration
+        self.exact = len(variant.columns) == 1
+        self.cells = len(variant.columns) * len(rows_for(variant.options))
+        self.offset = np.asarray(calibration.offset)
+        self.std = np.asarray(calibration.std)
+        self.opponent_mean = np.zeros(0)
+        self.opponent_std = np.zeros(0)
+
+    def against(self, mean: Array, std: Array) -> None:
+        """The opponent's expected final total and its spread, per sheet of the next batch."""
+        self.opponent_mean = mean
+        self.opponent_std = std
+
+    def worth(self, sheets: SheetBatch) -> tuple[Entries, Array]:
+        entries, points = super().worth(sheets)
+        left = self.cells - sheets.filled_count() - 1  # entries left after this turn's
+        offset = np.zeros(sheets.size) if self.exact else self.offset[left]
+        mean = sheets.totals() + offset
+        spread = np.sqrt(self.std[left] ** 2 + self.opponent_std**2)
+        lead = mean[:, None, None] + points - self.opponent_mean[:, None, None]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            chance = normal_cdf(lead / np.maximum(spread, 1e-9)[:, None, None])
+        chance = np.where(np.abs(lead) < 1e-9, 0.5, chance)
+        return entries, np.where(entries.legal, chance + 1e-6 * points / 1000, -np.inf)
+
+
+def duel_bot(name: str, variant: Variant) -> Bot:
+    """A bot of :data:`DUEL_BOTS` for ``variant``."""
+    if name == "win":
+        return WinBot(variant)
+    if name == "best":
+        return best_bot(variant)
+    if name in DUEL_BOTS:
+        return make_bot(name, variant)
+    raise KniffelError(f"unknown bot {name!r}; the bots are {', '.join(DUEL_BOTS)}")
+
+
+def _outlook(variant: Variant, sheets: SheetBatch, calibration: Calibration) -> tuple[Array, Array]:
+    """Each sheet's expected final total (best bot, calibrated) and its spread."""
+    cells = len(variant.columns) * len(rows_for(variant.options))
+    left = cells - sheets.filled_count()
+    totals = sheets.totals().astype(np.float64)
+    mean = totals.copy()
+    std = np.zeros(sheets.size)
+    playing = left > 0
+    if playing.any():
+        _, worth = best_bot(variant).worth(sheets)
+        expected = turn_value(worth[playing].max(axis=1))
+        offset = 0.0 if len(variant.columns) == 1 else np.asarray(calibration.offset)[left[playing]]
+        mean[playing] = totals[playing] + expected + offset
+        std[playing] = np.asarray(calibration.std)[left[playing]]
+    return mean, std
+
+
+def _play(args: tuple[Variant, tuple[str, str], int, int, int]) -> tuple[IntArray, IntArray]:
+    """Deals ``first .. first + count - 1``, each with seat 1 = ``names[0]``: both totals."""
+    variant, names, seed, first, count = args
+    bots = [duel_bot(name, variant) for name in names]
+    calibration = load_calibration(variant)
+    turns = len(variant.columns) * len(rows_for(variant.options))
+    faces = np.empty((2, count, turns, 3, 5), dtype=np.int64)
+    for i in range(count):
+        rng = np.random.default_rng([seed, first + i])
+        faces[:, i] = rng.integers(1, 7, size=(2, turns, 3, 5))
+    sheets = [SheetBatch(variant, count), SheetBatch(variant, count)]
+    choices = np.zeros((count, 3))
+    for turn in range(turns):
+        for seat in (0, 1):
+            bot = bots[seat]
+            if isinstance(bot, WinBot):
+                assert calibration is not None
+                bot.against(*_outlook(variant, sheets[1 - seat], calibration))
+            bot.play_turns(sheets[seat], roller(faces[seat], turn), choices)
+    return sheets[0].totals(), sheets[1].totals()
+
+
+@dataclass(frozen=True)
+class DuelResult:
+    variant: Variant
+    bots: tuple[str, str]
+    seed: int
+    games: int
+    wins: dict[str, int]
+    ties: int
+
+    @property
+    def win_rate(self) -> dict[str, float]:
+        """Wins plus half the ties, per game."""
+        return {b: (w + self.ties / 2) / self.games for b, w in self.wins.items()}
+
+    @property
+    def ci95(self) -> dict[str, tuple[float, float]]:
+        """The normal-approximation 95 % interval of each win rate."""
+        result = {}
+        for bot, rate in self.win_rate.items():
+            half = 1.96 * math.sqrt(max(rate * (1 - rate), 0.0) / self.games)
+            result[bot] = (max(0.0, rate - half), min(1.0, rate + half))
+        return result
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "variant": self.variant.name,
+            "options": self.variant.options.as_dict(),
+            "bots": list(self.bots),
+            "seed": self.seed,
+            "games": self.games,
+            "wins": self.wins,
+            "ties": self.ties,
+            "win_rate": self.win_rate,
+            "ci95": {b: list(ci) for b, ci in self.ci95.items()},
+        }
+
+
+def duel(
+    variant: Variant, bots: tuple[str, str], games: int, seed: int = 0, jobs: int = 1
+) -> DuelResult:
+    """``games`` seeded games (an even number: each deal twice, the seats swapped)."""
+    if games < 2 or games % 2:
+        raise KniffelError(f"--games must be an even number of at least 2, got {games}")
+    if bots[0] == bots[1]:
+        raise KniffelError("a duel needs two different bots")
+    for name in bots:
+        duel_bot(name, variant)  # unknown names and missing figures fail here, at once
+    deals = games // 2
+    parts = []
+    for first in range(0, deals, _BATCH):
+        count = min(_BATCH, deals - first)
+        parts.append((variant, bots, seed, first, count))
+        parts.append((variant, (bots[1], bots[0]), seed, first, count))
+    if jobs > 1:
+        with ProcessPoolExecutor(jobs) as pool:
+            results = list(pool.map(_play, parts))
+    else:
+        results = [_play(p) for p in parts]
+    wins = dict.fromkeys(bots, 0)
+    ties = 0
+    for (_, names, *_rest), (seat1, seat2) in zip(parts, results, strict=True):
+        wins[names[0]] += int((seat1 > seat2).sum())
+        wins[names[1]] += int((seat2 > seat1).sum())
+        ties += int((seat1 == seat2).sum())
+    return DuelResult(variant, bots, seed, games, wins, ties)
