@@ -11,8 +11,8 @@ spread evenly over the interval. For each entry it measures the time from sendin
 ``POST /api/games/{id}/events`` until *both* watchers have heard the new version, and
 prints p50/p95/p99 of that (and of the answer to the entry itself), the entries made,
 and those that could not be made in time (the table's previous entry still waiting).
-Watchers only listen (they do not refetch). With two CPUs or more the server processes
-run on CPU 0 and this driver on the others, as docs/benchmarks.md describes. Tables,
+Watchers only listen (they do not refetch). ``--pin`` runs the server processes on
+CPU 0 and this driver on the others (only useful on an otherwise idle machine). Tables,
 time and rate are capped and every address is 127.0.0.1.
 """
 
@@ -34,6 +34,7 @@ from pathlib import Path
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
 
 from kniffel.record import event_from_json
 from kniffel.rules import Dice, Game, get_variant
@@ -71,6 +72,7 @@ class Figures:
     late: int = 0
     failed: int = 0
     unheard: int = 0
+    closed: int = 0
 
 
 def next_entry(game: Game) -> dict[str, object]:
@@ -81,7 +83,7 @@ def next_entry(game: Game) -> dict[str, object]:
 
 
 @contextlib.contextmanager
-def servers(kind: str, count: int, workdir: Path) -> Iterator[list[str]]:
+def servers(kind: str, count: int, workdir: Path, pin: bool) -> Iterator[list[str]]:
     """``count`` kniffel serve processes on one database; yields their base URLs."""
     with contextlib.ExitStack() as stack:
         if kind == "sqlite":
@@ -97,7 +99,7 @@ def servers(kind: str, count: int, workdir: Path) -> Iterator[list[str]]:
         env = {**os.environ, "KNIFFEL_DB": db, "KNIFFEL_CACHE_DIR": str(workdir / "cache")}
         urls: list[str] = []
         processes: list[subprocess.Popen[bytes]] = []
-        pin = (os.cpu_count() or 1) >= 2
+        pin = pin and (os.cpu_count() or 1) >= 2
         for _ in range(count):
             port = free_port()
             command = [sys.executable, "-m", "kniffel", "serve", "--host", HOST]
@@ -129,6 +131,12 @@ def print_cpu(processes: list[subprocess.Popen[bytes]]) -> None:
 
 
 async def watch(socket: ClientConnection, table: Table, seat: int, figures: Figures) -> None:
+    with contextlib.suppress(ConnectionClosed):
+        await _watch(socket, table, seat, figures)
+    figures.closed += 1
+
+
+async def _watch(socket: ClientConnection, table: Table, seat: int, figures: Figures) -> None:
     async for raw in socket:
         version = int(json.loads(raw)["version"])
         waiting = table.waiting
@@ -150,12 +158,15 @@ async def move(client: httpx.AsyncClient, url: str, table: Table, figures: Figur
         event = next_entry(table.game)
         sent = time.perf_counter()
         table.waiting = (table.version + 1, sent, {0, 1})
-        answer = await client.post(
-            f"{url}/api/games/{table.id}/events",
-            json={"event": event, "expected_version": table.version},
-            headers={"X-Kniffel-Key": table.key},
-        )
-        if answer.status_code != 200:
+        try:
+            answer = await client.post(
+                f"{url}/api/games/{table.id}/events",
+                json={"event": event, "expected_version": table.version},
+                headers={"X-Kniffel-Key": table.key},
+            )
+        except httpx.HTTPError:
+            answer = None
+        if answer is None or answer.status_code != 200:
             figures.failed += 1
             table.waiting = None
             return
@@ -185,7 +196,10 @@ async def run(urls: list[str], tables: int, seconds: float, interval: float) -> 
                 for seat in (0, 1):
                     ws = urls[seat % len(urls)].replace("http://", "ws://")
                     socket = await stack.enter_async_context(
-                        connect(f"{ws}/api/games/{table.id}/live", max_queue=None)
+                        # No client pings: a busy server must not lose its watchers to them.
+                        connect(
+                            f"{ws}/api/games/{table.id}/live", max_queue=None, ping_interval=None
+                        )
                     )
                     await socket.recv()  # the state on connect
                     tasks.append(asyncio.create_task(watch(socket, table, seat, figures)))
@@ -230,7 +244,8 @@ def report(label: str, figures: Figures, tables: int, seconds: float) -> None:
     print(f"{label}: {tables} tables, {2 * tables} watchers, {seconds:.0f} s")
     print(
         f"  entries made {figures.made}, not made in time {figures.late},"
-        f" refused {figures.failed}, not heard by both watchers {figures.unheard}"
+        f" refused or failed {figures.failed}, not heard by both watchers {figures.unheard},"
+        f" watcher sockets closed by the server {figures.closed}"
     )
     for name, values in (("enter -> all watchers", heard), ("enter -> answer", answered)):
         print(
@@ -246,6 +261,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60, help=f"run time (1..{MAX_SECONDS})")
     parser.add_argument("--interval", type=float, default=2.0, help="seconds between moves")
     parser.add_argument("--db", choices=("sqlite", "postgres", "both"), default="both")
+    parser.add_argument("--pin", action="store_true", help="servers on CPU 0, driver on the rest")
     args = parser.parse_args()
     if not 1 <= args.tables <= MAX_TABLES:
         parser.error(f"--tables must be between 1 and {MAX_TABLES}")
@@ -260,7 +276,7 @@ def main() -> None:
         _server_pids.clear()
         with (
             tempfile.TemporaryDirectory(prefix="kniffel-live-") as tmp,
-            servers(kind, count, Path(tmp)) as urls,
+            servers(kind, count, Path(tmp), args.pin) as urls,
         ):
             figures = asyncio.run(run(urls, args.tables, args.seconds, args.interval))
             label = "SQLite, one process" if kind == "sqlite" else "PostgreSQL, two processes"

@@ -1,9 +1,8 @@
 """Where the board keeps its games and where it listens.
 
 Every setting can come from the environment (``KNIFFEL_DB``, ``KNIFFEL_HOST``,
-``KNIFFEL_PORT``, ``KNIFFEL_MAX_BODY``) or from the ``kniffel serve`` options, which win.
-``KNIFFEL_PORT``, ``KNIFFEL_WORKERS``, ``KNIFFEL_METRICS``) or from the
-``kniffel serve`` options, which win (docs/cli.md, docs/deploy.md).
+``KNIFFEL_PORT``, ``KNIFFEL_MAX_BODY``, ``KNIFFEL_WORKERS``, ``KNIFFEL_METRICS``) or
+from the ``kniffel serve`` options, which win (docs/cli.md, docs/deploy.md).
 """
 
 from __future__ import annotations

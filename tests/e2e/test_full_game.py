@@ -171,7 +171,7 @@ def test_a_full_rauf_runter_game_typed_at_phone_size(browser: Browser, server: s
     # Anna reached 63 in every column: the bonus shows as reached under each.
     anna_sheet = page.locator(".sheet", has=page.locator("caption", has_text="Anna"))
     expect(anna_sheet.locator(".bonus td.reached")).to_have_count(3)
-    chart = page.locator(".chart img")
+    chart = page.get_by_role("img", name="Punktestand nach jedem Zug")
     expect(chart).to_be_visible()
     page.wait_for_function(
         "img => img.complete && img.naturalWidth > 0", arg=chart.element_handle()
@@ -191,7 +191,7 @@ def locked_cell_is_refused(page: Page) -> None:
     before = version(page)
     locked = page.get_by_role("button", name="Runter, Zweier, gesperrt", exact=True)
     locked.click(force=True)  # Playwright waits for enabled buttons; a finger does not
-    expect(page.locator("#notice")).to_have_text("Runter, Zweier ist nicht dran; dran ist Einser")
+    expect(page.locator("#toast")).to_have_text("Runter, Zweier ist nicht dran; dran ist Einser")
     # With dice typed, the locked cell stays locked.
     type_dice(page, "22222")
     expect(

@@ -19,6 +19,7 @@ from kniffel.rules import (
     column_total,
     due_index,
     due_table,
+    entry_gain,
     extra_kniffel_bonus,
     joker_case,
     joker_index,
@@ -125,3 +126,20 @@ def test_point_ranges_join_runs() -> None:
     assert point_ranges([0, *range(5, 31)]) == "0, 5-30"
     assert point_ranges({0, 25}, dash="–") == "0, 25"
     assert point_ranges([3, 4, 6]) == "3-4, 6"
+
+
+@given(
+    st.integers(0, 105),
+    st.integers(0, 100),
+    st.integers(0, 30),
+    st.booleans(),
+    st.sampled_from([0, 100]),
+    st.integers(1, 3),
+)
+def test_entry_gain_is_what_the_column_total_gains(
+    upper: int, lower: int, points: int, into_upper: bool, bonus: int, factor: int
+) -> None:
+    upper_points = points if into_upper else 0
+    before = column_total(upper, lower, 0, factor)
+    after = column_total(upper + upper_points, lower + points - upper_points, bonus, factor)
+    assert entry_gain(upper, upper_points, points, bonus, factor) == after - before

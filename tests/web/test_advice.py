@@ -227,8 +227,8 @@ def test_the_tipp_takes_the_typed_dice_in_physical_games(client: TestClient) -> 
 def test_the_board_offers_the_tipp_and_the_analysis(client: TestClient) -> None:
     game = _new(client, "dreifach")
     page = client.get(f"/g/{game['id']}").text
-    assert f'hx-get="/g/{game["id"]}/tipp"' in page
-    assert 'hx-include="#dice-input"' in page  # physical dice: the typed dice go along
+    # tafel.js asks for it with the typed dice and which roll they are
+    assert f'data-tipp="/g/{game["id"]}/tipp"' in page
     assert f'href="/g/{game["id"]}/analyse"' in page
     english = client.get(f"/g/{game['id']}?lang=en").text
     assert "Hint" in english and "Analysis" in english

@@ -100,19 +100,16 @@ def test_serve_runs_several_workers_on_postgresql(monkeypatch: pytest.MonkeyPatc
     served = _Served()
     monkeypatch.setattr(uvicorn, "run", served)
     # Set through monkeypatch, so the values the command leaves are undone afterwards.
-    for name in (
-        "KNIFFEL_DB",
-        "KNIFFEL_HOST",
-        "KNIFFEL_PORT",
-        "KNIFFEL_WORKERS",
-        "KNIFFEL_METRICS",
-    ):
-        monkeypatch.setenv(name, "")
-    monkeypatch.setenv("KNIFFEL_DB", "sqlite:///unused.db")
-    monkeypatch.setenv("KNIFFEL_HOST", "127.0.0.1")
-    monkeypatch.setenv("KNIFFEL_PORT", "8000")
-    monkeypatch.setenv("KNIFFEL_WORKERS", "1")
-    monkeypatch.setenv("KNIFFEL_METRICS", "0")
+    defaults = {
+        "KNIFFEL_DB": "sqlite:///unused.db",
+        "KNIFFEL_HOST": "127.0.0.1",
+        "KNIFFEL_PORT": "8000",
+        "KNIFFEL_MAX_BODY": "1048576",
+        "KNIFFEL_WORKERS": "1",
+        "KNIFFEL_METRICS": "0",
+    }
+    for name, value in defaults.items():
+        monkeypatch.setenv(name, value)
     url = "postgresql+psycopg://app:secret@127.0.0.1:5999/app"
     result = CliRunner().invoke(cli, ["serve", "--db", url, "--workers", "3", "--metrics"])
     assert result.exit_code == 0, result.output

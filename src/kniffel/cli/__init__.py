@@ -12,6 +12,7 @@ from kniffel.cli.advise import advise_command
 from kniffel.cli.analyse import analyse_command
 from kniffel.cli.chances import chances_command
 from kniffel.cli.duel import duel_command
+from kniffel.cli.exchange import export_command, import_command
 from kniffel.cli.replay import replay_command
 from kniffel.cli.serve import serve_command
 from kniffel.cli.simulate import simulate_command
@@ -46,6 +47,8 @@ cli.add_command(analyse_command)
 cli.add_command(chances_command)
 cli.add_command(advise_command)
 cli.add_command(duel_command)
+cli.add_command(export_command)
+cli.add_command(import_command)
 
 
 def main() -> None:

@@ -7,11 +7,16 @@ answer alone (rich draws the bar; nothing of it reaches a file).
 from __future__ import annotations
 
 import sys
+import unicodedata
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, Protocol
 
-__all__ = ["Bar", "options_line", "plain", "progress"]
+__all__ = ["Bar", "options_line", "plain", "progress", "terminal_safe"]
+
+#: Characters a terminal acts on or hides (ESC, BEL, NUL, DEL, C1 controls such as CSI, bidi
+#: overrides and isolates, zero-width characters, line separators): never printed raw.
+_HIDDEN = ("Cc", "Cf", "Cs", "Co", "Zl", "Zp")
 
 
 class Bar(Protocol):
@@ -67,3 +72,25 @@ def plain(value: object) -> str:
 def options_line(options: Mapping[str, object]) -> str:
     """House-rule options as ``joker=forced kniffel_bonus=100 ...``."""
     return " ".join(f"{key}={plain(value)}" for key, value in options.items())
+
+
+def terminal_safe(text: str, *, json: bool = False) -> str:
+    r"""``text`` with every control or invisible character written as an escape (``\x1b``,
+    ``\u202e``); line breaks stay. With ``json=True`` the escapes are JSON's (``\u001b``), so
+    a JSON document stays valid and means the same.
+
+    >>> terminal_safe("Eve\x1b[2J: 12 Punkte\nBen")
+    'Eve\\x1b[2J: 12 Punkte\nBen'
+    >>> terminal_safe('{"name": "\u202eEve"}', json=True)
+    '{"name": "\\u202eEve"}'
+    """
+    out = []
+    for char in text:
+        if char == "\n" or unicodedata.category(char) not in _HIDDEN:
+            out.append(char)
+        elif json:
+            units = char.encode("utf-16-be", "surrogatepass")
+            out.extend(f"\\u{units[i]:02x}{units[i + 1]:02x}" for i in range(0, len(units), 2))
+        else:
+            out.append(ascii(char)[1:-1])
+    return "".join(out)

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any
+from pathlib import Path
 
 import click
 
+from kniffel.cli.output import terminal_safe
 from kniffel.cli.text import render_game
 from kniffel.locales import DEFAULT_LANGUAGE, LANGUAGES, Translator
 from kniffel.record import RecordError, loads, replay, state_dict
@@ -16,7 +17,7 @@ __all__ = ["replay_command"]
 
 
 @click.command("replay")
-@click.argument("file", type=click.File("rb"))
+@click.argument("file", metavar="FILE")
 @click.option("--json", "as_json", is_flag=True, help="Print the state as one JSON object.")
 @click.option(
     "--lang",
@@ -25,18 +26,29 @@ __all__ = ["replay_command"]
     show_default=True,
     help="The language of the printed sheets.",
 )
-def replay_command(file: Any, as_json: bool, lang: str) -> None:
+def replay_command(file: str, as_json: bool, lang: str) -> None:
     """Check every event of a game record (FILE, or - for stdin) and print the sheets.
 
     An illegal event or a broken file exits with status 2 and one line on
     standard error (``event N: ...`` for events).
     """
     try:
-        game = replay(loads(file.read()))
+        game = replay(loads(_read(file)))
     except RecordError as exc:
-        click.echo(str(exc), err=True)
+        click.echo(terminal_safe(str(exc)), err=True)
         sys.exit(2)
+    # Names are any text in a record: nothing a terminal acts on is printed raw.
     if as_json:
-        click.echo(json.dumps(state_dict(game), ensure_ascii=False))
+        click.echo(terminal_safe(json.dumps(state_dict(game), ensure_ascii=False), json=True))
     else:
-        click.echo(render_game(game, Translator(lang)))
+        click.echo(terminal_safe(render_game(game, Translator(lang))))
+
+
+def _read(file: str) -> bytes:
+    """The file's bytes (``-``: standard input); a file that cannot be read is one line."""
+    if file == "-":
+        return sys.stdin.buffer.read()
+    try:
+        return Path(file).read_bytes()
+    except OSError as exc:
+        raise RecordError(f"cannot read {file}: {exc.strerror or exc}") from None

@@ -64,6 +64,7 @@ def serve_command(
         "metrics": metrics,
     }
     settings = settings.model_copy(update={k: v for k, v in updates.items() if v is not None})
+    _check_db(settings.db)
     if settings.workers > 1 and make_url(settings.db).get_backend_name() == "sqlite":
         raise click.UsageError(
             f"--workers {settings.workers} needs PostgreSQL: with SQLite run one process "
@@ -90,6 +91,7 @@ def serve_command(
             "KNIFFEL_DB": settings.db,
             "KNIFFEL_HOST": settings.host,
             "KNIFFEL_PORT": str(settings.port),
+            "KNIFFEL_MAX_BODY": str(settings.max_body),
             "KNIFFEL_WORKERS": str(settings.workers),
             "KNIFFEL_METRICS": "1" if settings.metrics else "0",
         }
@@ -106,3 +108,24 @@ def _shown(url: str) -> str:
     from sqlalchemy import make_url
 
     return make_url(url).render_as_string(hide_password=True)
+
+
+def _check_db(url: str) -> None:
+    """A database URL the board can open, or one plain line and exit status 2."""
+    from sqlalchemy import exc, make_url
+
+    hint = "use sqlite:///path/to/k.db or postgresql+psycopg://user:password@host/db"
+    try:
+        parsed = make_url(url)
+        backend = parsed.get_backend_name()
+        if backend not in ("sqlite", "postgresql"):
+            raise exc.ArgumentError(
+                f"the board keeps its games in SQLite or PostgreSQL, not {backend}"
+            )
+        parsed.get_dialect()  # the driver must be installed
+    except (exc.ArgumentError, exc.NoSuchModuleError, ValueError) as error:
+        shown = url if "@" not in url else "the --db URL"
+        click.echo(
+            f"--db {shown}: not a database URL the board can use ({error}); {hint}", err=True
+        )
+        raise SystemExit(2) from None

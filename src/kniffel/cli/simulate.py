@@ -36,7 +36,8 @@ __all__ = ["simulate_command"]
 @click.option(
     "--plot",
     type=click.Path(dir_okay=False, writable=True, path_type=Path),
-    help="Write a histogram of the scores to this SVG file.",
+    callback=lambda ctx, _param, value: _plot_format(ctx, value),
+    help="Write a histogram of the scores to this file (.svg, .png or .pdf, by its name).",
 )
 def simulate_command(
     variant: Variant, bot: str, games: int, seed: int, as_json: bool, plot: Path | None
@@ -84,6 +85,21 @@ def _print(summary: dict[str, Any]) -> None:
     click.echo(f"time         {per_game:.2f} ms per game ({summary['seconds']:.1f} s)")
 
 
+#: The picture formats --plot writes, by the file name's suffix.
+PLOT_FORMATS = ("svg", "png", "pdf")
+
+
+def _plot_format(ctx: click.Context, path: Path | None) -> Path | None:
+    """Refuses, before any game is played, a plot file whose name says no known format."""
+    if path is not None and path.suffix.lower().lstrip(".") not in PLOT_FORMATS:
+        click.echo(
+            f"--plot {path}: the name must end in .svg, .png or .pdf (the format written)",
+            err=True,
+        )
+        ctx.exit(2)
+    return path
+
+
 def _plot(result: Simulation, path: Path) -> None:
     import matplotlib
     from matplotlib.figure import Figure
@@ -101,5 +117,7 @@ def _plot(result: Simulation, path: Path) -> None:
     axes.legend()
     figure.tight_layout()
     # Text stays text (searchable, small), and no date: the same run writes the same file.
+    kind = path.suffix.lower().lstrip(".")
+    metadata = {"Date": None} if kind == "svg" else {"CreationDate": None} if kind == "pdf" else {}
     with matplotlib.rc_context({"svg.fonttype": "none"}):
-        figure.savefig(path, format="svg", metadata={"Date": None})
+        figure.savefig(path, format=kind, metadata=metadata)

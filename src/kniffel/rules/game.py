@@ -31,6 +31,7 @@ from kniffel.rules.scoring import (
     column_total,
     due_index,
     extra_kniffel_bonus,
+    holds_fifty,
     is_extra_kniffel,
     joker_case,
     joker_permits,
@@ -332,7 +333,7 @@ class Game:
     def holds_fifty(self, player: str | int) -> bool:
         """Whether one of the player's Kniffel cells holds 50 (what the extra bonus needs)."""
         k = self._kniffel_index
-        return any(col[k] == 50 for col in self._cells[self._p(player)])
+        return any(holds_fifty(True, col[k]) for col in self._cells[self._p(player)])
 
     def joker_case(self, player: str | int, dice: Dice) -> JokerCase | None:
         """The joker's case for ``dice`` now (docs/rules.md §5).

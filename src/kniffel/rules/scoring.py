@@ -32,7 +32,9 @@ __all__ = [
     "column_total",
     "due_index",
     "due_table",
+    "entry_gain",
     "extra_kniffel_bonus",
+    "holds_fifty",
     "is_extra_kniffel",
     "joker_case",
     "joker_index",
@@ -50,6 +52,7 @@ UPPER_BONUS_THRESHOLD = 63
 UPPER_BONUS = 35
 
 _A = TypeVar("_A", bound="npt.NDArray[np.integer[Any]]")
+_B = TypeVar("_B", bound="npt.NDArray[np.bool_]")
 
 
 # ------------------------------------------------------------------ §2 the upper bonus
@@ -96,6 +99,21 @@ def column_total(upper: Any, lower: Any, kniffel_bonus: Any, factor: Any) -> Any
     return factor * (upper + upper_bonus(upper) + lower + kniffel_bonus)
 
 
+def entry_gain(upper: Any, upper_points: Any, points: Any, kniffel_bonus: Any, factor: Any) -> Any:
+    """What a column's total gains by one entry (§2, §3, §5); numpy arrays go through too.
+
+    ``points`` is what the cell receives, ``upper_points`` the part of it that goes to the
+    upper block (``points`` or 0), ``upper`` the upper block before, ``kniffel_bonus`` the
+    extra-Kniffel bonus the entry earns. The same as the difference of :func:`column_total`
+    after and before the entry.
+
+    >>> entry_gain(60, 4, 4, 0, 2), entry_gain(0, 0, 25, 100, 3)
+    (78, 375)
+    """
+    gain = points + bonus_on_entry(upper, upper_points) + kniffel_bonus
+    return gain if isinstance(factor, int) and factor == 1 else factor * gain
+
+
 # ---------------------------------------------------------------- §4 due and allowed rows
 
 
@@ -136,6 +154,19 @@ def due_table(discipline: Discipline, n_rows: int) -> tuple[int, ...]:
 def is_extra_kniffel(five_equal: bool, kniffel_cells_filled: bool) -> bool:
     """Whether a roll is a further Kniffel: five equal faces, every Kniffel cell filled (§5)."""
     return five_equal and kniffel_cells_filled
+
+
+@overload
+def holds_fifty(is_kniffel_row: bool, points: int | None) -> bool: ...
+@overload
+def holds_fifty(is_kniffel_row: _B, points: _A) -> _B: ...
+def holds_fifty(is_kniffel_row: Any, points: Any) -> Any:
+    """Whether a cell arms the extra-Kniffel bonus: a Kniffel cell that holds 50 now (§5, §9).
+
+    >>> holds_fifty(True, 50), holds_fifty(True, 0), holds_fifty(False, 50)
+    (True, False, False)
+    """
+    return is_kniffel_row & (points == FIXED_SCORES[Row.KNIFFEL])
 
 
 def extra_kniffel_bonus(options: Options, a_kniffel_cell_holds_50: bool) -> int:

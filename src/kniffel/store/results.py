@@ -312,6 +312,17 @@ class ResultStore:
                     .values(accuracy=accuracy, loss=loss, decisions=decisions)
                 )
 
+    def counted_names(self, game_id: str) -> dict[int, str]:
+        """The name each seat of a finished game counts as (its linked name, or its own)."""
+        self.sync()
+        with self.engine.connect() as connection:
+            found = connection.execute(
+                select(PlayerResultRow.seat, PlayerResultRow.name, PlayerResultRow.linked).where(
+                    PlayerResultRow.game_id == game_id
+                )
+            ).all()
+        return {seat: linked or name for seat, name, linked in found}
+
     def names(self) -> dict[str, str]:
         """Every player's key with the name shown for it (the latest spelling)."""
         shown: dict[str, str] = {}

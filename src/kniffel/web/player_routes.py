@@ -24,6 +24,7 @@ from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
 from kniffel.board.errors import BoardError, Forbidden, GameNotFound
+from kniffel.board.players.exchange import games_csv, players_csv
 from kniffel.board.players.stats import PlayerStats, leaderboard, player_stats
 from kniffel.board.players.yardstick import yardstick
 from kniffel.rules.variants import PRESETS
@@ -195,6 +196,7 @@ def leaderboard_context(request: Request) -> dict[str, Any]:
         "title": words("Bestenliste"),
         "all_players": words("Alle Spieler"),
         "csv": words("Alle Spiele als CSV"),
+        "players_csv": words("Alle Spieler als CSV"),
         "empty": words("Noch keine beendeten Spiele."),
         "head": [words("Spieler"), words("Spiele"), words("Schnitt"), words("Bestes")],
         "presets": [
@@ -390,6 +392,28 @@ def _player_context(stats: PlayerStats, words: ReviewWords) -> dict[str, Any]:
         ],
         "lang": words.lang,
     }
+
+
+@pages.get("/export/spiele.csv")
+async def games_csv_download(request: Request) -> Response:
+    """Every seat of every finished game as CSV (the columns of ``kniffel export --csv``)."""
+    rows = await run_in_threadpool(lambda: results_of(request).rows())
+    return _csv(games_csv(rows), "kniffel-spiele.csv")
+
+
+@pages.get("/export/spieler.csv")
+async def players_csv_download(request: Request) -> Response:
+    """Every player's figures per preset as CSV."""
+    rows = await run_in_threadpool(lambda: results_of(request).rows())
+    return _csv(await run_in_threadpool(players_csv, rows), "kniffel-spieler.csv")
+
+
+def _csv(text: str, filename: str) -> Response:
+    return Response(
+        text,
+        media_type="text/csv; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+    )
 
 
 @pages.post("/g/{game_id}/spieler")

@@ -87,7 +87,7 @@ def histogram_svg(
     marks: Sequence[tuple[str, float]] = (),
 ) -> str:
     """A histogram of totals (``(from, below, count)`` bins) with labelled vertical ``marks``."""
-    from matplotlib.figure import Figure
+    from matplotlib.figure import Figure  # imported when drawn: see docs/architecture.md, "Start"
 
     figure = Figure(figsize=(6.4, 3.2), layout="constrained")
     axes = figure.add_subplot()

@@ -30,7 +30,7 @@ from kniffel.store.results import ResultStore
 from kniffel.web import rendering
 from kniffel.web.advice_routes import analysis_of
 from kniffel.web.errors import ErrorBody
-from kniffel.web.player_routes import results_of
+from kniffel.web.player_routes import player_href, results_of
 from kniffel.web.review_chart import expected_chart_svg
 from kniffel.web.review_words import ReviewWords
 
@@ -128,7 +128,16 @@ async def review_page(request: Request, game_id: str) -> Response:
     except GameNotFound:
         return rendering.not_found(request)
     result = await run_in_threadpool(review_for, view, results_of(request))
-    return _render(request, "advice/review.html", _context(view, result, words))
+    context = _context(view, result, words)
+    if view.game.is_finished:
+        # The names the seats count as across games; a key holder may link them.
+        counted = await run_in_threadpool(results_of(request).counted_names, view.id)
+        for player in context["players"]:
+            name = counted.get(player["seat"], player["name"])
+            player["counted_as"] = name
+            player["href"] = player_href(name)
+        context["can_link"] = rendering.device_key(request, view) is not None
+    return _render(request, "advice/review.html", context)
 
 
 def _context(view: GameView, result: Review, words: ReviewWords) -> dict[str, Any]:

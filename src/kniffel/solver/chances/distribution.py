@@ -22,10 +22,10 @@ import numpy as np
 import numpy.typing as npt
 
 from kniffel.rules import Game, Variant
-from kniffel.solver.exact.dice_tables import KEEPS, ROLLS
 from kniffel.solver.exact.turn import turn_value
 from kniffel.solver.play.bots import Roller, ValueBot, make_bot
 from kniffel.solver.play.sheets import SheetBatch
+from kniffel.solver.play.simulate import faces_roller
 
 __all__ = [
     "best_bot",
@@ -38,13 +38,6 @@ __all__ = [
 
 IntArray = npt.NDArray[np.int64]
 Array = npt.NDArray[np.float64]
-
-_KEEP_COUNTS = np.array([[keep.count(f) for f in range(1, 7)] for keep in KEEPS], dtype=np.int64)
-_KEEP_SIZE = _KEEP_COUNTS.sum(axis=1)
-_BASE = 6 ** np.arange(6, dtype=np.int64)
-_ROLL_OF_CODE = np.full(6**6, -1, dtype=np.int64)
-for _r, _dice in enumerate(ROLLS):
-    _ROLL_OF_CODE[np.dot(_dice.counts, _BASE)] = _r
 
 
 @cache
@@ -72,17 +65,7 @@ def sheets_of(game: Game, players: Sequence[int], copies: int) -> SheetBatch:
 
 def roller(faces: IntArray, turn: int) -> Roller:
     """The bots' roller over ``faces[b, turn, roll]``: a reroll takes the first faces it needs."""
-    these = faces[:, turn]
-
-    def roll(j: int, keep: IntArray) -> IntArray:
-        rolled = 5 - _KEEP_SIZE[keep]  # the first `rolled` faces of this roll
-        used = np.arange(5)[None, :] < rolled[:, None]
-        counts = _KEEP_COUNTS[keep].copy()
-        for f in range(6):
-            counts[:, f] += ((these[:, j] == f + 1) & used).sum(axis=1)
-        return np.asarray(_ROLL_OF_CODE[counts @ _BASE])
-
-    return roll
+    return faces_roller(faces[:, turn])
 
 
 def simulate_finals(

@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from kniffel.rules import KniffelError, Variant, rows_for
+from kniffel.rules import Action, Game, KniffelError, Variant, rows_for
 from kniffel.solver.chances.calibration import Calibration, load_calibration
 from kniffel.solver.chances.distribution import best_bot, roller
 from kniffel.solver.chances.win import normal_cdf
@@ -69,6 +69,21 @@ class WinBot(ValueBot):
         """The opponent's expected final total and its spread, per sheet of the next batch."""
         self.opponent_mean = mean
         self.opponent_std = std
+
+    def choose(self, game: Game) -> Action:
+        """The next action in ``game`` against the strongest of the other players."""
+        player = game.current_player()
+        if player is not None:
+            others = [p for p in range(len(game.players)) if p != player]
+            if not others:
+                raise KniffelError("the win bot needs an opponent")
+            outlooks = [
+                _outlook(game.variant, SheetBatch.of_game(game, p), self.calibration)
+                for p in others
+            ]
+            mean, std = max(outlooks, key=lambda o: float(o[0][0]))
+            self.against(mean, std)
+        return super().choose(game)
 
     def worth(self, sheets: SheetBatch) -> tuple[Entries, Array]:
         entries, points = super().worth(sheets)

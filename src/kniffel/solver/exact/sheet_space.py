@@ -16,7 +16,15 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from kniffel.rules import UPPER_BONUS_THRESHOLD, Discipline, Game, Options, Row, rows_for
+from kniffel.rules import (
+    UPPER_BONUS_THRESHOLD,
+    Discipline,
+    Game,
+    Options,
+    Row,
+    holds_fifty,
+    rows_for,
+)
 from kniffel.solver.exact.roll_scores import due_array
 
 __all__ = ["UPPER_CAP", "SheetSpace", "SheetState", "StateBatch"]
@@ -150,6 +158,6 @@ class SheetSpace:
             mask |= 1 << j
             if row.is_upper:
                 upper += points
-            if row is Row.KNIFFEL and points == 50 and self.armed_values == 2:
+            if holds_fifty(row is Row.KNIFFEL, points) and self.armed_values == 2:
                 armed = 1
         return SheetState(mask, min(upper, UPPER_CAP), armed)

@@ -28,9 +28,10 @@ from kniffel.rules import (
     Options,
     Row,
     Variant,
-    bonus_on_entry,
     column_total,
+    entry_gain,
     extra_kniffel_bonus,
+    holds_fifty,
     joker_index,
     rows_for,
 )
@@ -145,7 +146,7 @@ class SheetBatch:
                     sheets.upper[0, c] += value
                 else:
                     sheets.lower[0, c] += value
-                if row is Row.KNIFFEL and value == 50:
+                if holds_fifty(row is Row.KNIFFEL, value):
                     sheets.fifty[0, c] = True
                 sheets.kniffel_bonus[0, c] += game.cell_bonus(player, cell)
         return sheets
@@ -206,11 +207,11 @@ class SheetBatch:
         upper_now = self.upper[:, layout.column].astype(np.int32)[:, :, None]
         upper_points = points * is_upper_slot[:, :, None]
         upper_after = upper_now + upper_points
-        gain = points + bonus_on_entry(upper_now, upper_points)
-        if extra_kniffel_bonus(options, True):
-            gain += kniffel_bonus
-        if (layout.factor != 1).any():
-            gain *= layout.factor[layout.column].astype(np.int32)[None, :, None]
+        bonus = kniffel_bonus if extra_kniffel_bonus(options, True) else 0
+        factor = layout.factor[layout.column].astype(np.int32)[None, :, None]
+        gain = entry_gain(
+            upper_now, upper_points, points, bonus, factor if (factor != 1).any() else 1
+        )
         return Entries(row, legal, points, gain, kniffel_bonus, upper_after)
 
     def _apply_joker(
@@ -275,7 +276,7 @@ class SheetBatch:
         self.kniffel_bonus[games, column] += paid
         self.bonus_kniffels[games] += paid > 0
         kniffel_row = self.rows.index(Row.KNIFFEL)
-        self.fifty[games, column] |= (row == kniffel_row) & (points == 50)
+        self.fifty[games, column] |= holds_fifty(row == kniffel_row, points)
 
 
 @cache

@@ -21,10 +21,10 @@ import numpy.typing as npt
 
 from kniffel.rules import Cell, Enter, Event, Roll, Variant, rows_for, upper_bonus
 from kniffel.solver.exact.dice_tables import KEEPS, ROLLS
-from kniffel.solver.play.bots import Bot, TurnLog, make_bot
+from kniffel.solver.play.bots import Bot, Roller, TurnLog, make_bot
 from kniffel.solver.play.sheets import SheetBatch
 
-__all__ = ["BATCH", "Simulation", "game_events", "simulate"]
+__all__ = ["BATCH", "Simulation", "faces_roller", "game_events", "simulate"]
 
 IntArray = npt.NDArray[np.int64]
 Array = npt.NDArray[np.float64]
@@ -104,18 +104,26 @@ class _Dice:
         self.faces = faces
         self.choices = choices
 
-    def roller(self, turn: int) -> Callable[[int, IntArray], IntArray]:
-        faces = self.faces[:, turn]
+    def roller(self, turn: int) -> Roller:
+        return faces_roller(self.faces[:, turn])
 
-        def roll(j: int, keep: IntArray) -> IntArray:
-            rolled = 5 - _KEEP_SIZE[keep]  # the first `rolled` faces of this roll
-            used = np.arange(5)[None, :] < rolled[:, None]
-            counts = _KEEP_COUNTS[keep].copy()
-            for f in range(6):
-                counts[:, f] += ((faces[:, j] == f + 1) & used).sum(axis=1)
-            return np.asarray(_ROLL_OF_CODE[counts @ _BASE])
 
-        return roll
+def faces_roller(faces: IntArray) -> Roller:
+    """Rolls of one turn from faces drawn in advance, ``faces[game, roll, die]``.
+
+    Roll ``j`` keeps the dice ``keep`` (an index into ``KEEPS``) and rerolls the
+    rest with the first faces drawn for it; the answer is each game's roll index.
+    """
+
+    def roll(j: int, keep: IntArray) -> IntArray:
+        rolled = 5 - _KEEP_SIZE[keep]  # the first `rolled` faces of this roll
+        used = np.arange(5)[None, :] < rolled[:, None]
+        counts = _KEEP_COUNTS[keep].copy()
+        for f in range(6):
+            counts[:, f] += ((faces[:, j] == f + 1) & used).sum(axis=1)
+        return np.asarray(_ROLL_OF_CODE[counts @ _BASE])
+
+    return roll
 
 
 def simulate(

@@ -14,7 +14,7 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from kniffel.rules import Discipline, Options, Row
+from kniffel.rules import Discipline, Options, Row, holds_fifty
 from kniffel.solver.exact.column import ColumnTable, solve_column
 from kniffel.solver.play.sheets import Entries, SheetBatch
 from kniffel.solver.raufrunter.bounds import N_SUMS
@@ -86,7 +86,7 @@ class ColumnValues:
             grid = self.grids[self.disciplines[c]]
             row = entries.row[:, slots][:, :, None]  # [B, S, 1]
             mask = sheets.filled[:, c][:, None, None] | np.left_shift(1, np.maximum(row, 0))
-            fifty = (row == kniffel_row) & (entries.points[:, slots] == 50)
+            fifty = holds_fifty(row == kniffel_row, entries.points[:, slots])
             armed = fifty | sheets.fifty[:, c][:, None, None]
             # closed slots may point at unreachable states (NaN); they are never legal
             later = lookup(grid, mask, entries.upper_after[:, slots], armed)

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from kniffel.rules import Discipline, Options, Row, rows_for
+from kniffel.rules import Discipline, Options, Row, holds_fifty, rows_for
 from kniffel.solver.exact.column import solve_column
 from kniffel.solver.play.sheets import Entries, SheetBatch
 from kniffel.solver.play.values import column_grid, lookup
@@ -95,7 +95,7 @@ class RaufRunterValue:
         masks = mask[:, None] | (1 << rows)[None, :]  # [B, n]
         armed_after = None
         if self.free.shape[2] == 2:  # the extra-Kniffel bonus counts: a 50 arms it
-            fifty = (rows == self.kniffel_row)[None, :, None] & (entries.points[:, 2:] == 50)
+            fifty = holds_fifty((rows == self.kniffel_row)[None, :, None], entries.points[:, 2:])
             armed_after = fifty | armed[:, None, None]
         free_after = self._free(masks[:, :, None], entries.upper_after[:, 2:], armed_after)
         result[:, 2:] = free_after + arrows_now[:, None, None]

@@ -38,21 +38,35 @@ document.documentElement.classList.add("js");
 
   // ----------------------------------------------------------------- board
 
+  // The page's state belongs to the game version and the player to move (docs/board.md):
+  // typed dice, previews, the Tipp and the correction dialog of an older version or
+  // another player are dropped when the board moves on, and taps wait while a change is
+  // on its way.
   function setUpBoard(game) {
     const gameId = game.dataset.game;
     const board = () => $("#board");
     const version = () => Number(board().dataset.version);
     const turnKey = () => board().dataset.turn;
+    const mover = () => board().dataset.player || "";
     let latest = version();
     let lastTurn = turnKey();
+    let lastVersion = version();
     let chosenSeat = null; // the sheet the player looks at, until the turn changes
     let refreshing = null;
     let again = false;
     let held = null;
+    let busy = false; // a change is on its way: taps and keys wait for its answer
+    let settle = null; // where and until when a tap is the second of a double tap
+    let lastTap = null; // where the last change was tapped
+    let byKeyboard = false; // the last change was made from the keyboard
+    let tapped = null; // the id of the control last pressed: messages appear next to it
+    let changeKey = null; // where the dice of the turn a change was sent in are kept
+    let mismatch = null; // typed values a preview was already dropped for once
 
     // -- what the player typed (the inputs survive every swap: hx-preserve)
     const diceInput = () => $("[data-dice-input]");
     const pointsInput = () => $("[data-points-input]");
+    const rollsInput = () => $("[data-rolls-input]");
     const mode = () => {
       const entry = $("#dice-entry");
       return entry ? entry.dataset.mode : "dice";
@@ -63,15 +77,45 @@ document.documentElement.classList.add("js");
       return input ? input.value.replace(/[^1-6]/g, "").slice(0, 5) : "";
     }
 
+    function pointsText() {
+      const points = pointsInput();
+      return mode() === "points" && points ? points.value.trim() : "";
+    }
+
+    // -- typed dice survive a reload: kept per game, turn and player for this tab
+    const storeKey = () => `tafel:${gameId}:${turnKey()}:${mover()}`;
+    function remember() {
+      if (!diceInput()) return;
+      try {
+        const rolls = rollsInput() ? rollsInput().value : "3";
+        const kept = { dice: diceText(), points: pointsText(), mode: mode(), rolls };
+        if (!kept.dice && !kept.points && rolls === "3") sessionStorage.removeItem(storeKey());
+        else sessionStorage.setItem(storeKey(), JSON.stringify(kept));
+      } catch (error) {
+        // private mode without storage: typing still works, it just is not kept
+      }
+    }
+    function recall() {
+      try {
+        return JSON.parse(sessionStorage.getItem(storeKey()) || "null");
+      } catch (error) {
+        return null;
+      }
+    }
+
     function boardUrl() {
       const params = new URLSearchParams();
       if (mode() === "dice" && diceText().length === 5) params.set("dice", diceText());
-      const points = pointsInput();
-      if (mode() === "points" && points && points.value.trim() !== "") {
-        params.set("points", points.value.trim());
-      }
-      const query = params.toString();
-      return `/g/${gameId}/board${query ? "?" + query : ""}`;
+      if (pointsText() !== "") params.set("points", pointsText());
+      // The turn the dice were typed in: the server previews them only for that turn.
+      params.set("turn", turnKey());
+      return `/g/${gameId}/board?${params}`;
+    }
+
+    // What the board previews must be what the entry panel holds.
+    function typedNow() {
+      if (!diceInput()) return { dice: "", points: "" };
+      return { dice: mode() === "dice" && diceText().length === 5 ? diceText() : "", points: pointsText() };
     }
 
     function refresh() {
@@ -118,14 +162,27 @@ document.documentElement.classList.add("js");
       }
     }
 
-    function typeFace(face) {
-      const input = diceInput();
-      if (!input || mode() !== "dice") return;
-      backToFront();
-      const text = diceText();
-      input.value = (text.length >= 5 ? "" : text) + face;
+    function typedChanged() {
+      clearTipp();
+      remember();
       showDice();
       schedulePreview();
+    }
+
+    function typeFace(face) {
+      const input = diceInput();
+      if (!input || mode() !== "dice" || busy) return;
+      backToFront();
+      const text = diceText();
+      if (text.length >= 5) {
+        // A sixth die keeps the five there: the player clears first (⌫ or ✕).
+        notice(input.dataset.full || "", true, $("[data-dice-show]"));
+        return;
+      }
+      clearNotice();
+      input.value = text + face;
+      lastDice = input.value;
+      typedChanged();
     }
 
     // Dice are always typed for the player to move: their sheet comes to the front.
@@ -137,13 +194,14 @@ document.documentElement.classList.add("js");
 
     function removeFace(all) {
       const input = diceInput();
-      if (!input) return;
+      if (!input || busy) return;
+      clearNotice();
       input.value = all ? "" : diceText().slice(0, -1);
-      showDice();
-      schedulePreview();
+      lastDice = input.value;
+      typedChanged();
     }
 
-    function setMode(value) {
+    function setMode(value, focus = true) {
       const entry = $("#dice-entry");
       if (!entry) return;
       entry.dataset.mode = value;
@@ -155,23 +213,62 @@ document.documentElement.classList.add("js");
       }
       if (diceInput()) diceInput().disabled = value !== "dice";
       if (pointsInput()) pointsInput().disabled = value !== "points";
-      const focus = value === "dice" ? diceInput() : pointsInput();
-      if (focus) focus.focus();
-      schedulePreview();
+      const field = value === "dice" ? diceInput() : pointsInput();
+      if (field && focus) field.focus();
+      typedChanged();
+    }
+
+    function setRolls(value, keep = true) {
+      const input = rollsInput();
+      if (!input) return;
+      input.value = value;
+      for (const button of $$("[data-rolls]")) {
+        button.setAttribute("aria-pressed", button.dataset.rolls === value ? "true" : "false");
+      }
+      clearTipp();
+      if (keep) remember();
     }
 
     function clearEntry() {
       if (diceInput()) diceInput().value = "";
       if (pointsInput()) pointsInput().value = "";
+      lastDice = "";
+      setRolls("3", false);
       showDice();
     }
 
-    function notice(text, isError) {
-      const box = $("#notice");
-      if (!box) return;
-      box.textContent = text;
-      box.classList.toggle("error", !!isError);
+    // -- messages: in one live region that stays on the page, shown where the finger was
+    const toast = $("#toast");
+    let noticeVersion = -1;
+    function notice(text, isError, anchor) {
+      if (!toast) return;
+      toast.textContent = text;
+      toast.classList.toggle("error", !!isError);
+      noticeVersion = version();
+      place(anchor);
     }
+    function clearNotice() {
+      if (toast && toast.textContent) toast.textContent = "";
+    }
+    function place(anchor) {
+      if (!toast || !toast.textContent) return;
+      toast.style.top = "";
+      const height = toast.offsetHeight;
+      const status = $(".status", board());
+      const floor = status ? Math.max(8, status.getBoundingClientRect().bottom + 6) : 8;
+      const panel = $(".entry", board());
+      const panelTop = panel && getComputedStyle(panel).position === "fixed"
+        ? panel.getBoundingClientRect().top : window.innerHeight;
+      const ceiling = Math.max(floor, panelTop - height - 8);
+      let top = floor;
+      if (anchor && anchor.isConnected) {
+        const rect = anchor.getBoundingClientRect();
+        top = rect.bottom + 6 > ceiling ? rect.top - height - 6 : rect.bottom + 6;
+      }
+      toast.style.top = `${Math.round(Math.min(Math.max(top, floor), ceiling))}px`;
+    }
+    if (toast) toast.addEventListener("click", clearNotice);
+    window.addEventListener("resize", () => place(null));
 
     // -- sheets as tabs (on a phone one sheet is in front)
     function selectSheet(seat, focus) {
@@ -188,6 +285,36 @@ document.documentElement.classList.add("js");
         sheet.classList.toggle("is-back", sheet.dataset.seat !== wanted);
       }
     }
+
+    // -- taps that must wait: while a change is on its way, and the second tap of a double tap
+    document.addEventListener(
+      "click",
+      (event) => {
+        const target = event.target instanceof Element ? event.target : null;
+        if (!target || !game.contains(target)) return;
+        const control = target.closest(".cell-btn, [data-face], [data-pad], .roll button, .undo button, .die-toggle");
+        // The second tap of a double tap: the next tap after a change, at the same place, soon.
+        const second = settle && event.detail !== 0 && performance.now() < settle.until &&
+          Math.hypot(event.clientX - settle.x, event.clientY - settle.y) < 24;
+        settle = null;
+        if (!control) return;
+        const cell = control.classList.contains("cell-btn");
+        if (busy || (cell && (event.detail > 1 || second))) {
+          event.preventDefault();
+          event.stopImmediatePropagation();
+          return;
+        }
+        if (cell || control.matches(".roll button, .undo button")) {
+          byKeyboard = event.detail === 0;
+          tapped = control.id || null;
+          lastTap = { x: event.clientX, y: event.clientY };
+        }
+      },
+      true,
+    );
+
+    // Typing in between means the next tap is meant.
+    document.addEventListener("keydown", () => (settle = null), true);
 
     // -- clicks on the board
     document.addEventListener("click", (event) => {
@@ -209,6 +336,10 @@ document.documentElement.classList.add("js");
       }
       const modeButton = target.closest("[data-entry-mode]");
       if (modeButton) return setMode(modeButton.dataset.entryMode);
+      const tippButton = target.closest("[data-tipp]");
+      if (tippButton) return askTipp(tippButton);
+      const rollsButton = target.closest("[data-rolls]");
+      if (rollsButton) return setRolls(rollsButton.dataset.rolls);
       const copy = target.closest("[data-copy]");
       if (copy) {
         const field = document.getElementById(copy.dataset.copy);
@@ -218,6 +349,7 @@ document.documentElement.classList.add("js");
     });
 
     function clickCell(event, cell) {
+      clearNotice();
       if ("edit" in cell.dataset) {
         event.preventDefault();
         return openEdit(cell);
@@ -228,10 +360,10 @@ document.documentElement.classList.add("js");
       if (cell.dataset.state === "waiting" && typed) return;
       event.preventDefault();
       event.stopPropagation();
-      notice(cell.dataset.reason || "", false);
+      notice(cell.dataset.reason || "", false, cell);
     }
 
-    // -- corrections
+    // -- corrections: the dialog belongs to the version it was opened at
     const dialog = $("#edit-dialog");
     function openEdit(cell) {
       if (!dialog) return;
@@ -252,13 +384,28 @@ document.documentElement.classList.add("js");
       dialog.addEventListener("htmx:afterRequest", () => dialog.close());
     }
 
-    // -- typing
+    // -- typing into the dice field: a wrong key or a sixth die says so and keeps the five
+    let lastDice = diceText();
     document.addEventListener("input", (event) => {
-      if (event.target === diceInput()) {
+      const input = diceInput();
+      if (event.target === input) {
         backToFront();
-        showDice();
-        schedulePreview();
+        const raw = input.value;
+        const digits = raw.replace(/[\s,]/g, "");
+        if (busy || /[^1-6]/.test(digits) || digits.length > 5) {
+          input.value = lastDice;
+          if (!busy) {
+            notice(digits.length > 5 && !/[^1-6]/.test(digits) ? input.dataset.full : input.dataset.faces, true, input);
+          }
+          showDice();
+          return;
+        }
+        clearNotice();
+        lastDice = digits;
+        typedChanged();
       } else if (event.target === pointsInput()) {
+        clearTipp();
+        remember();
         schedulePreview();
       }
     });
@@ -321,20 +468,96 @@ document.documentElement.classList.add("js");
       selectSheet(chosenSeat, true);
     });
 
+    // -- the Tipp belongs to the version and the dice it was asked for
+    const tippFor = () => `${version()}|${typedNow().dice}|${typedNow().points}|${rollsInput() ? rollsInput().value : ""}`;
+    function clearTipp() {
+      const place = $("#tipp");
+      if (place && place.dataset.for !== tippFor()) {
+        place.replaceChildren();
+        delete place.dataset.for;
+      }
+    }
+
+    function askTipp(button) {
+      const params = new URLSearchParams();
+      if (diceInput() && mode() === "dice" && diceText()) {
+        params.set("dice", diceText());
+        if (rollsInput()) params.set("rolls", rollsInput().value);
+      }
+      const asked = tippFor();
+      const place = $("#tipp");
+      if (place) place.setAttribute("aria-busy", "true");
+      fetch(`${button.dataset.tipp}?${params}`, { credentials: "same-origin" })
+        .then((answer) => answer.text())
+        .then((html) => {
+          const now = $("#tipp");
+          if (!now) return;
+          now.removeAttribute("aria-busy");
+          // A Tipp asked for other dice or an older version is not shown.
+          if (tippFor() !== asked) return;
+          now.innerHTML = html;
+          now.dataset.for = asked;
+          markTipp();
+        })
+        .catch(() => {
+          const now = $("#tipp");
+          if (now) now.removeAttribute("aria-busy");
+          notice(liveText.dataset.offline || "", true, button);
+        });
+    }
+
+    // -- a change on its way: nothing else is sent until its answer is on the board
+    const isChange = (event) => {
+      const config = event.detail.requestConfig;
+      return !!config && config.verb && config.verb !== "get" && game.contains(event.detail.elt);
+    };
+    document.addEventListener("htmx:beforeRequest", (event) => {
+      if (isChange(event)) {
+        changeKey = storeKey();
+        busy = true;
+        game.setAttribute("aria-busy", "true");
+      }
+    });
+    document.addEventListener("htmx:afterRequest", (event) => {
+      if (!isChange(event)) return;
+      busy = false;
+      game.removeAttribute("aria-busy");
+      settle = lastTap && !byKeyboard ? { ...lastTap, until: performance.now() + 700 } : null;
+    });
+
     // -- after every swap of the board
     document.addEventListener("htmx:beforeSwap", (event) => {
       const target = event.detail.target;
       if (!target || target.id !== "tafel") return;
+      const response = event.detail.serverResponse || "";
+      const attribute = (name) => {
+        const match = new RegExp(`id="board"[^>]*?data-${name}="([^"]*)"`).exec(response);
+        return match ? match[1] : null;
+      };
+      const incoming = Number(attribute("version"));
+      const verb = event.detail.requestConfig && event.detail.requestConfig.verb;
       // A refresh that was sent before another answer replaced the board would swap
       // into a board no longer on the page, or show an older version: drop it.
-      const incoming = /id="board"[^>]*data-version="(\d+)"/.exec(event.detail.serverResponse || "");
-      if (!target.isConnected || (incoming && Number(incoming[1]) < version())) {
+      if (!target.isConnected || (attribute("version") !== null && incoming < version())) {
         event.detail.shouldSwap = false;
         if (!target.isConnected) schedulePreview();
         return;
       }
+      // A preview of dice no longer typed (or typed for another turn) is not shown.
+      if (verb === "get" && attribute("turn") === turnKey()) {
+        const now = typedNow();
+        const number = (text) => (text === "" || isNaN(Number(text)) ? text : String(Number(text)));
+        const wanted = `${now.dice}|${number(now.points)}`;
+        const shown = `${attribute("dice") || ""}|${number(attribute("points") || "")}`;
+        if (shown !== wanted && mismatch !== wanted) {
+          mismatch = wanted; // once: a board that cannot show these values is shown as it is
+          event.detail.shouldSwap = false;
+          schedulePreview();
+          return;
+        }
+        mismatch = null;
+      }
       // After a change the game goes on: the player to move comes to the front.
-      const verb = event.detail.requestConfig && event.detail.requestConfig.verb;
       if (verb && verb !== "get") chosenSeat = null;
       const tray = $$(".tray input[data-die]", board());
       held = tray.length
@@ -342,13 +565,33 @@ document.documentElement.classList.add("js");
         : null;
     });
 
+    function focusEntry() {
+      const next = diceInput() && mode() === "dice" ? diceInput()
+        : mode() === "points" && pointsInput() ? pointsInput()
+        : $(".roll-button:not([disabled])", board()) || $(".status", board());
+      if (!next) return;
+      if (next.matches(".status")) next.tabIndex = -1;
+      next.focus({ preventScroll: false });
+    }
+
     // At the swap itself (not after settling), so that nothing typed afterwards is lost.
-    document.addEventListener("htmx:afterSwap", () => {
-      if (!board()) return;
-      if (turnKey() !== lastTurn) {
+    document.addEventListener("htmx:afterSwap", (event) => {
+      if (!board() || !event.detail.target || event.detail.target.id !== "tafel") return;
+      const verb = event.detail.requestConfig && event.detail.requestConfig.verb;
+      const newVersion = version() !== lastVersion;
+      const newTurn = turnKey() !== lastTurn;
+      lastVersion = version();
+      if (newTurn) {
         lastTurn = turnKey();
         chosenSeat = null;
         clearEntry();
+        const kept = recall();
+        if (kept) restore(kept);
+      }
+      if (newVersion) {
+        clearTipp();
+        // A correction dialog opened at an older version would only be refused.
+        if (dialog && dialog.open && $("[data-edit-version]", dialog).value !== String(version())) dialog.close();
       }
       selectSheet(chosenSeat === null ? board().dataset.front : chosenSeat, false);
       const tray = $$(".tray input[data-die]", board());
@@ -356,10 +599,55 @@ document.documentElement.classList.add("js");
         for (const input of tray) input.checked = held.on.includes(input.dataset.die);
       }
       showDice();
+      // The board's own message (a refusal, a lost tap) goes to the message region.
+      const said = $("#notice", board());
+      const active = document.activeElement;
+      if (said && said.textContent.trim()) {
+        const anchor = (tapped && document.getElementById(tapped)) || $("#dice-entry") || null;
+        notice(said.textContent.trim(), said.classList.contains("error"), anchor);
+      } else if (newVersion && version() !== noticeVersion) {
+        clearNotice();
+      }
+      if (verb && verb !== "get" && newTurn && changeKey) {
+        try {
+          sessionStorage.removeItem(changeKey);
+        } catch (error) {
+          // nothing kept, nothing to forget
+        }
+      }
+      if (verb && verb !== "get" && newTurn) {
+        // After an entry the next player types: from the keyboard focus goes to their
+        // dice; after a tap nothing keeps focus on the sheet (a second tap or Enter
+        // must not reach the next player's cells).
+        if (byKeyboard) focusEntry();
+        else if (active && active.closest && active.closest(".cell-btn")) active.blur();
+      } else if (newTurn && active && active.closest && active.closest(".cell-btn") && active.matches(":focus-visible")) {
+        focusEntry();
+      }
+      announce();
       if (version() < latest) refresh();
+      else if (newTurn && (typedNow().dice || typedNow().points)) schedulePreview();
     });
 
-    document.addEventListener("htmx:sendError", () => notice(liveText.dataset.offline || "", true));
+    function restore(kept) {
+      if (kept.mode && kept.mode !== mode()) setMode(kept.mode, false);
+      if (diceInput() && kept.dice) diceInput().value = kept.dice;
+      if (pointsInput() && kept.points) pointsInput().value = kept.points;
+      lastDice = diceText();
+      if (kept.rolls) setRolls(kept.rolls, false);
+      showDice();
+    }
+
+    // -- the turn, announced in place (the board itself is swapped)
+    const turnLive = $("#turn-live");
+    function announce() {
+      if (!turnLive) return;
+      const turn = $(".status .turn", board());
+      const text = turn ? turn.textContent.replace(/\s+/g, " ").trim() : "";
+      if (turnLive.textContent !== text) turnLive.textContent = text;
+    }
+
+    document.addEventListener("htmx:sendError", () => notice(liveText.dataset.offline || "", true, null));
 
     // -- live: every change on any device appears here within a second
     const liveText = $("[data-live-state]");
@@ -408,9 +696,17 @@ document.documentElement.classList.add("js");
     selectSheet(board().dataset.front, false);
     if (diceInput()) {
       diceInput().disabled = mode() !== "dice";
+      if (!diceText() && !(pointsInput() && pointsInput().value)) {
+        const kept = recall();
+        if (kept) restore(kept);
+      }
+      lastDice = diceText();
       showDice();
-      if (diceText().length === 5) schedulePreview();
+      if (diceText().length === 5 || pointsText() !== "") schedulePreview();
     }
+    const said = $("#notice", board());
+    if (said && said.textContent.trim()) notice(said.textContent.trim(), said.classList.contains("error"), null);
+    announce();
     connect();
   }
 
@@ -461,7 +757,7 @@ document.documentElement.classList.add("js");
       .then((text) => {
         if (text === null) return;
         setUpBoard(game); // a wrong key: this device watches
-        const box = $("#notice");
+        const box = $("#toast") || $("#notice");
         if (text && box) {
           box.textContent = text;
           box.classList.add("error");

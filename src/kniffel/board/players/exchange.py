@@ -1,0 +1,137 @@
+"""Everything out: the summary rows and the players' figures as CSV.
+
+``games.csv`` has one line per seat of every finished game; ``players.csv`` one
+line per player and preset with the figures of the player page
+(:mod:`kniffel.board.players.stats`). Both are plain RFC 4180 CSV with a header
+line, UTF-8, numbers with a decimal point. The columns are documented in
+docs/cli.md (``kniffel export``).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+
+from kniffel.board.players.stats import player_stats
+from kniffel.board.players.yardstick import yardstick
+from kniffel.store.results import PlayerResult
+
+__all__ = ["GAME_COLUMNS", "PLAYER_COLUMNS", "games_csv", "players_csv"]
+
+GAME_COLUMNS = (
+    "game",
+    "finished_at",
+    "variant",
+    "options",
+    "players",
+    "seat",
+    "name",
+    "player",
+    "total",
+    "place",
+    "won",
+    "upper_bonus",
+    "kniffels",
+    "accuracy",
+    "loss",
+    "decisions",
+    "bot",
+)
+
+PLAYER_COLUMNS = (
+    "player",
+    "name",
+    "variant",
+    "games",
+    "wins",
+    "win_rate",
+    "mean",
+    "best",
+    "worst",
+    "upper_bonus_rate",
+    "kniffel_rate",
+    "kniffels_per_game",
+    "recent_mean",
+    "trend",
+    "accuracy",
+    "loss_per_decision",
+    "reviewed_games",
+    "bot_mean",
+)
+
+
+def _number(value: float | None, digits: int = 4) -> str:
+    return "" if value is None else f"{value:.{digits}f}"
+
+
+def games_csv(rows: Iterable[PlayerResult]) -> str:
+    """One line per seat of every finished game (oldest first)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(GAME_COLUMNS)
+    for r in rows:
+        writer.writerow(
+            [
+                r.game_id,
+                r.finished_at.isoformat(),
+                r.variant,
+                r.options,
+                r.seats,
+                r.seat,
+                r.name,
+                r.player,
+                r.total,
+                r.place,
+                int(r.place == 1),
+                r.bonus,
+                r.kniffels,
+                _number(r.accuracy),
+                _number(r.loss),
+                "" if r.decisions is None else r.decisions,
+                int(r.bot),
+            ]
+        )
+    return out.getvalue()
+
+
+def players_csv(rows: Sequence[PlayerResult]) -> str:
+    """One line per player and preset: the player page's figures."""
+    mine: dict[str, list[PlayerResult]] = defaultdict(list)
+    by_game: dict[str, list[PlayerResult]] = defaultdict(list)
+    for r in rows:
+        mine[r.player].append(r)
+        by_game[r.game_id].append(r)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(PLAYER_COLUMNS)
+    for key in sorted(mine):
+        own = mine[key]
+        together = [seat for g in {r.game_id for r in own} for seat in by_game[g]]
+        stats = player_stats(own, together)
+        for preset in stats.presets:
+            bot = yardstick(preset.variant)
+            writer.writerow(
+                [
+                    key,
+                    stats.name,
+                    preset.variant,
+                    preset.games,
+                    stats.wins,
+                    _number(stats.win_rate),
+                    _number(preset.mean, 2),
+                    preset.best,
+                    preset.worst,
+                    "/".join(_number(rate) for rate in preset.bonus_rate),
+                    _number(preset.kniffel_rate),
+                    _number(preset.kniffels_per_game),
+                    _number(preset.recent_mean, 2),
+                    _number(preset.trend, 2),
+                    _number(stats.accuracy),
+                    _number(stats.loss_per_decision),
+                    stats.reviewed,
+                    "" if bot is None else _number(bot.mean, 2),
+                ]
+            )
+    return out.getvalue()

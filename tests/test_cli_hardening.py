@@ -1,0 +1,97 @@
+"""The commands answer bad input with one plain line and print nothing a terminal acts on
+(issue 9, findings 1 and 8: ``serve --db nonsense`` printed a traceback, a missing file Click's
+usage text, ``--plot x.png`` SVG into a .png, and ``replay`` a raw ``ESC[2J``)."""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from kniffel.cli import cli
+
+HOSTILE_NAMES = ["Eve\x1b[2J", "Bell\x07", "Nul\x00x", "\u202eevE", "An\u200bna", "C1\x9b31m"]
+
+
+def _record(players: list[str]) -> str:
+    events = [{"type": "enter", "player": players[0], "cell": "chance", "dice": [1, 2, 3, 4, 6]}]
+    document = {"format": "kniffel-record/1", "variant": "kniffel", "players": players}
+    return json.dumps({**document, "events": events}, ensure_ascii=False)
+
+
+def _raw_controls(text: str) -> list[str]:
+    return [
+        hex(ord(c))
+        for c in text
+        if c != "\n" and unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Zl", "Zp")
+    ]
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_replay_prints_no_raw_control_characters(as_json: bool) -> None:
+    args = ["replay", "--json", "-"] if as_json else ["replay", "-"]
+    result = CliRunner().invoke(cli, args, input=_record(HOSTILE_NAMES))
+    assert result.exit_code == 0, result.output
+    assert _raw_controls(result.stdout) == []
+    if as_json:
+        # The escapes are JSON's: a program reads the names exactly.
+        names = [p["name"] for p in json.loads(result.stdout)["players"]]
+        assert names == HOSTILE_NAMES
+    else:
+        assert "Eve\\x1b[2J" in result.stdout and "\\u202eevE" in result.stdout
+
+
+def test_replay_errors_quote_names_without_raw_control_characters() -> None:
+    text = _record(["Eve\x1b[2J"]).replace('"chance"', '"nowhere"')
+    result = CliRunner().invoke(cli, ["replay", "-"], input=text)
+    assert result.exit_code == 2
+    assert result.stderr.count("\n") == 1 and _raw_controls(result.stderr) == []
+
+
+def test_replay_of_a_missing_file_is_one_line(tmp_path: Path) -> None:
+    missing = tmp_path / "nothere.json"
+    result = CliRunner().invoke(cli, ["replay", str(missing)])
+    assert result.exit_code == 2
+    assert result.stderr == f"cannot read {missing}: No such file or directory\n"
+    assert "Usage" not in result.output
+    directory = CliRunner().invoke(cli, ["replay", str(tmp_path)])
+    assert directory.exit_code == 2 and directory.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    "url", ["nonsense", "foo://x/y", "postgresql+nodriver://h/db", "sqlite+nope:///k.db"]
+)
+def test_serve_with_a_bad_database_url_is_one_line(url: str) -> None:
+    result = CliRunner().invoke(cli, ["serve", "--db", url])
+    assert result.exit_code == 2
+    assert "Traceback" not in result.output
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith(f"--db {url}: ")
+    assert result.stdout == ""  # it did not start
+
+
+def test_serve_keeps_a_password_out_of_the_message() -> None:
+    result = CliRunner().invoke(cli, ["serve", "--db", "mysql://user:s3cret@host/db"])
+    assert result.exit_code == 2 and "s3cret" not in result.output
+
+
+@pytest.mark.parametrize(
+    ("name", "magic"), [("x.png", b"\x89PNG"), ("x.svg", b"<?xml"), ("x.pdf", b"%PDF")]
+)
+def test_simulate_plot_writes_what_the_name_says(tmp_path: Path, name: str, magic: bytes) -> None:
+    plot = tmp_path / name
+    args = ["simulate", "--bot", "random", "--games", "3", "--plot", str(plot)]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    assert plot.read_bytes().startswith(magic)
+
+
+def test_simulate_plot_refuses_an_unknown_format_before_playing(tmp_path: Path) -> None:
+    plot = tmp_path / "x.jpg"
+    args = ["simulate", "--bot", "random", "--games", "3", "--plot", str(plot)]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 2
+    assert result.stderr.count("\n") == 1 and ".svg, .png or .pdf" in result.stderr
+    assert "Usage" not in result.output and not plot.exists()
