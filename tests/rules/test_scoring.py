@@ -142,4 +142,5 @@ def test_entry_gain_is_what_the_column_total_gains(
     upper_points = points if into_upper else 0
     before = column_total(upper, lower, 0, factor)
     after = column_total(upper + upper_points, lower + points - upper_points, bonus, factor)
-    assert entry_gain(upper, upper_points, points, bonus, factor) == after - before
+    gain = entry_gain(upper, upper + upper_points, points, bonus, factor)
+    assert gain == after - before

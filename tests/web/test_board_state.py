@@ -28,7 +28,8 @@ def previews(html: str) -> int:
 
 def test_a_refused_correction_is_not_drawn_as_typed_points(client: TestClient) -> None:
     game_id = new_game(client, "Anna", "Ben")
-    client.post(f"/g/{game_id}/enter", data={"cell": "free.sixes", "dice": "66612"}, headers=HX)
+    entry = {"cell": "free.sixes", "dice": "66612", "version": "0"}
+    client.post(f"/g/{game_id}/enter", data=entry, headers=HX)
     # Ben is to move; seven points into Anna's Sechser is refused ...
     bad = client.post(
         f"/g/{game_id}/edit",
@@ -44,7 +45,8 @@ def test_dice_typed_in_an_older_turn_are_not_previewed(client: TestClient) -> No
     game_id = new_game(client, "Anna", "Ben")
     typed = client.get(f"/g/{game_id}/board", params={"dice": "11123", "turn": "0"}, headers=HX)
     assert previews(typed.text) > 0
-    client.post(f"/g/{game_id}/enter", data={"cell": "down.ones", "dice": "11123"}, headers=HX)
+    entry = {"cell": "down.ones", "dice": "11123", "version": "0"}
+    client.post(f"/g/{game_id}/enter", data=entry, headers=HX)
     # A preview asked for with Anna's dice arrives after her entry: Ben's sheet stays plain.
     late = client.get(f"/g/{game_id}/board", params={"dice": "11123", "turn": "0"}, headers=HX)
     assert late.status_code == 200 and "Ben ist am Zug" in late.text

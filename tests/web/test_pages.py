@@ -78,8 +78,19 @@ def board(client: TestClient, game_id: str, **params: str) -> str:
     return response.text
 
 
+def version(client: TestClient, game_id: str) -> str:
+    """The version a form on the board shows now (every changing form carries it)."""
+    return str(client.get(f"/api/games/{game_id}").json()["version"])
+
+
+def post(client: TestClient, game_id: str, action: str, **fields: Any) -> Any:
+    """A form post as the board makes it: with the version it was made on."""
+    data = {"version": version(client, game_id), **fields}
+    return client.post(f"/g/{game_id}/{action}", data=data, headers=HX)
+
+
 def enter(client: TestClient, game_id: str, cell: str, **fields: Any) -> Any:
-    return client.post(f"/g/{game_id}/enter", data={"cell": cell, **fields}, headers=HX)
+    return post(client, game_id, "enter", cell=cell, **fields)
 
 
 # ------------------------------------------------------------------ start page
@@ -294,11 +305,10 @@ def test_a_stale_version_is_a_conflict(client: TestClient, service: GameService)
 
 def test_without_htmx_a_post_redirects_to_the_board(client: TestClient) -> None:
     game_id = new_game(client, "Anna")
-    response = client.post(
-        f"/g/{game_id}/enter", data={"cell": "free.chance", "dice": "66655"}, follow_redirects=False
-    )
+    data = {"cell": "free.chance", "dice": "66655", "version": "0"}
+    response = client.post(f"/g/{game_id}/enter", data=data, follow_redirects=False)
     assert response.status_code == 303 and response.headers["location"] == f"/g/{game_id}"
-    refused = client.post(f"/g/{game_id}/enter", data={"cell": "free.chance", "dice": "66655"})
+    refused = client.post(f"/g/{game_id}/enter", data={**data, "version": "1"})
     assert refused.status_code == 422 and "<html" in refused.text
 
 
@@ -326,33 +336,23 @@ def test_the_board_speaks_english(client: TestClient) -> None:
 def test_edit_clear_and_undo_through_the_page(client: TestClient, service: GameService) -> None:
     game_id = new_game(client, "Anna", "Ben")
     enter(client, game_id, "down.ones", dice="11156")
-    edited = client.post(
-        f"/g/{game_id}/edit",
-        data={"player": "Anna", "cell": "down.ones", "points": "4"},
-        headers=HX,
-    )
+    edited = post(client, game_id, "edit", player="Anna", cell="down.ones", points="4")
     assert edited.status_code == 200 and "Runter, Einser, 4 Punkte" in labels(edited.text)
-    bad = client.post(
-        f"/g/{game_id}/edit",
-        data={"player": "Anna", "cell": "down.ones", "points": "7"},
-        headers=HX,
-    )
+    bad = post(client, game_id, "edit", player="Anna", cell="down.ones", points="7")
     assert bad.status_code == 422
     assert notice(bad.text) == "7 Punkte sind bei Einser nicht möglich; möglich sind 0–5"
-    cleared = client.post(
-        f"/g/{game_id}/clear", data={"player": "Anna", "cell": "down.ones"}, headers=HX
-    )
+    cleared = post(client, game_id, "clear", player="Anna", cell="down.ones")
     assert cleared.status_code == 200
     # Cleared in an arrow column: Einser is due again, and Anna is to move again.
     assert "Anna ist am Zug" in cleared.text
     assert "Runter, Einser, Pflichtfeld" in labels(cleared.text)
-    undone = client.post(f"/g/{game_id}/undo", headers=HX)
+    undone = post(client, game_id, "undo")
     assert undone.status_code == 200 and "Runter, Einser, 4 Punkte" in labels(undone.text)
     # Undo walks back further: the edit, then the entry itself.
     for _ in range(2):
-        assert client.post(f"/g/{game_id}/undo", headers=HX).status_code == 200
+        assert post(client, game_id, "undo").status_code == 200
     assert service.get(game_id).game.total("Anna") == 0
-    empty = client.post(f"/g/{game_id}/undo", headers=HX)
+    empty = post(client, game_id, "undo")
     assert empty.status_code == 422 and notice(empty.text) == "Nichts rückgängig zu machen"
 
 
@@ -395,7 +395,7 @@ def test_virtual_dice_roll_hold_and_enter(client: TestClient, service: GameServi
     assert all(second[0].faces.count(f) >= keep.count(f) for f in keep)
     # The roll stands: the undo button is off, and the page refuses an undo.
     assert "Ein Wurf mit virtuellen Würfeln gilt" in again.text
-    assert client.post(f"/g/{game_id}/undo", headers=HX).status_code == 422
+    assert post(client, game_id, "undo").status_code == 422
     entered = enter(client, game_id, "free.chance", version="2")
     assert entered.status_code == 200
     assert service.get(game_id).game.total("Anna") == second[0].total

@@ -83,7 +83,7 @@ def bonus_on_entry(upper: Any, points: Any) -> Any:
     >>> bonus_on_entry(60, 3), bonus_on_entry(63, 6), bonus_on_entry(50, 12)
     (35, 0, 0)
     """
-    return upper_bonus(upper + points) - upper_bonus(upper)
+    return entry_gain(upper, upper + points, 0, 0, 1)
 
 
 @overload
@@ -99,19 +99,25 @@ def column_total(upper: Any, lower: Any, kniffel_bonus: Any, factor: Any) -> Any
     return factor * (upper + upper_bonus(upper) + lower + kniffel_bonus)
 
 
-def entry_gain(upper: Any, upper_points: Any, points: Any, kniffel_bonus: Any, factor: Any) -> Any:
+def entry_gain(upper: Any, upper_after: Any, points: Any, kniffel_bonus: Any, factor: Any) -> Any:
     """What a column's total gains by one entry (§2, §3, §5); numpy arrays go through too.
 
-    ``points`` is what the cell receives, ``upper_points`` the part of it that goes to the
-    upper block (``points`` or 0), ``upper`` the upper block before, ``kniffel_bonus`` the
-    extra-Kniffel bonus the entry earns. The same as the difference of :func:`column_total`
-    after and before the entry.
+    ``points`` is what the cell receives, ``upper`` and ``upper_after`` the upper block
+    before and after (``upper_after`` is ``upper`` for a lower-block entry),
+    ``kniffel_bonus`` the extra-Kniffel bonus the entry earns: the difference of
+    :func:`column_total` after and before the entry.
 
-    >>> entry_gain(60, 4, 4, 0, 2), entry_gain(0, 0, 25, 100, 3)
+    >>> entry_gain(60, 64, 4, 0, 2), entry_gain(0, 0, 25, 100, 3)
     (78, 375)
     """
-    gain = points + bonus_on_entry(upper, upper_points) + kniffel_bonus
-    return gain if isinstance(factor, int) and factor == 1 else factor * gain
+    reached = (upper < UPPER_BONUS_THRESHOLD) & (upper_after >= UPPER_BONUS_THRESHOLD)
+    gain = points + reached * UPPER_BONUS
+    # on arrays each operation is a pass over them: skip the ones that change nothing
+    if not (isinstance(kniffel_bonus, int) and kniffel_bonus == 0):
+        gain += kniffel_bonus
+    if not (isinstance(factor, int) and factor == 1):
+        gain *= factor
+    return gain
 
 
 # ---------------------------------------------------------------- §4 due and allowed rows

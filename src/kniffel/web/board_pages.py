@@ -244,7 +244,7 @@ def _posts_event(
         t = rendering.translator(request)
 
         def build(form_data: FormData, view: GameView) -> Change:
-            return _apply(make_event(form_data, view, t), forms.version_field(form_data))
+            return _apply(make_event(form_data, view, t), forms.version_field(form_data, t))
 
         return await _change(request, game_id, build, typed=typed)
 
@@ -271,7 +271,7 @@ async def roll(request: Request, game_id: str) -> Response:
 
     def build(form_data: FormData, view: GameView) -> Change:
         keep = forms.keep_field(form_data, t)
-        version = forms.version_field(form_data)
+        version = forms.version_field(form_data, t)
         player = view.game.current_name or ""
 
         def change(service: GameService, current: GameView, key: str) -> GameView:

@@ -240,12 +240,16 @@ def points_field(form: FormData | Any, t: Translator, name: str = "points") -> i
         raise FormError(t("Punkte als ganze Zahl eingeben.")) from None
 
 
-def version_field(form: FormData) -> int | None:
-    """The version the form was made for (``None``: no check); malformed is an error."""
+def version_field(form: FormData, t: Translator) -> int:
+    """The version of the game the form was made on: every changing form carries it, so that a
+    post made on an older board is refused (409) instead of landing on the next player's sheet."""
     try:
-        return optional_int(_text(form, "version"))
+        version = optional_int(_text(form, "version"))
     except ValueError:
         raise FormError("version must be a whole number") from None
+    if version is None:
+        raise FormError(t("Das Formular nennt keinen Spielstand; bitte die Seite neu laden."))
+    return version
 
 
 def keep_field(form: FormData, t: Translator) -> Sequence[int]:

@@ -210,7 +210,7 @@ class SheetBatch:
         bonus = kniffel_bonus if extra_kniffel_bonus(options, True) else 0
         factor = layout.factor[layout.column].astype(np.int32)[None, :, None]
         gain = entry_gain(
-            upper_now, upper_points, points, bonus, factor if (factor != 1).any() else 1
+            upper_now, upper_after, points, bonus, factor if (factor != 1).any() else 1
         )
         return Entries(row, legal, points, gain, kniffel_bonus, upper_after)
 
