@@ -25,6 +25,7 @@ from kniffel.board.errors import BoardError, Conflict, Forbidden, GameNotFound
 from kniffel.rules import KniffelError
 
 __all__ = [
+    "COMMON_ERRORS",
     "BoardError",
     "Conflict",
     "ErrorBody",
@@ -48,6 +49,12 @@ class ErrorBody(BaseModel):
     )
     message: str = Field(description="the refusal as one plain English line")
     detail: str = Field(description="the same line as message (kept for older clients)")
+
+
+#: What every route of the API may answer, documented on all of them (``FastAPI(responses=...)``).
+COMMON_ERRORS: dict[int | str, dict[str, Any]] = {
+    422: {"model": ErrorBody, "description": "the request is malformed"},
+}
 
 
 def error_status(exc: Exception) -> int:
