@@ -112,7 +112,8 @@ def test_screenshots_of_the_board(browser: Browser, server: str) -> None:
     end = page.locator(".end")
     expect(end).to_contain_text("Anna gewinnt")
     page.wait_for_function(
-        "img => img.complete && img.naturalWidth > 0", arg=end.locator("img").element_handle()
+        "img => img.complete && img.naturalWidth > 0",
+        arg=end.get_by_role("img", name="Punktestand nach jedem Zug").element_handle(),
     )
     end.scroll_into_view_if_needed()
     page.screenshot(path=SHOTS / "end-phone.png")

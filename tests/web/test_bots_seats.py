@@ -25,7 +25,7 @@ from kniffel.web.app import create_app
 
 
 @pytest.fixture(scope="module", autouse=True)
-def table_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+def table_cache(tmp_path_factory: pytest.TempPathFactory, preset_tables: None) -> Iterator[None]:
     """Solved tables go to the test session's folder, never the user's cache."""
     with pytest.MonkeyPatch.context() as patch:
         if "KNIFFEL_CACHE_DIR" not in os.environ:
