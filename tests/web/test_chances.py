@@ -9,6 +9,9 @@ from fastapi.testclient import TestClient
 
 from kniffel.rules import ROWS
 
+#: The board reads the presets' tables; a server builds them at its first start.
+pytestmark = pytest.mark.usefixtures("preset_tables")
+
 
 def _new(client: TestClient, variant: str, players: list[str]) -> Any:
     response = client.post("/api/games", json={"variant": variant, "players": players})

@@ -24,7 +24,8 @@ from kniffel.locales import N_
 from kniffel.solver.chances.chart import chances_chart_svg
 from kniffel.solver.chances.forecast import Chances, forecast
 from kniffel.solver.chances.series import Series, chances_over
-from kniffel.web import rendering
+from kniffel.web import rendering, tables
+from kniffel.web.api import Key
 from kniffel.web.errors import ErrorBody, GameNotFound
 
 __all__ = ["API_BUDGET", "chances_for", "router"]
@@ -80,10 +81,14 @@ def chances_for(view: GameView) -> Chances:
 
 @api.get(
     "/games/{game_id}/chances",
-    responses={404: {"model": ErrorBody, "description": "there is no such game"}},
+    responses={
+        404: {"model": ErrorBody, "description": "there is no such game"},
+        422: {"model": ErrorBody, "description": "the request is malformed"},
+        **tables.RESPONSES,
+    },
     summary="Each player's chance to finish first, expected final total, 10th and 90th percentile",
 )
-def chances_json(game_id: str, request: Request) -> dict[str, Any]:
+def chances_json(game_id: str, request: Request, key: Key = None) -> dict[str, Any]:
     """``version``, ``method`` (``exact``: one-column presets, the expected totals are the
     exact solver's; ``simulation``: estimated from seeded games of the best bot),
     ``samples`` (simulated games per player behind this answer; 0: the spread measured
@@ -91,6 +96,7 @@ def chances_json(game_id: str, request: Request) -> dict[str, Any]:
     ``name``, ``win``, ``expected_total``, ``p10`` and ``p90``. Players are assumed to
     play on like the best bot; dice not yet entered do not count."""
     view = rendering.service(request).get(game_id)
+    tables.ensure(request, view, key)
     found = chances_for(view)
     return {
         "version": view.version,
@@ -109,6 +115,9 @@ async def chances_chart(request: Request, game_id: str) -> Response:
         view = await run_in_threadpool(rendering.service(request).get, game_id)
     except GameNotFound:
         return rendering.not_found(request)
+    if not tables.builds(request).readiness(view.variant).ready:
+        # A chart never starts a build; the API or a key holder's page does.
+        return Response(status_code=202, headers={"Cache-Control": "no-store"})
 
     def draw() -> str:
         series = _series.get((view.id, view.version), lambda: chances_over(view.game))
