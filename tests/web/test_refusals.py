@@ -184,6 +184,12 @@ def notice(response: Any) -> str:
 
 
 def post(client: TestClient, game_id: str, what: str, lang: str, **data: Any) -> Any:
+    """A form post as the page sends it: with the version (and turn) it was drawn at."""
+    page = client.get(f"/g/{game_id}/board", headers=HX).text
+    for field in ("version", "turn"):
+        match = re.search(rf'data-{field}="(\d+)"', page)
+        if match and field not in data:
+            data[field] = match.group(1)
     return client.post(f"/g/{game_id}/{what}?lang={lang}", data=data, headers=HX)
 
 
