@@ -132,4 +132,4 @@ def test_an_opened_review_gives_the_players_their_accuracy(
     anna = result.player("Anna")
     assert data["accuracy"] == pytest.approx(anna.accuracy)
     assert data["loss_per_decision"] == pytest.approx(anna.loss / anna.decisions)
-    assert data["games_played"][0]["accuracy"] == pytest.approx(anna.accuracy)
+    assert data["latest_games"][0]["accuracy"] == pytest.approx(anna.accuracy)

@@ -30,7 +30,7 @@ from kniffel.web import (
     tables,
 )
 from kniffel.web.body_limit import BodyLimit
-from kniffel.web.errors import install_error_handlers
+from kniffel.web.errors import COMMON_ERRORS, install_error_handlers
 from kniffel.web.origin import SameOriginForms
 from kniffel.web.security import SecurityHeaders
 
@@ -95,6 +95,7 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
         description=_DESCRIPTION,
         version=kniffel.__version__,
         lifespan=lifespan,
+        responses=COMMON_ERRORS,
     )
     app.state.settings = settings
     table_builds = TableBuilds()
