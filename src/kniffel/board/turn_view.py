@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kniffel.locales import Translator
+from kniffel.locales.refusals import refusal_text
 from kniffel.rules import (
     MAX_ROLLS,
     Cell,
@@ -16,8 +17,10 @@ from kniffel.rules import (
     Enter,
     Event,
     Game,
+    IllegalMoveError,
     JokerCase,
     Roll,
+    Undo,
     extra_kniffel_bonus,
     joker_permits,
 )
@@ -112,14 +115,33 @@ def _cell_words(game: Game, t: Translator, cell: Cell) -> str:
 
 def undo_view(game: Game, t: Translator, dice_mode: str) -> UndoView:
     """Whether undo is offered, and what it would take back."""
+    refusal = game.check(Undo())
+    if refusal is not None:
+        return UndoView(False, refusal_text(refusal, t))
     last = game.last_event
-    if last is None:
-        return UndoView(False, t("Nichts rückgängig zu machen."))
+    assert last is not None  # the engine would undo it
     if dice_mode == "virtual" and isinstance(last, Roll):
-        return UndoView(
-            False, t("Ein Wurf mit virtuellen Würfeln gilt; er wird nicht zurückgenommen.")
-        )
-    return UndoView(True, t("Macht rückgängig: {what}", what=_event_words(game, t, last)))
+        # The board's rule for virtual dice (the service refuses such an undo alike).
+        stands = IllegalMoveError("a roll of virtual dice stands", code="roll_stands")
+        return UndoView(False, refusal_text(stands, t))
+    note = t("Macht rückgängig: {what}", what=_event_words(game, t, last))
+    after = _mover_after_undo(game)
+    if after is not None:
+        now = game.current_player()
+        if after == now:
+            note += " " + t("Danach bleibt {name} dran.", name=game.players[after])
+        else:
+            note += " " + t("Danach ist {name} wieder dran.", name=game.players[after])
+    return UndoView(True, note)
+
+
+def _mover_after_undo(game: Game) -> int | None:
+    """Who is to move once the last event is taken back (the order is read from the sheets)."""
+    before = Game(game.variant, game.players)
+    for event in game.log:
+        before.push(event)
+    before.push(Undo())
+    return before.current_player()
 
 
 def _event_words(game: Game, t: Translator, event: Event) -> str:
