@@ -121,15 +121,19 @@ def _apply_joker(
     options = space.options
     if not joker_matters(options, space.rows):
         return
-    extra = context.extra[None, :]
-    kniffels = worth[KNIFFEL_ROLLS]  # (6, S)
+    extra = np.flatnonzero(context.extra)  # only these states see a further Kniffel
+    if not len(extra):
+        return
+    where = np.ix_(KNIFFEL_ROLLS, extra)
+    kniffels = worth[where]  # (6, E)
     permitted, full, full_points = joker_arrays(options.joker, space.rows)
     faces = np.arange(1, 7)[:, None]
-    matching_open = context.allowed[:6].astype(np.intp)  # rows[f - 1] counts face f
-    at = joker_index(j, faces, matching_open, context.lower_allowed.astype(np.intp)[None, :])
-    in_full = full_points[at] + np.where(context.allowed[j], following, -np.inf)
+    matching_open = context.allowed[:6, extra].astype(np.intp)  # rows[f - 1] counts face f
+    lower_open = context.lower_allowed[extra].astype(np.intp)[None, :]
+    at = joker_index(j, faces, matching_open, lower_open)
+    in_full = full_points[at] + np.where(context.allowed[j, extra], following[extra], -np.inf)
     ruled = np.where(permitted[at], np.where(full[at], in_full, kniffels), -np.inf)
-    worth[KNIFFEL_ROLLS] = np.where(extra, ruled + context.bonus[None, :], kniffels)
+    worth[where] = ruled + context.bonus[extra][None, :]
 
 
 def row_values(
