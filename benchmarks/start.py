@@ -8,13 +8,15 @@ the newest schema (no migration), beside the CPU seconds the server process
 had used by then (``/proc/PID/stat``; on a busy machine the wall time grows
 with the load, the CPU time much less). ``--no-bytecode`` adds runs where Python may
 not write bytecode (``PYTHONDONTWRITEBYTECODE=1``, as in CI after a fresh
-checkout; it still reads what is there). Runs are capped at 10 and each waits
-at most 60 s.
+checkout; it still reads what is there). ``--baseline-ref REF`` runs the same
+cases for the server of a git ref (``benchmarks/baseline.py``) and prints the
+ratios. Runs are capped at 10 and each waits at most 120 s.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import socket
 import statistics
@@ -25,6 +27,8 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
+
+from baseline import checkout, cpu_seconds, describe
 
 HOST = "127.0.0.1"
 MAX_RUNS = 10
@@ -37,23 +41,19 @@ def free_port() -> int:
         return port
 
 
-def cpu_seconds(pid: int) -> float:
-    """User plus system CPU seconds of process ``pid`` so far (Linux)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def first_answer(db: Path, env_extra: dict[str, str]) -> tuple[float, float]:
+def first_answer(
+    db: Path, env_extra: dict[str, str], base: dict[str, str] | None = None
+) -> tuple[float, float]:
     """Seconds from starting the server to its first 200 for ``GET /``, and its CPU seconds."""
     port = free_port()
-    env = {**os.environ, "KNIFFEL_DB": f"sqlite:///{db}", **env_extra}
+    env = {**(base or os.environ), "KNIFFEL_DB": f"sqlite:///{db}", **env_extra}
     command = [sys.executable, "-m", "kniffel", "serve", "--host", HOST, "--port", str(port)]
     started = time.perf_counter()
     server = subprocess.Popen(
         command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
     try:
-        deadline = started + 60
+        deadline = started + 120
         while time.perf_counter() < deadline:
             if server.poll() is not None:
                 raise SystemExit(f"the server stopped at once (exit {server.returncode})")
@@ -63,7 +63,7 @@ def first_answer(db: Path, env_extra: dict[str, str]) -> tuple[float, float]:
                         return time.perf_counter() - started, cpu_seconds(server.pid)
             except (urllib.error.URLError, ConnectionError, TimeoutError):
                 time.sleep(0.01)
-        raise SystemExit("the server did not answer within 60 s")
+        raise SystemExit("the server did not answer within 120 s")
     finally:
         server.terminate()
         try:
@@ -79,6 +79,7 @@ def main() -> None:
     parser.add_argument(
         "--no-bytecode", action="store_true", help="also run with PYTHONDONTWRITEBYTECODE=1"
     )
+    parser.add_argument("--baseline-ref", metavar="REF", help="also time the server of this ref")
     args = parser.parse_args()
     if not 1 <= args.runs <= MAX_RUNS:
         parser.error(f"--runs must be between 1 and {MAX_RUNS}")
@@ -90,23 +91,37 @@ def main() -> None:
         cases.append(
             ("at the newest schema, no bytecode written", {"PYTHONDONTWRITEBYTECODE": "1"}, False)
         )
-    print(f"kniffel serve, start to first answer of GET / ({args.runs} runs each), seconds")
-    with tempfile.TemporaryDirectory(prefix="kniffel-start-") as tmp:
-        folder = Path(tmp)
-        kept = folder / "kept.db"
-        first_answer(kept, {"KNIFFEL_CACHE_DIR": str(folder / "cache")})  # migrate it once
-        for label, extra, fresh in cases:
-            times, cpus = [], []
-            for run in range(args.runs):
-                db = folder / f"fresh-{label[:5]}-{run}.db" if fresh else kept
-                wall, cpu = first_answer(db, {"KNIFFEL_CACHE_DIR": str(folder / "cache"), **extra})
-                times.append(wall)
-                cpus.append(cpu)
-            print(
-                f"{label:<44} median {statistics.median(times):5.2f}"
-                f"  min {min(times):5.2f}  max {max(times):5.2f}"
-                f"  server CPU median {statistics.median(cpus):5.2f}"
-            )
+    parser_ref = args.baseline_ref
+    servers: list[tuple[str, dict[str, str] | None]] = [("this checkout", None)]
+    with contextlib.ExitStack() as stack:
+        if parser_ref:
+            servers.insert(0, (describe(parser_ref), stack.enter_context(checkout(parser_ref))))
+        medians: dict[tuple[str, str], float] = {}
+        print(f"kniffel serve, start to first answer of GET / ({args.runs} runs each), seconds")
+        for name, base in servers:
+            print(name)
+            with tempfile.TemporaryDirectory(prefix="kniffel-start-") as tmp:
+                folder = Path(tmp)
+                cache = {"KNIFFEL_CACHE_DIR": str(folder / "cache")}
+                kept = folder / "kept.db"
+                first_answer(kept, cache, base)  # migrate it once
+                for label, extra, fresh in cases:
+                    times, cpus = [], []
+                    for run in range(args.runs):
+                        db = folder / f"fresh-{run}-{len(label)}.db" if fresh else kept
+                        wall, cpu = first_answer(db, {**cache, **extra}, base)
+                        times.append(wall)
+                        cpus.append(cpu)
+                    medians[(name, label)] = statistics.median(times)
+                    print(
+                        f"  {label:<44} median {statistics.median(times):5.2f}"
+                        f"  min {min(times):5.2f}  max {max(times):5.2f}"
+                        f"  server CPU median {statistics.median(cpus):5.2f}"
+                    )
+        if parser_ref:
+            for label, _, _ in cases:
+                ratio = medians[("this checkout", label)] / medians[(servers[0][0], label)]
+                print(f"this checkout / {servers[0][0]}, {label}: x{ratio:.2f}")
 
 
 if __name__ == "__main__":

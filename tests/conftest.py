@@ -11,9 +11,30 @@ import pytest
 def private_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """Solver tables go to a fresh directory, never the user's cache, shared by the session.
 
-    Set in the environment, so servers that tests start in a subprocess use it too.
+    Set in the environment, so servers that tests start in a subprocess use it too. Those
+    servers (and the test apps) do not build the presets' tables in the background at
+    start (``KNIFFEL_PREBUILD_TABLES=0``): tests that read advice ask for
+    :func:`preset_tables`, and the tests of the background builds switch it on.
     """
     path = str(tmp_path_factory.mktemp("kniffel-cache"))
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("KNIFFEL_CACHE_DIR", path)
+        patch.setenv("KNIFFEL_PREBUILD_TABLES", "0")
         yield path
+
+
+@pytest.fixture(scope="session")
+def preset_tables(private_cache_dir: str) -> None:
+    """The presets' tables (default options), built once in the session's cache dir.
+
+    So that the board finds them ready, as a server does once its first start built them.
+    """
+    from kniffel.solver.builds import preset_tables as tables
+    from kniffel.solver.exact.column import solve_column
+    from kniffel.solver.raufrunter.bounds import arrow_table
+
+    for table in tables():
+        if table.discipline is None:
+            arrow_table(table.options)
+        else:
+            solve_column(table.options, table.discipline)

@@ -34,3 +34,9 @@ class Settings(BaseSettings):
     workers: int = Field(default=1, ge=1, le=64)
     #: Prometheus metrics at /metrics.
     metrics: bool = False
+    #: Where solved tables are kept (``None``: the user cache directory).
+    cache_dir: str | None = None
+    #: The most the solved tables on disk may take together; the least recently used go.
+    cache_max_bytes: int = Field(default=500_000_000, ge=0)
+    #: Build the presets' tables in the background when the board starts.
+    prebuild_tables: bool = True

@@ -66,11 +66,18 @@ def browser() -> Iterator[Browser]:
 
 
 @pytest.fixture(scope="package")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The board as a real server on 127.0.0.1 with a fresh SQLite file."""
+def server(tmp_path_factory: pytest.TempPathFactory, preset_tables: None) -> Iterator[str]:
+    """The board as a real server on 127.0.0.1 with a fresh SQLite file.
+
+    It finds the presets' tables in the session's cache, as a server does after its first start.
+    """
     port = _free_port()
     folder = tmp_path_factory.mktemp("e2e")
-    env = {**os.environ, "KNIFFEL_DB": f"sqlite:///{folder / 'kniffel.db'}"}
+    env = {
+        **os.environ,
+        "KNIFFEL_DB": f"sqlite:///{folder / 'kniffel.db'}",
+        "KNIFFEL_PREBUILD_TABLES": "1",
+    }
     log = (folder / "server.log").open("wb")
     process = subprocess.Popen(
         [

@@ -241,7 +241,7 @@ def test_names_with_dollars_are_text_in_the_chart_and_on_the_board(
     game = post(server + "/api/records", record)
     context = phone(browser)
     page = context.new_page()
-    page.goto(server + game["url"])
+    page.goto(server + game["url"], wait_until="domcontentloaded")
     for name in names:
         expect(page.get_by_role("tab", name=re.compile(re.escape(name)))).to_be_visible()
     chart = page.get_by_role("img", name="Punktestand nach jedem Zug")
@@ -350,7 +350,7 @@ def test_a_cleared_and_refilled_cell_is_one_turn_of_the_end_chart(
     game = post(server + "/api/records", record)
     context = phone(browser)
     page = context.new_page()
-    page.goto(server + game["url"])
+    page.goto(server + game["url"], wait_until="domcontentloaded")
     page.get_by_text("Verlauf als Tabelle").click()
     expect(page.locator(".progress-table tbody tr")).to_have_count(13)
     context.close()

@@ -61,7 +61,7 @@ def test_changes_appear_on_every_open_device(browser: Browser, server: str) -> N
 
     start_game(a, server)
     play_link = a.locator("#play-url").input_value()
-    assert "?key=" in play_link
+    assert "#key=" in play_link  # the key travels in the fragment, never to a log
     b.goto(play_link)
     expect(b.locator(".game")).to_have_attribute("data-live", "open")
     expect(a.locator(".game")).to_have_attribute("data-live", "open")

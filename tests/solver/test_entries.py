@@ -26,7 +26,7 @@ from kniffel.rules import (
     get_variant,
     possible_points,
 )
-from kniffel.solver.exact.entries import KNIFFEL_ROLLS, entry_values
+from kniffel.solver.exact.entries import KNIFFEL_ROLLS, entry_values, final_values, row_values
 from kniffel.solver.exact.sheet_space import UPPER_CAP, SheetSpace, SheetState, StateBatch
 
 CONFIGS: list[tuple[Discipline, dict[str, Any]]] = [
@@ -116,3 +116,21 @@ def test_state_of_reads_the_sheet() -> None:
     assert state == SheetState((1 << 5) | (1 << 4) | (1 << 11) | (1 << 12), 55, 1)
     game.push(Enter("Anna", game.cell("fours"), points=20))
     assert space.state_of(game, "Anna", "main").upper == UPPER_CAP
+
+
+@pytest.mark.parametrize(("discipline", "options"), CONFIGS)
+def test_final_values_are_the_best_row_of_each_roll(
+    discipline: Discipline, options: dict[str, Any]
+) -> None:
+    """The build's shortcut (:func:`final_values`) gives exactly the best of :func:`row_values`."""
+    space = SheetSpace(get_variant("kniffel", options).options, discipline)
+    values = np.random.default_rng(3).uniform(0, 300, space.size)
+    levels = [space.states(n) for n in range(space.n_rows)]
+    rng = np.random.default_rng(5)
+    for level in levels:
+        picked = rng.choice(len(level), size=min(len(level), 40), replace=False)
+        batch = StateBatch(*(a[picked] for a in level))
+        expected = np.full((len(ALL_ROLLS), len(batch)), -np.inf)
+        for worth in row_values(space, values, batch):
+            np.maximum(expected, worth, out=expected)
+        np.testing.assert_array_equal(final_values(space, values, batch), expected)

@@ -27,7 +27,7 @@ HX = {"HX-Request": "true"}
 
 
 @pytest.fixture(scope="module", autouse=True)
-def table_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+def table_cache(tmp_path_factory: pytest.TempPathFactory, preset_tables: None) -> Iterator[None]:
     """Solved tables go to the test session's folder, never the user's cache."""
     with pytest.MonkeyPatch.context() as patch:
         if "KNIFFEL_CACHE_DIR" not in os.environ:
@@ -186,7 +186,7 @@ def test_the_tipp_panel_shows_the_best_choice_first(
     response = client.get(f"/g/{game['id']}/tipp", headers=HX)
     assert response.status_code == 200
     text = html.unescape(response.text)
-    assert "Tipp für Anna" in text and "Erwartete Endsumme" in text
+    assert "Tipp für <bdi>Anna</bdi>" in text and "Erwartete Endsumme" in text
     best = re.search(r'<li class="best">\s*<span class="tipp-label">([^<]+)</span>', text)
     assert best is not None and best.group(1) == _best_label(engine)
     assert best.group(1).startswith(("Behalten: ", "Eintragen: ", "Alle neu würfeln"))
@@ -194,7 +194,7 @@ def test_the_tipp_panel_shows_the_best_choice_first(
     assert f"<strong data-expected>{shown}</strong>" in text
     assert text.count("<li") == 5
     english = html.unescape(client.get(f"/g/{game['id']}/tipp?lang=en", headers=HX).text)
-    assert "Hint for Anna" in english and "Expected final total" in english
+    assert "Hint for <bdi>Anna</bdi>" in english and "Expected final total" in english
     assert _best_label(engine, "en") in english
 
 

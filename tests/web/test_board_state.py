@@ -49,7 +49,7 @@ def test_dice_typed_in_an_older_turn_are_not_previewed(client: TestClient) -> No
     client.post(f"/g/{game_id}/enter", data=entry, headers=HX)
     # A preview asked for with Anna's dice arrives after her entry: Ben's sheet stays plain.
     late = client.get(f"/g/{game_id}/board", params={"dice": "11123", "turn": "0"}, headers=HX)
-    assert late.status_code == 200 and "Ben ist am Zug" in late.text
+    assert late.status_code == 200 and "<bdi>Ben</bdi> ist am Zug" in late.text
     assert previews(late.text) == 0
     current = client.get(f"/g/{game_id}/board", params={"dice": "22256", "turn": "1"}, headers=HX)
     assert previews(current.text) > 0

@@ -25,7 +25,7 @@ from kniffel.web.app import create_app
 
 
 @pytest.fixture(scope="module", autouse=True)
-def table_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+def table_cache(tmp_path_factory: pytest.TempPathFactory, preset_tables: None) -> Iterator[None]:
     """Solved tables go to the test session's folder, never the user's cache."""
     with pytest.MonkeyPatch.context() as patch:
         if "KNIFFEL_CACHE_DIR" not in os.environ:
@@ -159,14 +159,15 @@ def test_the_board_page_shows_the_bots_moves(client: TestClient) -> None:
     total = view.game.total("Robo")
     assert total > 0
     page = client.get(f"/g/{game['id']}").text
-    assert "Anna ist am Zug" in page
+    assert "<bdi>Anna</bdi> ist am Zug" in page
     tab = re.search(
-        r'player-name">Robo</span>\s*<span class="bot-badge" title="greedy">Bot</span>\s*'
+        r'player-name"><bdi>Robo</bdi></span>\s*'
+        r'<span class="bot-badge" title="greedy">Bot</span>\s*'
         r'<span class="player-total">(\d+)</span>',
         page,
     )
     assert tab is not None and int(tab.group(1)) == total
-    assert re.search(r'player-name">Anna</span>\s*<span class="player-total">', page)
+    assert re.search(r'player-name"><bdi>Anna</bdi></span>\s*<span class="player-total">', page)
 
 
 # ------------------------------------------------------------- new-game form

@@ -131,7 +131,7 @@ def test_a_new_game_opens_its_board_with_the_key_in_a_cookie(
     assert view.variant.options.joker.value == "none"
     assert view.variant.options.chance is False  # an unticked box in the house rules
     page = client.get(f"/g/{game_id}").text
-    assert "Anna ist am Zug" in page and 'id="enter-form"' in page
+    assert "<bdi>Anna</bdi> ist am Zug" in page and 'id="enter-form"' in page
 
 
 @pytest.mark.parametrize(
@@ -218,7 +218,7 @@ def test_entering_updates_the_cell_the_totals_and_the_turn(client: TestClient) -
     response = enter(client, game_id, "down.ones", dice="11156", version="0")
     assert response.status_code == 200
     html = response.text
-    assert "Ben ist am Zug" in html
+    assert "<bdi>Ben</bdi> ist am Zug" in html
     assert "Runter, Einser, 3 Punkte" in labels(html)
     # The totals under Anna's down column: upper 3, bonus progress, total 3.
     assert "noch 60 bis zum Bonus" in html
@@ -309,6 +309,20 @@ def test_without_htmx_a_post_redirects_to_the_board(client: TestClient) -> None:
     assert refused.status_code == 422 and "<html" in refused.text
 
 
+def test_player_names_are_isolated_from_the_text_around_them(client: TestClient) -> None:
+    """A right-to-left name cannot turn the words around it (issue 9, finding 8)."""
+    game_id = new_game(client, "\u05d3\u05e0\u05d4", "Ben")  # Hebrew "Dana"
+    for html in (client.get(f"/g/{game_id}").text, client.get("/").text):
+        assert "<bdi>\u05d3\u05e0\u05d4</bdi>" in html
+    page = client.get(f"/g/{game_id}").text
+    assert "<bdi>\u05d3\u05e0\u05d4</bdi> ist am Zug" in page
+    assert '<span class="player-name"><bdi>Ben</bdi></span>' in page
+    assert '<span class="caption-name"><bdi>Ben</bdi></span>' in page
+    evil = "<b>x</b>"
+    escaped = client.get(f"/g/{new_game(client, evil)}").text
+    assert "<bdi>&lt;b&gt;x&lt;/b&gt;</bdi> ist am Zug" in escaped
+
+
 def test_player_names_are_always_escaped(client: TestClient) -> None:
     evil = '<script>alert("x")</script>'
     game_id = new_game(client, evil, "Ben & Co")
@@ -324,7 +338,7 @@ def test_the_board_speaks_english(client: TestClient) -> None:
     html = client.get(f"/g/{game_id}/board?lang=en", headers=HX).text
     assert "Down, Ones, 3 points" in labels(html)
     assert "Down, Twos, due, not to move" in labels(html)
-    assert "Ben to move" in html and "Upper sum" in html and "60 to the bonus" in html
+    assert "<bdi>Ben</bdi> to move" in html and "Upper sum" in html and "60 to the bonus" in html
 
 
 # --------------------------------------------------------------- corrections
@@ -341,7 +355,7 @@ def test_edit_clear_and_undo_through_the_page(client: TestClient, service: GameS
     cleared = post(client, game_id, "clear", player="Anna", cell="down.ones")
     assert cleared.status_code == 200
     # Cleared in an arrow column: Einser is due again, and Anna is to move again.
-    assert "Anna ist am Zug" in cleared.text
+    assert "<bdi>Anna</bdi> ist am Zug" in cleared.text
     assert "Runter, Einser, Pflichtfeld" in labels(cleared.text)
     undone = post(client, game_id, "undo")
     assert undone.status_code == 200 and "Runter, Einser, 4 Punkte" in labels(undone.text)
@@ -369,6 +383,8 @@ def test_the_undo_button_says_what_it_takes_back(client: TestClient) -> None:
     game_id = new_game(client, "Anna", "Ben")
     html = enter(client, game_id, "down.ones", dice="11156").text
     assert "Macht rückgängig: Eintrag von Anna: Runter, Einser (3)" in html
+    # ... and the turn order it restores (docs/regeln.md: who has filled the fewest cells).
+    assert "Danach ist Anna wieder dran." in html
 
 
 # ------------------------------------------------------------- virtual dice

@@ -212,3 +212,44 @@ def test_the_review_page_links_a_seat_for_a_key_holder(
     assert client.get("/api/players/anna").json()["games"] == 2
     after = html.unescape(client.get(f"/g/{game_id}/analyse").text)
     assert "Zählt als: Anna" in after
+
+
+def test_a_database_of_many_random_games_gives_the_figures_of_its_games(tmp_path: Path) -> None:
+    """What benchmarks/players.py builds with 10,000 games, here with 60 (20 distinct)."""
+    from kniffel.board.players.sample import fill
+
+    url = f"sqlite:///{tmp_path / 'many.db'}"
+    store = GameStore.open(url)
+    fill(store, 60, distinct=20, seed=3)
+    games = [store.load(s.id) for s in store.summaries(limit=100)]
+    totals = []
+    for stored in games:
+        assert stored is not None and stored.finished
+        record = {
+            "format": "kniffel-record/1",
+            "variant": stored.variant,
+            "options": stored.options,
+            "players": list(stored.players),
+            "events": list(stored.events),
+        }
+        totals.append(_totals(record))
+    store.close()
+    app = create_app(Settings(db=url))
+    with TestClient(app) as client:
+        data = client.get("/api/players/anna").json()
+        page = client.get("/spieler/anna")
+    assert page.status_code == 200
+    anna = [t[0] for t in totals]
+    (kniffel,) = data["presets"]
+    assert data["games"] == kniffel["games"] == 60
+    assert kniffel["mean"] == pytest.approx(sum(anna) / 60)
+    assert (kniffel["best"], kniffel["worst"]) == (max(anna), min(anna))
+    assert sum(b["count"] for b in kniffel["histogram"]) == 60
+    assert data["wins"] == sum(1 for a, b in totals if a >= b)
+    (ben,) = data["opponents"]
+    assert (ben["ahead"], ben["behind"], ben["tied"]) == (
+        sum(1 for a, b in totals if a > b),
+        sum(1 for a, b in totals if a < b),
+        sum(1 for a, b in totals if a == b),
+    )
+    assert len(data["latest_games"]) == 20

@@ -24,7 +24,7 @@ NAME = "<b>$x$ Anna</b>"
 
 
 @pytest.fixture(scope="module", autouse=True)
-def table_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+def table_cache(tmp_path_factory: pytest.TempPathFactory, preset_tables: None) -> Iterator[None]:
     """Solved tables go to the test session's folder, never the user's cache."""
     with pytest.MonkeyPatch.context() as patch:
         if "KNIFFEL_CACHE_DIR" not in os.environ:
@@ -132,4 +132,4 @@ def test_an_opened_review_gives_the_players_their_accuracy(
     anna = result.player("Anna")
     assert data["accuracy"] == pytest.approx(anna.accuracy)
     assert data["loss_per_decision"] == pytest.approx(anna.loss / anna.decisions)
-    assert data["games_played"][0]["accuracy"] == pytest.approx(anna.accuracy)
+    assert data["latest_games"][0]["accuracy"] == pytest.approx(anna.accuracy)

@@ -24,6 +24,7 @@ from starlette.datastructures import FormData
 from kniffel.board.errors import BoardError, Conflict, GameNotFound
 from kniffel.board.service import BOT_NAMES, GameService, GameView
 from kniffel.rules import EnterAction, Game, KniffelError, Variant
+from kniffel.solver.builds import TableBuilds
 from kniffel.solver.play.bots import Bot, make_bot
 
 __all__ = ["DEFAULT_DELAY", "BotSeats", "bot_to_move", "seats_of_form"]
@@ -73,6 +74,31 @@ class BotSeats:
         self._changed: set[str] = set()  # games changed since their worker last looked
         self._stopped = threading.Event()
         self._local = threading.local()
+        self._tables: TableBuilds | None = None
+        self._waiting: dict[str, GameService] = {}  # games whose best bot waits for its tables
+
+    def use_tables(self, tables: TableBuilds) -> None:
+        """The best bot plays only once its tables are built (by ``tables``, never in a move)."""
+        self._tables = tables
+        tables.on_built(self._tables_built)
+
+    def _ready(self, service: GameService, view: GameView, bot: str) -> bool:
+        """Whether ``bot`` can move in ``view`` now; if not, its tables are queued (the game's
+        bot seats were set by a key holder) and the game waits for them."""
+        if bot != "best" or self._tables is None:
+            return True
+        if self._tables.request(view.game.variant).ready:
+            return True
+        with self._lock:
+            self._waiting[view.id] = service
+        return False
+
+    def _tables_built(self) -> None:
+        with self._lock:
+            waiting, self._waiting = self._waiting, {}
+        for game_id, service in waiting.items():
+            if not self._stopped.is_set():
+                self._wake(service, game_id)
 
     def after_change(self, service: GameService, view: GameView) -> None:
         if bot_to_move(view) is None or self._stopped.is_set():
@@ -112,7 +138,7 @@ class BotSeats:
             return
         self._local.playing = True
         try:
-            while (bot := bot_to_move(view)) is not None:
+            while (bot := bot_to_move(view)) is not None and self._ready(service, view, bot):
                 try:
                     view = self._move(service, view, bot)
                 except Conflict:
@@ -143,6 +169,8 @@ class BotSeats:
                     self._changed.discard(game_id)
                 view = service.get(game_id)
                 bot = bot_to_move(view)
+                if bot is not None and not self._ready(service, view, bot):
+                    bot = None  # woken again when its tables are built
                 if bot is None:
                     with self._lock:
                         if game_id in self._changed:

@@ -18,6 +18,7 @@ from kniffel.rules import (
     Game,
     JokerCase,
     Roll,
+    Undo,
     extra_kniffel_bonus,
     joker_permits,
 )
@@ -119,7 +120,24 @@ def undo_view(game: Game, t: Translator, dice_mode: str) -> UndoView:
         return UndoView(
             False, t("Ein Wurf mit virtuellen Würfeln gilt; er wird nicht zurückgenommen.")
         )
-    return UndoView(True, t("Macht rückgängig: {what}", what=_event_words(game, t, last)))
+    note = t("Macht rückgängig: {what}", what=_event_words(game, t, last))
+    after = _mover_after_undo(game)
+    if after is not None:
+        now = game.current_player()
+        if after == now:
+            note += " " + t("Danach bleibt {name} dran.", name=game.players[after])
+        else:
+            note += " " + t("Danach ist {name} wieder dran.", name=game.players[after])
+    return UndoView(True, note)
+
+
+def _mover_after_undo(game: Game) -> int | None:
+    """Who is to move once the last event is taken back (the order is read from the sheets)."""
+    before = Game(game.variant, game.players)
+    for event in game.log:
+        before.push(event)
+    before.push(Undo())
+    return before.current_player()
 
 
 def _event_words(game: Game, t: Translator, event: Event) -> str:

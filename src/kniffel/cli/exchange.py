@@ -60,9 +60,10 @@ def export_command(csv_dir: Path | None, records_dir: Path | None, db: str | Non
     try:
         if csv_dir is not None:
             csv_dir.mkdir(parents=True, exist_ok=True)
-            rows = ResultStore(store.engine).rows()
+            results = ResultStore(store.engine)
+            rows = results.rows()
             (csv_dir / "games.csv").write_text(games_csv(rows), encoding="utf-8")
-            (csv_dir / "players.csv").write_text(players_csv(rows), encoding="utf-8")
+            (csv_dir / "players.csv").write_text(players_csv(results), encoding="utf-8")
             games = len({r.game_id for r in rows})
             click.echo(
                 f"{csv_dir}: games.csv ({len(rows)} seats of {games} finished games), players.csv"

@@ -19,10 +19,11 @@ rated decisions) are added when a game's review is computed
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
-from typing import Any
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import (
     Boolean,
@@ -44,6 +45,9 @@ from sqlalchemy.orm import Mapped, mapped_column
 from kniffel.record import Record, replay
 from kniffel.rules import Game, Row
 from kniffel.store.models import Base, EventRow, GameRow
+
+if TYPE_CHECKING:
+    from kniffel.store.player_figures import RawFigures
 
 __all__ = ["PlayerResult", "PlayerResultRow", "ResultStore", "player_key", "summarise"]
 
@@ -147,10 +151,14 @@ def options_key(options: dict[str, Any]) -> str:
     return json.dumps(options, sort_keys=True, separators=(",", ":"))
 
 
-def sync_connection(connection: Connection, limit: int | None = None) -> int:
+def sync_connection(
+    connection: Connection, limit: int | None = None, since: datetime | None = None
+) -> int:
     """Summarise the finished games whose rows are missing or stale; returns how many.
 
-    Works on a plain connection, so migration ``0003_player_results`` runs it too.
+    ``since``: look only at games changed since then (every change moves a game's
+    ``updated_at``). Works on a plain connection, so migration ``0003_player_results``
+    runs it too.
     """
     fresh = exists().where(
         and_(
@@ -172,6 +180,8 @@ def sync_connection(connection: Connection, limit: int | None = None) -> int:
         .where(GameRow.finished.is_(True), ~fresh)
         .order_by(GameRow.id)
     )
+    if since is not None:
+        query = query.where(GameRow.updated_at >= since)
     if limit is not None:
         query = query.limit(limit)
     stale = connection.execute(query).mappings().all()
@@ -224,13 +234,58 @@ def sync_connection(connection: Connection, limit: int | None = None) -> int:
 class ResultStore:
     """The summary rows of a :class:`~kniffel.store.GameStore`'s database."""
 
+    #: Games changed this long before the last check are looked at again (clocks of
+    #: several server processes may differ a little).
+    SLACK = timedelta(minutes=5)
+
     def __init__(self, engine: Any) -> None:
         self.engine = engine
+        self._checked: datetime | None = None  # every game changed before this is summarised
+        self._lock = threading.Lock()
 
     def sync(self) -> int:
-        """Bring every finished game's rows up to date (cheap when nothing changed)."""
-        with self.engine.begin() as connection:
-            return sync_connection(connection)
+        """Bring every finished game's rows up to date.
+
+        The first call looks at every game; later calls only at the games changed
+        since the one before (an indexed range of ``games.updated_at``), so a read
+        costs one small query when nothing changed.
+        """
+        with self._lock:
+            now = datetime.now(UTC)
+            since = None if self._checked is None else self._checked - self.SLACK
+            with self.engine.begin() as connection:
+                done = sync_connection(connection, since=since)
+            self._checked = now
+            return done
+
+    def figures(self, name: str) -> RawFigures | None:
+        """The player page's figures of ``name`` (see :mod:`kniffel.store.player_figures`)."""
+        from kniffel.store import player_figures  # it imports this module's table
+
+        self.sync()
+        with self.engine.connect() as connection:
+            return player_figures.figures(connection, player_key(name))
+
+    def series(self, name: str) -> list[tuple[str, int, float | None]]:
+        from kniffel.store import player_figures  # it imports this module's table
+
+        self.sync()
+        with self.engine.connect() as connection:
+            return player_figures.series(connection, player_key(name))
+
+    def leaders(self) -> list[tuple[str, str, str, int, float, int, int]]:
+        from kniffel.store import player_figures  # it imports this module's table
+
+        self.sync()
+        with self.engine.connect() as connection:
+            return player_figures.leaders(connection)
+
+    def players(self) -> list[tuple[str, str, int, int, int, int, bool]]:
+        from kniffel.store import player_figures  # it imports this module's table
+
+        self.sync()
+        with self.engine.connect() as connection:
+            return player_figures.players(connection)
 
     def rows(
         self, player: str | None = None, *, with_player: str | None = None

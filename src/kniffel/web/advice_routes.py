@@ -8,7 +8,8 @@
 - ``GET /g/{id}/analyse/alle``: the table of every decision (the game review,
   :mod:`kniffel.web.review_routes`, is the first view at ``/g/{id}/analyse``).
 
-Both only read the game: no key is needed, as for watching it.
+Both only read the game: no key is needed, as for watching it, once the game's
+solver tables are built; a request never builds one (:mod:`kniffel.web.tables`).
 """
 
 from __future__ import annotations
@@ -27,8 +28,9 @@ from kniffel.board.service import GameView
 from kniffel.rules import Dice, EnterAction, KniffelError
 from kniffel.solver.advice.analysis import Analysis, analyse, choice_dict
 from kniffel.solver.advice.position import Position, evaluate, is_exact
-from kniffel.web import forms, rendering
+from kniffel.web import forms, rendering, tables
 from kniffel.web.advice_words import AdviceWords
+from kniffel.web.api import Key
 from kniffel.web.errors import ErrorBody
 
 __all__ = ["router"]
@@ -44,6 +46,7 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"model": ErrorBody, "description": "nothing to advise (the game is over), or bad dice"},
     404: {"model": ErrorBody, "description": "there is no such game"},
     422: {"model": ErrorBody, "description": "the request is malformed"},
+    **tables.RESPONSES,
 }
 
 
@@ -157,8 +160,10 @@ def advice(
     ] = None,
     rolls: Annotated[int, Query(ge=1, le=3, description="how many rolls made those dice")] = 3,
     top: Annotated[int, Query(ge=1, le=500, description="how many choices to list")] = 5,
+    key: Key = None,
 ) -> dict[str, Any]:
     view = rendering.service(request).get(game_id)
+    tables.ensure(request, view, key)
     position = _position(view, None if dice is None else Dice.parse(dice), rolls)
     one_column = len(view.variant.columns) == 1
     return {
@@ -183,8 +188,11 @@ def analysis(
     top: Annotated[
         int | None, Query(ge=1, description="list only the N costliest decisions")
     ] = None,
+    key: Key = None,
 ) -> dict[str, Any]:
-    return analysis_of(rendering.service(request).get(game_id)).as_dict(top)
+    view = rendering.service(request).get(game_id)
+    tables.ensure(request, view, key)
+    return analysis_of(view).as_dict(top)
 
 
 # ----------------------------------------------------------------------- pages
@@ -212,6 +220,10 @@ async def tipp(request: Request, game_id: str) -> Response:
     except GameNotFound:
         return rendering.not_found(request)
     context: dict[str, Any] = {"game_id": view.id, "message": "", "tipp": None}
+    waiting = _waiting_for_tables(request, view, words)
+    if waiting is not None:
+        context.update(waiting[0])
+        return _render(request, "advice/tipp.html", context, status=waiting[1])
     try:
         dice = forms.dice_field(request.query_params.get("dice"), words.t)
         rolls = forms.points_field(request.query_params.get("rolls"), words.t) or 3
@@ -221,6 +233,49 @@ async def tipp(request: Request, game_id: str) -> Response:
         return _render(request, "advice/tipp.html", context, status=422)
     context["tipp"] = _tipp_view(view, position, words)
     return _render(request, "advice/tipp.html", context)
+
+
+def _waiting_for_tables(
+    request: Request, view: GameView, words: AdviceWords
+) -> tuple[dict[str, Any], int] | None:
+    """What a page shows while the game's tables are not ready (and its status), or ``None``.
+
+    A device that holds the game's key starts the build; the page then asks
+    again every two seconds (``building.url``) until the tables are there.
+    """
+    try:
+        tables.ensure(request, view, rendering.device_key(request, view))
+    except tables.TableBuilding as building:
+        percent = round(100 * building.progress)
+        url = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+        text = words("Der Tipp wird berechnet … {percent} %", percent=percent)
+        return {"building": {"percent": percent, "url": url, "text": text}}, 202
+    except tables.TableNeedsKey:
+        message = words(
+            "Für diese Hausregeln ist die Tabelle des Tipps noch nicht berechnet. "
+            "Berechnen lassen kann sie, wer den Schlüssel des Spiels hat."
+        )
+        return {"message": message}, 403
+    return None
+
+
+def waiting_page(request: Request, view: GameView) -> Response | None:
+    """The analysis pages' answer while the game's tables are not ready, or ``None``."""
+    words = _words(request)
+    waiting = _waiting_for_tables(request, view, words)
+    if waiting is None:
+        return None
+    context, status = waiting
+    if "building" in context:
+        context["building"]["text"] = words(
+            "Die Analyse wird berechnet … {percent} %", percent=context["building"]["percent"]
+        )
+    else:
+        context["message"] = words(
+            "Für diese Hausregeln ist die Tabelle der Analyse noch nicht berechnet. "
+            "Berechnen lassen kann sie, wer den Schlüssel des Spiels hat."
+        )
+    return _render(request, "advice/waiting.html", {"game_id": view.id, **context}, status)
 
 
 def _tipp_view(view: GameView, position: Position, words: AdviceWords) -> dict[str, Any]:
@@ -278,6 +333,8 @@ async def analyse_page(request: Request, game_id: str) -> Response:
         view = await run_in_threadpool(rendering.service(request).get, game_id)
     except GameNotFound:
         return rendering.not_found(request)
+    if (waiting := waiting_page(request, view)) is not None:
+        return waiting
     result = await run_in_threadpool(analysis_of, view)
     try:
         top = forms.points_field(request.query_params.get("top"), words.t)

@@ -15,6 +15,7 @@ from kniffel.board.bot_seats import BotSeats
 from kniffel.board.hub import Hub, LocalHub
 from kniffel.board.service import BotDriver, GameService
 from kniffel.settings import Settings
+from kniffel.solver.builds import TableBuilds, preset_tables
 from kniffel.store import GameStore
 from kniffel.web import (
     access_log,
@@ -26,9 +27,10 @@ from kniffel.web import (
     pages,
     player_routes,
     review_routes,
+    tables,
 )
 from kniffel.web.body_limit import BodyLimit
-from kniffel.web.errors import install_error_handlers
+from kniffel.web.errors import COMMON_ERRORS, install_error_handlers
 from kniffel.web.origin import SameOriginForms
 from kniffel.web.security import SecurityHeaders
 
@@ -72,10 +74,16 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
         app.state.store = store
         app.state.hub = hub
         driver = bots if bots is not None else BotSeats()
+        if isinstance(driver, BotSeats):
+            driver.use_tables(table_builds)
         app.state.service = GameService(store, hub, driver)
+        if settings.prebuild_tables:
+            # In the background: the worker skips the tables already on disk.
+            table_builds.enqueue(preset_tables())
         try:
             yield
         finally:
+            await run_in_threadpool(table_builds.close)
             if isinstance(driver, BotSeats):
                 await run_in_threadpool(driver.close)
             await hub.stop()
@@ -87,10 +95,13 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
         description=_DESCRIPTION,
         version=kniffel.__version__,
         lifespan=lifespan,
+        responses=COMMON_ERRORS,
     )
     app.state.settings = settings
+    table_builds = TableBuilds()
     access_log.install()
     install_error_handlers(app)
+    tables.install(app, table_builds)
     # The limit inside, the headers outside: a 413 carries the headers too.
     app.add_middleware(BodyLimit, limit=settings.max_body)
     app.add_middleware(SameOriginForms)

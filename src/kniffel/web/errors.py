@@ -22,6 +22,7 @@ from kniffel.board.errors import BoardError, Conflict, Forbidden, GameNotFound
 from kniffel.rules import KniffelError
 
 __all__ = [
+    "COMMON_ERRORS",
     "BoardError",
     "Conflict",
     "ErrorBody",
@@ -38,6 +39,12 @@ class ErrorBody(BaseModel):
     """Every error answer: one plain message."""
 
     detail: str
+
+
+#: What every route of the API may answer, documented on all of them (``FastAPI(responses=...)``).
+COMMON_ERRORS: dict[int | str, dict[str, Any]] = {
+    422: {"model": ErrorBody, "description": "the request is malformed"},
+}
 
 
 def error_status(exc: Exception) -> int:

@@ -19,10 +19,11 @@ from typing import Any
 from babel import Locale
 from jinja2 import Environment, pass_context
 from jinja2.runtime import Context
+from markupsafe import Markup, escape
 
 from kniffel.locales import DEFAULT_LANGUAGE, LANGUAGES, Translator
 
-__all__ = ["DEFAULT_LANGUAGE", "LANGUAGES", "Translator", "install", "negotiate"]
+__all__ = ["DEFAULT_LANGUAGE", "LANGUAGES", "Translator", "bdi", "install", "negotiate"]
 
 
 def negotiate(query: str | None, accept_language: str | None, cookie: str | None = None) -> str:
@@ -57,7 +58,17 @@ def _translator(context: Context) -> Translator:
 
 @pass_context
 def _gettext(context: Context, message: str, **values: Any) -> str:
-    return _translator(context)(message, **values)
+    translator = _translator(context)
+    if any(isinstance(value, Markup) for value in values.values()):
+        # A name isolated with |bdi stays markup; the sentence and other values are escaped.
+        return Markup(escape(translator(message))).format(**values)
+    return translator(message, **values)
+
+
+def bdi(name: object) -> Markup:
+    """A player's name isolated from the text around it (``<bdi>``): a right-to-left name
+    cannot turn the sentence around it (docs/architecture.md, "Limits and security")."""
+    return Markup("<bdi>{}</bdi>").format(name)
 
 
 @pass_context
@@ -74,6 +85,7 @@ def install(env: Environment) -> None:
     """Adds ``jinja2.ext.i18n`` to ``env`` with the catalogues: ``_()``/``gettext()`` speak the
     template's ``lang`` (and ``game_words``) and fill ``{name}`` placeholders."""
     env.add_extension("jinja2.ext.i18n")
+    env.filters["bdi"] = bdi
     env.install_gettext_callables(  # type: ignore[attr-defined]
         gettext=_gettext, ngettext=_ngettext, pgettext=_pgettext, newstyle=False
     )

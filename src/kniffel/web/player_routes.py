@@ -28,7 +28,7 @@ from kniffel.board.players.exchange import games_csv, players_csv
 from kniffel.board.players.stats import PlayerStats, leaderboard, player_stats
 from kniffel.board.players.yardstick import yardstick
 from kniffel.rules.variants import PRESETS
-from kniffel.store.results import PlayerResult, ResultStore, player_key
+from kniffel.store.results import ResultStore, player_key
 from kniffel.web import rendering
 from kniffel.web.api import Key
 from kniffel.web.errors import ErrorBody
@@ -73,10 +73,10 @@ def player_href(name: str) -> str:
 
 
 def _stats(results: ResultStore, name: str) -> PlayerStats:
-    mine = results.rows(name)
-    if not mine:
+    raw = results.figures(name)
+    if raw is None:
         raise PlayerNotFound(name)
-    return player_stats(mine, results.rows(with_player=name))
+    return player_stats(raw)
 
 
 def _stats_json(stats: PlayerStats) -> dict[str, Any]:
@@ -92,8 +92,8 @@ def _stats_json(stats: PlayerStats) -> dict[str, Any]:
 
 @api.get("/players", summary="Every player with a finished game, and the leaderboard per preset")
 def players_json(request: Request) -> dict[str, Any]:
-    rows = results_of(request).rows()
-    return {"players": _player_list(rows), "leaderboard": _board_json(rows)}
+    results = results_of(request)
+    return {"players": _player_list(results), "leaderboard": _board_json(results)}
 
 
 @api.get(
@@ -144,32 +144,22 @@ def _link(
     return {"game": game_id, "seat": seat, "name": shown, "player": player_key(shown)}
 
 
-def _player_list(rows: list[PlayerResult]) -> list[dict[str, Any]]:
-    grouped: dict[str, list[PlayerResult]] = {}
-    for row in rows:
-        grouped.setdefault(row.player, []).append(row)
-    listed = []
-    for key, games in grouped.items():
-        contested = [g for g in games if g.seats > 1]
-        listed.append(
-            {
-                "name": games[-1].name.strip(),
-                "key": key,
-                "games": len(games),
-                "wins": sum(1 for g in games if g.place == 1),
-                "win_rate": (
-                    sum(1 for g in contested if g.place == 1) / len(contested)
-                    if contested
-                    else None
-                ),
-                "bot": all(g.bot for g in games),
-            }
-        )
-    return sorted(listed, key=lambda p: (-p["games"], p["name"].casefold()))
+def _player_list(results: ResultStore) -> list[dict[str, Any]]:
+    return [
+        {
+            "name": name,
+            "key": key,
+            "games": games,
+            "wins": wins,
+            "win_rate": contested_wins / contested if contested else None,
+            "bot": bot,
+        }
+        for key, name, games, wins, contested, contested_wins, bot in results.players()
+    ]
 
 
-def _board_json(rows: list[PlayerResult]) -> dict[str, list[dict[str, Any]]]:
-    return {v: [r.as_dict() for r in board] for v, board in leaderboard(rows).items()}
+def _board_json(results: ResultStore) -> dict[str, list[dict[str, Any]]]:
+    return {v: [r.as_dict() for r in rows] for v, rows in leaderboard(results.leaders()).items()}
 
 
 # ----------------------------------------------------------------------- pages
@@ -191,7 +181,7 @@ def _variant_label(words: ReviewWords, variant: str) -> str:
 def leaderboard_context(request: Request) -> dict[str, Any]:
     """The start page's leaderboard: per preset the best means (bots left out)."""
     words = ReviewWords(rendering.translator(request))
-    board = leaderboard(results_of(request).rows())
+    board = leaderboard(results_of(request).leaders())
     return {
         "title": words("Bestenliste"),
         "all_players": words("Alle Spieler"),
@@ -220,11 +210,11 @@ def leaderboard_context(request: Request) -> dict[str, Any]:
 
 @pages.get("/spieler")
 async def players_page(request: Request) -> Response:
-    rows = await run_in_threadpool(lambda: results_of(request).rows())
+    listed = await run_in_threadpool(_player_list, results_of(request))
     words = ReviewWords(rendering.translator(request))
     players = [
         {**p, "href": player_href(p["name"]), "win_rate": _rate(words, p["win_rate"])}
-        for p in _player_list(rows)
+        for p in listed
     ]
     board = await run_in_threadpool(leaderboard_context, request)
     return _render(request, "players/index.html", {"players": players, "board": board})
@@ -260,11 +250,10 @@ async def totals_chart(request: Request, name: str) -> Response:
 
     def draw() -> str:
         stats = _stats(results_of(request), name)
+        played = results_of(request).series(name)
         series = []
         for preset in stats.presets:
-            games = [
-                (i, g.total) for i, g in enumerate(stats.history, 1) if g.variant == preset.variant
-            ]
+            games = [(i, t) for i, (v, t, _) in enumerate(played, 1) if v == preset.variant]
             series.append(
                 (
                     _variant_label(words, preset.variant),
@@ -288,7 +277,8 @@ async def accuracy_chart(request: Request, name: str) -> Response:
 
     def draw() -> str:
         stats = _stats(results_of(request), name)
-        points = [(i, g.accuracy) for i, g in enumerate(stats.history, 1) if g.accuracy is not None]
+        played = results_of(request).series(name)
+        points = [(i, a) for i, (_, _, a) in enumerate(played, 1) if a is not None]
         return series_chart_svg(
             [(stats.name, [i for i, _ in points], [a for _, a in points if a is not None])],
             title=words("Genauigkeit über die Zeit"),
@@ -388,7 +378,7 @@ def _player_context(stats: PlayerStats, words: ReviewWords) -> dict[str, Any]:
                 "seats": g.seats,
                 "accuracy": words.percent(g.accuracy),
             }
-            for g in reversed(stats.history[-20:])
+            for g in stats.latest
         ],
         "lang": words.lang,
     }
@@ -404,8 +394,8 @@ async def games_csv_download(request: Request) -> Response:
 @pages.get("/export/spieler.csv")
 async def players_csv_download(request: Request) -> Response:
     """Every player's figures per preset as CSV."""
-    rows = await run_in_threadpool(lambda: results_of(request).rows())
-    return _csv(await run_in_threadpool(players_csv, rows), "kniffel-spieler.csv")
+    text = await run_in_threadpool(players_csv, results_of(request))
+    return _csv(text, "kniffel-spieler.csv")
 
 
 def _csv(text: str, filename: str) -> Response:

@@ -27,8 +27,9 @@ from kniffel.board.errors import GameNotFound
 from kniffel.board.service import GameView
 from kniffel.solver.advice.review import Review, review_of, severity
 from kniffel.store.results import ResultStore
-from kniffel.web import rendering
-from kniffel.web.advice_routes import analysis_of
+from kniffel.web import rendering, tables
+from kniffel.web.advice_routes import analysis_of, waiting_page
+from kniffel.web.api import Key
 from kniffel.web.errors import ErrorBody
 from kniffel.web.player_routes import player_href, results_of
 from kniffel.web.review_chart import expected_chart_svg
@@ -95,16 +96,18 @@ def review_for(view: GameView, results: ResultStore | None = None) -> Review:
     responses={
         404: {"model": ErrorBody, "description": "there is no such game"},
         422: {"model": ErrorBody, "description": "the request is malformed"},
+        **tables.RESPONSES,
     },
     summary="The game review: accuracy, loss and mistakes per player, the costliest decisions",
 )
-def review_json(game_id: str, request: Request) -> dict[str, Any]:
+def review_json(game_id: str, request: Request, key: Key = None) -> dict[str, Any]:
     """The analysis (``variant``, ``exact``, ``finished``, ``decisions``, ``players``) with
     per player ``accuracy`` (percent), ``loss``, ``loss_per_decision``, ``counts``
     (``patzer``, ``fehler``, ``ungenauigkeit``), ``not_rated`` and ``expected`` (the
     expected final total after each decision), each decision's ``severity`` and
     ``accuracy``, ``costliest`` (event numbers) and ``not_rated`` entries."""
     view = rendering.service(request).get(game_id)
+    tables.ensure(request, view, key)
     return review_for(view, results_of(request)).as_dict()
 
 
@@ -127,6 +130,8 @@ async def review_page(request: Request, game_id: str) -> Response:
         view = await run_in_threadpool(rendering.service(request).get, game_id)
     except GameNotFound:
         return rendering.not_found(request)
+    if (waiting := waiting_page(request, view)) is not None:
+        return waiting
     result = await run_in_threadpool(review_for, view, results_of(request))
     context = _context(view, result, words)
     if view.game.is_finished:
@@ -221,6 +226,9 @@ async def review_chart(request: Request, game_id: str) -> Response:
         view = await run_in_threadpool(rendering.service(request).get, game_id)
     except GameNotFound:
         return rendering.not_found(request)
+    if not tables.builds(request).readiness(view.variant).ready:
+        # Drawn once the review page found the tables ready; a chart never starts a build.
+        return Response(status_code=202, headers={"Cache-Control": "no-store"})
 
     def draw() -> str:
         result = review_for(view)

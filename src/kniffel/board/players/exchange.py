@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import csv
 import io
-from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
 from kniffel.board.players.stats import player_stats
 from kniffel.board.players.yardstick import yardstick
-from kniffel.store.results import PlayerResult
+from kniffel.store.results import PlayerResult, ResultStore
 
 __all__ = ["GAME_COLUMNS", "PLAYER_COLUMNS", "games_csv", "players_csv"]
 
@@ -96,20 +95,16 @@ def games_csv(rows: Iterable[PlayerResult]) -> str:
     return out.getvalue()
 
 
-def players_csv(rows: Sequence[PlayerResult]) -> str:
+def players_csv(results: ResultStore) -> str:
     """One line per player and preset: the player page's figures."""
-    mine: dict[str, list[PlayerResult]] = defaultdict(list)
-    by_game: dict[str, list[PlayerResult]] = defaultdict(list)
-    for r in rows:
-        mine[r.player].append(r)
-        by_game[r.game_id].append(r)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(PLAYER_COLUMNS)
-    for key in sorted(mine):
-        own = mine[key]
-        together = [seat for g in {r.game_id for r in own} for seat in by_game[g]]
-        stats = player_stats(own, together)
+    for key, *_ in sorted(results.players()):
+        raw = results.figures(key)
+        if raw is None:
+            continue
+        stats = player_stats(raw)
         for preset in stats.presets:
             bot = yardstick(preset.variant)
             writer.writerow(

@@ -9,12 +9,17 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from kniffel.record import record_of
-from kniffel.rules import Dice, Game, RollAction, get_variant
+from sqlalchemy.orm import Session
 
-__all__ = ["random_game", "random_record"]
+from kniffel.record import event_to_json, record_of
+from kniffel.rules import Dice, Game, RollAction, get_variant
+from kniffel.store import GameStore, summary_of
+from kniffel.store.models import EventRow, GameRow
+
+__all__ = ["fill", "random_game", "random_record"]
 
 
 def random_game(variant: str, players: Sequence[str], rng: random.Random) -> Game:
@@ -35,3 +40,59 @@ def random_game(variant: str, players: Sequence[str], rng: random.Random) -> Gam
 def random_record(variant: str, players: Sequence[str], rng: random.Random) -> dict[str, Any]:
     """The ``kniffel-record/1`` document of :func:`random_game`."""
     return record_of(random_game(variant, players, rng))
+
+
+def fill(
+    store: GameStore,
+    games: int,
+    *,
+    players: Sequence[str] = ("Anna", "Ben"),
+    variant: str = "kniffel",
+    seed: int = 0,
+    distinct: int = 100,
+    batch: int = 500,
+) -> None:
+    """Store ``games`` finished random games of ``players`` (``distinct`` different ones, cycled:
+    playing 10,000 games out move by move would take minutes), ``batch`` per transaction.
+
+    The rows are those :meth:`GameStore.create` writes (the same models), written in
+    batches because one transaction per game would make a benchmark's database slow to build.
+    """
+    rng = random.Random(seed)
+    played = [random_game(variant, players, rng) for _ in range(min(games, distinct))]
+    prepared = [
+        ([event_to_json(event) for event in game.log], summary_of(game), game.options.as_dict())
+        for game in played
+    ]
+    start = datetime.now(UTC) - timedelta(days=games)
+    with Session(store.engine) as session:
+        for number in range(games):
+            events, summary, options = prepared[number % len(prepared)]
+            at = start + timedelta(days=number)  # one game a day, oldest first
+            game_id = f"s{seed:03d}{number:08d}"
+            session.add(
+                GameRow(
+                    id=game_id,
+                    key=f"key-{seed}-{number}",
+                    variant=variant,
+                    options=dict(options),
+                    players=list(players),
+                    dice_mode="physical",
+                    bots={},
+                    created_at=at,
+                    updated_at=at,
+                    finished=summary.finished,
+                    version=len(events),
+                    turns=summary.turns,
+                    totals=list(summary.totals),
+                    winners=list(summary.winners),
+                )
+            )
+            session.flush()
+            session.add_all(
+                EventRow(game_id=game_id, seq=seq, payload=payload, created_at=at)
+                for seq, payload in enumerate(events, start=1)
+            )
+            if (number + 1) % batch == 0:
+                session.commit()
+        session.commit()

@@ -1,7 +1,8 @@
 """A player's figures across games, and the leaderboard, from the summary rows.
 
-Pure functions over :class:`~kniffel.store.results.PlayerResult` rows (one per
-seat of a finished game), so they are as fast as reading the rows. The
+Built from the database's aggregates over the summary rows (one per seat of a
+finished game; :mod:`kniffel.store.player_figures`), so a page over years of
+games reads a few numbers, never every game. The
 definitions (docs/board.md, "Spieler und Bestenliste"):
 
 - **wins**: games where the player's place is 1 (a tie for first counts for
@@ -21,13 +22,13 @@ definitions (docs/board.md, "Spieler und Bestenliste"):
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from kniffel.rules import get_variant
-from kniffel.store.results import PlayerResult
+from kniffel.store.player_figures import RawFigures, RawPreset
 
 __all__ = [
     "LeaderboardRow",
@@ -37,11 +38,6 @@ __all__ = [
     "leaderboard",
     "player_stats",
 ]
-
-#: The trend compares the mean of this many latest games with the mean of all.
-RECENT = 10
-#: Histogram bins per preset.
-BINS = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,17 +114,17 @@ class PlayerStats:
     games: int
     wins: int
     contested: int  # games with at least two seats
+    contested_wins: int
     accuracy: float | None
     loss_per_decision: float | None
     reviewed: int  # games whose review gave the accuracy
     presets: tuple[PresetStats, ...]
     opponents: tuple[Opponent, ...]
-    history: tuple[GamePoint, ...]
+    latest: tuple[GamePoint, ...]  # newest first
 
     @property
     def win_rate(self) -> float | None:
-        contested_wins = sum(1 for g in self.history if g.seats > 1 and g.place == 1)
-        return contested_wins / self.contested if self.contested else None
+        return self.contested_wins / self.contested if self.contested else None
 
     def preset(self, variant: str) -> PresetStats | None:
         return next((p for p in self.presets if p.variant == variant), None)
@@ -145,7 +141,7 @@ class PlayerStats:
             "reviewed_games": self.reviewed,
             "presets": [p.as_dict() for p in self.presets],
             "opponents": [o.as_dict() for o in self.opponents],
-            "games_played": [
+            "latest_games": [
                 {
                     "game": g.game_id,
                     "finished_at": g.finished_at.isoformat(),
@@ -155,100 +151,48 @@ class PlayerStats:
                     "players": g.seats,
                     "accuracy": g.accuracy,
                 }
-                for g in self.history
+                for g in self.latest
             ],
         }
 
 
-def _histogram(totals: Sequence[int]) -> tuple[tuple[int, int, int], ...]:
-    """At most :data:`BINS` bins of a round width (1, 2, 5, 10, 20, 25, 50, …)."""
-    low, high = min(totals), max(totals)
-    width = next(
-        w
-        for w in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 10**6)
-        if (high - low + 1) / w <= BINS - 1 or w == 10**6
-    )
-    start = low - low % width
-    counts: dict[int, int] = defaultdict(int)
-    for total in totals:
-        counts[(total - start) // width] += 1
-    last = (high - start) // width
-    return tuple((start + i * width, start + (i + 1) * width, counts[i]) for i in range(last + 1))
-
-
-def _preset(variant: str, rows: Sequence[PlayerResult]) -> PresetStats:
-    totals = [r.total for r in rows]
-    columns = tuple(spec.id for spec in get_variant(variant).columns)
-    n = len(rows)
-    mean = sum(totals) / n
-    recent = totals[-RECENT:]
-    recent_mean = sum(recent) / len(recent)
+def _preset(raw: RawPreset) -> PresetStats:
+    columns = tuple(spec.id for spec in get_variant(raw.variant).columns)
+    n = raw.games
+    recent_mean = sum(raw.recent) / len(raw.recent)
     return PresetStats(
-        variant=variant,
+        variant=raw.variant,
         games=n,
-        mean=mean,
-        best=max(totals),
-        worst=min(totals),
-        histogram=_histogram(totals),
+        mean=raw.mean,
+        best=raw.best,
+        worst=raw.worst,
+        histogram=raw.histogram,
         columns=columns,
-        bonus_rate=tuple(
-            sum(1 for r in rows if i < len(r.bonus) and r.bonus[i] == "1") / n
-            for i in range(len(columns))
-        ),
-        kniffel_rate=sum(1 for r in rows if r.kniffels > 0) / n,
-        kniffels_per_game=sum(r.kniffels for r in rows) / n,
+        bonus_rate=tuple(raw.bonus[i] / n for i in range(len(columns))),
+        kniffel_rate=raw.kniffel_games / n,
+        kniffels_per_game=raw.kniffels / n,
         recent_mean=recent_mean,
-        trend=recent_mean - mean,
+        trend=recent_mean - raw.mean,
     )
 
 
-def player_stats(mine: Sequence[PlayerResult], together: Iterable[PlayerResult]) -> PlayerStats:
-    """The figures of the player whose rows are ``mine`` (oldest first); ``together``: every
-    seat of the games they played (for the opponents)."""
-    if not mine:
-        raise ValueError("no finished games")
-    key = mine[0].player
-    by_variant: dict[str, list[PlayerResult]] = defaultdict(list)
-    for row in mine:
-        by_variant[row.variant].append(row)
-    reviewed = [r for r in mine if r.accuracy is not None]
-    decisions = sum(r.decisions or 0 for r in reviewed)
-    loss = sum(r.loss or 0.0 for r in reviewed)
-    my_seats = {(r.game_id, r.seat) for r in mine}
-    my_totals = {r.game_id: r.total for r in mine}
-    versus: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
-    shown: dict[str, str] = {}
-    for other in together:
-        if (other.game_id, other.seat) in my_seats or other.player == key:
-            continue
-        if other.game_id not in my_totals:
-            continue
-        mine_total = my_totals[other.game_id]
-        tally = versus[other.player]
-        tally[0 if mine_total > other.total else 1 if mine_total < other.total else 2] += 1
-        shown[other.player] = other.name.strip()
-    opponents = tuple(
-        sorted(
-            (Opponent(shown[k], sum(t), t[0], t[1], t[2]) for k, t in versus.items()),
-            key=lambda o: (-o.games, o.name.casefold()),
-        )
-    )
+def player_stats(raw: RawFigures) -> PlayerStats:
+    """The player page's figures from the database's aggregates."""
     return PlayerStats(
-        key=key,
-        name=mine[-1].name.strip(),
-        games=len(mine),
-        wins=sum(1 for r in mine if r.place == 1),
-        contested=sum(1 for r in mine if r.seats > 1),
-        accuracy=sum(r.accuracy or 0.0 for r in reviewed) / len(reviewed) if reviewed else None,
-        loss_per_decision=loss / decisions if decisions else None,
-        reviewed=len(reviewed),
-        presets=tuple(
-            _preset(v, rows) for v, rows in sorted(by_variant.items(), key=lambda kv: -len(kv[1]))
-        ),
-        opponents=opponents,
-        history=tuple(
-            GamePoint(r.game_id, r.finished_at, r.variant, r.total, r.place, r.seats, r.accuracy)
-            for r in mine
+        key=raw.key,
+        name=raw.name,
+        games=raw.games,
+        wins=raw.wins,
+        contested=raw.contested,
+        contested_wins=raw.contested_wins,
+        accuracy=raw.accuracy,
+        loss_per_decision=raw.loss / raw.decisions if raw.decisions else None,
+        reviewed=raw.reviewed,
+        presets=tuple(_preset(p) for p in raw.presets),
+        opponents=tuple(Opponent(name, g, a, b, c) for _, name, g, a, b, c in raw.opponents),
+        latest=tuple(
+            GamePoint(g.game_id, g.finished_at, g.variant, g.total, g.place, g.seats, g.accuracy)
+            for g in raw.latest
         ),
     )
 
@@ -274,28 +218,13 @@ class LeaderboardRow:
 
 
 def leaderboard(
-    rows: Iterable[PlayerResult], *, bots: bool = False
+    leaders: Iterable[tuple[str, str, str, int, float, int, int]],
 ) -> dict[str, list[LeaderboardRow]]:
-    """Per preset, every player by mean total (best first); bots left out unless ``bots``."""
-    grouped: dict[str, dict[str, list[PlayerResult]]] = defaultdict(lambda: defaultdict(list))
-    for row in rows:
-        if row.bot and not bots:
-            continue
-        grouped[row.variant][row.player].append(row)
-    board: dict[str, list[LeaderboardRow]] = {}
-    for variant, players in grouped.items():
-        board[variant] = sorted(
-            (
-                LeaderboardRow(
-                    name=games[-1].name.strip(),
-                    key=key,
-                    games=len(games),
-                    mean=sum(g.total for g in games) / len(games),
-                    best=max(g.total for g in games),
-                    wins=sum(1 for g in games if g.place == 1),
-                )
-                for key, games in players.items()
-            ),
-            key=lambda r: (-r.mean, -r.games, r.name.casefold()),
-        )
-    return board
+    """Per preset, every player by mean total (best first), from the database's aggregates."""
+    board: dict[str, list[LeaderboardRow]] = defaultdict(list)
+    for variant, key, name, games, mean, best, wins in leaders:
+        board[variant].append(LeaderboardRow(name, key, games, mean, best, wins))
+    return {
+        variant: sorted(rows, key=lambda r: (-r.mean, -r.games, r.name.casefold()))
+        for variant, rows in board.items()
+    }

@@ -28,11 +28,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from kniffel.rules import PRESETS, Variant
+from kniffel.rules import PRESETS, Variant, rows_for
 from kniffel.solver.play.bots import make_bot
 from kniffel.solver.play.simulate import simulate
 
-__all__ = ["FORMAT", "Calibration", "load_calibration", "measure"]
+__all__ = ["FORMAT", "Calibration", "load_calibration", "measure", "nearest_calibration"]
 
 FORMAT = "kniffel-chances-calibration/1"
 DATA = Path(__file__).parent / "data" / "calibration.json"
@@ -133,6 +133,20 @@ def load_calibration(variant: Variant) -> Calibration | None:
     for entry in _stored():
         preset = PRESETS.get(entry.variant)
         if preset is not None and preset.columns == variant.columns and entry.options == options:
+            return entry
+    return None
+
+
+def nearest_calibration(variant: Variant) -> Calibration | None:
+    """The figures for ``variant``, else those of the preset with the same columns (measured
+    under the preset's options: an approximation under other house rules)."""
+    found = load_calibration(variant)
+    if found is not None:
+        return found
+    for entry in _stored():
+        preset = PRESETS.get(entry.variant)
+        cells = len(variant.columns) * len(rows_for(variant.options))
+        if preset is not None and preset.columns == variant.columns and len(entry.std) == cells + 1:
             return entry
     return None
 

@@ -14,8 +14,10 @@ the table that are not entered yet do not count):
   the budget, a normal distribution with the measured spread for the number of
   entries left (``samples`` is then 0).
 
-Without shipped figures (house rules in a several-column preset), the mean is
-the simulated games' own mean.
+Under house rules the figures measured for the preset with the same columns
+stand in (offset and spread: an approximation, not measured under those rules).
+Only a variant with no such preset falls back to :data:`FALLBACK_SAMPLES`
+simulated games per player for the mean and the shape.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from kniffel.rules import Game
-from kniffel.solver.chances.calibration import load_calibration
+from kniffel.solver.chances.calibration import load_calibration, nearest_calibration
 from kniffel.solver.chances.distribution import bot_expectations, simulate_finals, turns_left
 from kniffel.solver.chances.win import Pmf, win_chances
 
@@ -34,8 +36,8 @@ __all__ = ["MIN_SAMPLES", "Chances", "PlayerChance", "forecast", "samples_for"]
 
 #: Fewer simulated games than this per player give way to the measured spread.
 MIN_SAMPLES = 200
-#: Games played when the figures for the options are missing and nothing else says how many.
-FALLBACK_SAMPLES = 400
+#: Games per player when no measured figures stand in (no preset with the same columns).
+FALLBACK_SAMPLES = 100
 
 
 @dataclass(frozen=True)
@@ -85,12 +87,12 @@ def forecast(game: Game, *, budget: int = 1000, seed: int = 0) -> Chances:
     """
     players = list(range(len(game.players)))
     exact = is_exact(game)
-    calibration = load_calibration(game.variant)
+    calibration = load_calibration(game.variant) or nearest_calibration(game.variant)
     samples = samples_for(game, budget)
-    if calibration is None:
-        samples = max(samples, FALLBACK_SAMPLES)
     if samples < MIN_SAMPLES:
         samples = 0
+    if calibration is None:
+        samples = max(samples, FALLBACK_SAMPLES)
     expected = bot_expectations(game, players)
     simulated = simulate_finals(game, players, samples, seed) if samples else {}
     pmfs = []
@@ -100,14 +102,13 @@ def forecast(game: Game, *, budget: int = 1000, seed: int = 0) -> Chances:
         now = game.total(p)
         offset = 0.0 if exact or calibration is None else calibration.offset[left]
         mean = now + expected[p] + offset
-        if p in simulated and left:
+        if left == 0:
+            pmf = Pmf(now, np.ones(1))
+        elif p in simulated:
             finals = simulated[p]
             if calibration is None and not exact:
                 mean = float(finals.mean())
-            shift = round(mean - float(finals.mean()))
-            pmf = Pmf.of_samples(finals + shift)
-        elif left == 0:
-            pmf = Pmf(now, np.ones(1))
+            pmf = Pmf.of_samples(finals + round(mean - float(finals.mean())))
         else:
             assert calibration is not None
             pmf = Pmf.normal(mean, calibration.std[left])

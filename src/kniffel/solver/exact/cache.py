@@ -1,9 +1,14 @@
 """Solved tables on disk: one ``.npz`` per discipline and options, in the user cache dir.
 
-The directory is ``platformdirs.user_cache_dir("kniffel")``, or
-``$KNIFFEL_CACHE_DIR`` when set. A file that cannot be read, or that was
+The directory is ``platformdirs.user_cache_dir("kniffel")``, or the setting
+``cache_dir`` (``$KNIFFEL_CACHE_DIR``). A file that cannot be read, or that was
 written for other rules or by another table format, counts as missing: the
 table is built again and the file replaced.
+
+The files together stay under the setting ``cache_max_bytes``
+(``$KNIFFEL_CACHE_MAX_BYTES``, 500 MB by default): after every write the least
+recently used tables (by the time they were last written or loaded) are
+removed until the rest fits; the table just written always stays.
 """
 
 from __future__ import annotations
@@ -19,17 +24,18 @@ import numpy as np
 import platformdirs
 from numpy.lib.npyio import NpzFile
 
+from kniffel.settings import Settings
 from kniffel.solver.exact.column import ColumnTable
 from kniffel.solver.exact.sheet_space import SheetSpace
 
-__all__ = ["FORMAT", "cache_dir", "load", "path_for", "save"]
+__all__ = ["FORMAT", "cache_dir", "evict", "load", "path_for", "save", "touch"]
 
 #: Bumped whenever the meaning of the stored values changes.
 FORMAT = "kniffel-column/1"
 
 
 def cache_dir() -> Path:
-    override = os.environ.get("KNIFFEL_CACHE_DIR")
+    override = Settings().cache_dir
     return Path(override) if override else Path(platformdirs.user_cache_dir("kniffel"))
 
 
@@ -65,6 +71,7 @@ def load(space: SheetSpace) -> ColumnTable | None:
         return None
     if key != _key(space) or values.shape != (space.size,):
         return None
+    touch(path)
     return ColumnTable(space, values, time.perf_counter() - start, built, cached=True)
 
 
@@ -88,4 +95,46 @@ def save(table: ColumnTable) -> Path | None:
         if partial is not None:
             Path(partial).unlink(missing_ok=True)
         return None
+    evict(Settings().cache_max_bytes, keep=path)
     return path
+
+
+def touch(path: Path) -> bool:
+    """Marks ``path`` as just used (its modification time is the cache's use time).
+
+    ``False`` when the file is not there (any more).
+    """
+    try:
+        os.utime(path)
+    except OSError:
+        return False
+    return True
+
+
+def evict(max_bytes: int, keep: Path | None = None) -> list[Path]:
+    """Removes the least recently used tables until the rest take at most ``max_bytes``.
+
+    ``keep`` (the table just written) is never removed. Returns the removed files.
+    """
+    try:
+        files = []
+        for path in cache_dir().glob("column-*.npz"):
+            stat = path.stat()
+            files.append((stat.st_mtime, path, stat.st_size))
+    except OSError:
+        return []
+    files.sort()  # least recently used first
+    total = sum(size for _, _, size in files)
+    removed = []
+    for _, path, size in files:
+        if total <= max_bytes:
+            break
+        if keep is not None and path == keep:
+            continue
+        try:
+            path.unlink()
+        except OSError:
+            continue
+        total -= size
+        removed.append(path)
+    return removed

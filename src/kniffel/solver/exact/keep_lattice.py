@@ -5,8 +5,16 @@ products; that is clear, but for half a million sheet states the matrices
 cost more than the structure needs. Here the keeps are walked level by level
 (a keep of ``k`` dice is worth the mean over the sixth face of the keeps of
 ``k + 1`` dice), and the best keep after a roll is the best over the keep's
-sub-multisets, built up one die at a time. Arrays are ``(252, S)``: one column
-per sheet state, so every step is one numpy call over all states.
+sub-multisets, built up one die at a time. Arrays are ``(keeps, S)``: one
+column per sheet state, so every step is one numpy call over all states.
+
+Inside a turn the keeps of each size are ordered by their number of distinct
+faces, most first: a keep with ``d`` distinct faces has ``d`` sub-keeps one
+die smaller, so the ``j``-th sub-keeps concern a prefix of the level and the
+maxima run over exactly the pairs that exist (1,260 per state and stage, not
+the 1,980 of a padded table). The five-dice level is the rolls: the first
+stage reads them in :data:`~kniffel.solver.dice_tables.ROLLS` order and hands
+its result on in the inner order, which the second stage reads as it is.
 """
 
 from __future__ import annotations
@@ -14,50 +22,58 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from kniffel.solver.exact.dice_tables import KEEPS, P_FIRST
+from kniffel.solver.exact.dice_tables import KEEPS, P_FIRST, ROLLS
 
 __all__ = ["TurnWorkspace", "turn_values"]
 
 Array = npt.NDArray[np.float64]
 _Index = npt.NDArray[np.intp]
-
-_LEVELS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
-    tuple(k for k in KEEPS if len(k) == size) for size in range(6)
-)
+_Keep = tuple[int, ...]
 
 
-def _children() -> tuple[_Index, ...]:
-    """``children[k][i, f]``: the keep of level ``k + 1`` that adds face ``f + 1`` to keep ``i``."""
+def _ordered(size: int) -> tuple[_Keep, ...]:
+    """The keeps of ``size`` dice, most distinct faces first (ties in KEEPS order)."""
+    return tuple(sorted((k for k in KEEPS if len(k) == size), key=lambda k: -len(set(k))))
+
+
+_LEVELS: tuple[tuple[_Keep, ...], ...] = tuple(_ordered(size) for size in range(6))
+_POSITION = [{keep: i for i, keep in enumerate(level)} for level in _LEVELS]
+_ROLL_POSITION = {dice.faces: r for r, dice in enumerate(ROLLS)}
+#: ``_ROLL_ORDER[i]``: the ROLLS index of the ``i``-th roll in the inner order.
+_ROLL_ORDER: _Index = np.array([_ROLL_POSITION[k] for k in _LEVELS[5]], dtype=np.intp)
+#: The first roll's probabilities in the inner order.
+_P_FIRST_INNER = P_FIRST[_ROLL_ORDER].copy()
+
+
+def _children(size: int, position: dict[_Keep, int]) -> _Index:
+    """``[i, f]``: where (by ``position``) keep ``i`` of ``size`` dice plus face ``f + 1`` is."""
+    return np.array(
+        [[position[tuple(sorted((*keep, f)))] for f in range(1, 7)] for keep in _LEVELS[size]],
+        dtype=np.intp,
+    )
+
+
+#: ``_CHILDREN[k]``: keeps of ``k + 1`` dice from keeps of ``k``, in the inner orders.
+_CHILDREN = tuple(_children(size, _POSITION[size + 1]) for size in range(5))
+#: The same for four dice, pointing at the rolls in ROLLS order (the first stage).
+_CHILDREN_OF_ROLLS = _children(4, _ROLL_POSITION)
+
+
+def _parents(size: int) -> tuple[tuple[_Index, int], ...]:
+    """``(indices, n)`` per ``j``: the ``j``-th sub-keep (one die less) of the first ``n`` keeps."""
+    lower = _POSITION[size - 1]
+    rows = [
+        sorted({lower[keep[:i] + keep[i + 1 :]] for i in range(size)}) for keep in _LEVELS[size]
+    ]
     result = []
-    for size in range(5):
-        upper = {keep: i for i, keep in enumerate(_LEVELS[size + 1])}
-        result.append(
-            np.array(
-                [[upper[tuple(sorted((*keep, f)))] for f in range(1, 7)] for keep in _LEVELS[size]],
-                dtype=np.intp,
-            )
-        )
+    for j in range(max(len(r) for r in rows)):
+        n = sum(1 for r in rows if len(r) > j)
+        assert all(len(r) > j for r in rows[:n])  # the order makes them a prefix
+        result.append((np.array([r[j] for r in rows[:n]], dtype=np.intp), n))
     return tuple(result)
 
 
-def _parents() -> tuple[_Index, ...]:
-    """``parents[k - 1][i]``: the keeps of level ``k - 1`` left by dropping one die of keep ``i``.
-
-    Padded by repeating the last parent, which a maximum ignores.
-    """
-    result = []
-    for size in range(1, 6):
-        lower = {keep: i for i, keep in enumerate(_LEVELS[size - 1])}
-        rows = [
-            sorted({lower[keep[:i] + keep[i + 1 :]] for i in range(size)}) for keep in _LEVELS[size]
-        ]
-        width = max(len(r) for r in rows)
-        result.append(np.array([r + [r[-1]] * (width - len(r)) for r in rows], dtype=np.intp))
-    return tuple(result)
-
-
-_CHILDREN = _children()
-_PARENTS = _parents()
+_PARENTS = {size: _parents(size) for size in range(1, 6)}
 
 
 class TurnWorkspace:
@@ -72,11 +88,11 @@ class TurnWorkspace:
         self.gathered = np.empty((len(_LEVELS[5]), width))
 
 
-def _expectations(rolls: Array, work: TurnWorkspace) -> list[Array]:
+def _expectations(rolls: Array, children_of_rolls: _Index, work: TurnWorkspace) -> list[Array]:
     """Expected value of every keep, level by level, when roll ``r`` is worth ``rolls[r]``."""
     levels = [*work.levels[:5], rolls]
     for size in range(4, -1, -1):
-        children = _CHILDREN[size]
+        children = children_of_rolls if size == 4 else _CHILDREN[size]
         total = levels[size]
         gathered = work.gathered[: len(total)]
         np.take(levels[size + 1], children[:, 0], axis=0, out=total, mode="clip")
@@ -87,19 +103,24 @@ def _expectations(rolls: Array, work: TurnWorkspace) -> list[Array]:
     return levels
 
 
-def _best_keeps(levels: list[Array], work: TurnWorkspace, out: Array) -> Array:
-    """For every roll, the best expectation over the keeps it allows (keeping all = stopping)."""
+def _best_keeps(levels: list[Array], rolls_in_order: bool, work: TurnWorkspace, out: Array) -> None:
+    """For every roll (inner order, into ``out``), the best expectation over the keeps it allows.
+
+    Keeping all five dice is stopping: ``levels[5]``, in ROLLS order when
+    ``rolls_in_order``, else already in the inner order.
+    """
     best = levels[0]
     for size in range(1, 6):
         current = out if size == 5 else work.best[size]
-        gathered = work.gathered[: len(current)]
-        np.copyto(current, levels[size])
-        parents = _PARENTS[size - 1]
-        for j in range(parents.shape[1]):
-            np.take(best, parents[:, j], axis=0, out=gathered, mode="clip")
-            np.maximum(current, gathered, out=current)
+        if size == 5 and rolls_in_order:
+            np.take(levels[5], _ROLL_ORDER, axis=0, out=current, mode="clip")
+        else:
+            np.copyto(current, levels[size])
+        for parents, n in _PARENTS[size]:
+            gathered = work.gathered[:n]
+            np.take(best, parents, axis=0, out=gathered, mode="clip")
+            np.maximum(current[:n], gathered, out=current[:n])
         best = current
-    return best
 
 
 def turn_values(final: Array, work: TurnWorkspace | None = None) -> Array:
@@ -110,6 +131,7 @@ def turn_values(final: Array, work: TurnWorkspace | None = None) -> Array:
     """
     if work is None or work.width != final.shape[1]:
         work = TurnWorkspace(final.shape[1])
-    after_two = _best_keeps(_expectations(final, work), work, work.after_two)
-    after_one = _best_keeps(_expectations(after_two, work), work, final)
-    return np.asarray(P_FIRST @ after_one)
+    _best_keeps(_expectations(final, _CHILDREN_OF_ROLLS, work), True, work, work.after_two)
+    levels = _expectations(work.after_two, _CHILDREN[4], work)
+    _best_keeps(levels, False, work, final)
+    return np.asarray(_P_FIRST_INNER @ final)

@@ -13,7 +13,6 @@ cell of the free column as well.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from functools import cache
 
 import numpy as np
 import numpy.typing as npt
@@ -31,7 +30,15 @@ from kniffel.rules import (
 from kniffel.solver.exact.keep_lattice import turn_values
 from kniffel.solver.exact.roll_scores import raw_scores
 
-__all__ = ["N_SUMS", "ArrowTable", "arrow_table", "capped_sum", "solve_bounds"]
+__all__ = [
+    "N_SUMS",
+    "ArrowTable",
+    "arrow_table",
+    "arrow_table_solved",
+    "capped_sum",
+    "keep_arrow_table",
+    "solve_bounds",
+]
 
 Array = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -106,13 +113,35 @@ def _entry_values(
     return result if axis == 0 else np.swapaxes(result, 0, 1)
 
 
+#: The ↓↑ tables solved in this process (or handed in by :func:`keep_arrow_table`).
+_SOLVED: dict[Options, ArrowTable] = {}
+
+
+def _arrow_key(options: Options) -> Options:
+    # The joker and the bonus never apply here, so tables differing only in them are one.
+    return replace(options, joker=Joker.NONE, kniffel_bonus=0)
+
+
 def arrow_table(options: Options) -> ArrowTable:
     """Solve ↓ and ↑ played together under ``options`` (no joker, no extra-Kniffel bonus)."""
-    # The joker and the bonus never apply here, so tables differing only in them are one.
-    return _arrow_table(replace(options, joker=Joker.NONE, kniffel_bonus=0))
+    key = _arrow_key(options)
+    table = _SOLVED.get(key)
+    if table is None:
+        table = _SOLVED.setdefault(key, _arrow_table(key))
+    return table
 
 
-@cache
+def arrow_table_solved(options: Options) -> bool:
+    """Whether :func:`arrow_table` answers at once for ``options`` (solved in this process)."""
+    return _arrow_key(options) in _SOLVED
+
+
+def keep_arrow_table(options: Options, values: Array) -> None:
+    """Keeps a ↓↑ table solved elsewhere (the board's build process) for ``options``."""
+    key = _arrow_key(options)
+    _SOLVED.setdefault(key, ArrowTable(key, values))
+
+
 def _arrow_table(options: Options) -> ArrowTable:
     rows = rows_for(options)
     n = len(rows)

@@ -27,7 +27,11 @@
     if (!board || !box.checked) return;
     const version = board.dataset.version;
     fetch("/api/games/" + encodeURIComponent(box.dataset.game) + "/chances")
-      .then((r) => (r.ok ? r.json() : null))
+      .then((r) => {
+        // 202: the solver's tables are being built; ask again in a moment.
+        if (r.status === 202) setTimeout(paint, 2000);
+        return r.status === 200 ? r.json() : null;
+      })
       .then((data) => {
         const now = document.getElementById("board");
         if (!data || !now || !isOn() || String(data.version) !== now.dataset.version) return;

@@ -625,6 +625,7 @@ document.documentElement.classList.add("js");
         focusEntry();
       }
       announce();
+      if (newTurn) showDue();
       if (version() < latest) refresh();
       else if (newTurn && (typedNow().dice || typedNow().points)) schedulePreview();
     });
@@ -637,6 +638,24 @@ document.documentElement.classList.add("js");
       if (kept.rolls) setRolls(kept.rolls, false);
       showDice();
     }
+
+    // -- the due cells are never under the entry panel: the sheet scrolls them above it
+    function showDue() {
+      const panel = $(".entry", board());
+      const fixed = panel && getComputedStyle(panel).position === "fixed";
+      const root = document.documentElement.style;
+      root.setProperty("--entry-h", fixed ? `${panel.offsetHeight}px` : "0px");
+      const status = $(".status", board());
+      const players = $(".players", board());
+      root.setProperty("--status-h", `${status ? status.offsetHeight : 0}px`);
+      root.setProperty("--players-h", `${players ? players.offsetHeight : 0}px`);
+      if (!fixed) return;
+      const top = panel.getBoundingClientRect().top;
+      const due = $$(".sheet:not(.is-back) td.cell.due", board());
+      const hidden = due.filter((cell) => cell.getBoundingClientRect().bottom > top);
+      if (hidden.length) hidden[hidden.length - 1].scrollIntoView({ block: "nearest" });
+    }
+    window.addEventListener("resize", showDue);
 
     // -- the turn, announced in place (the board itself is swapped)
     const turnLive = $("#turn-live");
@@ -707,6 +726,7 @@ document.documentElement.classList.add("js");
     const said = $("#notice", board());
     if (said && said.textContent.trim()) notice(said.textContent.trim(), said.classList.contains("error"), null);
     announce();
+    showDue();
     connect();
   }
 

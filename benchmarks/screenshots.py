@@ -1,0 +1,31 @@
+"""The README's screenshots: the board at phone and desktop size, written to docs/screenshots/.
+
+Runs ``tests/e2e/test_screenshots.py`` with ``KNIFFEL_SCREENSHOTS=1`` (that test starts its own
+server on loopback and drives Debian's chromium). The default test run skips it, so only this
+script ever rewrites the pictures::
+
+    uv run python benchmarks/screenshots.py
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def main() -> int:
+    env = {**os.environ, "KNIFFEL_SCREENSHOTS": "1"}
+    test = ROOT / "tests" / "e2e" / "test_screenshots.py"
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", "-p", "no:cacheprovider"]
+    done = subprocess.run([*command, str(test)], cwd=ROOT, env=env, check=False)
+    if done.returncode == 0:
+        print(f"written: {ROOT / 'docs' / 'screenshots'}")
+    return done.returncode
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

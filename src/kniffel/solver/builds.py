@@ -1,0 +1,320 @@
+"""Solved tables for the board, built in the background by one worker at a time.
+
+The advice, the analysis and the best bot read solved tables
+(:func:`tables_for` says which a variant needs). Building a column table costs
+seconds of CPU, so the board never builds one inside a request:
+
+- :meth:`TableBuilds.readiness` says whether a variant's tables are ready
+  (held, or on disk in the cache), being built (with the progress), or missing;
+- :meth:`TableBuilds.request` queues the missing ones. The board calls it only
+  for a key holder, and at start for the presets' default options;
+- one worker thread works the queue, one table after the other; a queued table
+  is queued once however often it is asked for. Each table is built in a
+  child process (started with ``spawn``, at a lower priority), so a build
+  never holds the server's interpreter: a column table is written to the disk
+  cache, the ↓↑ table of Rauf-Runter (kept in memory only) is sent back. Servers
+  that share a cache directory take turns through a lock file there, so even
+  several processes build one table at a time, and a column table one of them
+  built is found by the others.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import logging
+import multiprocessing
+import os
+import threading
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from multiprocessing.sharedctypes import Synchronized
+from typing import Any
+
+from kniffel.rules import PRESETS, Discipline, Options, Variant
+from kniffel.solver.exact import cache
+from kniffel.solver.exact.sheet_space import SheetSpace
+from kniffel.solver.raufrunter.bounds import arrow_table_solved, keep_arrow_table
+
+__all__ = ["Readiness", "Table", "TableBuilds", "tables_for"]
+
+_log = logging.getLogger(__name__)
+
+#: How often the worker looks at a running child (seconds); also how soon it stops.
+_POLL = 0.2
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """One solved table: a column table, or (``discipline`` None) the ↓↑ table of Rauf-Runter."""
+
+    options: Options
+    discipline: Discipline | None
+
+
+@dataclass(frozen=True, slots=True)
+class Readiness:
+    """Where a variant's tables stand: ready, being built (``progress`` 0..1), or missing."""
+
+    ready: bool
+    building: bool
+    progress: float
+
+
+def tables_for(variant: Variant) -> tuple[Table, ...]:
+    """The tables that the advice, the analysis and the best bot of ``variant`` read."""
+    disciplines = tuple(spec.discipline for spec in variant.columns)
+    if disciplines == (Discipline.DOWN, Discipline.UP, Discipline.FREE):
+        # Rauf-Runter: the ↓↑ table plus the free column's (kniffel.solver.rr_value).
+        return (Table(variant.options, Discipline.FREE), Table(variant.options, None))
+    return tuple(Table(variant.options, d) for d in dict.fromkeys(disciplines))
+
+
+def preset_tables() -> tuple[Table, ...]:
+    """The tables of the four presets with their default options (each once)."""
+    return tuple(dict.fromkeys(t for variant in PRESETS.values() for t in tables_for(variant)))
+
+
+def _build_in_child(table: Table, progress: Synchronized[float], results: Connection) -> None:
+    """In the child process: build ``table``; a column table goes to the disk cache,
+    the ↓↑ table's values are sent back through ``results``."""
+    with contextlib.suppress(OSError):
+        os.nice(10)  # requests come first
+    if table.discipline is None:
+        from kniffel.solver.raufrunter.bounds import arrow_table
+
+        results.send(arrow_table(table.options).values)
+        return
+
+    from kniffel.solver.exact.column import solve_column
+
+    def report(done: int, total: int) -> None:
+        progress.value = done / total
+
+    solve_column(table.options, table.discipline, progress=report)
+
+
+class TableBuilds:
+    """The board's table builder: one worker thread, one build at a time, a deduplicated queue."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._wake = threading.Condition(self._lock)
+        self._queue: deque[Table] = deque()
+        self._running: Table | None = None
+        self._progress = 0.0
+        self._child_progress: Synchronized[float] | None = None
+        self._ready: set[Table] = set()
+        self._stopped = False
+        self._worker: threading.Thread | None = None
+        self._child: multiprocessing.process.BaseProcess | None = None
+        #: Every table this builder started a build process for, in order.
+        self.built: list[Table] = []
+        self._listeners: list[Callable[[], None]] = []
+
+    def on_built(self, listener: Callable[[], None]) -> None:
+        """Calls ``listener()`` (in the worker thread) after each table the worker finished."""
+        with self._lock:
+            self._listeners.append(listener)
+
+    # ----------------------------------------------------------------- asking
+
+    def is_ready(self, table: Table) -> bool:
+        """Whether ``table`` can be read now without building (held, or on disk).
+
+        A column table counts as used by this look (for the cache's least-recently-used order).
+        """
+        with self._lock:
+            known = table in self._ready
+        if table.discipline is None:
+            return known or arrow_table_solved(table.options)
+        if known:
+            if cache.touch(cache.path_for(SheetSpace(table.options, table.discipline))):
+                return True
+            with self._lock:  # evicted from the disk cache meanwhile
+                self._ready.discard(table)
+            return False
+        if not self._on_disk(table):
+            return False
+        with self._lock:
+            self._ready.add(table)
+        return True
+
+    def readiness(self, variant: Variant) -> Readiness:
+        """Whether ``variant``'s tables are ready, being built (queued counts), or missing."""
+        tables = tables_for(variant)
+        missing = [t for t in tables if not self.is_ready(t)]
+        if not missing:
+            return Readiness(True, False, 1.0)
+        with self._lock:
+            pending = set(self._queue)
+            if self._running is not None:
+                pending.add(self._running)
+            if not all(t in pending for t in missing):
+                return Readiness(False, False, 0.0)
+            done = float(len(tables) - len(missing))
+            if self._running in missing:
+                done += self._current_progress()
+        return Readiness(False, True, done / len(tables))
+
+    def request(self, variant: Variant) -> Readiness:
+        """Queues ``variant``'s missing tables (once each); where they stand now."""
+        self.enqueue(t for t in tables_for(variant) if not self.is_ready(t))
+        return self.readiness(variant)
+
+    def enqueue(self, tables: Iterable[Table]) -> None:
+        """Queues each of ``tables`` not queued or running already."""
+        tables = tuple(tables)  # before the lock: a generator may look at readiness
+        with self._lock:
+            if self._stopped:
+                return
+            for table in tables:
+                if table != self._running and table not in self._queue:
+                    self._queue.append(table)
+            if self._queue and self._worker is None:
+                self._worker = threading.Thread(target=self._work, name="table-builds", daemon=True)
+                self._worker.start()
+            self._wake.notify_all()
+
+    def queued(self) -> tuple[Table, ...]:
+        """The tables waiting for the worker, next first."""
+        with self._lock:
+            return tuple(self._queue)
+
+    @property
+    def running(self) -> Table | None:
+        """The table being built now, if any."""
+        with self._lock:
+            return self._running
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Blocks until the queue is worked off (or ``timeout`` seconds); whether it was."""
+        with self._wake:
+            return self._wake.wait_for(
+                lambda: self._stopped or (not self._queue and self._running is None), timeout
+            )
+
+    def close(self) -> None:
+        """Stops the worker: the queue is dropped and a running child process ended."""
+        with self._lock:
+            self._stopped = True
+            self._queue.clear()
+            child = self._child
+            worker = self._worker
+            self._wake.notify_all()
+        if child is not None and child.is_alive():
+            child.terminate()
+        if worker is not None:
+            worker.join(timeout=10)
+
+    # ----------------------------------------------------------------- worker
+
+    def _current_progress(self) -> float:
+        child = self._child_progress
+        return float(child.value) if child is not None else self._progress
+
+    def _work(self) -> None:
+        while True:
+            with self._lock:
+                while not self._queue and not self._stopped:
+                    self._wake.wait()
+                if self._stopped:
+                    return
+                table = self._queue.popleft()
+                self._running = table
+                self._progress = 0.0
+            try:
+                self._build(table)
+            except Exception:  # the worker must go on with the next table
+                _log.exception("building the table %s failed", table)
+            with self._lock:
+                self._running = None
+                self._child_progress = None
+                self._wake.notify_all()
+                listeners = list(self._listeners)
+            for listener in listeners:
+                try:
+                    listener()
+                except Exception:
+                    _log.exception("a listener of the table builds failed")
+
+    def _build(self, table: Table) -> None:
+        if self.is_ready(table):
+            return  # built meanwhile (by another server sharing the cache), or on disk already
+        if table.discipline is None:
+            values = self._run_child(table)
+            if values is not None:
+                keep_arrow_table(table.options, values)
+                with self._lock:
+                    self._ready.add(table)
+            return
+        with _one_builder():
+            if not self._on_disk(table):
+                self._run_child(table)
+        if self._on_disk(table):
+            with self._lock:
+                self._ready.add(table)
+        elif not self._stopped:
+            _log.warning("the table %s was built but cannot be read from the cache", table)
+
+    def _run_child(self, table: Table) -> Any:
+        """Builds ``table`` in a child process; what it sent back (the ↓↑ values), if anything."""
+        context = multiprocessing.get_context("spawn")
+        progress = context.Value("d", 0.0, lock=False)
+        receiver, sender = context.Pipe(duplex=False)
+        child = context.Process(
+            target=_build_in_child,
+            args=(table, progress, sender),
+            name="kniffel-table",
+            daemon=True,
+        )
+        with self._lock:
+            if self._stopped:
+                return None
+            self._child_progress = progress
+            self._child = child
+            self.built.append(table)
+            child.start()
+        sender.close()
+        result = None
+        with receiver:
+            while child.is_alive() or receiver.poll():
+                if receiver.poll(_POLL):
+                    try:
+                        result = receiver.recv()
+                    except EOFError:
+                        break
+        child.join()
+        with self._lock:
+            self._child = None
+            self._progress = float(progress.value)
+        if child.exitcode != 0 and not self._stopped:
+            _log.warning("building the table %s ended with code %s", table, child.exitcode)
+            return None
+        return result
+
+    @staticmethod
+    def _on_disk(table: Table) -> bool:
+        assert table.discipline is not None
+        return cache.load(SheetSpace(table.options, table.discipline)) is not None
+
+
+@contextmanager
+def _one_builder() -> Iterator[None]:
+    """Holds the cache directory's build lock: servers sharing the cache build one at a time."""
+    directory = cache.cache_dir()
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        handle = (directory / ".build.lock").open("a")
+    except OSError:
+        yield  # no cache to share: nothing to take turns on
+        return
+    with handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)

@@ -1,0 +1,114 @@
+"""Solved tables in the board: no request builds one, and only a key holder starts a build.
+
+The Tipp, the analysis, the review and the best bot read solved tables
+(:mod:`kniffel.solver.builds`). Before one of them runs, :func:`ensure` asks the
+app's :class:`~kniffel.solver.builds.TableBuilds`:
+
+- the tables are ready: go on (reading stays open to everyone, as watching is);
+- they are being built (queued or running): :class:`TableBuilding`, which the
+  API answers 202 with ``{"code": "table_building", "params": {"progress": p},
+  "message": ...}`` and the pages show as "wird berechnet" with the progress;
+- they are missing: only a request with the game's key queues them (and gets
+  202); without it :class:`TableNeedsKey` (403), and nothing is built.
+
+The presets' tables with their default options are queued when the board
+starts (``Settings.prebuild_tables``), so a fresh server builds them once in
+the background and they are there from then on (cached on disk).
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any, Literal
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel
+
+from kniffel.board.errors import Forbidden
+from kniffel.board.service import GameView
+from kniffel.solver.builds import TableBuilds
+from kniffel.web.errors import ErrorBody
+
+__all__ = ["RESPONSES", "TableBuilding", "TableNeedsKey", "builds", "ensure", "install"]
+
+
+class BuildingBody(BaseModel):
+    """202: the game's solver table is being built; ask again (``params.progress``: 0 to 1)."""
+
+    code: Literal["table_building"]
+    params: dict[str, float]
+    message: str
+
+
+#: What the routes that read tables document besides their own answers.
+RESPONSES: dict[int | str, dict[str, Any]] = {
+    202: {"model": BuildingBody, "description": "the solver table is being built; ask again"},
+    403: {
+        "model": ErrorBody,
+        "description": "the solver table is not built, and only the game's key may start it",
+    },
+}
+
+
+class TableNeedsKey(Forbidden):
+    """The game's tables are not built, and the request cannot start it (no key)."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "the solver table for this game's house rules is not built yet; "
+            "only a request with the game's key can start building it"
+        )
+
+
+class TableBuilding(Exception):
+    """The game's tables are being built: ``progress`` from 0 to 1."""
+
+    def __init__(self, progress: float) -> None:
+        self.progress = progress
+        super().__init__(f"the solver table is being built ({progress:.0%})")
+
+
+def builds(request: Request) -> TableBuilds:
+    table_builds: TableBuilds = request.app.state.tables
+    return table_builds
+
+
+def ensure(request: Request, view: GameView, key: str | None) -> None:
+    """Returns when ``view``'s tables are ready; raises :class:`TableBuilding` or
+    :class:`TableNeedsKey` otherwise (queueing the build when ``key`` is the game's)."""
+    table_builds = builds(request)
+    state = table_builds.readiness(view.variant)
+    if state.ready:
+        return
+    if not state.building:
+        if not key or not secrets.compare_digest(
+            key.encode("utf-8", "surrogatepass"), view.key.encode()
+        ):
+            raise TableNeedsKey()
+        state = table_builds.request(view.variant)
+        if state.ready:
+            return
+    raise TableBuilding(state.progress)
+
+
+def building_body(progress: float) -> dict[str, object]:
+    return {
+        "code": "table_building",
+        "params": {"progress": round(progress, 2)},
+        "message": (
+            "the solver table for this game's house rules is being built; "
+            "ask again in a few seconds"
+        ),
+    }
+
+
+def install(app: FastAPI, table_builds: TableBuilds) -> None:
+    """Puts the builder on ``app`` and answers :class:`TableBuilding` with 202."""
+    app.state.tables = table_builds
+
+    async def building(_request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, TableBuilding)
+        return JSONResponse(building_body(exc.progress), status_code=202)
+
+    app.add_exception_handler(TableBuilding, building)
