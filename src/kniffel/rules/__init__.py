@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from kniffel.rules.dice import ALL_ROLLS, Dice, keeps_of, outcome_probabilities
 from kniffel.rules.errors import (
+    CODES,
     IllegalMoveError,
     InvalidDiceError,
     InvalidPointsError,
@@ -80,6 +81,7 @@ from kniffel.rules.variants import (
 
 __all__ = [
     "ALL_ROLLS",
+    "CODES",
     "FIXED_SCORES",
     "LOWER",
     "MAX_PLAYERS",
