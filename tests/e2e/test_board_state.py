@@ -266,7 +266,7 @@ def test_a_refusal_appears_where_the_finger_was(browser: Browser, server: str) -
     expect(page.locator(".game-head")).not_to_be_in_viewport()
     locked.click(force=True)  # Playwright waits for enabled buttons; a finger does not
     toast = page.locator("#toast")
-    expect(toast).to_have_text("Gesperrt: In Runter ist Einser dran.")
+    expect(toast).to_have_text("Runter, Kniffel ist nicht dran; dran ist Einser")
     expect(toast).to_be_in_viewport()
     context.close()
 
@@ -282,7 +282,7 @@ def test_a_refused_correction_leaves_the_sheet_as_it_was(browser: Browser, serve
     dialog.get_by_label("Neue Punkte").fill("7")
     with page.expect_response(re.compile(r"/edit$")):
         dialog.get_by_role("button", name="Speichern").click()
-    expect(page.locator("#toast")).to_contain_text("7 Punkte sind hier nicht möglich")
+    expect(page.locator("#toast")).to_contain_text("7 Punkte sind bei Sechser nicht möglich")
     expect(page.locator("#toast")).to_be_in_viewport()
     expect(page.get_by_role("tab", selected=True)).to_contain_text("Ben")
     assert front_previews(page) == 0

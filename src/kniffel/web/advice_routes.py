@@ -25,6 +25,7 @@ from starlette.concurrency import run_in_threadpool
 
 from kniffel.board.errors import GameNotFound
 from kniffel.board.service import GameView
+from kniffel.locales.refusals import refusal_text
 from kniffel.rules import Dice, EnterAction, KniffelError
 from kniffel.solver.advice.analysis import Analysis, analyse, choice_dict
 from kniffel.solver.advice.position import Position, evaluate, is_exact
@@ -228,8 +229,11 @@ async def tipp(request: Request, game_id: str) -> Response:
         dice = forms.dice_field(request.query_params.get("dice"), words.t)
         rolls = forms.points_field(request.query_params.get("rolls"), words.t) or 3
         position = await run_in_threadpool(_position, view, dice, min(max(rolls, 1), 3))
-    except (forms.FormError, KniffelError) as exc:
+    except forms.FormError as exc:
         context["message"] = str(exc)
+        return _render(request, "advice/tipp.html", context, status=422)
+    except KniffelError as exc:
+        context["message"] = refusal_text(exc, words.t.for_variant(view.variant))
         return _render(request, "advice/tipp.html", context, status=422)
     context["tipp"] = _tipp_view(view, position, words)
     return _render(request, "advice/tipp.html", context)
