@@ -10,9 +10,21 @@ import pytest
 from click.testing import CliRunner
 
 from kniffel.cli import cli
+from kniffel.record import RecordError, loads, replay
 
 DATA = Path(__file__).parent / "data"
 RECORDS = sorted(DATA.glob("*.json"))
+
+#: The refusal code of each golden record that is refused (its .expected holds the
+#: ``event N: ...`` line); the .expected files stay as the replay prints them.
+REFUSAL_CODES = {
+    "kniffel-points-entry": "impossible_points",
+    "kniffel-wrong-turn": "not_your_turn",
+    "kniffel-zero-only-upper": "zero_only_upper",
+    "rrk-fourth-roll": "no_rolls_left",
+    "rrk-not-due": "not_due",
+    "yahtzee-forced-upper": "joker_forced",
+}
 
 
 def _normalised(state: dict[str, Any]) -> dict[str, Any]:
@@ -40,3 +52,17 @@ def test_replay_matches_expected(path: Path) -> None:
         want = expected.split(":", 1)[0]
         assert result.stderr.split(":", 1)[0] == want
         assert "Traceback" not in result.stderr
+        with pytest.raises(RecordError) as refused:
+            replay(loads(path.read_bytes()))
+        assert f"event {refused.value.event}" == want
+        assert refused.value.code == REFUSAL_CODES[path.stem]
+        assert refused.value.params["event"] == refused.value.event
+
+
+def test_every_refused_golden_record_names_its_code() -> None:
+    refused = {
+        path.stem
+        for path in RECORDS
+        if not path.with_suffix(".expected").read_text(encoding="utf-8").lstrip().startswith("{")
+    }
+    assert refused == set(REFUSAL_CODES)

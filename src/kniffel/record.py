@@ -55,12 +55,34 @@ FORMAT = "kniffel-record/1"
 
 
 class RecordError(KniffelError):
-    """A record that cannot be read or replayed; ``event`` numbers the bad event from 1."""
+    """A record that cannot be read or replayed; ``event`` numbers the bad event from 1.
 
-    def __init__(self, message: str, event: int | None = None) -> None:
+    Its ``code`` and ``params`` are those of the refusal (an event's carries the engine's code
+    and params) with ``event`` added for an event.
+    """
+
+    default_code = "record_invalid"
+
+    def __init__(
+        self, message: str, event: int | None = None, *, code: str | None = None, **params: Any
+    ) -> None:
         self.event = event
         self.reason = message
-        super().__init__(f"event {event}: {message}" if event is not None else message)
+        if event is not None:
+            params = {**params, "event": event}
+        super().__init__(
+            f"event {event}: {message}" if event is not None else message, code=code, **params
+        )
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        params = {k: v for k, v in self.params.items() if k != "event"}
+        return (_rebuild_record, (self.reason, self.event, self.code, params))
+
+
+def _rebuild_record(
+    message: str, event: int | None, code: str, params: dict[str, Any]
+) -> RecordError:
+    return RecordError(message, event, code=code, **params)
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,49 +103,67 @@ def loads(text: str | bytes) -> Record:
     try:
         document = json.loads(text)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise RecordError(f"the file is not valid JSON ({exc})") from None
+        raise RecordError(
+            f"the file is not valid JSON ({exc})", code="record_not_json", reason=str(exc)
+        ) from None
     except ValueError:
         # Python's own limit on reading integers (4300 digits), which valid JSON can pass.
-        raise RecordError("the file holds a number too long to read") from None
+        raise RecordError(
+            "the file holds a number too long to read", code="record_not_json", reason="number"
+        ) from None
     except RecursionError:
-        raise RecordError("the file is not valid JSON (nested too deeply)") from None
+        raise RecordError(
+            "the file is not valid JSON (nested too deeply)", code="record_not_json", reason="depth"
+        ) from None
     return parse(document)
 
 
 def parse(document: object) -> Record:
     """Validate a record outside its events (those are checked by :func:`replay`)."""
     if not isinstance(document, dict):
-        raise RecordError("a record is a JSON object")
+        raise RecordError("a record is a JSON object", code="record_not_object")
     fmt = document.get("format")
     if fmt != FORMAT:
-        raise RecordError(f"the format must be {shown(FORMAT)}, got {shown(fmt)}")
+        raise RecordError(
+            f"the format must be {shown(FORMAT)}, got {shown(fmt)}",
+            code="record_format",
+            format=FORMAT,
+            got=shown(fmt),
+        )
     variant = document.get("variant")
     if not isinstance(variant, str) or variant not in PRESETS:
         raise RecordError(
-            f"unknown variant {shown(variant)}; the variants are {', '.join(PRESETS)}"
+            f"unknown variant {shown(variant)}; the variants are {', '.join(PRESETS)}",
+            code="unknown_variant",
+            variant=shown(variant),
+            variants=list(PRESETS),
         )
     options = document.get("options")
     if options is None:
         options = {}
     if not isinstance(options, dict):
-        raise RecordError("options must be a JSON object")
+        raise RecordError("options must be a JSON object", code="record_field", field="options")
     try:
         get_variant(variant, options)
     except KniffelError as exc:
-        raise RecordError(str(exc)) from None
+        raise RecordError(str(exc), code=exc.code, **exc.params) from None
     players = document.get("players")
     if not isinstance(players, list) or not 1 <= len(players) <= MAX_PLAYERS:
-        raise RecordError(f"players must be a list of 1 to {MAX_PLAYERS} names")
+        raise RecordError(
+            f"players must be a list of 1 to {MAX_PLAYERS} names",
+            code="record_players",
+            max=MAX_PLAYERS,
+        )
     for name in players:
         if not isinstance(name, str) or not name.strip() or not _is_unicode(name):
-            raise RecordError("every player name must be non-blank text")
+            raise RecordError("every player name must be non-blank text", code="player_name_blank")
     if len(set(players)) != len(players):
-        raise RecordError("player names must be distinct")
+        raise RecordError("player names must be distinct", code="player_names_repeat")
     events = document.get("events")
     if events is None:
         events = []
     if not isinstance(events, list):
-        raise RecordError("events must be a list")
+        raise RecordError("events must be a list", code="record_events")
     return Record(variant, tuple(players), dict(options), tuple(events))
 
 
@@ -144,34 +184,57 @@ def _required(raw: Mapping[str, Any], name: str, kind: str) -> Any:
     value = raw.get(name)
     if value is None:
         article = "an" if raw["type"] in ("enter", "edit", "undo") else "a"
-        raise KniffelError(f"{article} {raw['type']} event needs {name!r}")
+        raise KniffelError(
+            f"{article} {raw['type']} event needs {name!r}",
+            code="event_field",
+            type=raw["type"],
+            field=name,
+        )
     if kind == "str" and not isinstance(value, str):
-        raise KniffelError(f"{name!r} must be text, got {shown(value)}")
+        raise KniffelError(
+            f"{name!r} must be text, got {shown(value)}",
+            code="event_text",
+            field=name,
+            value=shown(value),
+        )
     return value
 
 
-def _int(value: object, what: str) -> int:
+def _int(value: object, what: str, field: str | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise KniffelError(f"{what} must be a whole number, got {shown(value)}")
+        raise KniffelError(
+            f"{what} must be a whole number, got {shown(value)}",
+            code="event_number",
+            field=field or what,
+            value=shown(value),
+        )
     return value
 
 
 def _faces(value: object, what: str) -> list[int]:
     if not isinstance(value, list):
-        raise KniffelError(f"{what} must be a list of faces, got {shown(value)}")
-    return [_int(v, f"every face in {what}") for v in value]
+        raise KniffelError(
+            f"{what} must be a list of faces, got {shown(value)}",
+            code="event_faces",
+            field=what,
+            value=shown(value),
+        )
+    return [_int(v, f"every face in {what}", what) for v in value]
 
 
 def event_from_json(raw: object, game: Game) -> Event:
     """Turn one JSON event into an engine event (checks shape and types, not rules)."""
     if not isinstance(raw, dict):
-        raise KniffelError("an event is a JSON object")
+        raise KniffelError("an event is a JSON object", code="event_not_object")
     kind = raw.get("type")
     if kind == "undo":
         return Undo()
     if kind not in ("roll", "enter", "edit", "clear"):
         raise KniffelError(
-            f"unknown event type {shown(kind)}; the types are roll, enter, edit, clear, undo"
+            f"unknown event type {shown(kind)}; the types are roll, enter, edit, clear, undo",
+            code="event_type",
+            type=shown(kind),
+            types=["roll", "enter", "edit", "clear", "undo"],
         )
     player = _required(raw, "player", "str")
     game.seat(player)
@@ -188,7 +251,7 @@ def event_from_json(raw: object, game: Game) -> Event:
     dice_raw = _field(raw, "dice")
     points_raw = _field(raw, "points")
     if dice_raw is not None and points_raw is not None:
-        raise KniffelError("an enter event gives dice or points, not both")
+        raise KniffelError("an enter event gives dice or points, not both", code="dice_and_points")
     dice_value = None if dice_raw is None else Dice.of(_faces(dice_raw, "dice"))
     points = None if points_raw is None else _int(points_raw, "points")
     return Enter(player, cell, dice_value, points)
@@ -223,7 +286,7 @@ def replay(record: Record, game: Game | None = None) -> Game:
         try:
             game.push(event_from_json(raw, game))
         except KniffelError as exc:
-            raise RecordError(str(exc), event=number) from None
+            raise RecordError(str(exc), number, code=exc.code, **exc.params) from None
     return game
 
 

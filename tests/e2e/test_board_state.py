@@ -154,7 +154,7 @@ def test_the_device_that_loses_a_simultaneous_tap_says_so_and_drops_its_dice(
     b.get_by_role("button", name="Runter, Einser, Pflichtfeld, 3 Punkte möglich").click()
     wait_version(b, 1)
     toast = b.locator("#toast")
-    expect(toast).to_have_text("Das Spiel wurde inzwischen geändert; bitte noch einmal.")
+    expect(toast).to_have_text("Das Spiel wurde inzwischen geändert; bitte noch einmal")
     expect(toast).to_be_in_viewport()
     expect(b.locator(".turn-name")).to_have_text("Ben ist am Zug")
     expect(b.locator("#dice-input")).to_have_value("")
@@ -266,7 +266,7 @@ def test_a_refusal_appears_where_the_finger_was(browser: Browser, server: str) -
     expect(page.locator(".game-head")).not_to_be_in_viewport()
     locked.click(force=True)  # Playwright waits for enabled buttons; a finger does not
     toast = page.locator("#toast")
-    expect(toast).to_have_text("Gesperrt: In Runter ist Einser dran.")
+    expect(toast).to_have_text("Runter, Kniffel ist nicht dran; dran ist Einser")
     expect(toast).to_be_in_viewport()
     context.close()
 
@@ -282,7 +282,7 @@ def test_a_refused_correction_leaves_the_sheet_as_it_was(browser: Browser, serve
     dialog.get_by_label("Neue Punkte").fill("7")
     with page.expect_response(re.compile(r"/edit$")):
         dialog.get_by_role("button", name="Speichern").click()
-    expect(page.locator("#toast")).to_contain_text("7 Punkte sind hier nicht möglich")
+    expect(page.locator("#toast")).to_contain_text("7 Punkte sind bei Sechser nicht möglich")
     expect(page.locator("#toast")).to_be_in_viewport()
     expect(page.get_by_role("tab", selected=True)).to_contain_text("Ben")
     assert front_previews(page) == 0

@@ -191,7 +191,7 @@ def locked_cell_is_refused(page: Page) -> None:
     before = version(page)
     locked = page.get_by_role("button", name="Runter, Zweier, gesperrt", exact=True)
     locked.click(force=True)  # Playwright waits for enabled buttons; a finger does not
-    expect(page.locator("#toast")).to_have_text("Gesperrt: In Runter ist Einser dran.")
+    expect(page.locator("#toast")).to_have_text("Runter, Zweier ist nicht dran; dran ist Einser")
     # With dice typed, the locked cell stays locked.
     type_dice(page, "22222")
     expect(

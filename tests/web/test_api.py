@@ -156,7 +156,12 @@ def test_unknown_games_answer_404(client: TestClient) -> None:
         client.post("/api/games/nope/roll", json={"player": "Anna"}, params={"key": "k"}),
     ):
         assert response.status_code == 404
-        assert response.json() == {"detail": "there is no game 'nope'"}
+        assert response.json() == {
+            "code": "game_not_found",
+            "params": {"game": "nope"},
+            "message": "there is no game 'nope'",
+            "detail": "there is no game 'nope'",
+        }
 
 
 def test_expected_version_refuses_a_change_made_on_an_old_state(client: TestClient) -> None:
@@ -452,9 +457,17 @@ def test_the_openapi_spec_documents_every_route_and_its_errors(client: TestClien
         if not path.startswith("/api/"):
             continue
         responses = spec["paths"][path][method]["responses"]
-        assert responses["422"]["content"]["application/json"]["schema"] == {
-            "$ref": "#/components/schemas/ErrorBody"
-        }
+        refusals = [status for status in responses if status.startswith("4")]
+        assert "4XX" in refusals
+        for status in refusals:
+            assert responses[status]["content"]["application/json"]["schema"] == {
+                "$ref": "#/components/schemas/ErrorBody"
+            }
+    assert set(spec["components"]["schemas"]["ErrorBody"]["required"]) == {
+        "code",
+        "message",
+        "detail",
+    }
     assert {"KeyHeader", "KeyQuery"} <= set(spec["components"]["securitySchemes"])
 
 
@@ -473,4 +486,5 @@ def test_a_wrong_method_answers_405_with_every_allowed_method(
     response = client.request(method, path)
     assert response.status_code == 405
     assert response.headers["allow"] == allow
-    assert response.json() == {"detail": "Method Not Allowed"}
+    assert response.json()["detail"] == "Method Not Allowed"
+    assert response.json()["code"] == "method_not_allowed"

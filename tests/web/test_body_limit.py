@@ -87,8 +87,12 @@ def test_an_announced_large_body_is_refused_before_it_is_read(client: TestClient
         headers={"Content-Type": "application/json", "Content-Length": str(300 * 1000 * 1000)},
     )
     assert answer.status_code == 413
+    line = "the request body is larger than the limit of 1,048,576 bytes; nothing was stored"
     assert answer.json() == {
-        "detail": "the request body is larger than the limit of 1,048,576 bytes; nothing was stored"
+        "code": "body_too_large",
+        "params": {"max": 1048576},
+        "message": line,
+        "detail": line,
     }
     assert client.get("/api/games").json() == []
 

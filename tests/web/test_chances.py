@@ -78,3 +78,29 @@ def test_a_lead_shows_and_a_finished_game_is_decided(client: TestClient) -> None
 def test_unknown_game(client: TestClient) -> None:
     assert client.get("/api/games/nope/chances").status_code == 404
     assert client.get("/g/nope/chancen.svg").status_code == 404
+
+
+def test_the_tipp_auf_sieg_plays_for_the_win(client: TestClient) -> None:
+    """Ben's last turn, only Chance open, Anna finished with 30, Ben holding 6 6 6 5 1 after
+    roll 2: for points keep 6 6 6 5; for the win (a tie needs two more sixes) keep 6 6 6."""
+    game = _new(client, "kniffel", ["Anna", "Ben"])
+    for row in [r.value for r in ROWS if r.value != "chance"]:
+        for name in ("Anna", "Ben"):
+            _enter(
+                client, game, {"type": "enter", "player": name, "cell": f"main.{row}", "points": 0}
+            )
+    _enter(client, game, {"type": "enter", "player": "Anna", "cell": "main.chance", "points": 30})
+    _enter(client, game, {"type": "roll", "player": "Ben", "dice": [6, 6, 6, 1, 2]})
+    _enter(client, game, {"type": "roll", "player": "Ben", "dice": [6, 6, 6, 5, 1], "keep": [6, 6]})
+    points = client.get(f"/api/games/{game['id']}/advice").json()
+    assert points["choices"][0]["keep"] == [5, 6, 6, 6]
+    body = client.get(f"/api/games/{game['id']}/advice/win").json()
+    assert body["player"] == "Ben"
+    best = body["choices"][0]
+    assert best["action"] == "roll" and best["keep"] == [6, 6, 6]
+    assert best["win"] == pytest.approx(0.5 / 36, abs=1e-4)  # two sixes tie: half a win
+    everything = client.get(f"/api/games/{game['id']}/advice/win?top=500").json()["choices"]
+    points_keep = next(c for c in everything if c.get("keep") == [5, 6, 6, 6])
+    assert points_keep["win"] < 1e-4  # 23 and one die never reach 30
+    finished = client.get("/api/games/nope/advice/win")
+    assert finished.status_code == 404

@@ -187,7 +187,8 @@ def test_the_sheet_marks_due_cells_and_locks_every_cell_not_allowed(client: Test
     locked = page.cell("Runter, Zweier, gesperrt")
     assert locked["aria-disabled"] == "true" and "Einser" in locked["data-reason"]
     assert (
-        page.cell("Rauf, Kniffel, gesperrt")["data-reason"] == "Gesperrt: In Rauf ist Chance dran."
+        page.cell("Rauf, Kniffel, gesperrt")["data-reason"]
+        == "Rauf, Kniffel ist nicht dran; dran ist Chance"
     )
     assert page.cell("Frei, Einser, offen")["data-state"] == "waiting"
     # Ben is not to move: every empty cell of his sheet is locked.
@@ -232,21 +233,23 @@ def test_points_instead_of_dice(client: TestClient, service: GameService) -> Non
     game_id = new_game(client, "Anna")
     html = board(client, game_id, points="25")
     assert "Frei, Full House, 25 Punkte möglich" in labels(html)
-    refused = Elements(html).cell("Frei, Kleine Straße, 25 Punkte sind hier nicht möglich")
+    refused = Elements(html).cell(
+        "Frei, Kleine Straße, 25 Punkte sind bei Kleine Straße nicht möglich; möglich sind 0, 30"
+    )
     assert refused["data-state"] == "refused"
     response = enter(client, game_id, "free.full_house", points="25", version="0")
     assert response.status_code == 200
     assert service.get(game_id).game.total("Anna") == 25
     response = enter(client, game_id, "free.small_straight", points="25", version="1")
     assert response.status_code == 422
-    assert "möglich sind: 0, 30" in notice(response.text)
+    assert "möglich sind 0, 30" in notice(response.text)
 
 
 def test_a_locked_cell_cannot_be_entered_into(client: TestClient, service: GameService) -> None:
     game_id = new_game(client, "Anna", "Ben")
     response = enter(client, game_id, "down.threes", dice="33312", version="0")
     assert response.status_code == 422
-    assert notice(response.text) == "Gesperrt: In Runter ist Einser dran."
+    assert notice(response.text) == "Runter, Dreier ist nicht dran; dran ist Einser"
     assert service.get(game_id).version == 0
     # The typed dice stay, so the player can pick an allowed cell at once.
     assert "Runter, Einser, Pflichtfeld, 1 Punkt möglich" in labels(response.text)
@@ -258,9 +261,9 @@ def test_a_locked_cell_cannot_be_entered_into(client: TestClient, service: GameS
         ({"dice": "7712"}, 400, "Würfel als fünf Ziffern von 1 bis 6 eingeben"),
         ({"dice": "1234"}, 400, "Würfel als fünf Ziffern von 1 bis 6 eingeben"),
         ({"points": "zwölf"}, 400, "Punkte als ganze Zahl eingeben."),
-        ({"dice": "11111", "points": "5"}, 400, "Würfel oder Punkte, nicht beides."),
+        ({"dice": "11111", "points": "5"}, 422, "Würfel oder Punkte, nicht beides"),
         ({"cell": ""}, 400, "Bitte ein Feld wählen."),
-        ({"cell": "down.eights"}, 422, "unknown row"),
+        ({"cell": "down.eights"}, 422, "Unbekannte Zeile &#39;eights&#39;; die Zeilen sind Einser"),
         ({"version": "x"}, 400, "version must be a whole number"),
     ],
 )
@@ -351,7 +354,7 @@ def test_edit_clear_and_undo_through_the_page(client: TestClient, service: GameS
     assert edited.status_code == 200 and "Runter, Einser, 4 Punkte" in labels(edited.text)
     bad = post(client, game_id, "edit", player="Anna", cell="down.ones", points="7")
     assert bad.status_code == 422
-    assert notice(bad.text) == "7 Punkte sind hier nicht möglich; möglich sind: 0–5"
+    assert notice(bad.text) == "7 Punkte sind bei Einser nicht möglich; möglich sind 0–5"
     cleared = post(client, game_id, "clear", player="Anna", cell="down.ones")
     assert cleared.status_code == 200
     # Cleared in an arrow column: Einser is due again, and Anna is to move again.
@@ -364,7 +367,7 @@ def test_edit_clear_and_undo_through_the_page(client: TestClient, service: GameS
         assert post(client, game_id, "undo").status_code == 200
     assert service.get(game_id).game.total("Anna") == 0
     empty = post(client, game_id, "undo")
-    assert empty.status_code == 422 and "nothing to undo" in notice(empty.text)
+    assert empty.status_code == 422 and notice(empty.text) == "Nichts rückgängig zu machen"
 
 
 def test_a_restarted_server_shows_the_same_game(db_url: str) -> None:
@@ -430,7 +433,7 @@ def test_a_further_kniffel_is_explained(client: TestClient, service: GameService
     assert "Joker (Pflicht): Der Kniffel muss in Vierer." in html
     assert "Vierer, 20 Punkte möglich, +100 Kniffel-Bonus, Joker" in labels(html)
     refused = Elements(html).cell("Full House, nicht mit diesem Wurf")
-    assert refused["data-reason"] == "Joker-Regel"
+    assert refused["data-reason"] == "Joker-Pflicht: Der Kniffel muss in Vierer"
 
 
 # --------------------------------------------------------------- the end
@@ -516,11 +519,12 @@ def test_an_illegal_record_is_refused_with_its_event_number(
     response = client.post("/import", files=files)
     assert response.status_code == 400
     assert (
-        "Import abgelehnt, nichts gespeichert: Ereignis 2: down.threes is not due" in response.text
+        "Import abgelehnt, nichts gespeichert: Ereignis 2: Runter, Dreier ist nicht dran; "
+        "dran ist Zweier" in response.text
     )
     assert service.list_games() == []
     broken = client.post("/import", files={"record": ("x.json", "{", "application/json")})
-    assert broken.status_code == 400 and "not valid JSON" in broken.text
+    assert broken.status_code == 400 and "kein gültiges JSON" in broken.text
     assert client.post("/import", data={}).status_code == 400
 
 

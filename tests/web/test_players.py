@@ -191,7 +191,7 @@ def test_the_history_offers_the_csv_download(client: TestClient, service: GameSe
 
 
 def test_the_review_page_links_a_seat_for_a_key_holder(
-    client: TestClient, service: GameService
+    client: TestClient, service: GameService, preset_tables: None
 ) -> None:
     game_id, _ = _import(service, "kniffel", ["Anna", "Annie"], 10)
     view = service.get(game_id)

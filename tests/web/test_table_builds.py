@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
+from kniffel.board.bot_seats import BotSeats
 from kniffel.rules import Discipline, get_variant
 from kniffel.settings import Settings
 from kniffel.solver.builds import Table, TableBuilds, preset_tables
@@ -122,6 +123,31 @@ def test_the_tipp_of_a_key_holders_device_starts_the_build(
         assert [t for t in (builds.running, *builds.queued()) if t is not None] == [
             Table(get_variant("kniffel", RARE).options, Discipline.FREE)
         ]
+
+
+def test_the_best_bot_waits_for_its_tables_instead_of_building_them(
+    tmp_path: Path, fresh_cache: Path
+) -> None:
+    app = create_app(Settings(db=f"sqlite:///{tmp_path / 'k.db'}"), bots=BotSeats(delay=0))
+    with TestClient(app) as client:
+        body = {
+            "variant": "kniffel",
+            "players": ["Robo", "Anna"],
+            "dice_mode": "virtual",
+            "bots": {"Robo": "best"},
+            "options": RARE,
+        }
+        response = client.post("/api/games", json=body)
+        assert response.status_code == 201, response.text
+        game = response.json()
+        # Robo is to move: the creator (a key holder) set the seat, so its table is queued,
+        # and Robo has not moved (no request built anything).
+        builds = _builds(client)
+        table = Table(get_variant("kniffel", RARE).options, Discipline.FREE)
+        assert table in (builds.running, *builds.queued())
+        assert client.get(f"/api/games/{game['id']}").json()["version"] == 0
+        assert len(_table_children()) <= 1
+    assert _table_children() == []
 
 
 def test_ready_tables_are_read_without_a_key(tmp_path: Path, preset_tables: None) -> None:

@@ -1,9 +1,13 @@
 """The board's own errors (not the rules'): each carries the HTTP status it answers with.
 
-The web layer (:mod:`kniffel.web.errors`) turns them, and the rules' errors, into 4xx answers.
+Like the engine's errors each carries a stable ``code`` and its ``params``, from which the pages
+say the refusal in the reader's language (:mod:`kniffel.locales.refusals`). The web layer
+(:mod:`kniffel.web.errors`) turns them, and the rules' errors, into 4xx answers.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 __all__ = ["BoardError", "Conflict", "Forbidden", "GameNotFound"]
 
@@ -12,23 +16,32 @@ class BoardError(ValueError):
     """An error of the board (not of the rules); ``status`` is its HTTP status."""
 
     status = 400
+    default_code = "bad_request"
+
+    def __init__(self, message: str, *, code: str | None = None, **params: Any) -> None:
+        super().__init__(message)
+        self.code: str = code or self.default_code
+        self.params: dict[str, Any] = params
 
 
 class GameNotFound(BoardError):
     status = 404
+    default_code = "game_not_found"
 
     def __init__(self, game_id: str) -> None:
         self.game_id = game_id
-        super().__init__(f"there is no game {game_id!r}")
+        super().__init__(f"there is no game {game_id!r}", game=game_id)
 
 
 class Forbidden(BoardError):
     """A change without the game's key, or with a wrong one."""
 
     status = 403
+    default_code = "key_missing"
 
 
 class Conflict(BoardError):
     """The game changed since the caller's version; nothing was stored."""
 
     status = 409
+    default_code = "version_conflict"

@@ -76,18 +76,26 @@ def _bad_character(name: str) -> str | None:
 def player_name(name: object) -> str:
     """``name`` in NFC if the board can keep it; :class:`LimitError` says why not."""
     if not isinstance(name, str):
-        raise LimitError(f"a player name is text, got {name!r}")
+        raise LimitError(f"a player name is text, got {name!r}", code="player_name_blank")
     bad = _bad_character(name)
     if bad is not None:
         raise LimitError(
             f"the player name {_shown(name)} holds the invisible or control character "
-            f"U+{ord(bad):04X}; names are letters, digits, signs and spaces"
+            f"U+{ord(bad):04X}; names are letters, digits, signs and spaces",
+            code="name_character",
+            name=_shown(name),
+            character=f"U+{ord(bad):04X}",
         )
     normal = unicodedata.normalize("NFC", name).strip()
     if not normal:
-        raise LimitError("player names must be non-empty text")
+        raise LimitError("player names must be non-empty text", code="player_name_blank")
     if len(normal) > MAX_NAME:
-        raise LimitError(f"a player name has at most {MAX_NAME} characters, got {len(normal):,}")
+        raise LimitError(
+            f"a player name has at most {MAX_NAME} characters, got {len(normal):,}",
+            code="name_too_long",
+            max=MAX_NAME,
+            got=len(normal),
+        )
     return normal
 
 
@@ -102,7 +110,9 @@ def check_record_names(names: Sequence[str]) -> None:
         if player_name(name) != name:
             raise LimitError(
                 f"the player name {_shown(name)} is not in normal form "
-                "(NFC, no leading or trailing spaces)"
+                "(NFC, no leading or trailing spaces)",
+                code="name_not_normal",
+                name=_shown(name),
             )
 
 
@@ -112,4 +122,9 @@ def check_options(options: Options) -> None:
     if not 0 <= bonus <= MAX_KNIFFEL_BONUS:
         digits = int(bonus.bit_length() * 0.30103) + 1
         shown = f"{bonus:,}" if bonus < 10**12 else f"a number of about {digits:,} digits"
-        raise LimitError(f"the Kniffel bonus is 0 to {MAX_KNIFFEL_BONUS} points, got {shown}")
+        raise LimitError(
+            f"the Kniffel bonus is 0 to {MAX_KNIFFEL_BONUS} points, got {shown}",
+            code="kniffel_bonus_range",
+            max=MAX_KNIFFEL_BONUS,
+            got=shown,
+        )

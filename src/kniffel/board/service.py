@@ -55,6 +55,7 @@ __all__ = [
     "GameView",
     "NoBots",
     "Preview",
+    "check_virtual",
 ]
 
 DICE_MODES = ("physical", "virtual")
@@ -121,7 +122,11 @@ class GameService:
         names = limits.player_names(players)
         fresh = Game(resolved, names)  # checks count, blanks and duplicates
         if dice_mode not in DICE_MODES:
-            raise BoardError(f"dice_mode must be physical or virtual, got {dice_mode!r}")
+            raise BoardError(
+                f"dice_mode must be physical or virtual, got {dice_mode!r}",
+                code="dice_mode",
+                value=str(dice_mode),
+            )
         seats = _bot_seats(bots or {}, names, dice_mode)
         stored = self.store.create(
             NewGame(
@@ -150,7 +155,9 @@ class GameService:
         if len(record.events) > MAX_IMPORT_EVENTS:
             raise limits.LimitError(
                 f"a record may hold at most {MAX_IMPORT_EVENTS:,} events, "
-                f"this one has {len(record.events):,}"
+                f"this one has {len(record.events):,}",
+                code="record_too_long",
+                max=MAX_IMPORT_EVENTS,
             )
         limits.check_record_names(record.players)
         limits.check_options(get_variant(record.variant, record.options).options)
@@ -241,7 +248,7 @@ class GameService:
         def build(stored: StoredGame, game: Game) -> Event:
             parsed = event_from_json(dict(event), game)
             if stored.dice_mode == "virtual":
-                _check_virtual(game, parsed)
+                check_virtual(game, parsed)
             return parsed
 
         return self._change(game_id, key, expected_version, build)
@@ -259,11 +266,14 @@ class GameService:
         def build(stored: StoredGame, game: Game) -> Event:
             if stored.dice_mode != "virtual":
                 raise IllegalMoveError(
-                    "this game is played with physical dice; enter the dice that fell"
+                    "this game is played with physical dice; enter the dice that fell",
+                    code="physical_dice",
                 )
             kept = list(keep)
             if len(kept) > 5:
-                raise InvalidDiceError(f"at most 5 dice can be kept, got {len(kept)}")
+                raise InvalidDiceError(
+                    f"at most 5 dice can be kept, got {len(kept)}", code="keep_count", got=len(kept)
+                )
             fresh = [self._dice.randint(1, 6) for _ in range(5 - len(kept))]
             return Roll(player, Dice.of([*kept, *fresh]), tuple(sorted(kept)))
 
@@ -282,7 +292,9 @@ class GameService:
             if expected_version is not None and expected_version != stored.version:
                 raise Conflict(
                     f"the game has changed meanwhile (version {stored.version}, "
-                    f"not {expected_version}); reload it"
+                    f"not {expected_version}); reload it",
+                    version=stored.version,
+                    expected=expected_version,
                 )
             game = cached.game.copy()  # the cached replay stays as it was
             event = build(stored, game)
@@ -295,7 +307,7 @@ class GameService:
                 )
             except VersionConflict as exc:
                 if expected_version is not None:
-                    raise Conflict(str(exc)) from None
+                    raise Conflict(str(exc), expected=expected_version) from None
                 continue
             after = replace(
                 stored,
@@ -310,7 +322,7 @@ class GameService:
             self.hub.publish(game_id, appended.version)
             self.bots.after_change(self, view)
             return view
-        raise Conflict("the game is changing too fast; try again")
+        raise Conflict("the game is changing too fast; try again", code="too_busy")
 
     # ---------------------------------------------------------------- helpers
 
@@ -367,12 +379,21 @@ def _bot_seats(bots: Mapping[str, str], players: Sequence[str], dice_mode: str) 
     seats: dict[str, str] = {}
     for player, bot in bots.items():
         if player not in players:
-            raise BoardError(f"a bot can only take a player's seat; {player!r} does not play")
+            raise BoardError(
+                f"a bot can only take a player's seat; {player!r} does not play",
+                code="bot_seat",
+                player=str(player),
+            )
         if bot not in BOT_NAMES:
-            raise BoardError(f"unknown bot {bot!r}; the bots are {', '.join(BOT_NAMES)}")
+            raise BoardError(
+                f"unknown bot {bot!r}; the bots are {', '.join(BOT_NAMES)}",
+                code="unknown_bot",
+                bot=str(bot),
+                bots=list(BOT_NAMES),
+            )
         seats[player] = bot
     if seats and dice_mode != "virtual":
-        raise BoardError("bots play with virtual dice only")
+        raise BoardError("bots play with virtual dice only", code="bots_virtual")
     return seats
 
 
@@ -381,17 +402,27 @@ def _check_key(stored: StoredGame, key: str | None) -> None:
         raise Forbidden("this game can be changed only with its key (the link it was shared with)")
     given = key.encode("utf-8", "surrogatepass")
     if not secrets.compare_digest(stored.key.encode(), given):
-        raise Forbidden("the key does not fit this game")
+        raise Forbidden("the key does not fit this game", code="key_wrong")
 
 
-def _check_virtual(game: Game, event: Event) -> None:
+def check_virtual(game: Game, event: Event) -> None:
     """The board's rules for virtual dice (docs/rules.md §8.2): a roll stands."""
     if isinstance(event, Roll):
-        raise IllegalMoveError("with virtual dice the board rolls; ask it to roll")
+        raise IllegalMoveError(
+            "with virtual dice the board rolls; ask it to roll", code="virtual_roll"
+        )
     if isinstance(event, Enter):
         if event.dice is not None or event.points is not None:
-            raise IllegalMoveError("with virtual dice only the rolled dice can be entered")
+            raise IllegalMoveError(
+                "with virtual dice only the rolled dice can be entered", code="virtual_entry"
+            )
         if game.current_name == event.player and game.pending(event.player) is None:
-            raise IllegalMoveError(f"{event.player} has not rolled yet; roll first")
+            raise IllegalMoveError(
+                f"{event.player} has not rolled yet; roll first",
+                code="not_rolled",
+                player=event.player,
+            )
     if isinstance(event, Undo) and isinstance(game.last_event, Roll):
-        raise IllegalMoveError("with virtual dice a roll stands; it cannot be undone")
+        raise IllegalMoveError(
+            "with virtual dice a roll stands; it cannot be undone", code="roll_stands"
+        )

@@ -13,15 +13,18 @@ from dataclasses import dataclass
 
 from kniffel.board.turn_view import TurnView, UndoView, turn_view, undo_view
 from kniffel.locales import Translator
+from kniffel.locales.refusals import refusal_text
 from kniffel.rules import (
     UPPER_BONUS_THRESHOLD,
     Cell,
     Dice,
     Discipline,
+    Enter,
     EntryOption,
     Game,
+    IllegalMoveError,
+    KniffelError,
     Row,
-    joker_permits,
     point_ranges,
     possible_points,
 )
@@ -270,21 +273,10 @@ def _cell(
         state = CellState.LOCKED
         if is_due:
             words.append(t("Pflichtfeld"))
-        if mover is None:
-            reason = t("Das Spiel ist beendet; Korrekturen gehen weiter.")
-            words.append(t("gesperrt"))
-        elif p != mover:
-            reason = t("Gesperrt: {name} ist nicht am Zug.", name=game.players[p])
-            words.append(t("nicht am Zug"))
-        else:
-            due_row = game.due_row(p, cell.column)
-            spec = game.variant.column(cell.column)
-            reason = t(
-                "Gesperrt: In {column} ist {row} dran.",
-                column=t.column(spec),
-                row=t.row(due_row) if due_row is not None else "",
-            )
-            words.append(t("gesperrt"))
+        # The engine says why: the game is over, another player is to move, or another
+        # cell of this arrow column is due.
+        reason = _why(game, t, p, cell, points=0)
+        words.append(t("nicht am Zug") if mover is not None and p != mover else t("gesperrt"))
     else:
         if is_due:
             words.append(t("Pflichtfeld"))
@@ -292,7 +284,7 @@ def _cell(
             option = entries.get(str(cell))
             if option is None:
                 state = CellState.REFUSED
-                reason = _refusal(game, t, p, cell, dice)
+                reason = _why(game, t, p, cell, dice=dice)
                 words.append(t("nicht mit diesem Wurf"))
             else:
                 state = CellState.OPEN
@@ -303,23 +295,16 @@ def _cell(
                 if joker:
                     words.append(t("Joker"))
         elif points is not None:
-            if points in possible_points(cell.row, game.options) and not game.zero_refused(
-                p, cell, points
-            ):
+            reason = _why(game, t, p, cell, points=points)
+            if not reason:
                 state = CellState.OPEN
                 words.append(t.points(points, possible=True))
             else:
                 state = CellState.REFUSED
-                reason = t("{n} Punkte sind hier nicht möglich", n=points)
-                if points in possible_points(cell.row, game.options):
-                    reason = t("Null nur oben")
                 words.append(reason)
         else:
             state = CellState.WAITING
-            if dice_mode == "virtual":
-                reason = t("Erst würfeln.")
-            else:
-                reason = t("Erst die Würfel (z. B. 66655) oder die Punkte eingeben.")
+            reason = _why(game, t, p, cell, virtual=dice_mode == "virtual")
             if not is_due:
                 words.append(t("offen"))
     return CellView(
@@ -338,12 +323,28 @@ def _cell(
     )
 
 
-def _refusal(game: Game, t: Translator, p: int, cell: Cell, dice: Dice | None) -> str:
-    """Why the engine refuses ``dice`` in an allowed ``cell``: the joker, else zero_only_upper."""
-    case = None if dice is None else game.joker_case(p, dice)
-    if dice is not None and case is not None and not joker_permits(case, dice.faces[0], cell.row):
-        return t("Joker-Regel")
-    return t("Null nur oben")
+def _why(
+    game: Game,
+    t: Translator,
+    p: int,
+    cell: Cell,
+    *,
+    dice: Dice | None = None,
+    points: int | None = None,
+    virtual: bool = False,
+) -> str:
+    """Why the engine would refuse an entry by seat ``p`` into ``cell`` (with ``dice`` or
+    ``points``), in the reader's words; ``""`` when it would accept it."""
+    pending = game.pending(p)
+    if dice is not None and pending is not None and pending[0] == dice:
+        dice = None  # the rolled dice themselves
+    if virtual and pending is None and dice is None and points is None:
+        refusal: KniffelError | None = IllegalMoveError(
+            "roll first", code="not_rolled", player=game.players[p]
+        )
+    else:
+        refusal = game.check(Enter(game.players[p], cell, dice=dice, points=points))
+    return "" if refusal is None else refusal_text(refusal, t)
 
 
 def _column(game: Game, t: Translator, p: int, column: str) -> ColumnView:

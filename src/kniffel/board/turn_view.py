@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kniffel.locales import Translator
+from kniffel.locales.refusals import refusal_text
 from kniffel.rules import (
     MAX_ROLLS,
     Cell,
@@ -16,6 +17,7 @@ from kniffel.rules import (
     Enter,
     Event,
     Game,
+    IllegalMoveError,
     JokerCase,
     Roll,
     Undo,
@@ -113,13 +115,15 @@ def _cell_words(game: Game, t: Translator, cell: Cell) -> str:
 
 def undo_view(game: Game, t: Translator, dice_mode: str) -> UndoView:
     """Whether undo is offered, and what it would take back."""
+    refusal = game.check(Undo())
+    if refusal is not None:
+        return UndoView(False, refusal_text(refusal, t))
     last = game.last_event
-    if last is None:
-        return UndoView(False, t("Nichts rückgängig zu machen."))
+    assert last is not None  # the engine would undo it
     if dice_mode == "virtual" and isinstance(last, Roll):
-        return UndoView(
-            False, t("Ein Wurf mit virtuellen Würfeln gilt; er wird nicht zurückgenommen.")
-        )
+        # The board's rule for virtual dice (the service refuses such an undo alike).
+        stands = IllegalMoveError("a roll of virtual dice stands", code="roll_stands")
+        return UndoView(False, refusal_text(stands, t))
     note = t("Macht rückgängig: {what}", what=_event_words(game, t, last))
     after = _mover_after_undo(game)
     if after is not None:

@@ -13,8 +13,10 @@ and the state of a game that applies them (``game``).
 
 from __future__ import annotations
 
+from kniffel.rules import scoring
 from kniffel.rules.dice import ALL_ROLLS, Dice, keeps_of, outcome_probabilities
 from kniffel.rules.errors import (
+    CODES,
     IllegalMoveError,
     InvalidDiceError,
     InvalidPointsError,
@@ -45,28 +47,7 @@ from kniffel.rules.rows import (
     raw_score,
     rows_for,
 )
-from kniffel.rules.scoring import (
-    UPPER_BONUS,
-    UPPER_BONUS_THRESHOLD,
-    JokerCase,
-    bonus_on_entry,
-    column_total,
-    due_index,
-    due_table,
-    entry_gain,
-    extra_kniffel_bonus,
-    holds_fifty,
-    is_extra_kniffel,
-    joker_case,
-    joker_index,
-    joker_permits,
-    joker_points,
-    joker_scores_full,
-    joker_table,
-    upper_bonus,
-    zero_refused,
-    zero_table,
-)
+from kniffel.rules.scoring import *  # noqa: F403 (the names of scoring.__all__)
 from kniffel.rules.variants import (
     PRESETS,
     ColumnSpec,
@@ -78,8 +59,9 @@ from kniffel.rules.variants import (
     get_variant,
 )
 
-__all__ = [
+__all__ = [  # and every name of kniffel.rules.scoring
     "ALL_ROLLS",
+    "CODES",
     "FIXED_SCORES",
     "LOWER",
     "MAX_PLAYERS",
@@ -87,8 +69,6 @@ __all__ = [
     "PRESETS",
     "ROWS",
     "UPPER",
-    "UPPER_BONUS",
-    "UPPER_BONUS_THRESHOLD",
     "Action",
     "Cell",
     "Clear",
@@ -106,7 +86,6 @@ __all__ = [
     "InvalidDiceError",
     "InvalidPointsError",
     "Joker",
-    "JokerCase",
     "KniffelError",
     "NotYourTurnError",
     "Options",
@@ -118,21 +97,7 @@ __all__ = [
     "UnknownCellError",
     "UnknownPlayerError",
     "Variant",
-    "bonus_on_entry",
-    "column_total",
-    "due_index",
-    "due_table",
-    "entry_gain",
-    "extra_kniffel_bonus",
     "get_variant",
-    "holds_fifty",
-    "is_extra_kniffel",
-    "joker_case",
-    "joker_index",
-    "joker_permits",
-    "joker_points",
-    "joker_scores_full",
-    "joker_table",
     "keeps_of",
     "outcome_probabilities",
     "point_ranges",
@@ -140,7 +105,5 @@ __all__ = [
     "raw_score",
     "rows_for",
     "standing_events",
-    "upper_bonus",
-    "zero_refused",
-    "zero_table",
+    *scoring.__all__,
 ]

@@ -29,9 +29,11 @@ def _check_faces(faces: Iterable[object], *, what: str) -> tuple[int, ...]:
     values: list[int] = []
     for face in faces:
         if isinstance(face, bool) or not isinstance(face, int):
-            raise InvalidDiceError(f"{what} must be whole numbers from 1 to 6, got {shown(face)}")
+            raise InvalidDiceError(
+                f"{what} must be whole numbers from 1 to 6, got {shown(face)}", value=shown(face)
+            )
         if not 1 <= face <= 6:
-            raise InvalidDiceError(f"{what} must be faces from 1 to 6, got {face}")
+            raise InvalidDiceError(f"{what} must be faces from 1 to 6, got {face}", value=str(face))
         values.append(face)
     return tuple(values)
 
@@ -52,7 +54,9 @@ class Dice:
     def of(cls, faces: Iterable[object]) -> Dice:
         values = _check_faces(faces, what="dice")
         if len(values) != N_DICE:
-            raise InvalidDiceError(f"a roll has exactly 5 dice, got {len(values)}")
+            raise InvalidDiceError(
+                f"a roll has exactly 5 dice, got {len(values)}", code="dice_count", got=len(values)
+            )
         return _dice_cache(tuple(sorted(values)))
 
     @classmethod
@@ -106,7 +110,9 @@ def parse_faces(text: str) -> list[int]:
         if char in " ,-;\t":
             continue
         if char not in "123456":
-            raise InvalidDiceError(f"dice are digits from 1 to 6, got {shown(char)}")
+            raise InvalidDiceError(
+                f"dice are digits from 1 to 6, got {shown(char)}", value=shown(char)
+            )
         faces.append(int(char))
     return faces
 
@@ -114,7 +120,9 @@ def parse_faces(text: str) -> list[int]:
 def check_keep(keep: Iterable[object]) -> tuple[int, ...]:
     values = _check_faces(keep, what="kept dice")
     if len(values) > N_DICE:
-        raise InvalidDiceError(f"at most 5 dice can be kept, got {len(values)}")
+        raise InvalidDiceError(
+            f"at most 5 dice can be kept, got {len(values)}", code="keep_count", got=len(values)
+        )
     return tuple(sorted(values))
 
 

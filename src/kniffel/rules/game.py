@@ -123,12 +123,18 @@ class Game:
     def __init__(self, variant: Variant, players: Sequence[str]) -> None:
         names = tuple(players)
         if not 1 <= len(names) <= MAX_PLAYERS:
-            raise KniffelError(f"a game has 1 to {MAX_PLAYERS} players, got {len(names)}")
+            raise KniffelError(
+                f"a game has 1 to {MAX_PLAYERS} players, got {len(names)}",
+                code="players_count",
+                min=1,
+                max=MAX_PLAYERS,
+                got=len(names),
+            )
         for name in names:
             if not isinstance(name, str) or not name.strip():
-                raise KniffelError("player names must be non-empty text")
+                raise KniffelError("player names must be non-empty text", code="player_name_blank")
         if len(set(names)) != len(names):
-            raise KniffelError("player names must be distinct")
+            raise KniffelError("player names must be distinct", code="player_names_repeat")
         self.variant = variant
         self.options = variant.options
         self.players = names
@@ -155,19 +161,28 @@ class Game:
     def cell(self, name: str) -> Cell:
         """Parse ``COLUMN.ROW`` (or a bare row id in a one-column variant)."""
         if not isinstance(name, str):
-            raise UnknownCellError(f"a cell is written COLUMN.ROW, got {shown(name)}")
+            raise UnknownCellError(
+                f"a cell is written COLUMN.ROW, got {shown(name)}",
+                code="cell_syntax",
+                cell=shown(name),
+            )
         column, dot, row_id = name.partition(".")
         if not dot:
             if len(self.columns) != 1:
                 raise UnknownCellError(
                     f"unknown cell {shown(name)}; write COLUMN.ROW with a column of "
-                    f"{', '.join(self.variant.column_ids)}"
+                    f"{', '.join(self.variant.column_ids)}",
+                    code="cell_syntax",
+                    cell=shown(name),
                 )
             column, row_id = self.columns[0].id, name
         if column not in self._col_index:
             raise UnknownCellError(
                 f"unknown column {shown(column)} in {shown(name)}; the columns are "
-                f"{', '.join(self.variant.column_ids)}"
+                f"{', '.join(self.variant.column_ids)}",
+                code="unknown_column",
+                column=shown(column),
+                columns=list(self.variant.column_ids),
             )
         try:
             row = Row(row_id)
@@ -176,7 +191,10 @@ class Game:
         if row is None or row not in self._row_index:
             raise UnknownCellError(
                 f"unknown row {shown(row_id)} in {shown(name)}; the rows are "
-                f"{', '.join(r.value for r in self.rows)}"
+                f"{', '.join(r.value for r in self.rows)}",
+                code="unknown_row",
+                row=shown(row_id),
+                rows=[r.value for r in self.rows],
             )
         return Cell(column, row)
 
@@ -186,7 +204,9 @@ class Game:
         except (KeyError, TypeError):
             raise UnknownPlayerError(
                 f"unknown player {shown(player)}; the players are "
-                f"{printable(', '.join(self.players))}"
+                f"{printable(', '.join(self.players))}",
+                player=shown(player),
+                players=list(self.players),
             ) from None
 
     def cell_name(self, cell: Cell) -> str:
@@ -373,10 +393,15 @@ class Game:
                     allowed = self.allowed_cells(p)
                     matching = [a for a in allowed if joker_permits(case, face, a.row)]
                     where = " or ".join(self.cell_name(a) for a in matching)
-                    raise IllegalMoveError(f"joker: the Kniffel must go into {where}")
+                    raise IllegalMoveError(
+                        f"joker: the Kniffel must go into {where}",
+                        code="joker_forced",
+                        cells=[self.cell_name(a) for a in matching],
+                    )
                 raise IllegalMoveError(
                     "joker: the Kniffel must go into the lower block, since its upper row "
-                    "is not open"
+                    "is not open",
+                    code="joker_lower",
                 )
             points = joker_points(case, row, points)
         self._check_zero(p, cell, points)
@@ -385,7 +410,8 @@ class Game:
     def _check_zero(self, p: int, cell: Cell, points: int) -> None:
         if self.zero_refused(p, cell, points):
             raise IllegalMoveError(
-                "a zero may go into the lower block only when no upper cell is open"
+                "a zero may go into the lower block only when no upper cell is open",
+                code="zero_only_upper",
             )
 
     # ------------------------------------------------------------ open_spiel
@@ -413,10 +439,10 @@ class Game:
         """Apply a decision of the player to move; a roll needs the ``dice`` that fell."""
         name = self.current_name
         if name is None:
-            raise IllegalMoveError("the game is finished")
+            raise IllegalMoveError("the game is finished", code="game_finished")
         if isinstance(action, RollAction):
             if dice is None:
-                raise KniffelError("a roll needs the dice that fell")
+                raise KniffelError("a roll needs the dice that fell", code="roll_needs_dice")
             self.push(Roll(name, dice, action.keep))
         else:
             self.push(Enter(name, action.cell))
@@ -437,9 +463,38 @@ class Game:
             elif isinstance(event, Clear):
                 inverse = self._clear(event)
             else:
-                raise KniffelError(f"unknown event {event!r}")
+                raise KniffelError(
+                    f"unknown event {event!r}", code="unknown_event", event=shown(event)
+                )
             self._stack.append((event, inverse))
         self.log.append(event)
+
+    def check(self, event: Event) -> KniffelError | None:
+        """Why ``event`` would be refused now (the error :meth:`push` would raise), or ``None``
+        when it would be accepted; nothing changes either way.
+
+        >>> from kniffel.rules import get_variant, Dice
+        >>> game = Game(get_variant("rauf-runter"), ["Anna", "Ben"])
+        >>> error = game.check(Enter("Anna", game.cell("down.threes"), dice=Dice.of([3] * 5)))
+        >>> error.code, error.params["due_row"]
+        ('not_due', 'ones')
+        >>> game.check(Enter("Anna", game.cell("down.ones"), points=3)) is None
+        True
+        """
+        if isinstance(event, Undo):
+            if self._stack:
+                return None
+            return IllegalMoveError("there is nothing to undo", code="nothing_to_undo")
+        try:
+            self.push(event)
+        except KniffelError as error:
+            return error
+        self.pop()
+        self.log.pop()
+        return None
+
+    #: The same question, in the board's words.
+    refusal = check
 
     def extend(self, events: Iterable[Event]) -> None:
         for event in events:
@@ -448,7 +503,7 @@ class Game:
     def pop(self) -> Event:
         """Take back the last event not taken back yet; returns it."""
         if not self._stack:
-            raise IllegalMoveError("there is nothing to undo")
+            raise IllegalMoveError("there is nothing to undo", code="nothing_to_undo")
         event, inv = self._stack.pop()
         if isinstance(event, Roll):
             self._pending[inv.p] = inv.pending
@@ -478,11 +533,15 @@ class Game:
         p = self.seat(player)
         to_move = self._to_move()
         if to_move is None:
-            raise IllegalMoveError("the game is finished; only corrections are possible")
+            raise IllegalMoveError(
+                "the game is finished; only corrections are possible", code="game_finished"
+            )
         if p != to_move:
             raise NotYourTurnError(
                 f"it is not {printable(player)}'s turn; "
-                f"{printable(self.players[to_move])} is to move"
+                f"{printable(self.players[to_move])} is to move",
+                player=player,
+                to_move=self.players[to_move],
             )
         return p
 
@@ -492,32 +551,55 @@ class Game:
         keep = check_keep(event.keep)
         if pending is None:
             if keep:
-                raise IllegalMoveError("the first roll of a turn keeps no dice")
+                raise IllegalMoveError(
+                    "the first roll of a turn keeps no dice",
+                    code="first_roll_keeps",
+                    keep=list(keep),
+                )
             rolls = 0
         else:
             last, rolls = pending
             if rolls >= MAX_ROLLS:
-                raise IllegalMoveError("no rolls left in this turn; enter the dice into a cell")
+                raise IllegalMoveError(
+                    "no rolls left in this turn; enter the dice into a cell", code="no_rolls_left"
+                )
             if not is_submultiset(keep, last.faces):
                 raise IllegalMoveError(
-                    f"the kept dice {_faces(keep)} are not all in the last roll {last}"
+                    f"the kept dice {_faces(keep)} are not all in the last roll {last}",
+                    code="keep_not_in_roll",
+                    keep=list(keep),
+                    dice=list(last.faces),
                 )
         dice = Dice.of(event.dice)
         if not is_submultiset(keep, dice.faces):
-            raise IllegalMoveError(f"the new dice {dice} do not show the kept dice {_faces(keep)}")
+            raise IllegalMoveError(
+                f"the new dice {dice} do not show the kept dice {_faces(keep)}",
+                code="dice_miss_keep",
+                dice=list(dice.faces),
+                keep=list(keep),
+            )
         self._pending[p] = (dice, rolls + 1)
         return _Inverse(p, pending=pending)
 
     def _check_allowed(self, p: int, cell: Cell) -> tuple[int, int]:
         c, r = self._cr(cell)
         if self._cells[p][c][r] is not None:
-            raise IllegalMoveError(f"{self.cell_name(cell)} is already filled")
+            raise IllegalMoveError(
+                f"{self.cell_name(cell)} is already filled",
+                code="cell_filled",
+                cell=self.cell_name(cell),
+            )
         if not self._is_allowed(p, c, r):
             due = self._due_index(p, c)
             assert due is not None  # an empty cell of an arrow column means a due cell
             raise IllegalMoveError(
                 f"{self.cell_name(cell)} is not due; the due cell of {cell.column} is "
-                f"{self.rows[due].value}"
+                f"{self.rows[due].value}",
+                code="not_due",
+                cell=self.cell_name(cell),
+                column=cell.column,
+                row=cell.row.value,
+                due_row=self.rows[due].value,
             )
         return c, r
 
@@ -526,10 +608,13 @@ class Game:
         c, r = self._check_allowed(p, event.cell)
         pending = self._pending[p]
         if event.dice is not None and event.points is not None:
-            raise KniffelError("an entry gives dice or points, not both")
+            raise KniffelError("an entry gives dice or points, not both", code="dice_and_points")
         if (event.dice is not None or event.points is not None) and pending is not None:
             raise IllegalMoveError(
-                f"{printable(event.player)} has rolled {pending[0]}; enter those dice, not others"
+                f"{printable(event.player)} has rolled {pending[0]}; enter those dice, not others",
+                code="dice_pending",
+                player=event.player,
+                dice=list(pending[0].faces),
             )
         bonus = 0
         if event.points is not None:
@@ -543,7 +628,9 @@ class Game:
             else:
                 raise IllegalMoveError(
                     f"{printable(event.player)} has no dice rolled; "
-                    "roll first or give the dice or points"
+                    "roll first or give the dice or points",
+                    code="no_dice",
+                    player=event.player,
                 )
             points, bonus, _ = self._score_dice(p, event.cell, dice)
         self._cells[p][c][r] = points
@@ -554,12 +641,19 @@ class Game:
 
     def _check_points(self, cell: Cell, points: object) -> int:
         if isinstance(points, bool) or not isinstance(points, int):
-            raise InvalidPointsError(f"points must be a whole number, got {shown(points)}")
+            raise InvalidPointsError(
+                f"points must be a whole number, got {shown(points)}",
+                code="points_not_whole",
+                points=shown(points),
+            )
         allowed = possible_points(cell.row, self.options)
         if points not in allowed:
             raise InvalidPointsError(
                 f"{points} points are not possible in {cell.row.value}; possible are "
-                f"{point_ranges(allowed)}"
+                f"{point_ranges(allowed)}",
+                row=cell.row.value,
+                points=points,
+                allowed=sorted(allowed),
             )
         return points
 
@@ -568,7 +662,11 @@ class Game:
         c, r = self._cr(cell)
         old = self._cells[p][c][r]
         if old is None:
-            raise IllegalMoveError(f"{self.cell_name(cell)} is empty; there is nothing to {verb}")
+            raise IllegalMoveError(
+                f"{self.cell_name(cell)} is empty; there is nothing to {verb}",
+                code="cell_empty",
+                cell=self.cell_name(cell),
+            )
         return p, c, r, old
 
     def _edit(self, event: Edit) -> _Inverse:
@@ -586,11 +684,16 @@ class Game:
 
     def _p(self, player: str | int) -> int:
         if isinstance(player, bool):
-            raise UnknownPlayerError(f"unknown player {shown(player)}")
+            raise UnknownPlayerError(
+                f"unknown player {shown(player)}", player=shown(player), players=list(self.players)
+            )
         if isinstance(player, int):
             if not 0 <= player < len(self.players):
                 raise UnknownPlayerError(
-                    f"there is no seat {player}; the seats are 0 to {len(self.players) - 1}"
+                    f"there is no seat {player}; the seats are 0 to {len(self.players) - 1}",
+                    code="unknown_seat",
+                    seat=player,
+                    seats=len(self.players),
                 )
             return player
         return self.seat(player)
@@ -601,7 +704,10 @@ class Game:
         except (KeyError, TypeError):
             raise UnknownCellError(
                 f"unknown column {shown(column)}; "
-                f"the columns are {', '.join(self.variant.column_ids)}"
+                f"the columns are {', '.join(self.variant.column_ids)}",
+                code="unknown_column",
+                column=shown(column),
+                columns=list(self.variant.column_ids),
             ) from None
 
     def _cr(self, cell: Cell) -> tuple[int, int]:
@@ -609,7 +715,7 @@ class Game:
         try:
             return c, self._row_index[cell.row]
         except (KeyError, TypeError):
-            raise UnknownCellError(f"unknown cell {cell}") from None
+            raise UnknownCellError(f"unknown cell {cell}", cell=str(cell)) from None
 
     def copy(self) -> Game:
         """An independent copy with the same state and history."""

@@ -83,7 +83,12 @@ def bonus_on_entry(upper: Any, points: Any) -> Any:
     >>> bonus_on_entry(60, 3), bonus_on_entry(63, 6), bonus_on_entry(50, 12)
     (35, 0, 0)
     """
-    return entry_gain(upper, upper + points, 0, 0, 1)
+    return _bonus_between(upper, upper + points)
+
+
+def _bonus_between(upper: Any, upper_after: Any) -> Any:
+    """The upper bonus reached between two upper sums of one column."""
+    return ((upper < UPPER_BONUS_THRESHOLD) & (upper_after >= UPPER_BONUS_THRESHOLD)) * UPPER_BONUS
 
 
 @overload
@@ -110,8 +115,7 @@ def entry_gain(upper: Any, upper_after: Any, points: Any, kniffel_bonus: Any, fa
     >>> entry_gain(60, 64, 4, 0, 2), entry_gain(0, 0, 25, 100, 3)
     (78, 375)
     """
-    reached = (upper < UPPER_BONUS_THRESHOLD) & (upper_after >= UPPER_BONUS_THRESHOLD)
-    gain = points + reached * UPPER_BONUS
+    gain = points + _bonus_between(upper, upper_after)
     # on arrays each operation is a pass over them: skip the ones that change nothing
     if not (isinstance(kniffel_bonus, int) and kniffel_bonus == 0):
         gain += kniffel_bonus

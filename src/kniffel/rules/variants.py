@@ -62,7 +62,10 @@ class Options:
         for name, value in overrides.items():
             if name not in known:
                 raise KniffelError(
-                    f"unknown option {shown(name)}; the options are {', '.join(sorted(known))}"
+                    f"unknown option {shown(name)}; the options are {', '.join(sorted(known))}",
+                    code="unknown_option",
+                    option=shown(name),
+                    options=sorted(known),
                 )
             if value is None:
                 continue
@@ -82,12 +85,22 @@ class Options:
 def _coerce_option(name: str, value: Any) -> Any:
     if name in ("chance", "zero_only_upper"):
         if not isinstance(value, bool):
-            raise KniffelError(f"option {name} must be true or false, got {shown(value)}")
+            raise KniffelError(
+                f"option {name} must be true or false, got {shown(value)}",
+                code="invalid_option",
+                option=name,
+                value=shown(value),
+                allowed=["true", "false"],
+            )
         return value
     if name == "kniffel_bonus":
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise KniffelError(
-                f"option kniffel_bonus must be 0 or a positive whole number, got {shown(value)}"
+                f"option kniffel_bonus must be 0 or a positive whole number, got {shown(value)}",
+                code="invalid_option",
+                option=name,
+                value=shown(value),
+                allowed=["0", "1", "2", "…"],
             )
         return value
     enum_type: type[enum.StrEnum] = Pasch if name == "pasch" else Joker
@@ -95,7 +108,13 @@ def _coerce_option(name: str, value: Any) -> Any:
         return enum_type(value)
     except ValueError:
         allowed = ", ".join(member.value for member in enum_type)
-        raise KniffelError(f"option {name} must be one of {allowed}, got {shown(value)}") from None
+        raise KniffelError(
+            f"option {name} must be one of {allowed}, got {shown(value)}",
+            code="invalid_option",
+            option=name,
+            value=shown(value),
+            allowed=[member.value for member in enum_type],
+        ) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,6 +195,9 @@ def get_variant(name: str, options: Mapping[str, Any] | None = None) -> Variant:
         preset = PRESETS[name]
     except KeyError:
         raise KniffelError(
-            f"unknown variant {shown(name)}; the variants are {', '.join(PRESETS)}"
+            f"unknown variant {shown(name)}; the variants are {', '.join(PRESETS)}",
+            code="unknown_variant",
+            variant=shown(name),
+            variants=list(PRESETS),
         ) from None
     return preset.with_options(options)

@@ -25,6 +25,7 @@ from starlette.concurrency import run_in_threadpool
 
 from kniffel.board.errors import GameNotFound
 from kniffel.board.service import GameView
+from kniffel.locales.refusals import refusal_text
 from kniffel.rules import Dice, EnterAction, KniffelError
 from kniffel.solver.advice.analysis import Analysis, analyse, choice_dict
 from kniffel.solver.advice.position import Position, evaluate, is_exact
@@ -219,7 +220,13 @@ async def tipp(request: Request, game_id: str) -> Response:
         view = await run_in_threadpool(rendering.service(request).get, game_id)
     except GameNotFound:
         return rendering.not_found(request)
-    context: dict[str, Any] = {"game_id": view.id, "message": "", "tipp": None}
+    words = AdviceWords(words.t.for_variant(view.variant))  # "Yahtzee" in the yahtzee preset
+    context: dict[str, Any] = {
+        "game_id": view.id,
+        "message": "",
+        "tipp": None,
+        "game_words": view.variant.name,
+    }
     waiting = _waiting_for_tables(request, view, words)
     if waiting is not None:
         context.update(waiting[0])
@@ -228,8 +235,11 @@ async def tipp(request: Request, game_id: str) -> Response:
         dice = forms.dice_field(request.query_params.get("dice"), words.t)
         rolls = forms.points_field(request.query_params.get("rolls"), words.t) or 3
         position = await run_in_threadpool(_position, view, dice, min(max(rolls, 1), 3))
-    except (forms.FormError, KniffelError) as exc:
+    except forms.FormError as exc:
         context["message"] = str(exc)
+        return _render(request, "advice/tipp.html", context, status=422)
+    except KniffelError as exc:
+        context["message"] = refusal_text(exc, words.t)
         return _render(request, "advice/tipp.html", context, status=422)
     context["tipp"] = _tipp_view(view, position, words)
     return _render(request, "advice/tipp.html", context)

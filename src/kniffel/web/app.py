@@ -30,7 +30,7 @@ from kniffel.web import (
     tables,
 )
 from kniffel.web.body_limit import BodyLimit
-from kniffel.web.errors import COMMON_ERRORS, install_error_handlers
+from kniffel.web.errors import COMMON_ERRORS, document_errors, install_error_handlers
 from kniffel.web.origin import SameOriginForms
 from kniffel.web.security import SecurityHeaders
 
@@ -45,7 +45,9 @@ changing it needs the key, sent as the `X-Kniffel-Key` header or the `key` query
 
 Events are `kniffel-record/1` event objects (`roll`, `enter`, `edit`, `clear`, `undo`), checked by
 the rules engine: an illegal one answers 400 with the engine's message and changes nothing.
-Every error answers `{"detail": "<one plain line>"}`.
+Every error (4xx) answers `{"code": "<stable code>", "params": {...}, "message": "<one plain line>",
+"detail": "<the same line>"}`: `code` names the refusal (`not_due`, `not_your_turn`,
+`impossible_points`, `version_conflict`, `invalid_request`, `not_found`, …), `params` its details.
 
 **Live updates**: the WebSocket `/api/games/{game_id}/live` (no key needed) sends
 `{"type": "state", "version": N}` on connect and after every stored change; fetch the game again
@@ -101,6 +103,7 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
     table_builds = TableBuilds()
     access_log.install()
     install_error_handlers(app)
+    document_errors(app)
     tables.install(app, table_builds)
     # The limit inside, the headers outside: a 413 carries the headers too.
     app.add_middleware(BodyLimit, limit=settings.max_body)

@@ -23,6 +23,7 @@ from kniffel.board.errors import BoardError, Conflict, Forbidden, GameNotFound
 from kniffel.board.service import GameService, GameView
 from kniffel.board.sheet_view import board_view
 from kniffel.locales import Translator
+from kniffel.locales.refusals import refusal_text
 from kniffel.rules import Dice, KniffelError
 from kniffel.web import forms, moves, rendering
 from kniffel.web.qr import qr_svg
@@ -49,7 +50,7 @@ def _board_context(
     page: bool = True,
 ) -> dict[str, Any]:
     """What ``board.html`` shows; ``page=False`` for the board fragment alone."""
-    t = rendering.translator(request)
+    t = rendering.translator(request).for_variant(view.variant)  # the preset's own words
     game = view.game
     board = board_view(game, t, dice_mode=view.dice_mode, dice=dice, points=points, bots=view.bots)
     can_change = rendering.device_key(request, view) is not None
@@ -69,6 +70,7 @@ def _board_context(
     }
     return {
         "game_id": view.id,
+        "game_words": view.variant.name,
         "version": view.version,
         "board": board,
         "can_change": can_change,
@@ -195,25 +197,23 @@ async def _change(
             points = forms.points_field(form_data, t)
         key = rendering.device_key(request, view)
         if key is None:
-            raise Forbidden(t("Dieses Gerät darf nur zusehen."))
+            raise Forbidden("this device may only watch", code="watch_only")
         change = build(form_data, view)
         view = await run_in_threadpool(change, rendering.service(request), view, key)
         dice = points = None
     except forms.FormError as exc:
         status, message = 400, str(exc)
-    except Conflict:
-        status, message = 409, t("Das Spiel wurde inzwischen geändert; bitte noch einmal.")
+    except Conflict as exc:
+        status, message = 409, refusal_text(exc, t)
         view = await _load(request, game_id)
         if form_data.get("turn") != str(_turn_key(view)):
             dice = points = None  # typed for a turn that is over
-    except Forbidden:
-        status, message = 403, t("Dieses Gerät darf nur zusehen.")
+    except Forbidden as exc:
+        status, message = 403, refusal_text(exc, t)
     except GameNotFound:
         return rendering.not_found(request)
-    except moves.Refused as exc:
-        status, message = 422, str(exc)
     except (KniffelError, BoardError) as exc:
-        status, message = 422, t("Nicht erlaubt: {reason}", reason=str(exc))
+        status, message = 422, refusal_text(exc, t.for_variant(view.variant))
     if status == 200 and not rendering.is_htmx(request):
         return RedirectResponse(f"/g/{game_id}", status_code=303)
     fragment = rendering.is_htmx(request)

@@ -92,6 +92,7 @@ class BodyLimit:
             413,
             too_large_message(self.limit),
             code=BodyTooLarge.code,
+            params={"max": self.limit},
             headers={"Connection": "close"},
         )
         await response(scope, receive, send)

@@ -13,17 +13,19 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Annotated, Any, Generic, TypeVar
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
 from kniffel.board.views import GameView
 from kniffel.locales import N_
+from kniffel.rules import Dice
 from kniffel.solver.chances.chart import chances_chart_svg
 from kniffel.solver.chances.forecast import Chances, forecast
 from kniffel.solver.chances.series import Series, chances_over
+from kniffel.solver.chances.winbot import win_choices
 from kniffel.web import rendering, tables
 from kniffel.web.api import Key
 from kniffel.web.errors import ErrorBody, GameNotFound
@@ -103,6 +105,45 @@ def chances_json(game_id: str, request: Request, key: Key = None) -> dict[str, A
         "method": found.method,
         "samples": found.samples,
         "players": [p.as_dict() for p in found.players],
+    }
+
+
+@api.get(
+    "/games/{game_id}/advice/win",
+    responses={
+        404: {"model": ErrorBody, "description": "there is no such game"},
+        422: {"model": ErrorBody, "description": "the request is malformed"},
+        **tables.RESPONSES,
+    },
+    summary="Tipp auf Sieg: the choices of the player to move by their chance to finish first",
+)
+def win_advice(
+    game_id: str,
+    request: Request,
+    dice: Annotated[
+        str | None,
+        Query(description="physical dice thrown but not recorded, e.g. 66655 (before a roll)"),
+    ] = None,
+    rolls: Annotated[int, Query(ge=1, le=3, description="how many rolls made those dice")] = 3,
+    top: Annotated[int, Query(ge=1, le=500, description="how many choices to list")] = 5,
+    key: Key = None,
+) -> dict[str, Any]:
+    """``player``, ``version`` and ``choices`` (best first), each a roll with the dice to
+    ``keep`` or an entry into ``cell`` with its ``points``, its ``label`` and ``win``: the
+    chance to finish first after it against the strongest other player, everyone playing on
+    like the best bot. Dice typed at the table count only before a roll is recorded."""
+    view = rendering.service(request).get(game_id)
+    tables.ensure(request, view, key)
+    game = view.game
+    player = game.current_player()
+    given = None if dice is None else Dice.parse(dice)
+    if given is not None and (player is None or game.pending(player) is not None):
+        given = None
+    choices = win_choices(game, given, rolls)
+    return {
+        "player": None if player is None else game.players[player],
+        "version": view.version,
+        "choices": [c.as_dict() for c in choices[:top]],
     }
 
 

@@ -1,9 +1,12 @@
 """The board's errors and the one place that turns every error into a 4xx answer.
 
 Rules errors (:class:`~kniffel.rules.KniffelError`, which includes
-:class:`~kniffel.record.RecordError`) answer 400 with the engine's plain
-message; the board's own errors carry their status. Every answer is JSON
-``{"detail": "<plain message>"}``, for the API and the pages alike.
+:class:`~kniffel.record.RecordError`) answer 400; the board's own errors carry
+their status. Every 4xx answer is JSON :class:`ErrorBody`:
+``{"code": ..., "params": {...}, "message": "<plain English line>", "detail": <the same>}``
+(``detail`` as before; docs/api.md, "Errors"). The pages say the same refusal
+in the reader's language from ``code`` and ``params``
+(:func:`~kniffel.locales.refusals.refusal_text`).
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from kniffel.board.errors import BoardError, Conflict, Forbidden, GameNotFound
@@ -28,6 +31,7 @@ __all__ = [
     "ErrorBody",
     "Forbidden",
     "GameNotFound",
+    "document_errors",
     "error_response",
     "error_status",
     "install_error_handlers",
@@ -36,9 +40,15 @@ __all__ = [
 
 
 class ErrorBody(BaseModel):
-    """Every error answer: one plain message."""
+    """Every error answer: a stable ``code``, its ``params`` and one plain message."""
 
-    detail: str
+    code: str = Field(description="what was refused, stable (e.g. not_due, not_your_turn)")
+    params: dict[str, Any] = Field(
+        default_factory=dict,
+        description="the refusal's details (e.g. column, row and due_row for not_due)",
+    )
+    message: str = Field(description="the refusal as one plain English line")
+    detail: str = Field(description="the same line as message (kept for older clients)")
 
 
 #: What every route of the API may answer, documented on all of them (``FastAPI(responses=...)``).
@@ -92,18 +102,34 @@ def _allowed_methods(request: Request) -> list[str]:
     return sorted(methods)
 
 
-def _json(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
-    return JSONResponse({"detail": message}, status_code=status, headers=headers)
+def _json(
+    status: int,
+    message: str,
+    code: str,
+    params: dict[str, Any] | None = None,
+    headers: dict[str, str] | None = None,
+) -> JSONResponse:
+    body = ErrorBody(code=code, params=params or {}, message=message, detail=message)
+    return JSONResponse(body.model_dump(), status_code=status, headers=headers)
+
+
+#: The code of an HTTP error that no board or rules error explains.
+_HTTP_CODES = {404: "not_found", 405: "method_not_allowed"}
 
 
 def error_response(
-    status: int, message: str, *, code: str, headers: dict[str, str] | None = None
+    status: int,
+    message: str,
+    *,
+    code: str,
+    params: dict[str, Any] | None = None,
+    headers: dict[str, str] | None = None,
 ) -> JSONResponse:
     """An error answer made outside the exception handlers (by a middleware), in their shape.
 
     ``code`` names the refusal for programs (``body_too_large``, ``cross_origin``).
     """
-    return _json(status, message, headers)
+    return _json(status, message, code, params, headers)
 
 
 def _wants_page(request: Request) -> bool:
@@ -115,14 +141,16 @@ def _wants_page(request: Request) -> bool:
 
 
 def install_error_handlers(app: FastAPI) -> None:
-    """Map every expected error to ``{"detail": ...}`` with a 4xx status."""
+    """Map every expected error to :class:`ErrorBody` with a 4xx status."""
 
     async def board_error(_request: Request, exc: Exception) -> JSONResponse:
-        return _json(error_status(exc), str(exc))
+        assert isinstance(exc, KniffelError | BoardError)
+        return _json(error_status(exc), str(exc), exc.code, exc.params)
 
     async def invalid_request(_request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, RequestValidationError)
-        return _json(422, validation_message(exc.errors()))
+        message = validation_message(exc.errors())
+        return _json(422, message, "invalid_request", {"reason": message})
 
     async def http_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, StarletteHTTPException)
@@ -133,9 +161,45 @@ def install_error_handlers(app: FastAPI) -> None:
         headers = dict(exc.headers or {})
         if exc.status_code == 405 and (allowed := _allowed_methods(request)):
             headers["Allow"] = ", ".join(allowed)
-        return _json(exc.status_code, str(exc.detail), headers)
+        own = getattr(exc, "code", None)  # an HTTP error of the board's own (body_too_large)
+        code = own if isinstance(own, str) else _HTTP_CODES.get(exc.status_code, "http_error")
+        params: dict[str, Any] = {"status": exc.status_code} if code == "http_error" else {}
+        if isinstance(limit := getattr(exc, "limit", None), int):
+            params["max"] = limit
+        return _json(exc.status_code, str(exc.detail), code, params, headers)
 
     app.add_exception_handler(KniffelError, board_error)
     app.add_exception_handler(BoardError, board_error)
     app.add_exception_handler(RequestValidationError, invalid_request)
     app.add_exception_handler(StarletteHTTPException, http_error)
+
+
+def document_errors(app: FastAPI) -> None:
+    """The OpenAPI spec names :class:`ErrorBody` as the body of every 4xx answer of every
+    route (a malformed request's 422 included, instead of FastAPI's own model)."""
+    plain_openapi = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema:
+            return app.openapi_schema
+        spec = plain_openapi()
+        schemas = spec.setdefault("components", {}).setdefault("schemas", {})
+        schemas.setdefault(
+            "ErrorBody", ErrorBody.model_json_schema(ref_template="#/components/schemas/{model}")
+        )
+        body = {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}
+        for operations in spec.get("paths", {}).values():
+            for operation in operations.values():
+                responses = operation.setdefault("responses", {})
+                for status, response in responses.items():
+                    if status.startswith("4"):
+                        response["content"] = body
+                responses.setdefault(
+                    "4XX", {"description": "refused: code, params and message", "content": body}
+                )
+        for unused in ("HTTPValidationError", "ValidationError"):
+            schemas.pop(unused, None)
+        app.openapi_schema = spec
+        return spec
+
+    app.openapi = openapi  # type: ignore[method-assign]

@@ -17,6 +17,7 @@ from starlette.datastructures import FormData
 from kniffel.board import limits
 from kniffel.board.service import DICE_MODES
 from kniffel.locales import Translator
+from kniffel.locales.refusals import refusal_text
 from kniffel.rules import PRESETS, Dice, KniffelError, Options
 from kniffel.rules.game import MAX_PLAYERS
 
@@ -190,7 +191,7 @@ def _new_game_problem(form: NewGame, t: Translator) -> str:
     try:
         PRESETS[form.variant].with_options(form.options())
     except KniffelError as exc:
-        return str(exc)
+        return refusal_text(exc, t)
     return ""
 
 

@@ -1,8 +1,10 @@
-"""The board's form posts as game-record events, refused early with a message for the player.
+"""The board's form posts as game-record events, refused early by the engine itself.
 
-The service and the engine check every event again; the checks here only
-say in the player's language what the most common refusals mean (a locked
-cell, impossible points), before anything is sent.
+The engine says before acting why an event would be refused
+(:meth:`~kniffel.rules.Game.check`); the board shows that refusal in the
+reader's language (:func:`~kniffel.locales.refusals.refusal_text`) and words
+none itself. The service and the engine check every event again when it is
+applied.
 """
 
 from __future__ import annotations
@@ -11,16 +13,24 @@ from typing import Any
 
 from starlette.datastructures import FormData
 
-from kniffel.board.service import GameView
+from kniffel.board.service import GameView, check_virtual
 from kniffel.locales import Translator
-from kniffel.rules import Discipline, IllegalMoveError, Row, point_ranges, possible_points
+from kniffel.record import event_from_json
 from kniffel.web import forms
 
-__all__ = ["Refused", "clear_event", "edit_event", "entry_event"]
+__all__ = ["check", "clear_event", "edit_event", "entry_event"]
 
 
-class Refused(IllegalMoveError):
-    """A move the rules refuse, said already in the player's language."""
+def check(view: GameView, event: dict[str, Any]) -> dict[str, Any]:
+    """``event`` if the engine would accept it now; else raises the engine's refusal."""
+    game = view.game
+    parsed = event_from_json(event, game)
+    if view.dice_mode == "virtual":
+        check_virtual(game, parsed)  # the board's rules for virtual dice come first
+    refusal = game.check(parsed)
+    if refusal is not None:
+        raise refusal
+    return event
 
 
 def entry_event(form: FormData, view: GameView, t: Translator) -> dict[str, Any]:
@@ -29,27 +39,15 @@ def entry_event(form: FormData, view: GameView, t: Translator) -> dict[str, Any]
     name = forms.required_text(form, "cell", t("Bitte ein Feld wählen."))
     dice = forms.dice_field(form, t)
     points = forms.points_field(form, t)
-    if dice is not None and points is not None:
-        raise forms.FormError(t("Würfel oder Punkte, nicht beides."))
     player = game.current_player()
-    if player is None:
-        raise Refused(t("Das Spiel ist beendet; Korrekturen gehen weiter."))
-    cell = game.cell(name)
-    if game.points(player, cell) is None and cell not in game.allowed_cells(player):
-        spec = game.variant.column(cell.column)
-        due = game.due_row(player, cell.column)
-        if spec.discipline is not Discipline.FREE and due is not None:
-            raise Refused(
-                t("Gesperrt: In {column} ist {row} dran.", column=t.column(spec), row=t.row(due))
-            )
-    if points is not None:
-        _check_points(view, cell.row, points, t)
-    event: dict[str, Any] = {"type": "enter", "player": game.players[player], "cell": str(cell)}
+    # Once the game is over, the engine refuses any entry ("game_finished").
+    mover = game.players[0 if player is None else player]
+    event: dict[str, Any] = {"type": "enter", "player": mover, "cell": str(game.cell(name))}
     if dice is not None:
         event["dice"] = list(dice.faces)
     if points is not None:
         event["points"] = points
-    return event
+    return check(view, event)
 
 
 def edit_event(form: FormData, view: GameView, t: Translator) -> dict[str, Any]:
@@ -58,14 +56,13 @@ def edit_event(form: FormData, view: GameView, t: Translator) -> dict[str, Any]:
     points = forms.points_field(form, t)
     if points is None:
         raise forms.FormError(t("Punkte als ganze Zahl eingeben."))
-    _check_points(view, view.game.cell(cell).row, points, t)
-    return {"type": "edit", "player": player, "cell": cell, "points": points}
+    return check(view, {"type": "edit", "player": player, "cell": cell, "points": points})
 
 
 def clear_event(form: FormData, view: GameView, t: Translator) -> dict[str, Any]:
     """Empties a filled cell (in an arrow column it becomes due again)."""
     player, cell = _owned_cell(form, view, t)
-    return {"type": "clear", "player": player, "cell": cell}
+    return check(view, {"type": "clear", "player": player, "cell": cell})
 
 
 def _owned_cell(form: FormData, view: GameView, t: Translator) -> tuple[str, str]:
@@ -75,13 +72,3 @@ def _owned_cell(form: FormData, view: GameView, t: Translator) -> tuple[str, str
         raise forms.FormError(t("Unbekannter Spieler."))
     name = forms.required_text(form, "cell", t("Bitte ein Feld wählen."))
     return player, str(view.game.cell(name))
-
-
-def _check_points(view: GameView, row: Row, points: int, t: Translator) -> None:
-    allowed = possible_points(row, view.game.options)
-    if points not in allowed:
-        raise Refused(
-            t("{n} Punkte sind hier nicht möglich", n=points)
-            + "; "
-            + t("möglich sind: {values}", values=point_ranges(allowed, dash="–"))
-        )

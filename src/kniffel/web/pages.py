@@ -17,7 +17,7 @@ from kniffel.board import bot_seats
 from kniffel.board.errors import BoardError
 from kniffel.board.service import GameService
 from kniffel.locales import Translator
-from kniffel.record import RecordError
+from kniffel.locales.refusals import refusal_text
 from kniffel.rules import PRESETS, KniffelError
 from kniffel.web import board_pages, forms, player_routes, rendering
 
@@ -121,7 +121,7 @@ async def create_game(request: Request) -> Response:
             service.create, form.variant, form.options(), list(form.players), dice_mode, bots
         )
     except (KniffelError, BoardError) as exc:
-        return await _home(request, form, message=str(exc), status=422)
+        return await _home(request, form, message=refusal_text(exc, t), status=422)
     response = RedirectResponse(f"/g/{view.id}", status_code=303)
     rendering.set_key(response, view)
     return response
@@ -162,16 +162,10 @@ async def import_game(request: Request) -> Response:
     service = rendering.service(request)
     try:
         view = await run_in_threadpool(service.import_record, content)
-    except RecordError as exc:
-        reason = (
-            exc.reason
-            if exc.event is None
-            else t("Ereignis {n}: {reason}", n=exc.event, reason=exc.reason)
-        )
-        message = t("Import abgelehnt, nichts gespeichert: {reason}", reason=reason)
-        return await _home(request, forms.NewGame(), import_message=message, status=400)
     except (KniffelError, BoardError) as exc:
-        message = t("Import abgelehnt, nichts gespeichert: {reason}", reason=str(exc))
+        # A record error names its event: "Ereignis 1: Runter, Dreier ist nicht dran; …".
+        reason = refusal_text(exc, t)
+        message = t("Import abgelehnt, nichts gespeichert: {reason}", reason=reason)
         return await _home(request, forms.NewGame(), import_message=message, status=400)
     response = RedirectResponse(f"/g/{view.id}", status_code=303)
     rendering.set_key(response, view)

@@ -19,6 +19,7 @@ from typing import Annotated, Any
 from urllib.parse import quote
 
 from fastapi import APIRouter, Request
+from fastapi import Path as PathParam
 from fastapi.responses import RedirectResponse, Response
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
@@ -127,7 +128,11 @@ class LinkBody(BaseModel):
     summary="Count a seat of a finished game as another player (needs the game's key)",
 )
 def link_json(
-    game_id: str, seat: int, body: LinkBody, key: Key, request: Request
+    game_id: str,
+    seat: Annotated[int, PathParam(ge=0, le=7, description="the seat, 0 for the first")],
+    body: LinkBody,
+    key: Key,
+    request: Request,
 ) -> dict[str, Any]:
     return _link(request, game_id, seat, body.name, key)
 

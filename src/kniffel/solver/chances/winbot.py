@@ -30,15 +30,28 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from kniffel.rules import Action, Game, KniffelError, Variant, rows_for
+from kniffel.rules import (
+    Action,
+    Cell,
+    Dice,
+    EnterAction,
+    Game,
+    KniffelError,
+    RollAction,
+    Variant,
+    rows_for,
+)
+from kniffel.solver.advice.analysis import choice_label
+from kniffel.solver.advice.position import Choice
 from kniffel.solver.chances.calibration import Calibration, load_calibration
 from kniffel.solver.chances.distribution import best_bot, roller
 from kniffel.solver.chances.win import normal_cdf
-from kniffel.solver.exact.turn import turn_value
+from kniffel.solver.exact.dice_tables import KEEPS, ROLL_INDEX, ROLL_KEEPS
+from kniffel.solver.exact.turn import keep_values, turn_value
 from kniffel.solver.play.bots import Bot, ValueBot, make_bot
 from kniffel.solver.play.sheets import Entries, SheetBatch
 
-__all__ = ["DUEL_BOTS", "DuelResult", "WinBot", "duel", "duel_bot"]
+__all__ = ["DUEL_BOTS", "DuelResult", "WinBot", "WinChoice", "duel", "duel_bot", "win_choices"]
 
 Array = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -213,3 +226,75 @@ def duel(
         wins[names[1]] += int((seat2 > seat1).sum())
         ties += int((seat1 == seat2).sum())
     return DuelResult(variant, bots, seed, games, wins, ties)
+
+
+@dataclass(frozen=True)
+class WinChoice:
+    """A choice of the player to move and their chance to finish first after it."""
+
+    action: Action
+    label: str
+    win: float
+    points: int | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        if isinstance(self.action, EnterAction):
+            described: dict[str, Any] = {
+                "action": "enter",
+                "cell": str(self.action.cell),
+                "points": self.points,
+            }
+        else:
+            assert isinstance(self.action, RollAction)
+            described = {"action": "roll", "keep": list(self.action.keep)}
+        return {**described, "label": self.label, "win": round(self.win, 4)}
+
+
+def win_choices(game: Game, dice: Dice | None = None, rolls: int = 3) -> list[WinChoice]:
+    """Every choice of the player to move, valued by the chance to finish ahead of the
+    strongest other player (both playing on like the best bot), best first: the "Auf Sieg"
+    Tipp. ``dice``: dice thrown at the table (else the rolled dice pending, else the turn
+    before its first roll), ``rolls`` how many rolls made them."""
+    player = game.current_player()
+    if player is None:
+        raise KniffelError("the game is finished; there is nothing to advise")
+    bot = WinBot(game.variant)
+    others = [p for p in range(len(game.players)) if p != player]
+    if not others:
+        raise KniffelError("playing for the win needs an opponent")
+    outlooks = [
+        _outlook(game.variant, SheetBatch.of_game(game, p), bot.calibration) for p in others
+    ]
+    bot.against(*max(outlooks, key=lambda o: float(o[0][0])))
+    sheets = SheetBatch.of_game(game, player)
+    entries, chance = bot.worth(sheets)
+    final = chance.max(axis=1)  # [1, 252]
+    pending = game.pending(player)
+    if dice is None and pending is not None:
+        dice, rolls = pending
+    one_column = len(game.variant.columns) == 1
+    if dice is None:
+        start = float(turn_value(final)[0])
+        return [WinChoice(RollAction(), "roll all dice", start)]
+    roll = ROLL_INDEX[dice]
+    slots = {}
+    for k, column in enumerate(sheets.layout.column.tolist()):
+        row = int(entries.row[0, k])
+        if row >= 0:
+            slots[Cell(game.variant.columns[column].id, sheets.rows[row])] = k
+    choices = []
+    for option in game.entry_options(player, dice):
+        win = float(chance[0, slots[option.cell], roll])
+        label = choice_label(Choice(EnterAction(option.cell), win, option.points), one_column)
+        choices.append(WinChoice(EnterAction(option.cell), label, win, option.points))
+    if rolls < 3:
+        last = keep_values(final)[0]
+        after_two = np.maximum(final, keep_values(final)[:, ROLL_KEEPS].max(axis=-1))
+        ahead = keep_values(after_two)[0] if rolls == 1 else last
+        for k in sorted(set(ROLL_KEEPS[roll].tolist())):
+            if len(KEEPS[k]) < 5:
+                action = RollAction(KEEPS[k])
+                label = choice_label(Choice(action, float(ahead[k])), one_column)
+                choices.append(WinChoice(action, label, float(ahead[k])))
+    choices.sort(key=lambda c: -c.win)
+    return choices

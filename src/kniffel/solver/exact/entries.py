@@ -153,15 +153,19 @@ def _apply_joker(
     options = space.options
     if not joker_matters(options, space.rows):
         return
-    extra = context.extra[None, :]
-    kniffels = worth[at]  # (6, S)
+    extra = np.flatnonzero(context.extra)  # only these states see a further Kniffel
+    if not len(extra):
+        return
+    where = np.ix_(at, extra)
+    kniffels = worth[where]  # (6, E)
     permitted, full, full_points = joker_arrays(options.joker, space.rows)
     faces = np.arange(1, 7)[:, None]
-    matching_open = context.allowed[:6].astype(np.intp)  # rows[f - 1] counts face f
-    ruling = joker_index(j, faces, matching_open, context.lower_allowed.astype(np.intp)[None, :])
-    in_full = full_points[ruling] + np.where(context.allowed[j], following, -np.inf)
+    matching_open = context.allowed[:6, extra].astype(np.intp)  # rows[f - 1] counts face f
+    lower_open = context.lower_allowed[extra].astype(np.intp)[None, :]
+    ruling = joker_index(j, faces, matching_open, lower_open)
+    in_full = full_points[ruling] + np.where(context.allowed[j, extra], following[extra], -np.inf)
     ruled = np.where(permitted[ruling], np.where(full[ruling], in_full, kniffels), -np.inf)
-    worth[at] = np.where(extra, ruled + context.bonus[None, :], kniffels)
+    worth[where] = ruled + context.bonus[extra][None, :]
 
 
 def row_values(

@@ -1,0 +1,64 @@
+"""The game review and a player page on a phone: readable without sideways scrolling.
+
+Also writes their screenshots for the README (``docs/screenshots/review-phone.png``,
+``docs/screenshots/player-phone.png``).
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from kniffel.board.players.sample import random_record
+
+from .conftest import PHONE
+from .test_screenshots import SHOTS, png_size, post
+
+pytestmark = pytest.mark.e2e
+
+
+def _fits(page: Page) -> None:
+    """Nothing wider than the screen: no sideways scrolling."""
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"the page is {width} px wide on a {PHONE['width']} px phone"
+
+
+def _chart_loaded(page: Page, name: str) -> None:
+    page.wait_for_function(
+        "img => img.complete && img.naturalWidth > 0",
+        arg=page.get_by_role("img", name=name).first.element_handle(),
+    )
+
+
+def test_the_review_and_a_player_page_fit_a_phone(browser: Browser, server: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    games = [
+        post(server + "/api/records", random_record("kniffel", ["Anna", "Ben"], random.Random(s)))
+        for s in range(3)
+    ]
+    phone = browser.new_context(viewport=PHONE, device_scale_factor=2, locale="de-DE")
+    page = phone.new_page()
+    page.goto(f"{server}/g/{games[0]['id']}/analyse")
+    expect(page.get_by_role("heading", name="Spielbericht: Kniffel")).to_be_visible()
+    expect(page.locator(".review-costliest li").first).to_be_visible()
+    _chart_loaded(page, "Erwartete Endsumme nach jeder Entscheidung")
+    _fits(page)
+    page.screenshot(path=SHOTS / "review-phone.png")
+    page.get_by_role("link", name="Alle Entscheidungen als Tabelle").click()
+    expect(page.locator("table.analyse-decisions")).to_be_visible()
+
+    page.goto(f"{server}/spieler/anna")
+    expect(page.get_by_role("heading", name="Spieler: Anna")).to_be_visible()
+    expect(page.locator("[data-yardstick]")).to_contain_text("Der starke Bot: 246,1 im Schnitt")
+    _chart_loaded(page, "Punkteverteilung: Kniffel")
+    _fits(page)
+    page.screenshot(path=SHOTS / "player-phone.png")
+    page.goto(server + "/")
+    expect(page.get_by_role("heading", name="Bestenliste")).to_be_visible()
+    _fits(page)
+    phone.close()
+    for shot in ("review-phone.png", "player-phone.png"):
+        assert png_size(Path(SHOTS / shot)) == (2 * PHONE["width"], 2 * PHONE["height"])
