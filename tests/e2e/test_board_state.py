@@ -154,7 +154,7 @@ def test_the_device_that_loses_a_simultaneous_tap_says_so_and_drops_its_dice(
     b.get_by_role("button", name="Runter, Einser, Pflichtfeld, 3 Punkte möglich").click()
     wait_version(b, 1)
     toast = b.locator("#toast")
-    expect(toast).to_have_text("Das Spiel wurde inzwischen geändert; bitte noch einmal.")
+    expect(toast).to_have_text("Das Spiel wurde inzwischen geändert; bitte noch einmal")
     expect(toast).to_be_in_viewport()
     expect(b.locator(".turn-name")).to_have_text("Ben ist am Zug")
     expect(b.locator("#dice-input")).to_have_value("")

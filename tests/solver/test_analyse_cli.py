@@ -49,7 +49,8 @@ def test_the_table_lists_each_decision_and_the_loss_per_player(tmp_path: Path) -
     rows = lines[3 : 3 + len(analysis.decisions)]
     assert [int(row.split()[0]) for row in rows] == [2, 4, 5, 6]
     wasted = rows[0]
-    assert "enter chance (30)" in wasted and "enter kniffel (50)" in wasted
+    assert "enter Chance (30)" in wasted and "enter Kniffel (50)" in wasted
+    assert "three_kind" not in result.stdout and "chance (" not in result.stdout
     assert wasted.split()[-1] == f"{analysis.decisions[0].loss:.2f}"
     assert "keep 1 2" in rows[1]
     assert "12666 (1)" in rows[1]
@@ -149,3 +150,34 @@ def test_help_names_every_option() -> None:
     text = CliRunner().invoke(cli, ["analyse", "--help"]).output
     for option in ("--json", "--top N", "RECORD"):
         assert option in text
+
+
+def test_the_table_names_rows_and_columns_by_their_labels(tmp_path: Path) -> None:
+    record = {
+        "format": "kniffel-record/1",
+        "variant": "rauf-runter",
+        "players": ["Anna"],
+        "events": [
+            {"type": "roll", "player": "Anna", "dice": [3, 3, 3, 2, 1]},
+            {"type": "enter", "player": "Anna", "cell": "up.chance"},
+        ],
+    }
+    result = run(tmp_path, record)
+    assert result.exit_code == 0, result.output
+    assert "enter Up, Chance (12)" in result.stdout
+    assert "up.chance" not in result.stdout
+
+
+def test_the_yahtzee_preset_says_yahtzee(tmp_path: Path) -> None:
+    record = {
+        "format": "kniffel-record/1",
+        "variant": "yahtzee",
+        "players": ["Anna"],
+        "events": [
+            {"type": "roll", "player": "Anna", "dice": [6, 6, 6, 6, 6]},
+            {"type": "enter", "player": "Anna", "cell": "chance"},
+        ],
+    }
+    result = run(tmp_path, record)
+    assert result.exit_code == 0, result.output
+    assert "enter Yahtzee (50)" in result.stdout and "Kniffel" not in result.stdout

@@ -431,7 +431,7 @@ def test_a_further_kniffel_is_explained(client: TestClient, service: GameService
     assert "Weiterer Kniffel!" in html
     assert "+100 Kniffel-Bonus" in html
     assert "Joker (Pflicht): Der Kniffel muss in Vierer." in html
-    assert "Vierer, 20 Punkte möglich, plus 100 Kniffel-Bonus, Joker" in labels(html)
+    assert "Vierer, 20 Punkte möglich, +100 Kniffel-Bonus, Joker" in labels(html)
     refused = Elements(html).cell("Full House, nicht mit diesem Wurf")
     assert refused["data-reason"] == "Joker-Pflicht: Der Kniffel muss in Vierer"
 

@@ -291,7 +291,7 @@ def _cell(
                 preview, preview_bonus, joker = option.points, option.kniffel_bonus, option.joker
                 words.append(t.points(preview, possible=True))
                 if preview_bonus:
-                    words.append(t("plus {n} Kniffel-Bonus", n=t.number(preview_bonus)))
+                    words.append(t("+{n} Kniffel-Bonus", n=t.number(preview_bonus)))
                 if joker:
                     words.append(t("Joker"))
         elif points is not None:

@@ -9,8 +9,9 @@ from typing import Any
 import click
 
 from kniffel.cli.variant_flags import variant_options
+from kniffel.locales import Translator
 from kniffel.record import RecordError, loads, replay
-from kniffel.rules import Dice, Game, KniffelError, Variant
+from kniffel.rules import Dice, Game, KniffelError, Row, Variant
 from kniffel.solver.advice.analysis import choice_dict
 from kniffel.solver.advice.notation import parse_sheet
 from kniffel.solver.advice.position import Position, evaluate, is_exact
@@ -131,7 +132,8 @@ def _render(result: dict[str, Any]) -> str:
     for c in result["choices"]:
         loss = "" if c is result["choices"][0] else f"  ({c['expected'] - best:+.1f})"
         lines.append(f"  {c['label'].ljust(width)}  {c['expected']:8.1f}{loss}")
-    for key, what in (("bonus_chance", "upper bonus"), ("kniffel_chance", "Kniffel")):
+    kniffel = Translator("en", game=result["variant"]).row(Row.KNIFFEL)  # "Yahtzee" there
+    for key, what in (("bonus_chance", "upper bonus"), ("kniffel_chance", kniffel)):
         rates = result[key]
         shown = ", ".join(
             f"{p:.0%}" if len(rates) == 1 else f"{column} {p:.0%}" for column, p in rates.items()

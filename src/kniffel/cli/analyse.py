@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import click
 
+from kniffel.locales import Translator
+from kniffel.locales.refusals import cell_words
 from kniffel.record import RecordError, loads
-from kniffel.solver.advice.analysis import Analysis, choice_label
+from kniffel.rules import EnterAction, Variant
+from kniffel.solver.advice.analysis import Analysis
+from kniffel.solver.advice.position import Choice
 from kniffel.solver.advice.review import ACCURACY_HALF_LOSS, SEVERITIES, Review, describe, review
 
 __all__ = ["analyse_command"]
@@ -49,9 +54,33 @@ def analyse_command(record: Any, as_json: bool, top: int | None) -> None:
         click.echo(render_review(result))
 
 
+def labeller(variant: Variant) -> Callable[[Choice], str]:
+    """Names a choice by the row labels the players read (in English, in the variant's own
+    words): ``keep 6 6``, ``enter Three of a kind (18)``, ``enter Down, Sixes (18)``."""
+    t = Translator("en").for_variant(variant)
+
+    def label(choice: Choice) -> str:
+        action = choice.action
+        if not isinstance(action, EnterAction):
+            return choice.label
+        cell = t.row(action.cell.row)
+        if len(variant.columns) > 1:
+            cell = f"{t.column(variant.column(action.cell.column))}, {cell}"
+        return f"enter {cell} ({choice.points})"
+
+    return label
+
+
+def _cell(name: str, variant: Variant) -> str:
+    """``up.kniffel`` as ``Up, Kniffel``; a one-column variant's cell as its row label."""
+    if len(variant.columns) == 1:
+        name = name.rpartition(".")[2]
+    return cell_words(name, Translator("en").for_variant(variant))
+
+
 def render_analysis(result: Analysis, top: int | None = None) -> str:
     """The analysis as a plain-text table and the loss per player."""
-    one_column = len(result.variant.columns) == 1
+    choice_label = labeller(result.variant)
     how = "exact values" if result.exact else "values estimated by the best bot's plan"
     state = "finished" if result.finished else "running"
     lines = [f"{result.variant.name} ({state}): expected final totals, {how}", ""]
@@ -62,9 +91,9 @@ def render_analysis(result: Analysis, top: int | None = None) -> str:
             str(d.turn),
             d.player,
             f"{d.dice}" if d.rolls is None else f"{d.dice} ({d.rolls})",
-            choice_label(d.made, one_column),
+            choice_label(d.made),
             f"{d.made.expected:.2f}",
-            choice_label(d.best, one_column),
+            choice_label(d.best),
             f"{d.best.expected:.2f}",
             f"{d.loss:.2f}",
         )
@@ -91,7 +120,8 @@ def render_analysis(result: Analysis, top: int | None = None) -> str:
 
 def render_review(result: Review) -> str:
     """Each player's accuracy, losses and counts, then the costliest decisions in words."""
-    one_column = len(result.analysis.variant.columns) == 1
+    variant = result.analysis.variant
+    label = labeller(variant)
     lines = [
         "game review (a decision's accuracy: "
         f"100 * 2^(-loss/{ACCURACY_HALF_LOSS:g}) %; a player's: the mean)",
@@ -120,12 +150,12 @@ def render_review(result: Review) -> str:
     lines.append("")
     costliest = result.costliest()
     lines.append("costliest decisions" if costliest else "no costly decisions")
-    lines.extend(f"{i}. {describe(d, one_column)}" for i, d in enumerate(costliest, start=1))
+    lines.extend(f"{i}. {describe(d, label=label)}" for i, d in enumerate(costliest, start=1))
     if result.unrated:
         lines.append("")
         lines.append("not rated (points entered without dice)")
         lines.extend(
-            f"event {u.event}: {u.player}, turn {u.turn}, {u.cell} ({u.points})"
+            f"event {u.event}: {u.player}, turn {u.turn}, {_cell(u.cell, variant)} ({u.points})"
             for u in result.unrated
         )
     return "\n".join(lines)

@@ -10,7 +10,8 @@ import click
 
 from kniffel.cli.output import options_line, progress
 from kniffel.cli.variant_flags import variant_options
-from kniffel.rules import Variant
+from kniffel.locales import Translator
+from kniffel.rules import Row, Variant
 from kniffel.solver.play.bots import BOT_NAMES
 from kniffel.solver.play.simulate import Simulation, simulate
 
@@ -80,7 +81,8 @@ def _print(summary: dict[str, Any]) -> None:
         kniffel = summary["kniffel_rate"][column]
         click.echo(f"{column:<12} {mean:>8.2f} {bonus:>7.1%} {kniffel:>8.1%}")
     if summary["extra_kniffels_per_game"]:
-        click.echo(f"extra Kniffel bonuses per game  {summary['extra_kniffels_per_game']:.4f}")
+        word = Translator("en", game=summary["variant"]).row(Row.KNIFFEL)  # "Yahtzee" there
+        click.echo(f"extra {word} bonuses per game  {summary['extra_kniffels_per_game']:.4f}")
     per_game = summary["seconds_per_game"] * 1000
     click.echo(f"time         {per_game:.2f} ms per game ({summary['seconds']:.1f} s)")
 

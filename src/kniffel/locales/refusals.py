@@ -27,7 +27,7 @@ from babel.lists import format_list
 from kniffel.locales import N_, Translator
 from kniffel.rules import PRESETS, ColumnSpec, Row, point_ranges
 
-__all__ = ["REFUSALS", "refusal_text"]
+__all__ = ["REFUSALS", "cell_words", "refusal_text"]
 
 #: The message (a German message id of the catalogues) of every refusal code.
 REFUSALS: dict[str, str] = {
@@ -159,9 +159,9 @@ def _words(name: str, value: Any, t: Translator) -> str:
     if name in ("row", "due_row") and isinstance(value, str):
         return _row(value, t)
     if name == "cell" and isinstance(value, str):
-        return _cell(value, t)
+        return cell_words(value, t)
     if name == "cells" and isinstance(value, list):
-        return _either([_cell(str(cell), t) for cell in value], t)
+        return _either([cell_words(str(cell), t) for cell in value], t)
     if name in ("dice", "keep") and isinstance(value, list):
         return " ".join(map(str, value)) or "–"
     if name == "allowed" and isinstance(value, list):
@@ -186,7 +186,7 @@ def _row(value: str, t: Translator) -> str:
         return value
 
 
-def _cell(name: str, t: Translator) -> str:
+def cell_words(name: str, t: Translator) -> str:
     """``down.threes`` as ``Runter, Dreier``; a bare row (one column) as its label."""
     column, dot, row = name.partition(".")
     if not dot:

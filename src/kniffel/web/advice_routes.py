@@ -220,7 +220,13 @@ async def tipp(request: Request, game_id: str) -> Response:
         view = await run_in_threadpool(rendering.service(request).get, game_id)
     except GameNotFound:
         return rendering.not_found(request)
-    context: dict[str, Any] = {"game_id": view.id, "message": "", "tipp": None}
+    words = AdviceWords(words.t.for_variant(view.variant))  # "Yahtzee" in the yahtzee preset
+    context: dict[str, Any] = {
+        "game_id": view.id,
+        "message": "",
+        "tipp": None,
+        "game_words": view.variant.name,
+    }
     waiting = _waiting_for_tables(request, view, words)
     if waiting is not None:
         context.update(waiting[0])
@@ -233,7 +239,7 @@ async def tipp(request: Request, game_id: str) -> Response:
         context["message"] = str(exc)
         return _render(request, "advice/tipp.html", context, status=422)
     except KniffelError as exc:
-        context["message"] = refusal_text(exc, words.t.for_variant(view.variant))
+        context["message"] = refusal_text(exc, words.t)
         return _render(request, "advice/tipp.html", context, status=422)
     context["tipp"] = _tipp_view(view, position, words)
     return _render(request, "advice/tipp.html", context)

@@ -50,7 +50,7 @@ def _board_context(
     page: bool = True,
 ) -> dict[str, Any]:
     """What ``board.html`` shows; ``page=False`` for the board fragment alone."""
-    t = rendering.translator(request)
+    t = rendering.translator(request).for_variant(view.variant)  # the preset's own words
     game = view.game
     board = board_view(game, t, dice_mode=view.dice_mode, dice=dice, points=points, bots=view.bots)
     can_change = rendering.device_key(request, view) is not None
@@ -70,6 +70,7 @@ def _board_context(
     }
     return {
         "game_id": view.id,
+        "game_words": view.variant.name,
         "version": view.version,
         "board": board,
         "can_change": can_change,

@@ -19,12 +19,14 @@ decision beside the best one. The formulas are documented in docs/solver.md
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from kniffel.record import Record, replay
 from kniffel.rules import Enter, Game, standing_events
 from kniffel.solver.advice.analysis import Analysis, Decision, analyse, choice_label
+from kniffel.solver.advice.position import Choice
 
 __all__ = [
     "ACCURACY_HALF_LOSS",
@@ -215,17 +217,23 @@ def _unrated(game: Game) -> tuple[Unrated, ...]:
     return tuple(found)
 
 
-def describe(decision: Decision, one_column: bool = True) -> str:
-    """A costly decision in plain English words.
+def describe(
+    decision: Decision,
+    one_column: bool = True,
+    label: Callable[[Choice], str] | None = None,
+) -> str:
+    """A costly decision in plain English words (``label`` names a choice; default
+    :func:`choice_label`).
 
     ``Anna, turn 3, roll 2, dice 66652: chose enter chance (25), best was keep
     6 6 6; it cost 4.31 points (Fehler).``
     """
+    named = label or (lambda choice: choice_label(choice, one_column))
     where = "at the table" if decision.rolls is None else f"roll {decision.rolls}"
     kind = severity(decision.loss)
     return (
         f"{decision.player}, turn {decision.turn}, {where}, dice {decision.dice}: "
-        f"chose {choice_label(decision.made, one_column)}, "
-        f"best was {choice_label(decision.best, one_column)}; "
+        f"chose {named(decision.made)}, "
+        f"best was {named(decision.best)}; "
         f"it cost {decision.loss:.2f} points" + (f" ({kind})" if kind else "") + "."
     )
