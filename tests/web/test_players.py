@@ -253,3 +253,22 @@ def test_a_database_of_many_random_games_gives_the_figures_of_its_games(tmp_path
         sum(1 for a, b in totals if a == b),
     )
     assert len(data["latest_games"]) == 20
+
+
+def test_a_game_cleared_after_the_end_stops_counting_until_finished_again(
+    client: TestClient, service: GameService
+) -> None:
+    game_id, _ = _import(service, "kniffel", ["Anna"], 11)
+    key = service.get(game_id).key
+    assert client.get("/api/players/anna").json()["games"] == 1
+    url = f"/api/games/{game_id}/events"
+    clear = {"type": "clear", "player": "Anna", "cell": "main.chance"}
+    assert (
+        client.post(url, json={"event": clear}, headers={"X-Kniffel-Key": key}).status_code == 200
+    )
+    assert client.get("/api/players/anna").status_code == 404
+    enter = {"type": "enter", "player": "Anna", "cell": "main.chance", "points": 20}
+    assert (
+        client.post(url, json={"event": enter}, headers={"X-Kniffel-Key": key}).status_code == 200
+    )
+    assert client.get("/api/players/anna").json()["games"] == 1

@@ -16,7 +16,6 @@ from typing import Any
 from sqlalchemy import Connection, and_, case, func, literal, select
 from sqlalchemy.orm import aliased
 
-from kniffel.store.models import GameRow
 from kniffel.store.results import PlayerResultRow
 
 __all__ = ["RawFigures", "RawPreset", "figures", "leaders", "series"]
@@ -31,8 +30,10 @@ R = PlayerResultRow
 
 
 def _current() -> Any:
-    """Rows of finished games at their current version."""
-    return and_(GameRow.id == R.game_id, GameRow.finished.is_(True), GameRow.version == R.version)
+    """Rows that count: the sync marks the rows of a game that is no longer finished with
+    version -1 and rewrites those of a changed finished game, so no join with ``games``
+    is needed (the page reads only the summary rows)."""
+    return R.version >= 0
 
 
 def _utc(moment: datetime) -> datetime:
@@ -106,16 +107,14 @@ def figures(connection: Connection, key: str, latest: int = 20) -> RawFigures | 
             func.sum(case((R.accuracy.is_not(None), R.decisions), else_=0)),
         )
         .select_from(R)
-        .join(GameRow, _current())
-        .where(R.player == key)
+        .where(_current(), R.player == key)
     ).one()
     if not overall[0]:
         return None
     name = connection.execute(
         select(func.coalesce(R.linked, R.name))
         .select_from(R)
-        .join(GameRow, _current())
-        .where(R.player == key)
+        .where(_current(), R.player == key)
         .order_by(R.finished_at.desc())
         .limit(1)
     ).scalar_one()
@@ -135,8 +134,7 @@ def figures(connection: Connection, key: str, latest: int = 20) -> RawFigures | 
             *bonus_sums,
         )
         .select_from(R)
-        .join(GameRow, _current())
-        .where(R.player == key)
+        .where(_current(), R.player == key)
         .group_by(R.variant)
         .order_by(func.count().desc(), R.variant)
     ).all()
@@ -145,8 +143,7 @@ def figures(connection: Connection, key: str, latest: int = 20) -> RawFigures | 
         recent = connection.scalars(
             select(R.total)
             .select_from(R)
-            .join(GameRow, _current())
-            .where(R.player == key, R.variant == variant)
+            .where(_current(), R.player == key, R.variant == variant)
             .order_by(R.finished_at.desc(), R.game_id.desc())
             .limit(RECENT)
         ).all()
@@ -157,8 +154,7 @@ def figures(connection: Connection, key: str, latest: int = 20) -> RawFigures | 
         for index, count in connection.execute(
             select(bucket, func.count())
             .select_from(R)
-            .join(GameRow, _current())
-            .where(R.player == key, R.variant == variant)
+            .where(_current(), R.player == key, R.variant == variant)
             .group_by(bucket)
         ).all():
             counts[int(index)] = int(count)
@@ -191,7 +187,6 @@ def figures(connection: Connection, key: str, latest: int = 20) -> RawFigures | 
             func.sum(case((R.total == other.total, 1), else_=0)),
         )
         .select_from(R)
-        .join(GameRow, _current())
         .join(
             other,
             and_(
@@ -208,8 +203,7 @@ def figures(connection: Connection, key: str, latest: int = 20) -> RawFigures | 
     games_rows = connection.execute(
         select(R.game_id, R.finished_at, R.variant, R.total, R.place, R.seats, R.accuracy)
         .select_from(R)
-        .join(GameRow, _current())
-        .where(R.player == key)
+        .where(_current(), R.player == key)
         .order_by(R.finished_at.desc(), R.game_id.desc())
         .limit(latest)
     ).all()
@@ -240,8 +234,7 @@ def series(connection: Connection, key: str) -> list[tuple[str, int, float | Non
         for v, t, a in connection.execute(
             select(R.variant, R.total, R.accuracy)
             .select_from(R)
-            .join(GameRow, _current())
-            .where(R.player == key)
+            .where(_current(), R.player == key)
             .order_by(R.finished_at, R.game_id)
         ).all()
     ]
@@ -260,8 +253,7 @@ def leaders(connection: Connection) -> list[tuple[str, str, str, int, float, int
             func.sum(case((R.place == 1, 1), else_=0)),
         )
         .select_from(R)
-        .join(GameRow, _current())
-        .where(R.bot.is_(False))
+        .where(_current(), R.bot.is_(False))
         .group_by(R.variant, R.player)
     ).all()
     return [
@@ -283,7 +275,7 @@ def players(connection: Connection) -> list[tuple[str, str, int, int, int, int, 
             func.min(case((R.bot.is_(True), 1), else_=0)),
         )
         .select_from(R)
-        .join(GameRow, _current())
+        .where(_current())
         .group_by(R.player)
         .order_by(func.count().desc(), R.player)
     ).all()

@@ -88,6 +88,7 @@ class PlayerResultRow(Base):
     __table_args__ = (
         Index("ix_player_results_player", "player", "variant"),
         Index("ix_player_results_finished", "finished_at"),
+        Index("ix_player_results_player_finished", "player", "finished_at"),
     )
 
 
@@ -228,6 +229,16 @@ def sync_connection(
                 }
             )
         connection.execute(PlayerResultRow.__table__.insert(), values)  # type: ignore[attr-defined]
+    # A game that is no longer finished (a cell cleared after the end) does not count;
+    # its rows stay (with their links) at version -1 until it is finished again.
+    unfinished = select(GameRow.id).where(GameRow.finished.is_(False))
+    if since is not None:
+        unfinished = unfinished.where(GameRow.updated_at >= since)
+    connection.execute(
+        update(PlayerResultRow)
+        .where(PlayerResultRow.game_id.in_(unfinished), PlayerResultRow.version >= 0)
+        .values(version=-1)
+    )
     return len(stale)
 
 
