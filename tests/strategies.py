@@ -17,6 +17,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from kniffel.board.limits import LimitError, check_record_names
 from kniffel.record import record_of
 from kniffel.rules import (
     PRESETS,
@@ -86,6 +87,19 @@ def player_lists(min_size: int = 1, max_size: int = 4) -> st.SearchStrategy[list
     return st.lists(name, min_size=min_size, max_size=max_size, unique=True)
 
 
+def _board_keeps(names: list[str]) -> bool:
+    try:
+        check_record_names(names)
+    except LimitError:
+        return False
+    return True
+
+
+def board_player_lists(min_size: int = 1, max_size: int = 4) -> st.SearchStrategy[list[str]]:
+    """Names the board stores as they are (docs/architecture.md, limits): for tests through it."""
+    return player_lists(min_size, max_size).filter(_board_keeps)
+
+
 def dice() -> st.SearchStrategy[Dice]:
     return st.builds(Dice.of, st.lists(st.integers(1, 6), min_size=5, max_size=5))
 
@@ -98,7 +112,10 @@ def games(
     max_events: int = 150,
 ) -> Game:
     """A game after a random number of random legal events, corrections and undos included."""
-    game = Game(draw(variant or variants()), draw(players or player_lists()))
+    game = Game(
+        draw(variant if variant is not None else variants()),
+        draw(players if players is not None else player_lists()),
+    )
     rng = draw(st.randoms(use_true_random=True))
     for _ in range(draw(st.integers(0, max_events))):
         random_event(game, rng)
@@ -113,7 +130,10 @@ def finished_games(
     corrections: float = 0.1,
 ) -> Game:
     """A game played to its end (with corrections on the way when ``corrections`` > 0)."""
-    game = Game(draw(variant or variants()), draw(players or player_lists(max_size=3)))
+    game = Game(
+        draw(variant if variant is not None else variants()),
+        draw(players if players is not None else player_lists(max_size=3)),
+    )
     play_game(game, draw(st.randoms(use_true_random=True)), corrections=corrections)
     return game
 
