@@ -10,15 +10,13 @@ device at the table that shows the chances costs one computation per entry.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-from collections.abc import Callable
-from typing import Annotated, Any, Generic, TypeVar
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
+from kniffel.board.kept import Kept
 from kniffel.board.views import GameView
 from kniffel.locales import N_
 from kniffel.rules import Dice
@@ -46,34 +44,10 @@ api = APIRouter(tags=["advice"])
 pages = APIRouter(include_in_schema=False)
 router = APIRouter()
 
-K = TypeVar("K")
-V = TypeVar("V")
 
-
-class _Kept(Generic[K, V]):
-    """Computed values by key (a game's id and version), the latest ``size`` of them."""
-
-    def __init__(self, size: int = 64) -> None:
-        self.size = size
-        self._lock = threading.Lock()
-        self._done: OrderedDict[K, V] = OrderedDict()
-
-    def get(self, key: K, compute: Callable[[], V]) -> V:
-        with self._lock:
-            if key in self._done:
-                self._done.move_to_end(key)
-                return self._done[key]
-        value = compute()
-        with self._lock:
-            self._done[key] = value
-            while len(self._done) > self.size:
-                self._done.popitem(last=False)
-        return value
-
-
-_chances: _Kept[tuple[str, int], Chances] = _Kept()
-_series: _Kept[tuple[str, int], Series] = _Kept(16)
-_charts: _Kept[tuple[str, int, str], str] = _Kept(16)
+_chances: Kept[tuple[str, int], Chances] = Kept()
+_series: Kept[tuple[str, int], Series] = Kept(16)
+_charts: Kept[tuple[str, int, str], str] = Kept(16)
 
 
 def chances_for(view: GameView) -> Chances:

@@ -14,16 +14,14 @@ here), so a page, its chart and its JSON cost one analysis.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
 from kniffel.board.errors import GameNotFound
+from kniffel.board.kept import Kept
 from kniffel.board.service import GameView
 from kniffel.solver.advice.review import Review, review_of, severity
 from kniffel.store.results import ResultStore
@@ -42,33 +40,8 @@ pages = APIRouter(include_in_schema=False)
 router = APIRouter()
 
 
-K = TypeVar("K")
-V = TypeVar("V")
-
-
-class _Kept(Generic[K, V]):
-    """A small LRU of computed values by key (a game's id and version, …)."""
-
-    def __init__(self, size: int = 32) -> None:
-        self.size = size
-        self._lock = threading.Lock()
-        self._done: OrderedDict[K, V] = OrderedDict()
-
-    def get(self, key: K, compute: Callable[[], V]) -> V:
-        with self._lock:
-            if key in self._done:
-                self._done.move_to_end(key)
-                return self._done[key]
-        value = compute()
-        with self._lock:
-            self._done[key] = value
-            while len(self._done) > self.size:
-                self._done.popitem(last=False)
-        return value
-
-
-_reviews: _Kept[tuple[str, int], Review] = _Kept()
-_charts: _Kept[tuple[str, int, str], str] = _Kept()
+_reviews: Kept[tuple[str, int], Review] = Kept()
+_charts: Kept[tuple[str, int, str], str] = Kept()
 
 
 def review_for(view: GameView, results: ResultStore | None = None) -> Review:
