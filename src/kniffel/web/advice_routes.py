@@ -31,7 +31,7 @@ from kniffel.solver.advice.analysis import Analysis, analyse, choice_dict
 from kniffel.solver.advice.position import Position, evaluate, is_exact
 from kniffel.web import forms, rendering, tables
 from kniffel.web.advice_words import AdviceWords
-from kniffel.web.api import Key
+from kniffel.web.api import Key, Rolls, TableDice, Top
 from kniffel.web.errors import ErrorBody
 
 __all__ = ["router"]
@@ -155,12 +155,9 @@ analysis_of = _Analyses().of
 def advice(
     game_id: str,
     request: Request,
-    dice: Annotated[
-        str | None,
-        Query(description="physical dice thrown but not recorded, e.g. 66655 (before a roll)"),
-    ] = None,
-    rolls: Annotated[int, Query(ge=1, le=3, description="how many rolls made those dice")] = 3,
-    top: Annotated[int, Query(ge=1, le=500, description="how many choices to list")] = 5,
+    dice: TableDice = None,
+    rolls: Rolls = 3,
+    top: Top = 5,
     key: Key = None,
 ) -> dict[str, Any]:
     view = rendering.service(request).get(game_id)

@@ -64,6 +64,13 @@ def game_key(
 
 
 Key = Annotated[str | None, Depends(game_key)]
+#: The query of the advice routes (the Tipp for points and for the win): dice thrown at the table.
+TableDice = Annotated[
+    str | None,
+    Query(description="physical dice thrown but not recorded, e.g. 66655 (before a roll)"),
+]
+Rolls = Annotated[int, Query(ge=1, le=3, description="how many rolls made those dice")]
+Top = Annotated[int, Query(ge=1, le=500, description="how many choices to list")]
 
 
 def _created(view: GameView) -> dict[str, Any]:

@@ -10,9 +10,9 @@ device at the table that shows the chances costs one computation per entry.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
@@ -25,7 +25,7 @@ from kniffel.solver.chances.forecast import Chances, forecast
 from kniffel.solver.chances.series import Series, chances_over
 from kniffel.solver.chances.winbot import win_choices
 from kniffel.web import rendering, tables
-from kniffel.web.api import Key
+from kniffel.web.api import Key, Rolls, TableDice, Top
 from kniffel.web.errors import ErrorBody, GameNotFound
 
 __all__ = ["API_BUDGET", "chances_for", "router"]
@@ -94,12 +94,9 @@ def chances_json(game_id: str, request: Request, key: Key = None) -> dict[str, A
 def win_advice(
     game_id: str,
     request: Request,
-    dice: Annotated[
-        str | None,
-        Query(description="physical dice thrown but not recorded, e.g. 66655 (before a roll)"),
-    ] = None,
-    rolls: Annotated[int, Query(ge=1, le=3, description="how many rolls made those dice")] = 3,
-    top: Annotated[int, Query(ge=1, le=500, description="how many choices to list")] = 5,
+    dice: TableDice = None,
+    rolls: Rolls = 3,
+    top: Top = 5,
     key: Key = None,
 ) -> dict[str, Any]:
     """``player``, ``version`` and ``choices`` (best first), each a roll with the dice to
