@@ -72,6 +72,21 @@ def test_serve_with_a_bad_database_url_is_one_line(url: str) -> None:
     assert result.stdout == ""  # it did not start
 
 
+@pytest.mark.parametrize(
+    "url",
+    [
+        "sqlite:////proc/kniffel-nowhere/k.db",  # a folder that cannot be made
+        "postgresql+psycopg://app:s3cret@127.0.0.1:1/app",  # nobody listens (loopback)
+    ],
+)
+def test_serve_with_a_database_that_cannot_be_opened_is_one_line(url: str) -> None:
+    result = CliRunner().invoke(cli, ["serve", "--db", url])
+    assert result.exit_code == 2
+    assert "Traceback" not in result.output and "s3cret" not in result.output
+    assert result.stderr.count("\n") == 1 and "cannot be opened" in result.stderr
+    assert result.stdout == ""  # it did not start
+
+
 def test_serve_keeps_a_password_out_of_the_message() -> None:
     result = CliRunner().invoke(cli, ["serve", "--db", "mysql://user:s3cret@host/db"])
     assert result.exit_code == 2 and "s3cret" not in result.output

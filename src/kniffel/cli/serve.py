@@ -65,6 +65,7 @@ def serve_command(
     }
     settings = settings.model_copy(update={k: v for k, v in updates.items() if v is not None})
     _check_db(settings.db)
+    _check_opens(settings.db)
     if settings.workers > 1 and make_url(settings.db).get_backend_name() == "sqlite":
         raise click.UsageError(
             f"--workers {settings.workers} needs PostgreSQL: with SQLite run one process "
@@ -128,4 +129,23 @@ def _check_db(url: str) -> None:
         click.echo(
             f"--db {shown}: not a database URL the board can use ({error}); {hint}", err=True
         )
+        raise SystemExit(2) from None
+
+
+def _check_opens(url: str) -> None:
+    """The database opens (and is migrated) now, or one plain line and exit status 2.
+
+    Without this, a database that cannot be reached or written fails inside the server's
+    start-up, as a traceback.
+    """
+    from sqlalchemy import exc
+
+    from kniffel.store import GameStore
+
+    try:
+        GameStore.open(url).close()
+    except (exc.SQLAlchemyError, OSError) as error:
+        shown = url if "@" not in url else "the --db URL"
+        reason = str(getattr(error, "orig", None) or error).strip().splitlines()[0]
+        click.echo(f"--db {shown}: the database cannot be opened ({reason})", err=True)
         raise SystemExit(2) from None
