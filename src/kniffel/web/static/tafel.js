@@ -787,7 +787,18 @@ document.documentElement.classList.add("js");
     return true;
   }
 
+  function showRefusal() {
+    // A refused import or new game is printed beside its form, often far down the page:
+    // bring it into view and give it focus, so that what happened is seen and read out.
+    const refusal = $("#import-error, #form-error");
+    if (!refusal) return;
+    refusal.setAttribute("tabindex", "-1");
+    refusal.scrollIntoView({ block: "center" });
+    refusal.focus({ preventScroll: true });
+  }
+
   function start() {
+    showRefusal();
     const form = $("[data-new-game]");
     if (form) setUpNewGame(form);
     const game = $(".game[data-game]");
