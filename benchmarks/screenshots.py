@@ -1,8 +1,8 @@
 """The README's screenshots: the board at phone and desktop size, written to docs/screenshots/.
 
-Runs ``tests/e2e/test_screenshots.py`` with ``KNIFFEL_SCREENSHOTS=1`` (that test starts its own
-server on loopback and drives Debian's chromium). The default test run skips it, so only this
-script ever rewrites the pictures::
+Runs ``tests/e2e/test_screenshots.py`` and ``test_review_phone.py`` with ``KNIFFEL_SCREENSHOTS=1``
+(they start their own server on loopback and drive Debian's chromium). The default test run
+writes no picture, so only this script ever rewrites them::
 
     uv run python benchmarks/screenshots.py
 """
@@ -19,9 +19,11 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def main() -> int:
     env = {**os.environ, "KNIFFEL_SCREENSHOTS": "1"}
-    test = ROOT / "tests" / "e2e" / "test_screenshots.py"
+    tests = [
+        ROOT / "tests" / "e2e" / name for name in ("test_screenshots.py", "test_review_phone.py")
+    ]
     command = [sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", "-p", "no:cacheprovider"]
-    done = subprocess.run([*command, str(test)], cwd=ROOT, env=env, check=False)
+    done = subprocess.run([*command, *map(str, tests)], cwd=ROOT, env=env, check=False)
     if done.returncode == 0:
         print(f"written: {ROOT / 'docs' / 'screenshots'}")
     return done.returncode
