@@ -10,7 +10,9 @@ import pytest
 from click.testing import CliRunner
 
 from kniffel.cli import cli
+from kniffel.cli.analyse import labeller
 from kniffel.record import loads, new_record
+from kniffel.rules import get_variant
 from kniffel.solver.advice.analysis import analyse
 from kniffel.solver.advice.review import SEVERITIES, accuracy, describe, review, severity
 
@@ -98,8 +100,10 @@ def test_the_cli_prints_the_review_and_json_keeps_the_analysis_keys(tmp_path: Pa
     assert "game review" in text.stdout
     lines = text.stdout.splitlines()
     assert any(line.split()[:3] == ["Anna", f"{anna.accuracy:.1f}", "%"] for line in lines)
-    assert "1. " + describe(result.costliest()[0]) in text.stdout
-    assert "event 8: Anna, turn 3, main.fours (12)" in text.stdout
+    label = labeller(get_variant("kniffel"))
+    assert "1. " + describe(result.costliest()[0], label=label) in text.stdout
+    assert "enter Kniffel (50)" in text.stdout  # the players' row labels, not ids
+    assert "event 8: Anna, turn 3, Fours (12)" in text.stdout
     data = json.loads(CliRunner().invoke(cli, ["analyse", "--json", str(path)]).stdout)
     assert {"variant", "exact", "finished", "decisions", "players"} <= set(data)
     assert data["players"]["Anna"]["accuracy"] == pytest.approx(anna.accuracy)

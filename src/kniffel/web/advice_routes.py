@@ -31,7 +31,7 @@ from kniffel.solver.advice.analysis import Analysis, analyse, choice_dict
 from kniffel.solver.advice.position import Position, evaluate, is_exact
 from kniffel.web import forms, rendering, tables
 from kniffel.web.advice_words import AdviceWords
-from kniffel.web.api import Key, Rolls, TableDice, Top
+from kniffel.web.api import OPTIONAL_KEY, Key, Rolls, TableDice, Top
 from kniffel.web.errors import ErrorBody
 
 __all__ = ["router"]
@@ -148,6 +148,7 @@ analysis_of = _Analyses().of
 
 @api.get(
     "/games/{game_id}/advice",
+    openapi_extra=OPTIONAL_KEY,
     response_model=AdviceOut,
     responses=_ERRORS,
     summary="Tipp: the best choices of the player to move, with expected final totals",
@@ -176,6 +177,7 @@ def advice(
 
 @api.get(
     "/games/{game_id}/analysis",
+    openapi_extra=OPTIONAL_KEY,
     response_model=AnalysisOut,
     responses=_ERRORS,
     summary="Each decision of the game beside the best one, and the expected loss per player",

@@ -64,6 +64,10 @@ def game_key(
 
 
 Key = Annotated[str | None, Depends(game_key)]
+#: For reading routes that take the key but do not need it (advice, analysis, review, chances:
+#: anyone may read; only a key holder starts a solver table's build): the spec says the key is
+#: optional (an empty security requirement beside the key's).
+OPTIONAL_KEY: dict[str, Any] = {"security": [{}]}
 #: The query of the advice routes (the Tipp for points and for the win): dice thrown at the table.
 TableDice = Annotated[
     str | None,

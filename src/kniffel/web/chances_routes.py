@@ -25,7 +25,7 @@ from kniffel.solver.chances.forecast import Chances, forecast
 from kniffel.solver.chances.series import Series, chances_over
 from kniffel.solver.chances.winbot import win_choices
 from kniffel.web import rendering, tables
-from kniffel.web.api import Key, Rolls, TableDice, Top
+from kniffel.web.api import OPTIONAL_KEY, Key, Rolls, TableDice, Top
 from kniffel.web.errors import ErrorBody, GameNotFound
 
 __all__ = ["API_BUDGET", "chances_for", "router"]
@@ -57,6 +57,7 @@ def chances_for(view: GameView) -> Chances:
 
 @api.get(
     "/games/{game_id}/chances",
+    openapi_extra=OPTIONAL_KEY,
     responses={
         404: {"model": ErrorBody, "description": "there is no such game"},
         422: {"model": ErrorBody, "description": "the request is malformed"},
@@ -84,6 +85,7 @@ def chances_json(game_id: str, request: Request, key: Key = None) -> dict[str, A
 
 @api.get(
     "/games/{game_id}/advice/win",
+    openapi_extra=OPTIONAL_KEY,
     responses={
         404: {"model": ErrorBody, "description": "there is no such game"},
         422: {"model": ErrorBody, "description": "the request is malformed"},
