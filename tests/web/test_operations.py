@@ -20,6 +20,7 @@ from sqlalchemy import create_engine
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+import kniffel.cli.serve as serve_module
 from kniffel.cli import cli
 from kniffel.settings import Settings
 from kniffel.store import GameStore
@@ -99,6 +100,9 @@ def test_serve_runs_several_workers_on_postgresql(monkeypatch: pytest.MonkeyPatc
 
     served = _Served()
     monkeypatch.setattr(uvicorn, "run", served)
+    # Nobody listens at the URL: this test is about the workers' settings, not the database
+    # (tests/test_cli_hardening.py checks that an unopenable database is refused).
+    monkeypatch.setattr(serve_module, "_check_opens", lambda url: None)
     # Set through monkeypatch, so the values the command leaves are undone afterwards.
     defaults = {
         "KNIFFEL_DB": "sqlite:///unused.db",
