@@ -17,7 +17,12 @@ from typing import Any
 import pytest
 from playwright.sync_api import APIResponse, Browser, BrowserContext, Page, Route, expect
 
+from kniffel.rules import Row
+
 from .conftest import PHONE
+
+#: The thirteen rows in sheet order, from the rules.
+ROWS = [row.value for row in Row]
 
 pytestmark = pytest.mark.e2e
 
@@ -215,21 +220,7 @@ def test_names_with_dollars_are_text_in_the_chart_and_on_the_board(
     names = ["Ich $^$ du", "Bäcker $1 & $2"]
     events = [
         {"type": "enter", "player": name, "cell": row, "points": 5 if row == "chance" else 0}
-        for row in (
-            "ones",
-            "twos",
-            "threes",
-            "fours",
-            "fives",
-            "sixes",
-            "three_kind",
-            "four_kind",
-            "full_house",
-            "small_straight",
-            "large_straight",
-            "kniffel",
-            "chance",
-        )
+        for row in ROWS
         for name in names
     ]
     record = {
@@ -317,21 +308,6 @@ def test_the_tipp_stays_when_the_board_is_refreshed_meanwhile(
 def test_a_cleared_and_refilled_cell_is_one_turn_of_the_end_chart(
     browser: Browser, server: str
 ) -> None:
-    rows = [
-        "ones",
-        "twos",
-        "threes",
-        "fours",
-        "fives",
-        "sixes",
-        "three_kind",
-        "four_kind",
-        "full_house",
-        "small_straight",
-        "large_straight",
-        "kniffel",
-        "chance",
-    ]
     events: list[dict[str, Any]] = [
         {"type": "enter", "player": "Anna", "cell": "ones", "points": 3}
     ]
@@ -339,7 +315,7 @@ def test_a_cleared_and_refilled_cell_is_one_turn_of_the_end_chart(
     events += [{"type": "enter", "player": "Anna", "cell": "ones", "points": 4}]
     events += [
         {"type": "enter", "player": "Anna", "cell": row, "points": 5 if row == "chance" else 0}
-        for row in rows[1:]
+        for row in ROWS[1:]
     ]
     record = {
         "format": "kniffel-record/1",

@@ -23,7 +23,10 @@ from kniffel.board.service import MAX_IMPORT_EVENTS
 from kniffel.locales import Translator
 from kniffel.locales.refusals import REFUSALS, refusal_text
 from kniffel.record import RecordError, loads, replay
-from kniffel.rules import CODES, IllegalMoveError, KniffelError
+from kniffel.rules import CODES, IllegalMoveError, KniffelError, Row
+
+#: The thirteen rows in sheet order, from the rules.
+ROWS = [row.value for row in Row]
 
 HX = {"HX-Request": "true"}
 DE, EN = Translator("de"), Translator("en")
@@ -52,24 +55,7 @@ def roll(dice: list[int], keep: list[int] | None = None, player: str = "Anna") -
 
 SOLO: dict[str, Any] = {"variant": "kniffel", "players": ["Anna"]}
 YAHTZEE: dict[str, Any] = {"variant": "yahtzee", "players": ["Anna"]}
-FULL_SHEET = [
-    enter(row, points=5 if row == "chance" else 0)
-    for row in [
-        "ones",
-        "twos",
-        "threes",
-        "fours",
-        "fives",
-        "sixes",
-        "three_kind",
-        "four_kind",
-        "full_house",
-        "small_straight",
-        "large_straight",
-        "kniffel",
-        "chance",
-    ]
-]
+FULL_SHEET = [enter(row, points=5 if row == "chance" else 0) for row in ROWS]
 
 #: A record the import refuses with each code (JSON text where the file itself is broken).
 RECORDS: dict[str, dict[str, Any] | str] = {
