@@ -284,6 +284,22 @@ class ResultStore:
         with self.engine.connect() as connection:
             return player_figures.series(connection, player_key(name))
 
+    def totals(self, name: str, variant: str) -> dict[int, int]:
+        """How often ``name`` made each total in ``variant``."""
+        from kniffel.store import player_figures  # it imports this module's table
+
+        self.sync()
+        with self.engine.connect() as connection:
+            return player_figures.totals(connection, player_key(name), variant)
+
+    def shown_name(self, name: str) -> str | None:
+        """The name shown for ``name``'s player, ``None`` without a finished game."""
+        from kniffel.store import player_figures  # it imports this module's table
+
+        self.sync()
+        with self.engine.connect() as connection:
+            return player_figures.shown_name(connection, player_key(name))
+
     def leaders(self) -> list[tuple[str, str, str, int, float, int, int]]:
         from kniffel.store import player_figures  # it imports this module's table
 

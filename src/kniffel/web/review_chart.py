@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 
 from kniffel.board.chart import PALETTE
 
-__all__ = ["expected_chart_svg", "histogram_svg", "plain", "series_chart_svg"]
+__all__ = ["expected_chart_svg", "plain", "series_chart_svg"]
 
 
 def plain(text: str) -> str:
@@ -78,37 +78,3 @@ def expected_chart_svg(
         xlabel=words("Entscheidung"),
         ylabel=words("Erwartete Endsumme"),
     )
-
-
-def histogram_svg(
-    bins: Sequence[tuple[int, int, int]],
-    words: Callable[[str], str],
-    *,
-    marks: Sequence[tuple[str, float]] = (),
-) -> str:
-    """A histogram of totals (``(from, below, count)`` bins) with labelled vertical ``marks``."""
-    from matplotlib.figure import Figure  # imported when drawn: see docs/architecture.md, "Start"
-
-    figure = Figure(figsize=(6.4, 3.2), layout="constrained")
-    axes = figure.add_subplot()
-    axes.bar(
-        [a for a, _, _ in bins],
-        [n for _, _, n in bins],
-        width=[b - a for a, b, _ in bins],
-        align="edge",
-        color=PALETTE[0],
-        edgecolor="white",
-    )
-    for i, (label, x) in enumerate(marks):
-        axes.axvline(x, color=PALETTE[(i + 1) % len(PALETTE)], linewidth=2, label=plain(label))
-    axes.set_xlabel(plain(words("Punkte")))
-    axes.set_ylabel(plain(words("Anzahl")))
-    axes.set_title(plain(words("Punkteverteilung")), loc="left", fontsize=11)
-    axes.grid(True, axis="y", color="#d9dee6", linewidth=0.6)
-    for side in ("top", "right"):
-        axes.spines[side].set_visible(False)
-    if marks:
-        axes.legend(frameon=False, fontsize=9, loc="best")
-    buffer = io.StringIO()
-    figure.savefig(buffer, format="svg", metadata={"Date": None}, transparent=True)
-    return buffer.getvalue()
