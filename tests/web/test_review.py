@@ -98,6 +98,7 @@ def test_the_chart_draws_names_as_text(client: TestClient) -> None:
     assert answer.status_code == 200
     assert answer.headers["content-type"].startswith("image/svg+xml")
     assert answer.text.lstrip().startswith("<?xml") and "<svg" in answer.text
+    assert NAME not in answer.text and f">{html.escape(NAME)}</text>" in answer.text
     assert client.get("/g/nope/analyse/verlauf.svg").status_code == 404
 
 
