@@ -66,10 +66,11 @@ def main() -> None:
             solve_column(table.options, table.discipline)
     print(f"tables ready in {time.perf_counter() - start:.1f} s (not part of the target)")
     folder = Path(tempfile.mkdtemp(prefix="kniffel-review-"))
-    settings = Settings(db=f"sqlite:///{folder / 'review.db'}", prebuild_tables=False)
     # Without the background review, so that the first open computes the review itself.
+    settings = Settings(
+        db=f"sqlite:///{folder / 'review.db'}", prebuild_tables=False, background=False
+    )
     app = create_app(settings)
-    app.state.background_reviews = False
     rng = random.Random(7)
     first: dict[str, list[float]] = {"page": [], "chart": [], "json": []}
     cached: dict[str, list[float]] = {"page": [], "chart": [], "json": []}
