@@ -276,7 +276,7 @@ def test_a_database_of_many_random_games_gives_the_figures_of_its_games(tmp_path
         ]
         yahtzee_chart = client.get("/spieler/anna/verteilung.svg?variant=yahtzee")
     assert page.status_code == 200
-    assert all(c.status_code == 200 and c.text.startswith("<svg") for c in charts)
+    assert all(c.status_code == 200 and "<svg" in c.text for c in charts)
     assert data["games"] == 60
     assert data["wins"] == sum(
         1 for g in expected.values() for a, others, _, _ in g if a >= max(others.values())

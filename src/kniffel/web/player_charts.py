@@ -84,6 +84,7 @@ def _document(
     legend: Sequence[tuple[str, str]] = (),
 ) -> str:
     parts = [
+        '<?xml version="1.0" encoding="utf-8"?>',
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" '
         f'width="{WIDTH}" height="{height}" role="img" aria-label="{escape(title)}" '
         f'font-family="{FONT}" font-size="12" fill="{INK}">',

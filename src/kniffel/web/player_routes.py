@@ -37,7 +37,7 @@ from kniffel.web.errors import ErrorBody
 from kniffel.web.player_charts import histogram_svg, lines_svg
 from kniffel.web.review_words import ReviewWords
 
-__all__ = ["leaderboard_context", "results_of", "router"]
+__all__ = ["leaderboard_context", "results_of", "results_on", "router"]
 
 api = APIRouter(tags=["players"])
 pages = APIRouter(include_in_schema=False)
@@ -62,7 +62,12 @@ class PlayerNotFound(BoardError):
 
 def results_of(request: Request) -> ResultStore:
     """The summary rows of the app's store."""
-    state = request.app.state
+    return results_on(request.app)
+
+
+def results_on(app: Any) -> ResultStore:
+    """The summary rows of ``app``'s store (made on first use)."""
+    state = app.state
     found = getattr(state, "results", None)
     if found is None:
         found = state.results = ResultStore(state.store.engine)
