@@ -67,6 +67,8 @@ class Settings(BaseSettings):
     cache_max_bytes: int = Field(default=500_000_000, ge=0)
     #: Build the presets' tables in the background when the board starts.
     prebuild_tables: bool = True
+    #: Compute finished games' reviews and the best bot's yardsticks in a background thread.
+    background: bool = True
 
     @field_validator("public_url")
     @classmethod
