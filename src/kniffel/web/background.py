@@ -27,13 +27,15 @@ import logging
 import os
 import threading
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kniffel.board.errors import BoardError
 from kniffel.board.service import GameService, GameView
-from kniffel.solver.advice.review import Review
 from kniffel.solver.builds import TableBuilds
 from kniffel.store.results import ResultStore
+
+if TYPE_CHECKING:  # the solver (numpy) is imported by the first review, not at start
+    from kniffel.solver.advice.review import Review
 
 __all__ = ["Background", "Reviews", "start"]
 
