@@ -14,9 +14,10 @@ All figures come from the summary rows of finished games
 
 from __future__ import annotations
 
+import json
 import secrets
 from typing import Annotated, Any
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 from fastapi import APIRouter, Request
 from fastapi import Path as PathParam
@@ -26,17 +27,19 @@ from starlette.concurrency import run_in_threadpool
 
 from kniffel.board.errors import BoardError, Forbidden, GameNotFound
 from kniffel.board.players.exchange import games_csv, players_csv
-from kniffel.board.players.stats import PlayerStats, leaderboard, player_stats
-from kniffel.board.players.yardstick import yardstick
+from kniffel.board.players.stats import PlayerStats, PresetStats, leaderboard, player_stats
+from kniffel.board.players.yardstick import Simulations, Yardstick, yardstick
+from kniffel.rules import get_variant
 from kniffel.rules.variants import PRESETS
+from kniffel.store.player_figures import bins
 from kniffel.store.results import ResultStore, player_key
 from kniffel.web import rendering
 from kniffel.web.api import Key
 from kniffel.web.errors import ErrorBody
-from kniffel.web.review_chart import histogram_svg, series_chart_svg
+from kniffel.web.player_charts import histogram_svg, lines_svg
 from kniffel.web.review_words import ReviewWords
 
-__all__ = ["leaderboard_context", "results_of", "router"]
+__all__ = ["leaderboard_context", "results_of", "results_on", "router"]
 
 api = APIRouter(tags=["players"])
 pages = APIRouter(include_in_schema=False)
@@ -61,7 +64,12 @@ class PlayerNotFound(BoardError):
 
 def results_of(request: Request) -> ResultStore:
     """The summary rows of the app's store."""
-    state = request.app.state
+    return results_on(request.app)
+
+
+def results_on(app: Any) -> ResultStore:
+    """The summary rows of ``app``'s store (made on first use)."""
+    state = app.state
     found = getattr(state, "results", None)
     if found is None:
         found = state.results = ResultStore(state.store.engine)
@@ -80,11 +88,48 @@ def _stats(results: ResultStore, name: str) -> PlayerStats:
     return player_stats(raw)
 
 
-def _stats_json(stats: PlayerStats) -> dict[str, Any]:
+def simulations_on(app: Any) -> Simulations | None:
+    """The best bot's yardsticks being simulated in the background (``None`` when the
+    background is off: then only the documented ones are shown)."""
+    state = app.state
+    if not state.settings.background:
+        return None
+    found = getattr(state, "yardsticks", None)
+    if found is None:
+        tables = state.tables
+
+        def ready(variant: str, options: str) -> bool:
+            return bool(tables.readiness(get_variant(variant, json.loads(options))).ready)
+
+        found = state.yardsticks = Simulations(ready)
+    assert isinstance(found, Simulations)
+    return found
+
+
+def _bot(request: Request, preset: PresetStats) -> tuple[Yardstick | None, dict[str, Any] | None]:
+    """The preset's yardstick for its options, or where its simulation stands (asking for it)."""
+    found = yardstick(preset.variant, preset.options)
+    if found is not None:
+        return found, None
+    simulations = simulations_on(request.app)
+    if simulations is None:
+        return None, None
+    simulations.want(preset.variant, preset.options)
+    background = getattr(request.app.state, "background", None)
+    if background is not None:
+        background.wake()
+    if not simulations.ready(preset.variant, preset.options):
+        return None, {"status": "waiting_for_tables"}
+    progress = simulations.progress(preset.variant, preset.options)
+    return None, {"status": "computing", "progress": progress}
+
+
+def _stats_json(request: Request, stats: PlayerStats) -> dict[str, Any]:
     data = stats.as_dict()
-    for preset in data["presets"]:
-        found = yardstick(preset["variant"])
-        preset["bot"] = None if found is None else found.as_dict()
+    for preset, shown in zip(stats.presets, data["presets"], strict=True):
+        found, pending = _bot(request, preset)
+        shown["bot"] = None if found is None else found.as_dict()
+        shown["bot_pending"] = pending
     return data
 
 
@@ -106,7 +151,7 @@ def players_json(request: Request) -> dict[str, Any]:
     summary="One player's figures across games (name without regard to case and spaces)",
 )
 def player_json(name: str, request: Request) -> dict[str, Any]:
-    return _stats_json(_stats(results_of(request), name))
+    return _stats_json(request, _stats(results_of(request), name))
 
 
 class LinkBody(BaseModel):
@@ -231,22 +276,42 @@ def _rate(words: ReviewWords, value: float | None) -> str:
 
 @pages.get("/spieler/{name:path}/verteilung.svg")
 async def histogram_chart(request: Request, name: str) -> Response:
+    """The totals of one preset (``?variant=``, else the most played) with the mean and the
+    best bot's mean; reads only that preset's totals."""
     words = ReviewWords(rendering.translator(request))
 
     def draw() -> str:
-        stats = _stats(results_of(request), name)
-        preset = stats.presets[0]
-        variant = request.query_params.get("variant", preset.variant)
-        preset = stats.preset(variant) or preset
-        bot = yardstick(preset.variant)
-        marks = [(words("Schnitt"), preset.mean)]
+        results = results_of(request)
+        variant = request.query_params.get("variant", "")
+        counts = results.totals(name, variant) if variant else {}
+        if not counts:
+            stats = _stats(results, name)
+            variant = stats.presets[0].variant
+            counts = results.totals(name, variant)
+        mean = sum(t * n for t, n in counts.items()) / sum(counts.values())
+        marks = [(words("Schnitt"), mean)]
+        options = request.query_params.get("options")
+        bot = yardstick(variant, options)
         if bot is not None:
             marks.append(
                 (words("Der starke Bot: {mean} im Schnitt", mean=words.decimal(bot.mean)), bot.mean)
             )
-        return histogram_svg(preset.histogram, words, marks=marks)
+        return histogram_svg(
+            bins(counts),
+            title=words("Punkteverteilung"),
+            xlabel=words("Punkte"),
+            ylabel=words("Anzahl"),
+            marks=marks,
+        )
 
     return await _svg(request, draw)
+
+
+def _played(results: ResultStore, name: str) -> list[tuple[str, int, float | None]]:
+    played = results.series(name)
+    if not played:
+        raise PlayerNotFound(name)
+    return played
 
 
 @pages.get("/spieler/{name:path}/punkte.svg")
@@ -254,19 +319,16 @@ async def totals_chart(request: Request, name: str) -> Response:
     words = ReviewWords(rendering.translator(request))
 
     def draw() -> str:
-        stats = _stats(results_of(request), name)
-        played = results_of(request).series(name)
-        series = []
-        for preset in stats.presets:
-            games = [(i, t) for i, (v, t, _) in enumerate(played, 1) if v == preset.variant]
-            series.append(
-                (
-                    _variant_label(words, preset.variant),
-                    [i for i, _ in games],
-                    [t for _, t in games],
-                )
-            )
-        return series_chart_svg(
+        played = _played(results_of(request), name)
+        by_variant: dict[str, list[tuple[int, int]]] = {}
+        for i, (variant, total, _) in enumerate(played, 1):
+            by_variant.setdefault(variant, []).append((i, total))
+        ordered = sorted(by_variant.items(), key=lambda kv: (-len(kv[1]), kv[0]))
+        series = [
+            (_variant_label(words, v), [i for i, _ in games], [t for _, t in games])
+            for v, games in ordered
+        ]
+        return lines_svg(
             series,
             title=words("Punkte über die Zeit"),
             xlabel=words("Spiel"),
@@ -281,11 +343,11 @@ async def accuracy_chart(request: Request, name: str) -> Response:
     words = ReviewWords(rendering.translator(request))
 
     def draw() -> str:
-        stats = _stats(results_of(request), name)
-        played = results_of(request).series(name)
+        results = results_of(request)
+        played = _played(results, name)
         points = [(i, a) for i, (_, _, a) in enumerate(played, 1) if a is not None]
-        return series_chart_svg(
-            [(stats.name, [i for i, _ in points], [a for _, a in points if a is not None])],
+        return lines_svg(
+            [(results.shown_name(name) or name, [i for i, _ in points], [a for _, a in points])],
             title=words("Genauigkeit über die Zeit"),
             xlabel=words("Spiel"),
             ylabel=words("Genauigkeit") + " (%)",
@@ -306,19 +368,41 @@ async def _svg(request: Request, draw: Any) -> Response:
 @pages.get("/spieler/{name:path}")
 async def player_page(request: Request, name: str) -> Response:
     words = ReviewWords(rendering.translator(request))
+
+    def read() -> tuple[PlayerStats, list[tuple[Yardstick | None, dict[str, Any] | None]]]:
+        stats = _stats(results_of(request), name)
+        return stats, [_bot(request, p) for p in stats.presets]
+
     try:
-        stats = await run_in_threadpool(_stats, results_of(request), name)
+        stats, bots = await run_in_threadpool(read)
     except PlayerNotFound:
         message = words("Kein beendetes Spiel von {name}.", name=name)
         return rendering.render(request, "missing.html", {"message": message}, status=404)
-    return _render(request, "players/player.html", _player_context(stats, words))
+    return _render(request, "players/player.html", _player_context(stats, words, bots))
 
 
-def _player_context(stats: PlayerStats, words: ReviewWords) -> dict[str, Any]:
+def _pending_words(words: ReviewWords, pending: dict[str, Any] | None) -> str | None:
+    if pending is None:
+        return None
+    if pending["status"] == "computing":
+        percent = round(100 * (pending.get("progress") or 0.0))
+        return words(
+            "Der starke Bot mit diesen Hausregeln wird berechnet … {percent} %", percent=percent
+        )
+    return words(
+        "Der starke Bot mit diesen Hausregeln wird berechnet, sobald ihre Tabellen berechnet "
+        "sind (Tipp oder Analyse eines Spiels mit diesen Regeln, mit dem Schlüssel)."
+    )
+
+
+def _player_context(
+    stats: PlayerStats,
+    words: ReviewWords,
+    bots: list[tuple[Yardstick | None, dict[str, Any] | None]],
+) -> dict[str, Any]:
     href = player_href(stats.name)
     presets = []
-    for p in stats.presets:
-        bot = yardstick(p.variant)
+    for p, (bot, pending) in zip(stats.presets, bots, strict=True):
         presets.append(
             {
                 "variant": p.variant,
@@ -337,7 +421,8 @@ def _player_context(stats: PlayerStats, words: ReviewWords) -> dict[str, Any]:
                     )
                     for c, r in zip(p.columns, p.bonus_rate, strict=True)
                 ],
-                "histogram": f"{href}/verteilung.svg?variant={p.variant}&lang={words.lang}",
+                "histogram": f"{href}/verteilung.svg?"
+                + urlencode({"variant": p.variant, "options": p.options, "lang": words.lang}),
                 "bot": (
                     None
                     if bot is None
@@ -347,6 +432,12 @@ def _player_context(stats: PlayerStats, words: ReviewWords) -> dict[str, Any]:
                 "vs_bot": None
                 if bot is None
                 else ("+" if p.mean >= bot.mean else "−") + words.decimal(abs(p.mean - bot.mean)),
+                "bot_rules": None
+                if bot is None
+                else words("mit den Standardregeln der Variante")
+                if bot.source == "docs/bot.md"
+                else words("mit diesen Hausregeln, {games} simulierte Spiele", games=bot.games),
+                "bot_pending": _pending_words(words, pending),
             }
         )
     return {
