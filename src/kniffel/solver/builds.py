@@ -32,6 +32,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from multiprocessing.sharedctypes import Synchronized
+from pathlib import Path
 from typing import Any
 
 from kniffel.rules import PRESETS, Discipline, Options, Variant
@@ -39,7 +40,7 @@ from kniffel.solver.exact import cache
 from kniffel.solver.exact.sheet_space import SheetSpace
 from kniffel.solver.raufrunter.bounds import arrow_table_solved, keep_arrow_table
 
-__all__ = ["Readiness", "Table", "TableBuilds", "tables_for"]
+__all__ = ["Readiness", "Table", "TableBuilds", "chance_tables_for", "tables_for"]
 
 _log = logging.getLogger(__name__)
 
@@ -49,10 +50,12 @@ _POLL = 0.2
 
 @dataclass(frozen=True, slots=True)
 class Table:
-    """One solved table: a column table, or (``discipline`` None) the ↓↑ table of Rauf-Runter."""
+    """One solved table: a column table, or (``discipline`` None) the ↓↑ table of Rauf-Runter;
+    with ``chances``, the chance table over a column table."""
 
     options: Options
     discipline: Discipline | None
+    chances: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,9 +76,19 @@ def tables_for(variant: Variant) -> tuple[Table, ...]:
     return tuple(Table(variant.options, d) for d in dict.fromkeys(disciplines))
 
 
+def chance_tables_for(variant: Variant) -> tuple[Table, ...]:
+    """The chance table the Tipp of ``variant`` reads (one-column variants only)."""
+    if len(variant.columns) != 1:
+        return ()
+    return (Table(variant.options, variant.columns[0].discipline, chances=True),)
+
+
 def preset_tables() -> tuple[Table, ...]:
-    """The tables of the four presets with their default options (each once)."""
-    return tuple(dict.fromkeys(t for variant in PRESETS.values() for t in tables_for(variant)))
+    """The tables of the four presets with their default options (each once), then the
+    presets' chance tables."""
+    values = [t for variant in PRESETS.values() for t in tables_for(variant)]
+    chances = [t for variant in PRESETS.values() for t in chance_tables_for(variant)]
+    return tuple(dict.fromkeys([*values, *chances]))
 
 
 def _build_in_child(table: Table, progress: Synchronized[float], results: Connection) -> None:
@@ -94,6 +107,11 @@ def _build_in_child(table: Table, progress: Synchronized[float], results: Connec
     def report(done: int, total: int) -> None:
         progress.value = done / total
 
+    if table.chances:
+        from kniffel.solver.exact.chance_table import column_chances
+
+        column_chances(table.options, table.discipline, progress=report)
+        return
     solve_column(table.options, table.discipline, progress=report)
 
 
@@ -132,7 +150,7 @@ class TableBuilds:
         if table.discipline is None:
             return known or arrow_table_solved(table.options)
         if known:
-            if cache.touch(cache.path_for(SheetSpace(table.options, table.discipline))):
+            if cache.touch(_path(table)):
                 return True
             with self._lock:  # evicted from the disk cache meanwhile
                 self._ready.discard(table)
@@ -161,8 +179,10 @@ class TableBuilds:
         return Readiness(False, True, done / len(tables))
 
     def request(self, variant: Variant) -> Readiness:
-        """Queues ``variant``'s missing tables (once each); where they stand now."""
-        self.enqueue(t for t in tables_for(variant) if not self.is_ready(t))
+        """Queues ``variant``'s missing tables (once each), then its chance table; where the
+        tables (not the chance table) stand now."""
+        wanted = (*tables_for(variant), *chance_tables_for(variant))
+        self.enqueue(t for t in wanted if not self.is_ready(t))
         return self.readiness(variant)
 
     def enqueue(self, tables: Iterable[Table]) -> None:
@@ -299,7 +319,23 @@ class TableBuilds:
     @staticmethod
     def _on_disk(table: Table) -> bool:
         assert table.discipline is not None
+        if table.chances:
+            from kniffel.solver.exact.chance_table import chance_path
+
+            # A whole chance file (written atomically) with the value table beside it.
+            space = SheetSpace(table.options, table.discipline)
+            return chance_path(space).exists() and cache.path_for(space).exists()
         return cache.load(SheetSpace(table.options, table.discipline)) is not None
+
+
+def _path(table: Table) -> Path:
+    assert table.discipline is not None
+    space = SheetSpace(table.options, table.discipline)
+    if table.chances:
+        from kniffel.solver.exact.chance_table import chance_path
+
+        return chance_path(space)
+    return cache.path_for(space)
 
 
 @contextmanager
