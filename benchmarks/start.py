@@ -6,8 +6,10 @@ Run with ``uv run python benchmarks/start.py [--runs 3]``. Each run starts
 for a fresh database (created and migrated at start) and for one already at
 the newest schema (no migration), beside the CPU seconds the server process
 had used by then (``/proc/PID/stat``; on a busy machine the wall time grows
-with the load, the CPU time much less). ``--no-bytecode`` adds runs where Python may
-not write bytecode (``PYTHONDONTWRITEBYTECODE=1``, as in CI after a fresh
+with the load, the CPU time much less). The ordinary cases may write bytecode
+(``PYTHONDONTWRITEBYTECODE`` is removed from their environment; the first, unmeasured
+start writes it), as an installed server does. ``--no-bytecode`` adds runs where
+Python may not write bytecode (``PYTHONDONTWRITEBYTECODE=1``, as in CI after a fresh
 checkout; it still reads what is there). ``--baseline-ref REF`` runs the same
 cases for the server of a git ref (``benchmarks/baseline.py``) and prints the
 ratios. Runs are capped at 10 and each waits at most 120 s.
@@ -47,6 +49,8 @@ def first_answer(
     """Seconds from starting the server to its first 200 for ``GET /``, and its CPU seconds."""
     port = free_port()
     env = {**(base or os.environ), "KNIFFEL_DB": f"sqlite:///{db}", **env_extra}
+    if "PYTHONDONTWRITEBYTECODE" not in env_extra:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
     command = [sys.executable, "-m", "kniffel", "serve", "--host", HOST, "--port", str(port)]
     started = time.perf_counter()
     server = subprocess.Popen(

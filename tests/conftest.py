@@ -14,12 +14,15 @@ def private_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]
     Set in the environment, so servers that tests start in a subprocess use it too. Those
     servers (and the test apps) do not build the presets' tables in the background at
     start (``KNIFFEL_PREBUILD_TABLES=0``): tests that read advice ask for
-    :func:`preset_tables`, and the tests of the background builds switch it on.
+    :func:`preset_tables`, and the tests of the background builds switch it on. Nor do
+    they review finished games in the background (``KNIFFEL_BACKGROUND=0``: a test counts
+    what its own requests do); tests/web/test_background.py switches it on.
     """
     path = str(tmp_path_factory.mktemp("kniffel-cache"))
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("KNIFFEL_CACHE_DIR", path)
         patch.setenv("KNIFFEL_PREBUILD_TABLES", "0")
+        patch.setenv("KNIFFEL_BACKGROUND", "0")
         yield path
 
 

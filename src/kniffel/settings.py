@@ -1,24 +1,49 @@
 """Where the board keeps its games and where it listens.
 
 Every setting can come from the environment (``KNIFFEL_DB``, ``KNIFFEL_HOST``,
-``KNIFFEL_PORT``, ``KNIFFEL_MAX_BODY``, ``KNIFFEL_WORKERS``, ``KNIFFEL_METRICS``) or
+``KNIFFEL_PORT``, ``KNIFFEL_MAX_BODY``, ``KNIFFEL_WORKERS``, ``KNIFFEL_METRICS``,
+``KNIFFEL_PUBLIC_URL``) or
 from the ``kniffel serve`` options, which win (docs/cli.md, docs/deploy.md).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from platformdirs import user_data_dir
-from pydantic import Field
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-__all__ = ["Settings", "default_db_url"]
+__all__ = ["Settings", "default_db_url", "public_url_problem"]
 
 
 def default_db_url() -> str:
     """An SQLite file in the user's data directory (created when the store opens)."""
     return f"sqlite:///{Path(user_data_dir('kniffel')) / 'kniffel.db'}"
+
+
+def public_url_problem(url: str) -> str | None:
+    """Why ``url`` cannot start the board's links (``None``: it can).
+
+    >>> public_url_problem("https://kniffel.example.org/tafel") is None
+    True
+    >>> public_url_problem("kniffel.example.org")
+    'it must start with http:// or https:// and name a host, e.g. https://kniffel.example.org'
+    """
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises ValueError for a port that is no number
+    except ValueError:
+        parts = urlsplit("")
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return (
+            "it must start with http:// or https:// and name a host, "
+            "e.g. https://kniffel.example.org"
+        )
+    if parts.query or parts.fragment:
+        return "it may not carry a query (?…) or a fragment (#…)"
+    return None
 
 
 class Settings(BaseSettings):
@@ -34,9 +59,22 @@ class Settings(BaseSettings):
     workers: int = Field(default=1, ge=1, le=64)
     #: Prometheus metrics at /metrics.
     metrics: bool = False
+    #: Where phones reach the board (behind a proxy): the start of every share link.
+    public_url: str | None = None
     #: Where solved tables are kept (``None``: the user cache directory).
     cache_dir: str | None = None
     #: The most the solved tables on disk may take together; the least recently used go.
     cache_max_bytes: int = Field(default=500_000_000, ge=0)
     #: Build the presets' tables in the background when the board starts.
     prebuild_tables: bool = True
+    #: Compute finished games' reviews and the best bot's yardsticks in a background thread.
+    background: bool = True
+
+    @field_validator("public_url")
+    @classmethod
+    def _public_url(cls, value: str | None) -> str | None:
+        if not value:
+            return None
+        if (problem := public_url_problem(value)) is not None:
+            raise ValueError(f"KNIFFEL_PUBLIC_URL {value!r}: {problem}")
+        return value.rstrip("/")

@@ -15,6 +15,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -65,35 +66,26 @@ def browser() -> Iterator[Browser]:
         chromium.close()
 
 
-@pytest.fixture(scope="package")
-def server(tmp_path_factory: pytest.TempPathFactory, preset_tables: None) -> Iterator[str]:
-    """The board as a real server on 127.0.0.1 with a fresh SQLite file.
+@contextmanager
+def running_board(
+    folder: Path, command: list[str], env: dict[str, str] | None = None
+) -> Iterator[str]:
+    """A board process started with ``command`` on a free loopback port, until the block ends.
 
-    It finds the presets' tables in the session's cache, as a server does after its first start.
+    ``command`` takes the port in place of ``{port}``; the board's address comes back once it
+    answers ``/``.
     """
     port = _free_port()
-    folder = tmp_path_factory.mktemp("e2e")
-    env = {
+    settings = {
         **os.environ,
         "KNIFFEL_DB": f"sqlite:///{folder / 'kniffel.db'}",
         "KNIFFEL_PREBUILD_TABLES": "1",
+        **(env or {}),
     }
     log = (folder / "server.log").open("wb")
     process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "uvicorn",
-            "kniffel.web.app:create_app",
-            "--factory",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--log-level",
-            "warning",
-        ],
-        env=env,
+        [part.replace("{port}", str(port)) for part in command],
+        env=settings,
         stdout=log,
         stderr=subprocess.STDOUT,
     )
@@ -121,3 +113,26 @@ def server(tmp_path_factory: pytest.TempPathFactory, preset_tables: None) -> Ite
             process.kill()
             process.wait()
         log.close()
+
+
+@pytest.fixture(scope="package")
+def server(tmp_path_factory: pytest.TempPathFactory, preset_tables: None) -> Iterator[str]:
+    """The board as a real server on 127.0.0.1 with a fresh SQLite file.
+
+    It finds the presets' tables in the session's cache, as a server does after its first start.
+    """
+    command = [
+        sys.executable,
+        "-m",
+        "uvicorn",
+        "kniffel.web.app:create_app",
+        "--factory",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        "{port}",
+        "--log-level",
+        "warning",
+    ]
+    with running_board(tmp_path_factory.mktemp("e2e"), command) as url:
+        yield url

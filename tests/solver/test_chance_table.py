@@ -77,6 +77,13 @@ def test_the_table_is_kept_on_disk() -> None:
     np.testing.assert_array_equal(loaded.kniffel, built.kniffel)
 
 
+@pytest.fixture(scope="module")
+def kniffel_chances() -> None:
+    """The ``kniffel`` preset's chance table on disk (the board's builder makes it so)."""
+    column_chances(OPTIONS, Discipline.FREE)
+
+
+@pytest.mark.usefixtures("kniffel_chances")
 @pytest.mark.parametrize(
     ("sheet", "dice", "rolls"),
     [
@@ -115,6 +122,7 @@ def test_exact_chances_agree_with_games_of_the_best_bot(sheet: str, dice: str, r
     assert len({round(a.kniffel or 0, 6) for a in exact.after}) > 1
 
 
+@pytest.mark.usefixtures("kniffel_chances")
 def test_an_entry_into_the_kniffel_row_is_certain() -> None:
     game = parse_sheet(get_variant("kniffel"), "ones=3,twos=6")
     position = evaluate(game, Dice.parse("44444"), 3)

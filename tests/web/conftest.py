@@ -1,7 +1,13 @@
-"""Fixtures for the web board: an app on a fresh SQLite file, a client, the service."""
+"""Fixtures for the web board: an app on a fresh SQLite file, a client, the service.
+
+Tests that read solved tables (the Tipp, the analysis, the review) ask for ``table_cache``
+(the presets' tables, built once per session) and for ``bot_client``: an app whose bots
+move inside the request that made them the player to move (``BotSeats(delay=0)``).
+"""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -9,6 +15,7 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from kniffel.board.bot_seats import BotSeats
 from kniffel.board.service import GameService
 from kniffel.settings import Settings
 from kniffel.web.app import create_app
@@ -35,3 +42,21 @@ def client(app: FastAPI) -> Iterator[TestClient]:
 def service(client: TestClient) -> GameService:
     board: GameService = client.app.state.service  # type: ignore[attr-defined]
     return board
+
+
+@pytest.fixture(scope="module")
+def table_cache(tmp_path_factory: pytest.TempPathFactory, preset_tables: None) -> Iterator[None]:
+    """The presets' tables, ready; solved tables go to the test session's folder, never the
+    user's cache."""
+    with pytest.MonkeyPatch.context() as patch:
+        if "KNIFFEL_CACHE_DIR" not in os.environ:
+            patch.setenv("KNIFFEL_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "tables"))
+        yield
+
+
+@pytest.fixture
+def bot_client(db_url: str) -> Iterator[TestClient]:
+    """A client of an app whose bots move at once (no delay between their events)."""
+    app = create_app(Settings(db=db_url), bots=BotSeats(delay=0))
+    with TestClient(app) as test_client:
+        yield test_client

@@ -3,49 +3,29 @@
 from __future__ import annotations
 
 import html
-import os
 import re
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
-from kniffel.board.bot_seats import BotSeats
 from kniffel.board.service import GameService
 from kniffel.locales import Translator
 from kniffel.rules import EnterAction, Game, RollAction
-from kniffel.settings import Settings
 from kniffel.solver.advice import advise, evaluate
 from kniffel.solver.advice.analysis import analyse
 from kniffel.web.advice_words import AdviceWords
-from kniffel.web.app import create_app
 
 PRESETS = ["kniffel", "yahtzee", "rauf-runter", "dreifach"]
 HX = {"HX-Request": "true"}
 
 
-@pytest.fixture(scope="module", autouse=True)
-def table_cache(tmp_path_factory: pytest.TempPathFactory, preset_tables: None) -> Iterator[None]:
-    """Solved tables go to the test session's folder, never the user's cache."""
-    with pytest.MonkeyPatch.context() as patch:
-        if "KNIFFEL_CACHE_DIR" not in os.environ:
-            patch.setenv("KNIFFEL_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "tables"))
-        yield
+pytestmark = pytest.mark.usefixtures("table_cache")
 
 
 @pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    app = create_app(Settings(db=f"sqlite:///{tmp_path / 'kniffel.db'}"), bots=BotSeats(delay=0))
-    with TestClient(app) as test_client:
-        yield test_client
-
-
-@pytest.fixture
-def service(client: TestClient) -> GameService:
-    board: GameService = client.app.state.service  # type: ignore[attr-defined]
-    return board
+def client(bot_client: TestClient) -> TestClient:
+    return bot_client
 
 
 def _new(client: TestClient, variant: str, players: tuple[str, ...] = ("Anna", "Ben")) -> Any:

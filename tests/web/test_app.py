@@ -72,7 +72,12 @@ class _Served:
         (["serve"], "127.0.0.1", 8000, "from-env"),
         ([], "127.0.0.1", 8000, "from-env"),
         (["--port", "9001"], "127.0.0.1", 9001, "from-env"),
-        (["serve", "--db", "sqlite:///{tmp}/opt.db", "--host", "0.0.0.0"], "0.0.0.0", 8000, "opt"),
+        (
+            ["serve", "--db", "sqlite:///{tmp}/opt.db", "--host", "10.0.0.11"],
+            "10.0.0.11",
+            8000,
+            "opt",
+        ),
     ],
 )
 def test_kniffel_serve_runs_the_board_with_its_options(

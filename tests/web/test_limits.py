@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import unicodedata
 from typing import Any
@@ -57,6 +58,29 @@ def test_a_bad_name_is_refused_by_creation_and_import_alike(
     assert service.list_games() == []
     # The start page stays small: nothing was stored.
     assert len(client.get("/").content) < 100_000
+
+
+#: A refused name on the new-game form, in the page's language: the catalogue's words with the
+#: name and the character filled in, never the board's internal English on a German page.
+FORM_NAME_REFUSALS = [
+    ("\u202eevE", "de", "enthält das unsichtbare oder Steuerzeichen U+202E"),
+    ("Eve\x1b[2J", "de", "enthält das unsichtbare oder Steuerzeichen U+001B"),
+    ("An\u200bna", "de", "enthält das unsichtbare oder Steuerzeichen U+200B"),
+    ("\u202eevE", "en", "The name '\\u202eevE' holds the invisible or control character U+202E"),
+]
+
+
+@pytest.mark.parametrize(("name", "lang", "words"), FORM_NAME_REFUSALS)
+def test_the_new_game_form_refuses_a_name_in_the_page_language(
+    client: TestClient, service: GameService, name: str, lang: str, words: str
+) -> None:
+    page = client.post(f"/games?lang={lang}", data={"variant": "kniffel", "player": ["Anna", name]})
+    assert page.status_code == 422
+    alert = html.unescape(page.text.split('id="form-error">', 1)[1].split("</p>", 1)[0])
+    assert words in alert, alert
+    if lang == "de":
+        assert "holds the invisible" not in alert  # the board's internal English
+    assert service.list_games() == []
 
 
 def test_names_are_stored_in_nfc_and_emoji_sequences_stay(

@@ -19,6 +19,7 @@ from kniffel.board.bot_seats import BotSeats
 from kniffel.board.players.sample import random_record
 from kniffel.board.service import GameService
 from kniffel.record import loads, replay
+from kniffel.rules import Game, Row
 from kniffel.settings import Settings
 from kniffel.store import GameStore, NewGame, open_engine
 from kniffel.store.database import MIGRATIONS
@@ -214,44 +215,102 @@ def test_the_review_page_links_a_seat_for_a_key_holder(
     assert "Zählt als: Anna" in after
 
 
+Replayed = tuple[int, dict[str, int], tuple[bool, ...], bool]
+
+
+def _replayed_figures(store: GameStore) -> dict[str, list[Replayed]]:
+    """Per preset, per game of Anna: (her total, the others' totals, bonus per column,
+    a Kniffel scored) computed by replaying the stored events with the rules engine."""
+    found: dict[str, list[Replayed]] = {}
+    for summary in store.summaries(limit=1000):
+        stored = store.load(summary.id)
+        assert stored is not None and stored.finished
+        game = _replay_stored(stored)
+        totals = game.returns()
+        anna = game.players.index("Anna")
+        bonus = tuple(game.column_totals(anna, c.id).bonus for c in game.variant.columns)
+        kniffel = any(
+            (game.points(anna, game.cell(f"{c.id}.{Row.KNIFFEL.value}")) or 0) > 0
+            or any(game.cell_bonus(anna, game.cell(f"{c.id}.{r.value}")) for r in game.rows)
+            for c in game.variant.columns
+        )
+        others = {n: t for n, t in zip(game.players, totals, strict=True) if n != "Anna"}
+        found.setdefault(stored.variant, []).append((totals[anna], others, bonus, kniffel))
+    return found
+
+
+def _replay_stored(stored: Any) -> Game:
+    return replay(
+        loads(
+            json.dumps(
+                {
+                    "format": "kniffel-record/1",
+                    "variant": stored.variant,
+                    "options": stored.options,
+                    "players": list(stored.players),
+                    "events": list(stored.events),
+                }
+            )
+        )
+    )
+
+
 def test_a_database_of_many_random_games_gives_the_figures_of_its_games(tmp_path: Path) -> None:
-    """What benchmarks/players.py builds with 10,000 games, here with 60 (20 distinct)."""
+    """What benchmarks/players.py builds with 10,000 games, here with 60 in two presets; every
+    figure of the page's JSON equals the one computed by replaying the games."""
     from kniffel.board.players.sample import fill
 
     url = f"sqlite:///{tmp_path / 'many.db'}"
     store = GameStore.open(url)
-    fill(store, 60, distinct=20, seed=3)
-    games = [store.load(s.id) for s in store.summaries(limit=100)]
-    totals = []
-    for stored in games:
-        assert stored is not None and stored.finished
-        record = {
-            "format": "kniffel-record/1",
-            "variant": stored.variant,
-            "options": stored.options,
-            "players": list(stored.players),
-            "events": list(stored.events),
-        }
-        totals.append(_totals(record))
+    fill(store, 40, distinct=20, seed=3)
+    fill(store, 20, distinct=10, seed=4, variant="yahtzee", players=("Ben", "Anna", "Cara"))
+    expected = _replayed_figures(store)
     store.close()
     app = create_app(Settings(db=url))
     with TestClient(app) as client:
         data = client.get("/api/players/anna").json()
         page = client.get("/spieler/anna")
+        charts = [
+            client.get(f"/spieler/anna/{chart}.svg")
+            for chart in ("verteilung", "punkte", "genauigkeit")
+        ]
+        yahtzee_chart = client.get("/spieler/anna/verteilung.svg?variant=yahtzee")
     assert page.status_code == 200
-    anna = [t[0] for t in totals]
-    (kniffel,) = data["presets"]
-    assert data["games"] == kniffel["games"] == 60
-    assert kniffel["mean"] == pytest.approx(sum(anna) / 60)
-    assert (kniffel["best"], kniffel["worst"]) == (max(anna), min(anna))
-    assert sum(b["count"] for b in kniffel["histogram"]) == 60
-    assert data["wins"] == sum(1 for a, b in totals if a >= b)
-    (ben,) = data["opponents"]
-    assert (ben["ahead"], ben["behind"], ben["tied"]) == (
-        sum(1 for a, b in totals if a > b),
-        sum(1 for a, b in totals if a < b),
-        sum(1 for a, b in totals if a == b),
+    assert all(c.status_code == 200 and "<svg" in c.text for c in charts)
+    assert data["games"] == 60
+    assert data["wins"] == sum(
+        1 for g in expected.values() for a, others, _, _ in g if a >= max(others.values())
     )
+    assert [p["variant"] for p in data["presets"]] == ["kniffel", "yahtzee"]
+    for preset in data["presets"]:
+        games = expected[preset["variant"]]
+        mine = [a for a, _, _, _ in games]
+        assert preset["games"] == len(games)
+        assert preset["mean"] == pytest.approx(sum(mine) / len(mine))
+        assert (preset["best"], preset["worst"]) == (max(mine), min(mine))
+        for bin_ in preset["histogram"]:
+            assert bin_["count"] == sum(1 for t in mine if bin_["from"] <= t < bin_["below"])
+        assert sum(b["count"] for b in preset["histogram"]) == len(games)
+        assert list(preset["bonus_rate"].values()) == pytest.approx(
+            [sum(g[2][i] for g in games) / len(games) for i in range(len(games[0][2]))]
+        )
+        assert preset["kniffel_rate"] == pytest.approx(sum(g[3] for g in games) / len(games))
+    # The histogram chart draws one bar per non-empty bin of the preset asked for.
+    yahtzee = data["presets"][1]["histogram"]
+    assert yahtzee_chart.text.count("<rect") == sum(1 for b in yahtzee if b["count"])
+    assert [(o["name"], o["games"]) for o in data["opponents"]] == [("Ben", 60), ("Cara", 20)]
+    for opponent in data["opponents"]:
+        versus = [
+            (a, others[opponent["name"]])
+            for g in expected.values()
+            for a, others, _, _ in g
+            if opponent["name"] in others
+        ]
+        assert (opponent["ahead"], opponent["behind"], opponent["tied"]) == (
+            sum(1 for a, b in versus if a > b),
+            sum(1 for a, b in versus if a < b),
+            sum(1 for a, b in versus if a == b),
+        )
     assert len(data["latest_games"]) == 20
 
 

@@ -4,45 +4,25 @@ from __future__ import annotations
 
 import html
 import json
-import os
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
-from kniffel.board.bot_seats import BotSeats
 from kniffel.board.service import GameService
 from kniffel.locales import Translator
-from kniffel.settings import Settings
 from kniffel.solver.advice.review import review
-from kniffel.web.app import create_app
 from kniffel.web.review_words import ReviewWords
 
 NAME = "<b>$x$ Anna</b>"
 
 
-@pytest.fixture(scope="module", autouse=True)
-def table_cache(tmp_path_factory: pytest.TempPathFactory, preset_tables: None) -> Iterator[None]:
-    """Solved tables go to the test session's folder, never the user's cache."""
-    with pytest.MonkeyPatch.context() as patch:
-        if "KNIFFEL_CACHE_DIR" not in os.environ:
-            patch.setenv("KNIFFEL_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "tables"))
-        yield
+pytestmark = pytest.mark.usefixtures("table_cache")
 
 
 @pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    app = create_app(Settings(db=f"sqlite:///{tmp_path / 'kniffel.db'}"), bots=BotSeats(delay=0))
-    with TestClient(app) as test_client:
-        yield test_client
-
-
-@pytest.fixture
-def service(client: TestClient) -> GameService:
-    board: GameService = client.app.state.service  # type: ignore[attr-defined]
-    return board
+def client(bot_client: TestClient) -> TestClient:
+    return bot_client
 
 
 def _game(client: TestClient) -> Any:
@@ -98,6 +78,7 @@ def test_the_chart_draws_names_as_text(client: TestClient) -> None:
     assert answer.status_code == 200
     assert answer.headers["content-type"].startswith("image/svg+xml")
     assert answer.text.lstrip().startswith("<?xml") and "<svg" in answer.text
+    assert NAME not in answer.text and f">{html.escape(NAME)}</text>" in answer.text
     assert client.get("/g/nope/analyse/verlauf.svg").status_code == 404
 
 

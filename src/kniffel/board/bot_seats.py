@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 import threading
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from starlette.datastructures import FormData
 
@@ -25,7 +26,9 @@ from kniffel.board.errors import BoardError, Conflict, GameNotFound
 from kniffel.board.service import BOT_NAMES, GameService, GameView
 from kniffel.rules import EnterAction, Game, KniffelError, Variant
 from kniffel.solver.builds import TableBuilds
-from kniffel.solver.play.bots import Bot, make_bot
+
+if TYPE_CHECKING:  # the bots (numpy) are imported when a bot first plays
+    from kniffel.solver.play.bots import Bot
 
 __all__ = ["DEFAULT_DELAY", "BotSeats", "bot_to_move", "seats_of_form"]
 
@@ -38,6 +41,8 @@ _log = logging.getLogger(__name__)
 @lru_cache(maxsize=16)
 def _bot(name: str, variant: Variant) -> Bot:
     """One bot per name and variant, kept: the best bot's tables load once."""
+    from kniffel.solver.play.bots import make_bot
+
     return make_bot(name, variant)
 
 

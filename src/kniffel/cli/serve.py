@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 
 import click
 
@@ -10,6 +11,18 @@ __all__ = ["serve_command"]
 
 #: Seconds a stopping server (SIGTERM, Ctrl-C) waits for requests in flight before it closes them.
 GRACEFUL_SECONDS = 20
+
+
+def _public_url_option(
+    _ctx: click.Context, _param: click.Parameter, value: str | None
+) -> str | None:
+    from kniffel.settings import public_url_problem
+
+    if value is None:
+        return None
+    if (problem := public_url_problem(value)) is not None:
+        raise click.BadParameter(f"{value!r}: {problem}")
+    return value.rstrip("/")
 
 
 @click.command("serve")
@@ -33,6 +46,13 @@ GRACEFUL_SECONDS = 20
     default=None,
     help="Prometheus metrics at /metrics (env KNIFFEL_METRICS; default off).",
 )
+@click.option(
+    "--public-url",
+    metavar="URL",
+    callback=_public_url_option,
+    help="Where phones reach the board, e.g. behind a proxy: every share link starts "
+    "with it (env KNIFFEL_PUBLIC_URL; default: found from the address listened on).",
+)
 def serve_command(
     db: str | None,
     host: str | None,
@@ -40,6 +60,7 @@ def serve_command(
     max_body: int | None,
     workers: int | None,
     metrics: bool | None,
+    public_url: str | None,
 ) -> None:
     """Serve the board on http://127.0.0.1:8000 (the default command).
 
@@ -50,11 +71,17 @@ def serve_command(
     """
     # Imported here so that ``kniffel replay`` does not load the web stack.
     import uvicorn
+    from pydantic import ValidationError
     from sqlalchemy import make_url
 
     from kniffel.settings import Settings
 
-    settings = Settings()
+    try:
+        settings = Settings()
+    except ValidationError as error:
+        problems = "; ".join(str(e["msg"]).removeprefix("Value error, ") for e in error.errors())
+        click.echo(f"settings from the environment refused: {problems}", err=True)
+        raise SystemExit(2) from None
     updates = {
         "db": db,
         "host": host,
@@ -62,6 +89,7 @@ def serve_command(
         "max_body": max_body,
         "workers": workers,
         "metrics": metrics,
+        "public_url": public_url,
     }
     settings = settings.model_copy(update={k: v for k, v in updates.items() if v is not None})
     _check_db(settings.db)
@@ -72,8 +100,10 @@ def serve_command(
             "(live updates reach only the watchers of the process that stored the change)"
         )
     click.echo(
-        f"Die Tafel: http://{settings.host}:{settings.port}/  (games in {_shown(settings.db)})"
+        f"Die Tafel: http://{_local_host(settings.host)}:{settings.port}/  "
+        f"(games in {_shown(settings.db)})"
     )
+    _print_joining(settings.host, settings.port, settings.public_url)
     common = {
         "host": settings.host,
         "port": settings.port,
@@ -95,6 +125,7 @@ def serve_command(
             "KNIFFEL_MAX_BODY": str(settings.max_body),
             "KNIFFEL_WORKERS": str(settings.workers),
             "KNIFFEL_METRICS": "1" if settings.metrics else "0",
+            "KNIFFEL_PUBLIC_URL": settings.public_url or "",
         }
     )
     uvicorn.run(
@@ -103,6 +134,58 @@ def serve_command(
         workers=settings.workers,
         **common,  # type: ignore[arg-type]
     )
+
+
+def _local_host(host: str) -> str:
+    """The address this machine opens the board with (not ``0.0.0.0``, which names none)."""
+    from kniffel.web.addresses import host_in_url, is_wildcard
+
+    if is_wildcard(host):
+        return "[::1]" if ":" in host else "127.0.0.1"
+    return host_in_url(host)
+
+
+def _print_joining(host: str, port: int, public_url: str | None) -> None:
+    """Where phones at the table join, with a QR code of it (docs/board.md)."""
+    from kniffel.web.addresses import host_in_url, is_loopback, is_wildcard, network_addresses
+
+    if public_url:
+        urls = [f"{public_url}/"]
+        click.echo(f"Phones join at {urls[0]} (--public-url)")
+    elif is_loopback(host):
+        click.echo(
+            f"Only this computer can open it ({host} is loopback). To let phones at the "
+            "table join, run: kniffel serve --host 0.0.0.0"
+        )
+        return
+    elif is_wildcard(host):
+        urls = [f"http://{host_in_url(address)}:{port}/" for address in network_addresses()]
+        if not urls:
+            click.echo(
+                "No network address of this computer was found: phones join at its "
+                f"address on your network, port {port}."
+            )
+            return
+        for url in urls:
+            click.echo(f"On the network: {url}")
+    else:
+        urls = [f"http://{host_in_url(host)}:{port}/"]
+        click.echo(f"On the network: {urls[0]}")
+    _print_qr(urls[0])
+
+
+def _print_qr(url: str) -> None:
+    """The QR code of ``url`` in half-block characters (painted black on white on a terminal)."""
+    from kniffel.web.qr import qr_text
+
+    stdout = sys.stdout
+    text = qr_text(url, ansi=stdout.isatty() and not os.environ.get("NO_COLOR"))
+    try:
+        text.encode(stdout.encoding or "utf-8")
+    except (UnicodeEncodeError, LookupError):
+        return  # a terminal that cannot draw the blocks gets the address alone
+    click.echo(f"Scan to open {url} on a phone:")
+    click.echo(text)
 
 
 def _shown(url: str) -> str:

@@ -11,8 +11,9 @@ seconds of CPU, so the board never builds one inside a request:
 - one worker thread works the queue, one table after the other; a queued table
   is queued once however often it is asked for. Each table is built in a
   child process (started with ``spawn``, at a lower priority), so a build
-  never holds the server's interpreter: a column table is written to the disk
-  cache, the ↓↑ table of Rauf-Runter (kept in memory only) is sent back. Servers
+  never holds the server's interpreter: a column table and the ↓↑ table of
+  Rauf-Runter are written to the disk cache (the ↓↑ values are sent back only
+  when the cache dir cannot be written). Servers
   that share a cache directory take turns through a lock file there, so even
   several processes build one table at a time, and a column table one of them
   built is found by the others.
@@ -37,8 +38,10 @@ from typing import Any
 
 from kniffel.rules import PRESETS, Discipline, Options, Variant
 from kniffel.solver.exact import cache
-from kniffel.solver.exact.sheet_space import SheetSpace
-from kniffel.solver.raufrunter.bounds import arrow_table_solved, keep_arrow_table
+from kniffel.solver.raufrunter import stored
+
+# numpy and the solvers are imported by the worker and the build processes, not with this module:
+# the board imports it at start (docs/benchmarks.md, "Start").
 
 __all__ = ["Readiness", "Table", "TableBuilds", "chance_tables_for", "tables_for"]
 
@@ -99,7 +102,9 @@ def _build_in_child(table: Table, progress: Synchronized[float], results: Connec
     if table.discipline is None:
         from kniffel.solver.raufrunter.bounds import arrow_table
 
-        results.send(arrow_table(table.options).values)
+        solved = arrow_table(table.options)  # written to the disk cache when it can be
+        if not stored.is_stored(solved.options):
+            results.send(solved.values)
         return
 
     from kniffel.solver.exact.column import solve_column
@@ -148,7 +153,7 @@ class TableBuilds:
         with self._lock:
             known = table in self._ready
         if table.discipline is None:
-            return known or arrow_table_solved(table.options)
+            return known or _arrows_ready(table.options)
         if known:
             if cache.touch(_path(table)):
                 return True
@@ -266,8 +271,11 @@ class TableBuilds:
             return  # built meanwhile (by another server sharing the cache), or on disk already
         if table.discipline is None:
             values = self._run_child(table)
-            if values is not None:
+            if values is not None:  # the cache dir could not take it: kept in memory
+                from kniffel.solver.raufrunter.bounds import keep_arrow_table
+
                 keep_arrow_table(table.options, values)
+            if _arrows_ready(table.options):
                 with self._lock:
                     self._ready.add(table)
             return
@@ -320,22 +328,25 @@ class TableBuilds:
     def _on_disk(table: Table) -> bool:
         assert table.discipline is not None
         if table.chances:
-            from kniffel.solver.exact.chance_table import chance_path
-
             # A whole chance file (written atomically) with the value table beside it.
-            space = SheetSpace(table.options, table.discipline)
-            return chance_path(space).exists() and cache.path_for(space).exists()
-        return cache.load(SheetSpace(table.options, table.discipline)) is not None
+            return _path(table).exists() and cache.is_stored(table.options, table.discipline)
+        # The file's key, not its values: the worker looks at every preset table at start.
+        if not cache.is_stored(table.options, table.discipline):
+            return False
+        cache.touch(cache.column_path(table.options, table.discipline))
+        return True
+
+
+def _arrows_ready(options: Options) -> bool:
+    """Whether the ↓↑ table of ``options`` is stored on disk (one kept in memory is known)."""
+    return stored.is_stored(stored.arrows_key(options))
 
 
 def _path(table: Table) -> Path:
+    """The file of a column table or of its chance table (``chances-`` before the name)."""
     assert table.discipline is not None
-    space = SheetSpace(table.options, table.discipline)
-    if table.chances:
-        from kniffel.solver.exact.chance_table import chance_path
-
-        return chance_path(space)
-    return cache.path_for(space)
+    path = cache.column_path(table.options, table.discipline)
+    return path.with_name("chances-" + path.name) if table.chances else path
 
 
 @contextmanager

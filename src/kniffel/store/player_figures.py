@@ -13,12 +13,21 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, and_, case, func, literal, select
+from sqlalchemy import Connection, and_, case, func, select
 from sqlalchemy.orm import aliased
 
 from kniffel.store.results import PlayerResultRow
 
-__all__ = ["RawFigures", "RawPreset", "figures", "leaders", "series"]
+__all__ = [
+    "RawFigures",
+    "RawPreset",
+    "bins",
+    "figures",
+    "leaders",
+    "series",
+    "shown_name",
+    "totals",
+]
 
 #: Columns of the widest preset (the bonus string has one character per column).
 MAX_COLUMNS = 3
@@ -90,56 +99,115 @@ def _width(low: int, high: int) -> int:
     )
 
 
-def figures(connection: Connection, key: str, latest: int = 20) -> RawFigures | None:
-    """Everything the player page shows of ``key``, or ``None`` without a finished game."""
-    mine = and_(_current(), R.player == key)
-    won = case((R.place == 1, 1), else_=0)
-    contested = case((R.seats > 1, 1), else_=0)
-    overall = connection.execute(
-        select(
-            func.count(),
-            func.sum(won),
-            func.sum(contested),
-            func.sum(case((and_(R.seats > 1, R.place == 1), 1), else_=0)),
-            func.count(R.accuracy),
-            func.avg(R.accuracy),
-            func.sum(case((R.accuracy.is_not(None), R.loss), else_=0.0)),
-            func.sum(case((R.accuracy.is_not(None), R.decisions), else_=0)),
-        )
-        .select_from(R)
-        .where(_current(), R.player == key)
-    ).one()
-    if not overall[0]:
-        return None
-    name = connection.execute(
-        select(func.coalesce(R.linked, R.name))
-        .select_from(R)
-        .where(_current(), R.player == key)
-        .order_by(R.finished_at.desc())
-        .limit(1)
-    ).scalar_one()
+def bins(counts: dict[int, int]) -> tuple[tuple[int, int, int], ...]:
+    """A histogram of round width ``(from, below, count)`` from the count of each total."""
+    worst, best = min(counts), max(counts)
+    width = _width(worst, best)
+    start = worst - worst % width
+    binned = [0] * ((best - start) // width + 1)
+    for total, count in counts.items():
+        binned[(total - start) // width] += count
+    return tuple((start + i * width, start + (i + 1) * width, n) for i, n in enumerate(binned))
+
+
+def _per_total(key: str) -> Any:
+    """One pass over the player's rows, grouped by preset and total: every sum the page needs."""
     bonus_sums = [
         func.sum(case((func.substr(R.bonus, i + 1, 1) == "1", 1), else_=0))
         for i in range(MAX_COLUMNS)
     ]
-    per_variant = connection.execute(
+    return (
         select(
             R.variant,
+            R.total,
             func.count(),
-            func.avg(R.total),
-            func.max(R.total),
-            func.min(R.total),
+            func.sum(case((R.place == 1, 1), else_=0)),
+            func.sum(case((R.seats > 1, 1), else_=0)),
+            func.sum(case((and_(R.seats > 1, R.place == 1), 1), else_=0)),
+            func.count(R.accuracy),
+            func.sum(R.accuracy),
+            func.sum(case((R.accuracy.is_not(None), R.loss), else_=0.0)),
+            func.sum(case((R.accuracy.is_not(None), R.decisions), else_=0)),
             func.sum(case((R.kniffels > 0, 1), else_=0)),
             func.sum(R.kniffels),
             *bonus_sums,
         )
         .select_from(R)
         .where(_current(), R.player == key)
-        .group_by(R.variant)
-        .order_by(func.count().desc(), R.variant)
+        .group_by(R.variant, R.total)
+    )
+
+
+def totals(connection: Connection, key: str, variant: str) -> dict[int, int]:
+    """How often ``key`` made each total in ``variant`` (for the histogram chart)."""
+    return {
+        int(total): int(n)
+        for total, n in connection.execute(
+            select(R.total, func.count())
+            .select_from(R)
+            .where(_current(), R.player == key, R.variant == variant)
+            .group_by(R.total)
+        ).all()
+    }
+
+
+def shown_name(connection: Connection, key: str) -> str | None:
+    """The name shown for ``key``: the spelling of its latest game."""
+    found = connection.execute(
+        select(func.coalesce(R.linked, R.name))
+        .select_from(R)
+        .where(_current(), R.player == key)
+        .order_by(R.finished_at.desc(), R.game_id.desc())
+        .limit(1)
+    ).scalar()
+    return None if found is None else str(found).strip()
+
+
+def figures(connection: Connection, key: str, latest: int = 20) -> RawFigures | None:
+    """Everything the player page shows of ``key``, or ``None`` without a finished game.
+
+    One pass over the player's rows grouped by preset and total gives the overall and
+    per-preset figures and the histograms; one join of the same games gives the tallies
+    against each opponent; the latest games (and per preset the last ten totals) are read
+    newest first through the index ``ix_player_results_player_finished``.
+    """
+    groups = connection.execute(_per_total(key)).all()
+    if not groups:
+        return None
+    overall = [0] * 4 + [0, 0.0, 0.0, 0]
+    per: dict[str, dict[str, Any]] = {}
+    for variant, total, n, won, cont, cont_won, rated, acc, loss, dec, kg, kn, *bonus in groups:
+        for i, value in enumerate((n, won, cont, cont_won, rated, acc, loss, dec)):
+            overall[i] += value or 0
+        entry = per.setdefault(
+            variant, {"counts": {}, "kniffel_games": 0, "kniffels": 0, "bonus": [0] * MAX_COLUMNS}
+        )
+        entry["counts"][int(total)] = int(n)
+        entry["kniffel_games"] += int(kg or 0)
+        entry["kniffels"] += int(kn or 0)
+        entry["bonus"] = [a + int(b or 0) for a, b in zip(entry["bonus"], bonus, strict=True)]
+    games_rows = connection.execute(
+        select(
+            R.game_id,
+            R.finished_at,
+            R.variant,
+            R.total,
+            R.place,
+            R.seats,
+            R.accuracy,
+            func.coalesce(R.linked, R.name),
+        )
+        .select_from(R)
+        .where(_current(), R.player == key)
+        .order_by(R.finished_at.desc(), R.game_id.desc())
+        .limit(latest)
     ).all()
     presets = []
-    for variant, games, mean, best, worst, kniffel_games, kniffels, *bonus in per_variant:
+    for variant, entry in sorted(
+        per.items(), key=lambda kv: (-sum(kv[1]["counts"].values()), kv[0])
+    ):
+        counts: dict[int, int] = entry["counts"]
+        games = sum(counts.values())
         recent = connection.scalars(
             select(R.total)
             .select_from(R)
@@ -147,33 +215,18 @@ def figures(connection: Connection, key: str, latest: int = 20) -> RawFigures | 
             .order_by(R.finished_at.desc(), R.game_id.desc())
             .limit(RECENT)
         ).all()
-        width = _width(worst, best)
-        start = worst - worst % width
-        bucket = (R.total - literal(start)) // literal(width)
-        counts: dict[int, int] = {}
-        for index, count in connection.execute(
-            select(bucket, func.count())
-            .select_from(R)
-            .where(_current(), R.player == key, R.variant == variant)
-            .group_by(bucket)
-        ).all():
-            counts[int(index)] = int(count)
-        last = (best - start) // width
         presets.append(
             RawPreset(
                 variant=variant,
                 games=games,
-                mean=float(mean),
-                best=best,
-                worst=worst,
-                kniffel_games=kniffel_games,
-                kniffels=kniffels,
-                bonus=tuple(int(b or 0) for b in bonus),
+                mean=sum(t * n for t, n in counts.items()) / games,
+                best=max(counts),
+                worst=min(counts),
+                kniffel_games=entry["kniffel_games"],
+                kniffels=entry["kniffels"],
+                bonus=tuple(entry["bonus"]),
                 recent=tuple(recent),
-                histogram=tuple(
-                    (start + i * width, start + (i + 1) * width, int(counts.get(i, 0)))
-                    for i in range(last + 1)
-                ),
+                histogram=bins(counts),
             )
         )
     other = aliased(R)
@@ -196,34 +249,28 @@ def figures(connection: Connection, key: str, latest: int = 20) -> RawFigures | 
                 other.player != key,
             ),
         )
-        .where(mine)
+        .where(_current(), R.player == key)
         .group_by(other.player)
         .order_by(func.count().desc(), other.player)
     ).all()
-    games_rows = connection.execute(
-        select(R.game_id, R.finished_at, R.variant, R.total, R.place, R.seats, R.accuracy)
-        .select_from(R)
-        .where(_current(), R.player == key)
-        .order_by(R.finished_at.desc(), R.game_id.desc())
-        .limit(latest)
-    ).all()
+    rated = int(overall[4])
     return RawFigures(
         key=key,
-        name=str(name).strip(),
-        games=overall[0],
-        wins=int(overall[1] or 0),
-        contested=int(overall[2] or 0),
-        contested_wins=int(overall[3] or 0),
-        reviewed=int(overall[4] or 0),
-        accuracy=None if overall[5] is None else float(overall[5]),
-        loss=float(overall[6] or 0.0),
-        decisions=int(overall[7] or 0),
+        name=str(games_rows[0][7]).strip(),
+        games=int(overall[0]),
+        wins=int(overall[1]),
+        contested=int(overall[2]),
+        contested_wins=int(overall[3]),
+        reviewed=rated,
+        accuracy=float(overall[5]) / rated if rated else None,
+        loss=float(overall[6]),
+        decisions=int(overall[7]),
         presets=tuple(presets),
         opponents=tuple(
             (k, str(n).strip(), int(g), int(a or 0), int(b or 0), int(c or 0))
             for k, n, g, a, b, c in tallies
         ),
-        latest=tuple(RawGame(g, _utc(at), v, t, p, s, a) for g, at, v, t, p, s, a in games_rows),
+        latest=tuple(RawGame(g, _utc(at), v, t, p, s, a) for g, at, v, t, p, s, a, _ in games_rows),
     )
 
 

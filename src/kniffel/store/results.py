@@ -13,7 +13,8 @@ A player is recognised across games by name, case and surrounding spaces
 ignored (:func:`player_key`); a key holder can link a seat to another name
 afterwards (:meth:`ResultStore.link`). The review's figures (accuracy, loss,
 rated decisions) are added when a game's review is computed
-(:meth:`ResultStore.set_review`).
+(:meth:`ResultStore.set_review`): by the board in the background soon after the game
+ends (:mod:`kniffel.web.background`), or when somebody opens it first.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from sqlalchemy import (
     and_,
     delete,
     exists,
+    func,
     select,
     update,
 )
@@ -253,6 +255,8 @@ class ResultStore:
         self.engine = engine
         self._checked: datetime | None = None  # every game changed before this is summarised
         self._lock = threading.Lock()
+        #: Games summarised by this store so far (the background review looks for new ones).
+        self.summarised = 0
 
     def sync(self) -> int:
         """Bring every finished game's rows up to date.
@@ -267,6 +271,7 @@ class ResultStore:
             with self.engine.begin() as connection:
                 done = sync_connection(connection, since=since)
             self._checked = now
+            self.summarised += done
             return done
 
     def figures(self, name: str) -> RawFigures | None:
@@ -283,6 +288,22 @@ class ResultStore:
         self.sync()
         with self.engine.connect() as connection:
             return player_figures.series(connection, player_key(name))
+
+    def totals(self, name: str, variant: str) -> dict[int, int]:
+        """How often ``name`` made each total in ``variant``."""
+        from kniffel.store import player_figures  # it imports this module's table
+
+        self.sync()
+        with self.engine.connect() as connection:
+            return player_figures.totals(connection, player_key(name), variant)
+
+    def shown_name(self, name: str) -> str | None:
+        """The name shown for ``name``'s player, ``None`` without a finished game."""
+        from kniffel.store import player_figures  # it imports this module's table
+
+        self.sync()
+        with self.engine.connect() as connection:
+            return player_figures.shown_name(connection, player_key(name))
 
     def leaders(self) -> list[tuple[str, str, str, int, float, int, int]]:
         from kniffel.store import player_figures  # it imports this module's table
@@ -377,6 +398,19 @@ class ResultStore:
                     )
                     .values(accuracy=accuracy, loss=loss, decisions=decisions)
                 )
+
+    def unreviewed(self, limit: int = 20) -> list[tuple[str, int]]:
+        """Finished games (id, version) whose rows have no review figures yet, newest first."""
+        self.sync()
+        with self.engine.connect() as connection:
+            found = connection.execute(
+                select(PlayerResultRow.game_id, PlayerResultRow.version)
+                .where(PlayerResultRow.version >= 0, PlayerResultRow.decisions.is_(None))
+                .group_by(PlayerResultRow.game_id, PlayerResultRow.version)
+                .order_by(func.max(PlayerResultRow.finished_at).desc())
+                .limit(limit)
+            ).all()
+        return [(game_id, version) for game_id, version in found]
 
     def counted_names(self, game_id: str) -> dict[int, str]:
         """The name each seat of a finished game counts as (its linked name, or its own)."""

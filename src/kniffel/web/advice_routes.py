@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
@@ -29,15 +29,16 @@ from kniffel.board.errors import GameNotFound
 from kniffel.board.service import GameView
 from kniffel.locales.refusals import refusal_text
 from kniffel.rules import Dice, EnterAction, KniffelError
-from kniffel.solver.advice.analysis import Analysis, analyse, choice_dict
-from kniffel.solver.advice.position import Position, evaluate, is_exact
-from kniffel.solver.advice.reasons import Reasons, reasons
 from kniffel.solver.builds import chance_tables_for
-from kniffel.solver.exact.dice_tables import ROLL_INDEX
 from kniffel.web import forms, rendering, tables
 from kniffel.web.advice_words import AdviceWords
 from kniffel.web.api import OPTIONAL_KEY, Key, Rolls, TableDice, Top
 from kniffel.web.errors import ErrorBody
+
+if TYPE_CHECKING:  # the solver (numpy) is imported by the first request that needs it
+    from kniffel.solver.advice.analysis import Analysis
+    from kniffel.solver.advice.position import Position
+    from kniffel.solver.advice.reasons import Reasons
 
 __all__ = ["router"]
 
@@ -149,6 +150,8 @@ class AnalysisOut(BaseModel):
 
 def _position(view: GameView, dice: Dice | None, rolls: int) -> Position:
     """The Tipp's position: dice typed at the table count only before any roll is recorded."""
+    from kniffel.solver.advice.position import evaluate
+
     game = view.game
     player = game.current_player()
     if dice is not None and (player is None or game.pending(player) is not None):
@@ -159,6 +162,9 @@ def _position(view: GameView, dice: Dice | None, rolls: int) -> Position:
 def _reasons(request: Request, view: GameView, position: Position, top: int) -> Reasons:
     """The chances now and after each of the first ``top`` choices: exact where the
     variant's chance table is built, else simulated within the budget."""
+    from kniffel.solver.advice.reasons import reasons
+    from kniffel.solver.exact.dice_tables import ROLL_INDEX
+
     ready = all(tables.builds(request).is_ready(t) for t in chance_tables_for(view.variant))
     exact = bool(chance_tables_for(view.variant)) and ready
     return reasons(
@@ -184,6 +190,8 @@ class _Analyses:
             if key in self._done:
                 self._done.move_to_end(key)
                 return self._done[key]
+        from kniffel.solver.advice.analysis import analyse
+
         result = analyse(view.game)
         with self._lock:
             self._done[key] = result
@@ -214,6 +222,9 @@ def advice(
     top: Top = 5,
     key: Key = None,
 ) -> dict[str, Any]:
+    from kniffel.solver.advice.analysis import choice_dict
+    from kniffel.solver.advice.position import is_exact
+
     view = rendering.service(request).get(game_id)
     tables.ensure(request, view, key)
     position = _position(view, None if dice is None else Dice.parse(dice), rolls)
@@ -353,6 +364,8 @@ def waiting_page(request: Request, view: GameView) -> Response | None:
 
 
 def _tipp_view(view: GameView, position: Position, words: AdviceWords) -> dict[str, Any]:
+    from kniffel.solver.advice.position import is_exact
+
     game = view.game
     seat = game.players.index(position.player)
     best = position.choices[0]

@@ -15,13 +15,15 @@ pages add the labels of a choice: ``Behalten: 6 6 6``,
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from babel.numbers import format_decimal
 
 from kniffel.locales import Translator
 from kniffel.rules import EnterAction, Variant
-from kniffel.solver.advice.position import Choice
+
+if TYPE_CHECKING:
+    from kniffel.solver.advice.position import Choice
 
 __all__ = ["AdviceWords"]
 

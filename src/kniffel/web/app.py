@@ -21,6 +21,7 @@ from kniffel.web import (
     access_log,
     advice_routes,
     api,
+    background,
     chances_routes,
     health,
     live,
@@ -82,9 +83,12 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
         if settings.prebuild_tables:
             # In the background: the worker skips the tables already on disk.
             table_builds.enqueue(preset_tables())
+        chores = background.start(app)  # reviews and yardsticks (kniffel.web.background)
         try:
             yield
         finally:
+            if chores is not None:
+                await run_in_threadpool(chores.close)
             await run_in_threadpool(table_builds.close)
             if isinstance(driver, BotSeats):
                 await run_in_threadpool(driver.close)

@@ -26,6 +26,7 @@ from kniffel.locales import Translator
 from kniffel.locales.refusals import refusal_text
 from kniffel.rules import Dice, KniffelError
 from kniffel.web import forms, moves, rendering
+from kniffel.web.addresses import share_base
 from kniffel.web.qr import qr_svg
 
 __all__ = ["router"]
@@ -54,8 +55,10 @@ def _board_context(
     game = view.game
     board = board_view(game, t, dice_mode=view.dice_mode, dice=dice, points=points, bots=view.bots)
     can_change = rendering.device_key(request, view) is not None
-    base = str(request.base_url).rstrip("/")
-    watch_url = f"{base}/g/{view.id}"
+    settings = request.app.state.settings
+    # Phones cannot follow a link to 127.0.0.1: the links take the address they can reach.
+    share = share_base(str(request.base_url), settings.host, settings.public_url)
+    watch_url = f"{share.url}/g/{view.id}"
     # The key travels in the fragment: browsers never send it, so it reaches no log line;
     # the page trades it for the cookie (POST /g/ID/key, tafel.js).
     play_url = f"{watch_url}#key={view.key}" if can_change else ""
@@ -77,6 +80,8 @@ def _board_context(
         "message": message,
         "watch_url": watch_url,
         "play_url": play_url,
+        "share_reach": share.reach.value,
+        "listen_host": settings.host,
         "watch_qr": qr_svg(watch_url, t("QR-Code des Zuschauer-Links")) if page else "",
         "play_qr": qr_svg(play_url, t("QR-Code des Mitspiel-Links")) if play_url and page else "",
         "progress": progress,

@@ -10,7 +10,7 @@ device at the table that shows the chances costs one computation per entry.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
@@ -20,13 +20,13 @@ from kniffel.board.kept import Kept
 from kniffel.board.views import GameView
 from kniffel.locales import N_
 from kniffel.rules import Dice
-from kniffel.solver.chances.chart import chances_chart_svg
-from kniffel.solver.chances.forecast import Chances, forecast
-from kniffel.solver.chances.series import Series, chances_over
-from kniffel.solver.chances.winbot import win_choices
 from kniffel.web import rendering, tables
 from kniffel.web.api import OPTIONAL_KEY, Key, Rolls, TableDice, Top
 from kniffel.web.errors import ErrorBody, GameNotFound
+
+if TYPE_CHECKING:  # the solver (numpy) is imported by the first request that needs it
+    from kniffel.solver.chances.forecast import Chances
+    from kniffel.solver.chances.series import Series
 
 __all__ = ["API_BUDGET", "chances_for", "router"]
 
@@ -52,6 +52,8 @@ _charts: Kept[tuple[str, int, str], str] = Kept(16)
 
 def chances_for(view: GameView) -> Chances:
     """The chances of a stored game at its version (computed once per version)."""
+    from kniffel.solver.chances.forecast import forecast
+
     return _chances.get((view.id, view.version), lambda: forecast(view.game, budget=API_BUDGET))
 
 
@@ -105,6 +107,8 @@ def win_advice(
     ``keep`` or an entry into ``cell`` with its ``points``, its ``label`` and ``win``: the
     chance to finish first after it against the strongest other player, everyone playing on
     like the best bot. Dice typed at the table count only before a roll is recorded."""
+    from kniffel.solver.chances.winbot import win_choices
+
     view = rendering.service(request).get(game_id)
     tables.ensure(request, view, key)
     game = view.game
@@ -134,6 +138,9 @@ async def chances_chart(request: Request, game_id: str) -> Response:
         return Response(status_code=202, headers={"Cache-Control": "no-store"})
 
     def draw() -> str:
+        from kniffel.solver.chances.chart import chances_chart_svg
+        from kniffel.solver.chances.series import chances_over
+
         series = _series.get((view.id, view.version), lambda: chances_over(view.game))
         return chances_chart_svg(
             series,

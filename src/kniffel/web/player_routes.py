@@ -29,14 +29,15 @@ from kniffel.board.players.exchange import games_csv, players_csv
 from kniffel.board.players.stats import PlayerStats, leaderboard, player_stats
 from kniffel.board.players.yardstick import yardstick
 from kniffel.rules.variants import PRESETS
+from kniffel.store.player_figures import bins
 from kniffel.store.results import ResultStore, player_key
 from kniffel.web import rendering
 from kniffel.web.api import Key
 from kniffel.web.errors import ErrorBody
-from kniffel.web.review_chart import histogram_svg, series_chart_svg
+from kniffel.web.player_charts import histogram_svg, lines_svg
 from kniffel.web.review_words import ReviewWords
 
-__all__ = ["leaderboard_context", "results_of", "router"]
+__all__ = ["leaderboard_context", "results_of", "results_on", "router"]
 
 api = APIRouter(tags=["players"])
 pages = APIRouter(include_in_schema=False)
@@ -61,7 +62,12 @@ class PlayerNotFound(BoardError):
 
 def results_of(request: Request) -> ResultStore:
     """The summary rows of the app's store."""
-    state = request.app.state
+    return results_on(request.app)
+
+
+def results_on(app: Any) -> ResultStore:
+    """The summary rows of ``app``'s store (made on first use)."""
+    state = app.state
     found = getattr(state, "results", None)
     if found is None:
         found = state.results = ResultStore(state.store.engine)
@@ -231,22 +237,41 @@ def _rate(words: ReviewWords, value: float | None) -> str:
 
 @pages.get("/spieler/{name:path}/verteilung.svg")
 async def histogram_chart(request: Request, name: str) -> Response:
+    """The totals of one preset (``?variant=``, else the most played) with the mean and the
+    best bot's mean; reads only that preset's totals."""
     words = ReviewWords(rendering.translator(request))
 
     def draw() -> str:
-        stats = _stats(results_of(request), name)
-        preset = stats.presets[0]
-        variant = request.query_params.get("variant", preset.variant)
-        preset = stats.preset(variant) or preset
-        bot = yardstick(preset.variant)
-        marks = [(words("Schnitt"), preset.mean)]
+        results = results_of(request)
+        variant = request.query_params.get("variant", "")
+        counts = results.totals(name, variant) if variant else {}
+        if not counts:
+            stats = _stats(results, name)
+            variant = stats.presets[0].variant
+            counts = results.totals(name, variant)
+        mean = sum(t * n for t, n in counts.items()) / sum(counts.values())
+        marks = [(words("Schnitt"), mean)]
+        bot = yardstick(variant)
         if bot is not None:
             marks.append(
                 (words("Der starke Bot: {mean} im Schnitt", mean=words.decimal(bot.mean)), bot.mean)
             )
-        return histogram_svg(preset.histogram, words, marks=marks)
+        return histogram_svg(
+            bins(counts),
+            title=words("Punkteverteilung"),
+            xlabel=words("Punkte"),
+            ylabel=words("Anzahl"),
+            marks=marks,
+        )
 
     return await _svg(request, draw)
+
+
+def _played(results: ResultStore, name: str) -> list[tuple[str, int, float | None]]:
+    played = results.series(name)
+    if not played:
+        raise PlayerNotFound(name)
+    return played
 
 
 @pages.get("/spieler/{name:path}/punkte.svg")
@@ -254,19 +279,16 @@ async def totals_chart(request: Request, name: str) -> Response:
     words = ReviewWords(rendering.translator(request))
 
     def draw() -> str:
-        stats = _stats(results_of(request), name)
-        played = results_of(request).series(name)
-        series = []
-        for preset in stats.presets:
-            games = [(i, t) for i, (v, t, _) in enumerate(played, 1) if v == preset.variant]
-            series.append(
-                (
-                    _variant_label(words, preset.variant),
-                    [i for i, _ in games],
-                    [t for _, t in games],
-                )
-            )
-        return series_chart_svg(
+        played = _played(results_of(request), name)
+        by_variant: dict[str, list[tuple[int, int]]] = {}
+        for i, (variant, total, _) in enumerate(played, 1):
+            by_variant.setdefault(variant, []).append((i, total))
+        ordered = sorted(by_variant.items(), key=lambda kv: (-len(kv[1]), kv[0]))
+        series = [
+            (_variant_label(words, v), [i for i, _ in games], [t for _, t in games])
+            for v, games in ordered
+        ]
+        return lines_svg(
             series,
             title=words("Punkte über die Zeit"),
             xlabel=words("Spiel"),
@@ -281,11 +303,11 @@ async def accuracy_chart(request: Request, name: str) -> Response:
     words = ReviewWords(rendering.translator(request))
 
     def draw() -> str:
-        stats = _stats(results_of(request), name)
-        played = results_of(request).series(name)
+        results = results_of(request)
+        played = _played(results, name)
         points = [(i, a) for i, (_, _, a) in enumerate(played, 1) if a is not None]
-        return series_chart_svg(
-            [(stats.name, [i for i, _ in points], [a for _, a in points if a is not None])],
+        return lines_svg(
+            [(results.shown_name(name) or name, [i for i, _ in points], [a for _, a in points])],
             title=words("Genauigkeit über die Zeit"),
             xlabel=words("Spiel"),
             ylabel=words("Genauigkeit") + " (%)",

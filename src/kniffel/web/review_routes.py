@@ -14,7 +14,7 @@ here), so a page, its chart and its JSON cost one analysis.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
@@ -23,7 +23,6 @@ from starlette.concurrency import run_in_threadpool
 from kniffel.board.errors import GameNotFound
 from kniffel.board.kept import Kept
 from kniffel.board.service import GameView
-from kniffel.solver.advice.review import Review, review_of, severity
 from kniffel.store.results import ResultStore
 from kniffel.web import rendering, tables
 from kniffel.web.advice_routes import analysis_of, waiting_page
@@ -32,6 +31,9 @@ from kniffel.web.errors import ErrorBody
 from kniffel.web.player_routes import player_href, results_of
 from kniffel.web.review_chart import expected_chart_svg
 from kniffel.web.review_words import ReviewWords
+
+if TYPE_CHECKING:  # the solver (numpy) is imported by the first request that needs it
+    from kniffel.solver.advice.review import Review
 
 __all__ = ["review_for", "router"]
 
@@ -52,6 +54,8 @@ def review_for(view: GameView, results: ResultStore | None = None) -> Review:
     """
 
     def compute() -> Review:
+        from kniffel.solver.advice.review import review_of
+
         found = review_of(analysis_of(view), view.game)
         if results is not None and view.game.is_finished:
             figures = [(p.accuracy, p.loss, p.decisions) for p in found.players]
@@ -180,6 +184,8 @@ def _context(view: GameView, result: Review, words: ReviewWords) -> dict[str, An
 
 
 def _severity_word(words: ReviewWords, loss: float) -> str:
+    from kniffel.solver.advice.review import severity
+
     name = severity(loss)
     return "" if name is None else words.severity(name)
 

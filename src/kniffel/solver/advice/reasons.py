@@ -20,7 +20,6 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -34,9 +33,10 @@ from kniffel.rules import (
     Options,
     Row,
 )
+from kniffel.solver.advice.position import column_table
 from kniffel.solver.chances.distribution import turns_left
 from kniffel.solver.chances.outlook import ChoiceOutlook, choice_outlooks
-from kniffel.solver.exact.chance_table import ChanceTable, column_chances, entry_chances
+from kniffel.solver.exact.chance_table import ChanceTable, entry_chances, load_chances
 from kniffel.solver.exact.dice_tables import KEEP_INDEX, P_FIRST, P_KEEP, ROLL_KEEPS, ROLLS
 from kniffel.solver.exact.sheet_space import SheetState, StateBatch
 from kniffel.solver.play.sheets import SheetBatch
@@ -77,10 +77,19 @@ class Reasons:
     after: tuple[Chances | None, ...]  # None: not simulated (beyond the first SIMULATED)
 
 
-@lru_cache(maxsize=8)
-def exact_chances(options: Options, discipline: Discipline) -> ChanceTable:
-    """The chance table, kept in memory once loaded (built when it is not on disk)."""
-    return column_chances(options, discipline)
+_LOADED: dict[tuple[Options, Discipline], ChanceTable] = {}
+
+
+def exact_chances(options: Options, discipline: Discipline) -> ChanceTable | None:
+    """The chance table read from disk and kept in memory; ``None`` when it is not there
+    (never built here: the board's table builder builds it)."""
+    key = (options, discipline)
+    found = _LOADED.get(key)
+    if found is None:
+        found = load_chances(column_table(options, discipline))
+        if found is not None:
+            _LOADED[key] = found
+    return found
 
 
 def _best(values: Array) -> npt.NDArray[np.int64]:
@@ -124,12 +133,15 @@ def _exact_turn(chances: ChanceTable, state: SheetState) -> _ExactTurn:
 
 
 def _exact(
-    game: Game, dice_index: int | None, rolls: int, actions: Sequence[Action]
+    game: Game,
+    chances: ChanceTable,
+    dice_index: int | None,
+    rolls: int,
+    actions: Sequence[Action],
 ) -> tuple[Chances, list[Chances]]:
     player = game.current_player()
     assert player is not None
     spec = game.columns[0]
-    chances = exact_chances(game.options, spec.discipline)
     space = chances.space
     state = space.state_of(game, player, spec.id)
     turn = _exact_turn(chances, state)
@@ -209,13 +221,16 @@ def reasons(
 
     ``dice_index`` is the roll on the table (an index into ``ROLLS``; ``None`` before
     the first roll) after ``rolls`` rolls. ``exact`` asks for the chance table (one
-    column only; the caller knows whether it is built); otherwise ``samples`` seeded
-    games of the best bot per choice (by default as many as :data:`BUDGET` allows).
+    column only; when it is not on disk, or in several columns, the chances are
+    simulated); otherwise ``samples`` seeded games of the best bot per choice (by
+    default as many as :data:`BUDGET` allows).
     """
     player = game.current_player()
     if player is None:
         raise ValueError("the game is finished")
-    exact = exact and len(game.columns) == 1
+    one_column = exact and len(game.columns) == 1
+    table = exact_chances(game.options, game.columns[0].discipline) if one_column else None
+    exact = table is not None
     if samples is None:
         samples = samples_for(game, min(len(actions), SIMULATED))
     key = (
@@ -231,8 +246,8 @@ def reasons(
     found = _CACHE.get(key)
     if found is not None:
         return found
-    if exact:
-        now, exact_after = _exact(game, dice_index, rolls, actions)
+    if table is not None:
+        now, exact_after = _exact(game, table, dice_index, rolls, actions)
         result = Reasons("exact", 0, now, tuple(exact_after))
     else:
         dice = None if dice_index is None else ROLLS[dice_index]

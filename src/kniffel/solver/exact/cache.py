@@ -13,22 +13,40 @@ removed until the rest fits; the table just written always stays.
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import tempfile
 import time
 import zipfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import numpy as np
 import platformdirs
-from numpy.lib.npyio import NpzFile
 
+from kniffel.rules import Discipline, Options
 from kniffel.settings import Settings
-from kniffel.solver.exact.column import ColumnTable
-from kniffel.solver.exact.sheet_space import SheetSpace
 
-__all__ = ["FORMAT", "cache_dir", "evict", "load", "path_for", "save", "touch"]
+if TYPE_CHECKING:  # numpy is imported when a table is read or written, not with this module
+    from kniffel.solver.exact.column import ColumnTable
+    from kniffel.solver.exact.sheet_space import SheetSpace
+
+__all__ = [
+    "FORMAT",
+    "cache_dir",
+    "column_path",
+    "evict",
+    "is_stored",
+    "load",
+    "path_for",
+    "save",
+    "stored_key",
+    "touch",
+]
+
+#: The file names of the tables in the cache dir (the ↓↑ tables of kniffel.solver.raufrunter.stored
+#: share the directory and its size bound).
+TABLE_FILES = ("column-*.npz", "arrows-*.npz")
 
 #: Bumped whenever the meaning of the stored values changes.
 FORMAT = "kniffel-column/1"
@@ -40,14 +58,52 @@ def cache_dir() -> Path:
 
 
 def _key(space: SheetSpace) -> dict[str, object]:
-    return {"format": FORMAT, "discipline": space.discipline.value, **space.options.as_dict()}
+    return _key_of(space.options, space.discipline)
+
+
+def _key_of(options: Options, discipline: Discipline) -> dict[str, object]:
+    return {"format": FORMAT, "discipline": discipline.value, **options.as_dict()}
+
+
+def is_stored(options: Options, discipline: Discipline) -> bool:
+    """Whether the cache holds the column table of ``discipline`` under ``options``, written for
+    these rules by this table format: the file's key is read (without numpy), not its values."""
+    return stored_key(column_path(options, discipline)) == _key_of(options, discipline)
+
+
+def stored_key(path: Path) -> object:
+    """The ``key`` entry of a table file (the JSON string that :func:`save` writes as a 0-d
+    ``numpy`` unicode array), read without numpy; ``None`` when it is not there or unreadable.
+
+    A ``.npy`` entry is a magic string, a version, the length of a header (a Python dict
+    literal: ``descr``, ``fortran_order``, ``shape``) and the data, here UTF-32 text.
+    """
+    try:
+        with zipfile.ZipFile(path) as stored:
+            raw = stored.read("key.npy")
+        if raw[:6] != b"\x93NUMPY":
+            return None
+        size, start = (2, 8) if raw[6] == 1 else (4, 8)
+        length = int.from_bytes(raw[start : start + size], "little")
+        header = ast.literal_eval(raw[start + size : start + size + length].decode("latin-1"))
+        descr = header["descr"]
+        if header["shape"] != () or not isinstance(descr, str) or descr[:2] != "<U":
+            return None
+        text = raw[start + size + length :].decode("utf-32-le").rstrip("\x00")
+        return json.loads(text)
+    except (OSError, ValueError, KeyError, TypeError, SyntaxError, IndexError, zipfile.BadZipFile):
+        return None
 
 
 def path_for(space: SheetSpace) -> Path:
     """The file of ``space``'s table; the name spells out every option."""
-    o = space.options
+    return column_path(space.options, space.discipline)
+
+
+def column_path(o: Options, discipline: Discipline) -> Path:
+    """The file of the column table of ``discipline`` under ``o`` (see :func:`path_for`)."""
     name = (
-        f"column-{space.discipline.value}-chance{int(o.chance)}-{o.pasch.value}"
+        f"column-{discipline.value}-chance{int(o.chance)}-{o.pasch.value}"
         f"-bonus{o.kniffel_bonus}-joker_{o.joker.value}-zero_upper{int(o.zero_only_upper)}.npz"
     )
     return cache_dir() / name
@@ -55,6 +111,11 @@ def path_for(space: SheetSpace) -> Path:
 
 def load(space: SheetSpace) -> ColumnTable | None:
     """The cached table of ``space``, or ``None`` when there is no usable file."""
+    import numpy as np
+    from numpy.lib.npyio import NpzFile
+
+    from kniffel.solver.exact.column import ColumnTable
+
     path = path_for(space)
     start = time.perf_counter()
     try:
@@ -77,6 +138,8 @@ def load(space: SheetSpace) -> ColumnTable | None:
 
 def save(table: ColumnTable) -> Path | None:
     """Write ``table`` atomically; ``None`` when the cache dir cannot be written."""
+    import numpy as np
+
     path = path_for(table.space)
     partial: str | None = None
     try:
@@ -118,9 +181,10 @@ def evict(max_bytes: int, keep: Path | None = None) -> list[Path]:
     """
     try:
         files = []
-        for path in cache_dir().glob("column-*.npz"):
-            stat = path.stat()
-            files.append((stat.st_mtime, path, stat.st_size))
+        for pattern in TABLE_FILES:
+            for path in cache_dir().glob(pattern):
+                stat = path.stat()
+                files.append((stat.st_mtime, path, stat.st_size))
     except OSError:
         return []
     files.sort()  # least recently used first

@@ -232,8 +232,10 @@ def _key(space: SheetSpace) -> dict[str, object]:
 
 
 def chance_path(space: SheetSpace) -> Path:
-    """The file of ``space``'s chances: the value table's name with ``chances-`` before it."""
-    return cache.path_for(space).with_name("chances-" + cache.path_for(space).name)
+    """The file of ``space``'s chances: the value table's name with ``chances-`` before it
+    (:func:`kniffel.solver.builds` names it so too)."""
+    path = cache.column_path(space.options, space.discipline)
+    return path.with_name("chances-" + path.name)
 
 
 def load_chances(table: ColumnTable) -> ChanceTable | None:

@@ -7,12 +7,13 @@ of both (capped at 63, the bonus is paid the moment a sum reaches it). Only
 the sums of a column whose upper block is under way are kept; the others are
 fixed, so the table has about a hundred thousand live states and solves in
 seconds. No joker applies in it: in Rauf-Runter the joker needs the Kniffel
-cell of the free column as well.
+cell of the free column as well. A solved table is kept on disk
+(:mod:`kniffel.solver.raufrunter.stored`), so a process reads it instead of solving it again.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
@@ -20,7 +21,6 @@ import numpy.typing as npt
 from kniffel.rules import (
     UPPER_BONUS_THRESHOLD,
     Discipline,
-    Joker,
     Options,
     Row,
     bonus_on_entry,
@@ -29,6 +29,7 @@ from kniffel.rules import (
 )
 from kniffel.solver.exact.keep_lattice import turn_values
 from kniffel.solver.exact.roll_scores import raw_scores
+from kniffel.solver.raufrunter import stored
 
 __all__ = [
     "N_SUMS",
@@ -117,23 +118,37 @@ def _entry_values(
 _SOLVED: dict[Options, ArrowTable] = {}
 
 
-def _arrow_key(options: Options) -> Options:
-    # The joker and the bonus never apply here, so tables differing only in them are one.
-    return replace(options, joker=Joker.NONE, kniffel_bonus=0)
+_arrow_key = stored.arrows_key
 
 
 def arrow_table(options: Options) -> ArrowTable:
-    """Solve ↓ and ↑ played together under ``options`` (no joker, no extra-Kniffel bonus)."""
+    """Solve ↓ and ↑ played together under ``options`` (no joker, no extra-Kniffel bonus).
+
+    Kept in this process once solved or read; read from the disk cache when stored there by
+    this code, else solved and written there.
+    """
     key = _arrow_key(options)
     table = _SOLVED.get(key)
     if table is None:
-        table = _SOLVED.setdefault(key, _arrow_table(key))
+        values = stored.load(key, _shape(key))
+        if values is None:
+            table = _arrow_table(key)
+            stored.save(key, table.values)
+        else:
+            table = ArrowTable(key, values)
+        table = _SOLVED.setdefault(key, table)
     return table
 
 
 def arrow_table_solved(options: Options) -> bool:
-    """Whether :func:`arrow_table` answers at once for ``options`` (solved in this process)."""
-    return _arrow_key(options) in _SOLVED
+    """Whether :func:`arrow_table` answers without solving: solved in this process, or stored."""
+    key = _arrow_key(options)
+    return key in _SOLVED or stored.is_stored(key)
+
+
+def _shape(options: Options) -> tuple[int, int, int, int]:
+    n = len(rows_for(options))
+    return (n + 1, n + 1, N_SUMS, N_SUMS)
 
 
 def keep_arrow_table(options: Options, values: Array) -> None:

@@ -1,0 +1,161 @@
+"""Figures the board computes in the background: one thread, one chore at a time.
+
+The player pages read figures that cost seconds of CPU to compute (docs/board.md, "Spieler
+und Bestenliste"), so no request waits for them:
+
+- **reviews** (:class:`Reviews`): every finished game's review (accuracy, loss per decision)
+  goes into its summary rows soon after the game ends, not only when somebody opens the
+  review; games finished before (migrated or imported) are reviewed the same way, newest
+  first. A game is reviewed only once its house rules' solved tables are ready: the
+  background never starts a table build (docs/solver.md, "Tables in the board"); when a
+  build finishes, the games waiting for it are looked at again.
+- further chores (the best bot's yardstick for house rules without a documented one,
+  :mod:`kniffel.web.yardsticks`) run in the same thread.
+
+One thread (:class:`Background`) calls each chore in turn; a chore does one bounded piece
+of work (one review, one batch of simulated games) and says whether it found work, so the
+thread never holds the server busy for long and sleeps when nothing is left. It runs at a
+lower priority (``nice`` 10 for the thread, on Linux) and stops with the app.
+``KNIFFEL_BACKGROUND=false`` switches it off (docs/cli.md).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import threading
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from kniffel.board.errors import BoardError
+from kniffel.board.service import GameService, GameView
+from kniffel.solver.builds import TableBuilds
+from kniffel.store.results import ResultStore
+
+if TYPE_CHECKING:  # the solver (numpy) is imported by the first review, not at start
+    from kniffel.solver.advice.review import Review
+
+__all__ = ["Background", "Reviews", "start"]
+
+_log = logging.getLogger(__name__)
+
+Chore = Callable[[], bool]
+
+
+class Background:
+    """Calls ``chores`` one after the other in one thread; sleeps ``poll`` s when none had work."""
+
+    def __init__(self, chores: Sequence[Chore], poll: float = 1.0) -> None:
+        self.chores = list(chores)
+        self.poll = poll
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._run, name="kniffel-background", daemon=True)
+        self._thread.start()
+
+    def wake(self) -> None:
+        """Look for work now instead of after the pause."""
+        self._wake.set()
+
+    def close(self, timeout: float = 10.0) -> None:
+        """Stops after the chore at hand (waiting at most ``timeout`` seconds)."""
+        self._stop.set()
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    @property
+    def stopped(self) -> bool:
+        return self._stop.is_set()
+
+    def _run(self) -> None:
+        with contextlib.suppress(OSError, AttributeError):  # lower priority: Linux threads only
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
+        self._wake.wait(self.poll)  # not during the server's start
+        while not self._stop.is_set():
+            busy = False
+            for chore in self.chores:
+                if self._stop.is_set():
+                    return
+                try:
+                    busy = chore() or busy
+                except Exception:  # a chore must never end the thread (it logs and waits)
+                    _log.exception("background chore %r failed", chore)
+            if not busy:
+                self._wake.wait(self.poll)
+                self._wake.clear()
+
+
+class Reviews:
+    """The chore that reviews finished games without review figures, one game per call."""
+
+    def __init__(
+        self,
+        service: GameService,
+        results: ResultStore,
+        tables: TableBuilds,
+        review: Callable[[GameView], Review],
+    ) -> None:
+        self.service = service
+        self.results = results
+        self.tables = tables
+        self.review = review  # kniffel.web.review_routes.review_for: kept per version
+        self._seen = -1  # results.summarised when last looked: new finished games since?
+        self._waiting: set[tuple[str, int]] = set()  # tables not ready, or it failed
+        self._more = True  # the last look found more games than it took
+        tables.on_built(self._tables_built)
+
+    def _tables_built(self) -> None:
+        self._waiting.clear()
+        self._more = True
+
+    def __call__(self) -> bool:
+        """Reviews one finished game that has no review figures; whether there was one."""
+        self.results.sync()
+        if not self._more and self.results.summarised == self._seen:
+            return False
+        self._seen = self.results.summarised
+        candidates = [g for g in self.results.unreviewed(limit=20) if g not in self._waiting]
+        if not candidates:
+            self._more = False
+            return False
+        game_id, version = candidates[0]
+        self._more = True
+        try:
+            view = self.service.get(game_id)
+        except BoardError:
+            self._waiting.add((game_id, version))
+            return True
+        if view.version != version or not self.tables.readiness(view.variant).ready:
+            # A newer version is summarised at the next sync; missing tables wait for a build.
+            self._waiting.add((game_id, version))
+            return True
+        try:
+            found = self.review(view)
+        except Exception:
+            self._waiting.add((game_id, version))
+            raise
+        # Written here too: a review kept from an earlier request is not computed again.
+        figures = [(p.accuracy, p.loss, p.decisions) for p in found.players]
+        self.results.set_review(game_id, version, figures)
+        if (game_id, version) in self.results.unreviewed(limit=20):
+            self._waiting.add((game_id, version))  # not stored: do not loop on it
+        return True
+
+
+def start(app: Any) -> Background | None:
+    """The app's background thread with its chores, started; ``None`` when switched off
+    (``KNIFFEL_BACKGROUND=false``). Called in the app's lifespan once the store is open."""
+    if not app.state.settings.background:
+        return None
+    from kniffel.web.player_routes import results_on
+    from kniffel.web.review_routes import review_for
+
+    results = results_on(app)
+    background = Background([Reviews(app.state.service, results, app.state.tables, review_for)])
+    background.start()
+    return background

@@ -1,0 +1,122 @@
+"""The board's background chores: finished games are reviewed without anybody opening them."""
+
+from __future__ import annotations
+
+import html
+import random
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from kniffel.board.bot_seats import BotSeats
+from kniffel.board.players.sample import random_record
+from kniffel.board.service import GameService
+from kniffel.locales import Translator
+from kniffel.record import parse, replay
+from kniffel.settings import Settings
+from kniffel.solver.advice.review import review
+from kniffel.web.app import create_app
+from kniffel.web.background import Background
+from kniffel.web.review_words import ReviewWords
+
+pytestmark = pytest.mark.usefixtures("table_cache")
+
+
+def _until(found: Callable[[], Any], seconds: float = 120.0) -> Any:
+    """Polls ``found()`` until it is truthy (the background thread works at its own pace)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if value := found():
+            return value
+        time.sleep(0.2)
+    raise AssertionError("the background did not get there")
+
+
+@pytest.fixture
+def client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
+    monkeypatch.setenv("KNIFFEL_BACKGROUND", "1")
+    app = create_app(Settings(db=f"sqlite:///{tmp_path / 'k.db'}"), bots=BotSeats(delay=0))
+    with TestClient(app) as test_client:
+        yield test_client
+
+
+def _accuracy(client: TestClient, name: str) -> float | None:
+    data = client.get(f"/api/players/{name}").json()
+    value: float | None = data["accuracy"]
+    return value
+
+
+def test_a_finished_game_is_reviewed_without_opening_its_review(
+    client: TestClient, service: GameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    record = random_record("kniffel", ["Anna", "Ben"], random.Random(5))
+    opened: list[str] = []
+    original = client.get
+
+    def get(url: str, **kwargs: Any) -> Any:
+        opened.append(url)
+        return original(url, **kwargs)
+
+    monkeypatch.setattr(client, "get", get)
+    view = service.import_record(record)
+    expected = review(replay(parse(record)))
+    accuracy = _until(lambda: _accuracy(client, "anna"))
+    assert accuracy == pytest.approx(expected.player("Anna").accuracy)
+    data = client.get("/api/players/ben").json()
+    ben = expected.player("Ben")
+    assert data["accuracy"] == pytest.approx(ben.accuracy)
+    assert data["reviewed_games"] == 1
+    assert data["loss_per_decision"] == pytest.approx(ben.loss / ben.decisions)
+    page = html.unescape(client.get("/spieler/anna").text)
+    assert ReviewWords(Translator("de")).percent(accuracy) in page
+    assert not any("/analyse" in url or "/review" in url for url in opened)
+    assert view.id in client.get("/api/players/anna").text
+
+
+def test_a_game_waits_while_its_tables_are_missing(tmp_path: Path) -> None:
+    """Without ready tables a finished game stays unrated; the chore does not loop on it."""
+    from kniffel.store import GameStore
+    from kniffel.store.results import ResultStore
+    from kniffel.web.background import Reviews
+
+    store = GameStore.open(f"sqlite:///{tmp_path / 'k.db'}")
+
+    class NoTables:
+        def readiness(self, variant: Any) -> Any:
+            return type("R", (), {"ready": False})()
+
+        def on_built(self, listener: Callable[[], None]) -> None:
+            self.listener = listener
+
+    from kniffel.board.hub import LocalHub
+
+    service = GameService(store, LocalHub())
+    service.import_record(random_record("kniffel", ["Anna"], random.Random(1)))
+    results = ResultStore(store.engine)
+    reviewed: list[str] = []
+    tables = NoTables()
+    chore = Reviews(service, results, tables, lambda view: reviewed.append(view.id))  # type: ignore[arg-type]
+    assert chore() is True  # looked at the game, put it aside
+    assert chore() is False  # nothing else to do: it waits
+    assert reviewed == [] and results.rows()[0].accuracy is None
+    tables.listener()  # a table was built: the game is looked at again
+    assert chore() is True and reviewed == []
+    store.close()
+
+
+def test_a_failing_chore_does_not_end_the_thread() -> None:
+    calls: list[int] = []
+
+    def failing() -> bool:
+        calls.append(1)
+        raise RuntimeError("boom")
+
+    background = Background([failing], poll=0.01)
+    background.start()
+    _until(lambda: len(calls) >= 3, seconds=30)
+    background.close()
+    assert background.stopped

@@ -1,0 +1,83 @@
+"""``kniffel serve`` starts without what its first requests do not need (issue 9, item 7).
+
+numpy (the solver) and matplotlib (charts) are imported by the first request that needs them,
+not at start: a fresh interpreter that loads the command, builds the app, serves the start page,
+creates a game and reads it, and lets the table worker look at every preset table, has imported
+neither. The time to the first answer is printed by ``benchmarks/start.py``, not asserted here.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from kniffel.solver import builds
+
+_SCRIPT = """
+import json, sys
+
+from fastapi.testclient import TestClient
+
+from kniffel.cli import cli
+from kniffel.settings import Settings
+from kniffel.solver.builds import TableBuilds, preset_tables
+
+cli.commands["serve"]  # the command's module, as `kniffel serve` loads it
+from kniffel.web.app import create_app
+
+heavy = ("numpy", "matplotlib")
+seen = {}
+with TestClient(create_app(Settings(db=sys.argv[1]))) as client:
+    seen["start"] = [m for m in heavy if m in sys.modules]
+    page = client.get("/")
+    assert page.status_code == 200, page.status_code
+    seen["start page"] = [m for m in heavy if m in sys.modules]
+    body = {"variant": "rauf-runter", "players": ["Anna", "Ben"]}
+    game = client.post("/api/games", json=body)
+    assert game.status_code == 201, game.text
+    read = client.get("/api/games/" + game.json()["id"])
+    assert read.status_code == 200, read.status_code
+    seen["game created and read"] = [m for m in heavy if m in sys.modules]
+ready = [TableBuilds().is_ready(table) for table in preset_tables()]
+seen["the worker's look at the preset tables"] = [m for m in heavy if m in sys.modules]
+print(json.dumps({"seen": seen, "ready": ready}))
+"""
+
+
+def _run(tmp_path: Path) -> dict[str, object]:
+    done = subprocess.run(
+        [sys.executable, "-c", _SCRIPT, f"sqlite:///{tmp_path / 'k.db'}"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    result: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def test_serving_the_start_page_imports_neither_numpy_nor_matplotlib(tmp_path: Path) -> None:
+    result = _run(tmp_path)
+    seen = result["seen"]
+    assert isinstance(seen, dict)
+    assert seen == {key: [] for key in seen}, seen
+    assert set(seen) == {
+        "start",
+        "start page",
+        "game created and read",
+        "the worker's look at the preset tables",
+    }
+
+
+def test_the_worker_looks_at_stored_tables_without_numpy(
+    tmp_path: Path, preset_tables: None
+) -> None:
+    """With every preset table on disk (the ↓↑ one too), the look still imports no numpy."""
+    result = _run(tmp_path)
+    assert result["ready"] == [True] * len(builds.preset_tables())
+    seen = result["seen"]
+    assert isinstance(seen, dict)
+    assert seen == {key: [] for key in seen}, seen
