@@ -61,6 +61,7 @@ class RawPreset:
     bonus: tuple[int, ...]  # games with the upper bonus, per column position
     recent: tuple[int, ...]  # the latest totals, newest first
     histogram: tuple[tuple[int, int, int], ...]
+    options: tuple[tuple[str, int], ...] = ()  # (options as canonical JSON, games), most first
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +112,8 @@ def bins(counts: dict[int, int]) -> tuple[tuple[int, int, int], ...]:
 
 
 def _per_total(key: str) -> Any:
-    """One pass over the player's rows, grouped by preset and total: every sum the page needs."""
+    """One pass over the player's rows, grouped by preset, options and total: every sum the
+    page needs."""
     bonus_sums = [
         func.sum(case((func.substr(R.bonus, i + 1, 1) == "1", 1), else_=0))
         for i in range(MAX_COLUMNS)
@@ -119,6 +121,7 @@ def _per_total(key: str) -> Any:
     return (
         select(
             R.variant,
+            R.options,
             R.total,
             func.count(),
             func.sum(case((R.place == 1, 1), else_=0)),
@@ -134,7 +137,7 @@ def _per_total(key: str) -> Any:
         )
         .select_from(R)
         .where(_current(), R.player == key)
-        .group_by(R.variant, R.total)
+        .group_by(R.variant, R.options, R.total)
     )
 
 
@@ -166,7 +169,7 @@ def shown_name(connection: Connection, key: str) -> str | None:
 def figures(connection: Connection, key: str, latest: int = 20) -> RawFigures | None:
     """Everything the player page shows of ``key``, or ``None`` without a finished game.
 
-    One pass over the player's rows grouped by preset and total gives the overall and
+    One pass over the player's rows grouped by preset, options and total gives the overall and
     per-preset figures and the histograms; one join of the same games gives the tallies
     against each opponent; the latest games (and per preset the last ten totals) are read
     newest first through the index ``ix_player_results_player_finished``.
@@ -176,13 +179,36 @@ def figures(connection: Connection, key: str, latest: int = 20) -> RawFigures | 
         return None
     overall = [0] * 4 + [0, 0.0, 0.0, 0]
     per: dict[str, dict[str, Any]] = {}
-    for variant, total, n, won, cont, cont_won, rated, acc, loss, dec, kg, kn, *bonus in groups:
+    for (
+        variant,
+        options,
+        total,
+        n,
+        won,
+        cont,
+        cont_won,
+        rated,
+        acc,
+        loss,
+        dec,
+        kg,
+        kn,
+        *bonus,
+    ) in groups:
         for i, value in enumerate((n, won, cont, cont_won, rated, acc, loss, dec)):
             overall[i] += value or 0
         entry = per.setdefault(
-            variant, {"counts": {}, "kniffel_games": 0, "kniffels": 0, "bonus": [0] * MAX_COLUMNS}
+            variant,
+            {
+                "counts": {},
+                "options": {},
+                "kniffel_games": 0,
+                "kniffels": 0,
+                "bonus": [0] * MAX_COLUMNS,
+            },
         )
-        entry["counts"][int(total)] = int(n)
+        entry["counts"][int(total)] = entry["counts"].get(int(total), 0) + int(n)
+        entry["options"][options] = entry["options"].get(options, 0) + int(n)
         entry["kniffel_games"] += int(kg or 0)
         entry["kniffels"] += int(kn or 0)
         entry["bonus"] = [a + int(b or 0) for a, b in zip(entry["bonus"], bonus, strict=True)]
@@ -227,6 +253,7 @@ def figures(connection: Connection, key: str, latest: int = 20) -> RawFigures | 
                 bonus=tuple(entry["bonus"]),
                 recent=tuple(recent),
                 histogram=bins(counts),
+                options=tuple(sorted(entry["options"].items(), key=lambda kv: (-kv[1], kv[0]))),
             )
         )
     other = aliased(R)
