@@ -33,11 +33,14 @@ def preset_tables(private_cache_dir: str) -> None:
     So that the board finds them ready, as a server does once its first start built them.
     """
     from kniffel.solver.builds import preset_tables as tables
+    from kniffel.solver.exact.chance_table import column_chances
     from kniffel.solver.exact.column import solve_column
     from kniffel.solver.raufrunter.bounds import arrow_table
 
     for table in tables():
         if table.discipline is None:
             arrow_table(table.options)
+        elif table.chances:
+            column_chances(table.options, table.discipline)
         else:
             solve_column(table.options, table.discipline)

@@ -6,6 +6,7 @@ replaced: nothing here connects anywhere.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -131,4 +132,27 @@ def test_a_bad_public_url_is_refused_in_one_line(
         "settings from the environment refused: KNIFFEL_PUBLIC_URL 'ftp://x.org': it must "
         "start with http:// or https:// and name a host, e.g. https://kniffel.example.org"
     ]
+    monkeypatch.delenv("KNIFFEL_PUBLIC_URL")
+    monkeypatch.setenv("KNIFFEL_PORT", "eighty")
+    result = CliRunner().invoke(cli, ["serve"])
+    assert result.exit_code == 2
+    assert result.output.startswith("settings from the environment refused: KNIFFEL_PORT: ")
     assert served.calls == []
+
+
+def test_every_worker_process_gets_the_public_url(
+    served: _Served, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kniffel.cli import serve as serve_module
+
+    monkeypatch.setattr(serve_module, "_check_opens", lambda url: None)
+    # The command leaves its settings in the environment for the workers: undone afterwards.
+    for name in ("KNIFFEL_DB", "KNIFFEL_WORKERS", "KNIFFEL_METRICS", "KNIFFEL_MAX_BODY"):
+        monkeypatch.setenv(name, os.environ.get(name, "unset"))
+        monkeypatch.delenv(name)
+    url = "postgresql+psycopg://app:secret@127.0.0.1:5999/app"
+    args = ["serve", "--db", url, "--workers", "2", "--public-url", "https://k.example.org"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    assert os.environ["KNIFFEL_PUBLIC_URL"] == "https://k.example.org"
+    assert served.calls[0]["workers"] == 2

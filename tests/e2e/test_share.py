@@ -18,6 +18,7 @@ from playwright.sync_api import Browser, Page, expect
 from kniffel.web.qr import qr_svg
 
 from .conftest import PHONE, running_board
+from .test_accessibility import violations
 from .test_board_state import new_game
 
 pytestmark = pytest.mark.e2e
@@ -52,7 +53,8 @@ def _qr_modules(url: str) -> str:
 
 
 def _open_share(browser: Browser, server: str, game: dict[str, Any], lang: str) -> Page:
-    context = browser.new_context(viewport=PHONE, locale=lang, has_touch=True)
+    # Past the board's Content-Security-Policy for axe-core's script alone (test_accessibility.py).
+    context = browser.new_context(viewport=PHONE, locale=lang, has_touch=True, bypass_csp=True)
     page = context.new_page()
     page.goto(server + game["url"])  # the creator's link: this device may enter
     expect(page.locator(".game")).to_have_attribute("data-live", "open")
@@ -80,6 +82,7 @@ def test_a_page_opened_through_loopback_shares_the_network_address(
     )
     expect(note).to_be_in_viewport()
     assert page.url.startswith("http://127.0.0.1:")  # the page itself stayed on loopback
+    assert violations(page, "share dialog") == []
     page.context.close()
 
 
@@ -103,4 +106,5 @@ def test_a_board_on_loopback_only_says_plainly_that_phones_cannot_join(
     expect(note).to_contain_text(words)
     expect(note.locator("code")).to_have_text("kniffel serve --host 0.0.0.0")
     expect(note).to_be_in_viewport()
+    assert violations(page, "share dialog") == []
     page.context.close()

@@ -141,10 +141,49 @@ def test_the_analysis_api_matches_the_analysis(
     assert client.get("/api/games/nope/analysis").status_code == 404
 
 
+@pytest.mark.parametrize("variant", PRESETS)
+def test_the_advice_gives_reasons(client: TestClient, service: GameService, variant: str) -> None:
+    """Each choice's cost against the best and the chances of the bonus and of a Kniffel:
+    exact in one-column presets (the chance table is built), simulated elsewhere."""
+    game = _new(client, variant)
+    start = _advice(client, game)
+    _roll(client, game, "66612")
+    advice = _advice(client, game, top=8)
+    engine = service.get(game["id"]).game
+    columns = {spec.id for spec in engine.variant.columns}
+    exact = variant in ("kniffel", "yahtzee")
+    assert advice["chances_method"] == ("exact" if exact else "simulation")
+    assert (advice["samples"] == 0) == exact
+    for chances in (start["chances"], advice["chances"]):
+        assert set(chances["bonus"]) == columns
+        assert all(0 <= p <= 1 for p in chances["bonus"].values())
+        assert 0 < chances["kniffel"] < 1
+    choices = advice["choices"]
+    assert choices[0]["cost"] == 0
+    for choice in choices:
+        assert choice["cost"] == pytest.approx(advice["expected"] - choice["expected"])
+        assert choice["cost"] >= 0
+    simulated = [c["chances"] for c in choices[:6]]
+    assert all(c is not None and set(c["bonus"]) == columns for c in simulated)
+    if exact:
+        assert all(c["chances"] is not None for c in choices)
+        # Now is what the best choice leads to (the best bot plays it).
+        assert choices[0]["chances"] == advice["chances"]
+        entry = next(c for c in reversed(choices) if c["action"] == "enter")
+        # An entry that is not in the upper rows leaves the upper sum, and the Kniffel ...
+        assert entry["chances"]["kniffel"] <= advice["chances"]["kniffel"]
+    # Asked again for the same position: the same figures (seeded, and kept).
+    assert _advice(client, game, top=8) == advice
+
+
 def test_the_api_documents_both_routes(client: TestClient) -> None:
     paths = client.get("/openapi.json").json()["paths"]
     assert "/api/games/{game_id}/advice" in paths
     assert "/api/games/{game_id}/analysis" in paths
+    schemas = client.get("/openapi.json").json()["components"]["schemas"]
+    assert {"chances", "chances_method", "samples"} <= set(schemas["AdviceOut"]["properties"])
+    assert {"cost", "chances"} <= set(schemas["AdviceEnterChoice"]["properties"])
+    assert set(schemas["ChancesOut"]["properties"]) == {"bonus", "kniffel"}
     assert not any(path.startswith("/g/") for path in paths)
 
 

@@ -79,7 +79,7 @@ def serve_command(
     try:
         settings = Settings()
     except ValidationError as error:
-        problems = "; ".join(str(e["msg"]).removeprefix("Value error, ") for e in error.errors())
+        problems = "; ".join(_setting_problem(e["loc"], e["msg"]) for e in error.errors())
         click.echo(f"settings from the environment refused: {problems}", err=True)
         raise SystemExit(2) from None
     updates = {
@@ -125,15 +125,24 @@ def serve_command(
             "KNIFFEL_MAX_BODY": str(settings.max_body),
             "KNIFFEL_WORKERS": str(settings.workers),
             "KNIFFEL_METRICS": "1" if settings.metrics else "0",
-            "KNIFFEL_PUBLIC_URL": settings.public_url or "",
         }
     )
+    if settings.public_url:
+        os.environ["KNIFFEL_PUBLIC_URL"] = settings.public_url
     uvicorn.run(
         "kniffel.web.app:create_app",
         factory=True,
         workers=settings.workers,
         **common,  # type: ignore[arg-type]
     )
+
+
+def _setting_problem(loc: tuple[int | str, ...], message: str) -> str:
+    """One refused setting in plain words, named as the environment names it."""
+    message = message.removeprefix("Value error, ")
+    if message.startswith("KNIFFEL_") or not loc:
+        return message
+    return f"KNIFFEL_{str(loc[0]).upper()}: {message}"
 
 
 def _local_host(host: str) -> str:

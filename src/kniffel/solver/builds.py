@@ -33,6 +33,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from multiprocessing.sharedctypes import Synchronized
+from pathlib import Path
 from typing import Any
 
 from kniffel.rules import PRESETS, Discipline, Options, Variant
@@ -42,7 +43,7 @@ from kniffel.solver.raufrunter import stored
 # numpy and the solvers are imported by the worker and the build processes, not with this module:
 # the board imports it at start (docs/benchmarks.md, "Start").
 
-__all__ = ["Readiness", "Table", "TableBuilds", "tables_for"]
+__all__ = ["Readiness", "Table", "TableBuilds", "chance_tables_for", "tables_for"]
 
 _log = logging.getLogger(__name__)
 
@@ -52,10 +53,12 @@ _POLL = 0.2
 
 @dataclass(frozen=True, slots=True)
 class Table:
-    """One solved table: a column table, or (``discipline`` None) the ↓↑ table of Rauf-Runter."""
+    """One solved table: a column table, or (``discipline`` None) the ↓↑ table of Rauf-Runter;
+    with ``chances``, the chance table over a column table."""
 
     options: Options
     discipline: Discipline | None
+    chances: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,9 +79,19 @@ def tables_for(variant: Variant) -> tuple[Table, ...]:
     return tuple(Table(variant.options, d) for d in dict.fromkeys(disciplines))
 
 
+def chance_tables_for(variant: Variant) -> tuple[Table, ...]:
+    """The chance table the Tipp of ``variant`` reads (one-column variants only)."""
+    if len(variant.columns) != 1:
+        return ()
+    return (Table(variant.options, variant.columns[0].discipline, chances=True),)
+
+
 def preset_tables() -> tuple[Table, ...]:
-    """The tables of the four presets with their default options (each once)."""
-    return tuple(dict.fromkeys(t for variant in PRESETS.values() for t in tables_for(variant)))
+    """The tables of the four presets with their default options (each once), then the
+    presets' chance tables."""
+    values = [t for variant in PRESETS.values() for t in tables_for(variant)]
+    chances = [t for variant in PRESETS.values() for t in chance_tables_for(variant)]
+    return tuple(dict.fromkeys([*values, *chances]))
 
 
 def _build_in_child(table: Table, progress: Synchronized[float], results: Connection) -> None:
@@ -99,6 +112,11 @@ def _build_in_child(table: Table, progress: Synchronized[float], results: Connec
     def report(done: int, total: int) -> None:
         progress.value = done / total
 
+    if table.chances:
+        from kniffel.solver.exact.chance_table import column_chances
+
+        column_chances(table.options, table.discipline, progress=report)
+        return
     solve_column(table.options, table.discipline, progress=report)
 
 
@@ -137,7 +155,7 @@ class TableBuilds:
         if table.discipline is None:
             return known or _arrows_ready(table.options)
         if known:
-            if cache.touch(cache.column_path(table.options, table.discipline)):
+            if cache.touch(_path(table)):
                 return True
             with self._lock:  # evicted from the disk cache meanwhile
                 self._ready.discard(table)
@@ -166,8 +184,10 @@ class TableBuilds:
         return Readiness(False, True, done / len(tables))
 
     def request(self, variant: Variant) -> Readiness:
-        """Queues ``variant``'s missing tables (once each); where they stand now."""
-        self.enqueue(t for t in tables_for(variant) if not self.is_ready(t))
+        """Queues ``variant``'s missing tables (once each), then its chance table; where the
+        tables (not the chance table) stand now."""
+        wanted = (*tables_for(variant), *chance_tables_for(variant))
+        self.enqueue(t for t in wanted if not self.is_ready(t))
         return self.readiness(variant)
 
     def enqueue(self, tables: Iterable[Table]) -> None:
@@ -307,6 +327,9 @@ class TableBuilds:
     @staticmethod
     def _on_disk(table: Table) -> bool:
         assert table.discipline is not None
+        if table.chances:
+            # A whole chance file (written atomically) with the value table beside it.
+            return _path(table).exists() and cache.is_stored(table.options, table.discipline)
         # The file's key, not its values: the worker looks at every preset table at start.
         if not cache.is_stored(table.options, table.discipline):
             return False
@@ -317,6 +340,13 @@ class TableBuilds:
 def _arrows_ready(options: Options) -> bool:
     """Whether the ↓↑ table of ``options`` is stored on disk (one kept in memory is known)."""
     return stored.is_stored(stored.arrows_key(options))
+
+
+def _path(table: Table) -> Path:
+    """The file of a column table or of its chance table (``chances-`` before the name)."""
+    assert table.discipline is not None
+    path = cache.column_path(table.options, table.discipline)
+    return path.with_name("chances-" + path.name) if table.chances else path
 
 
 @contextmanager

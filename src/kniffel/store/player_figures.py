@@ -14,8 +14,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import Connection, and_, case, func, select
-from sqlalchemy.orm import aliased
 
+from kniffel.store import versus
 from kniffel.store.results import PlayerResultRow
 
 __all__ = [
@@ -61,6 +61,7 @@ class RawPreset:
     bonus: tuple[int, ...]  # games with the upper bonus, per column position
     recent: tuple[int, ...]  # the latest totals, newest first
     histogram: tuple[tuple[int, int, int], ...]
+    options: tuple[tuple[str, int], ...] = ()  # (options as canonical JSON, games), most first
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +112,8 @@ def bins(counts: dict[int, int]) -> tuple[tuple[int, int, int], ...]:
 
 
 def _per_total(key: str) -> Any:
-    """One pass over the player's rows, grouped by preset and total: every sum the page needs."""
+    """One pass over the player's rows, grouped by preset, options and total: every sum the
+    page needs."""
     bonus_sums = [
         func.sum(case((func.substr(R.bonus, i + 1, 1) == "1", 1), else_=0))
         for i in range(MAX_COLUMNS)
@@ -119,6 +121,7 @@ def _per_total(key: str) -> Any:
     return (
         select(
             R.variant,
+            R.options,
             R.total,
             func.count(),
             func.sum(case((R.place == 1, 1), else_=0)),
@@ -134,7 +137,7 @@ def _per_total(key: str) -> Any:
         )
         .select_from(R)
         .where(_current(), R.player == key)
-        .group_by(R.variant, R.total)
+        .group_by(R.variant, R.options, R.total)
     )
 
 
@@ -166,23 +169,47 @@ def shown_name(connection: Connection, key: str) -> str | None:
 def figures(connection: Connection, key: str, latest: int = 20) -> RawFigures | None:
     """Everything the player page shows of ``key``, or ``None`` without a finished game.
 
-    One pass over the player's rows grouped by preset and total gives the overall and
-    per-preset figures and the histograms; one join of the same games gives the tallies
-    against each opponent; the latest games (and per preset the last ten totals) are read
-    newest first through the index ``ix_player_results_player_finished``.
+    One pass over the player's rows grouped by preset, options and total gives the overall and
+    per-preset figures and the histograms; the tallies against each opponent come from
+    the pairs of seats (:mod:`kniffel.store.versus`, a covering index); the latest games
+    (and per preset the last ten totals) are read newest first through the index
+    ``ix_player_results_player_finished``.
     """
     groups = connection.execute(_per_total(key)).all()
     if not groups:
         return None
     overall = [0] * 4 + [0, 0.0, 0.0, 0]
     per: dict[str, dict[str, Any]] = {}
-    for variant, total, n, won, cont, cont_won, rated, acc, loss, dec, kg, kn, *bonus in groups:
+    for (
+        variant,
+        options,
+        total,
+        n,
+        won,
+        cont,
+        cont_won,
+        rated,
+        acc,
+        loss,
+        dec,
+        kg,
+        kn,
+        *bonus,
+    ) in groups:
         for i, value in enumerate((n, won, cont, cont_won, rated, acc, loss, dec)):
             overall[i] += value or 0
         entry = per.setdefault(
-            variant, {"counts": {}, "kniffel_games": 0, "kniffels": 0, "bonus": [0] * MAX_COLUMNS}
+            variant,
+            {
+                "counts": {},
+                "options": {},
+                "kniffel_games": 0,
+                "kniffels": 0,
+                "bonus": [0] * MAX_COLUMNS,
+            },
         )
-        entry["counts"][int(total)] = int(n)
+        entry["counts"][int(total)] = entry["counts"].get(int(total), 0) + int(n)
+        entry["options"][options] = entry["options"].get(options, 0) + int(n)
         entry["kniffel_games"] += int(kg or 0)
         entry["kniffels"] += int(kn or 0)
         entry["bonus"] = [a + int(b or 0) for a, b in zip(entry["bonus"], bonus, strict=True)]
@@ -227,32 +254,10 @@ def figures(connection: Connection, key: str, latest: int = 20) -> RawFigures | 
                 bonus=tuple(entry["bonus"]),
                 recent=tuple(recent),
                 histogram=bins(counts),
+                options=tuple(sorted(entry["options"].items(), key=lambda kv: (-kv[1], kv[0]))),
             )
         )
-    other = aliased(R)
-    tallies = connection.execute(
-        select(
-            other.player,
-            func.max(func.coalesce(other.linked, other.name)),
-            func.count(),
-            func.sum(case((R.total > other.total, 1), else_=0)),
-            func.sum(case((R.total < other.total, 1), else_=0)),
-            func.sum(case((R.total == other.total, 1), else_=0)),
-        )
-        .select_from(R)
-        .join(
-            other,
-            and_(
-                other.game_id == R.game_id,
-                other.seat != R.seat,
-                other.version == R.version,
-                other.player != key,
-            ),
-        )
-        .where(_current(), R.player == key)
-        .group_by(other.player)
-        .order_by(func.count().desc(), other.player)
-    ).all()
+    tallies = versus.tallies(connection, key)
     rated = int(overall[4])
     return RawFigures(
         key=key,
@@ -266,10 +271,7 @@ def figures(connection: Connection, key: str, latest: int = 20) -> RawFigures | 
         loss=float(overall[6]),
         decisions=int(overall[7]),
         presets=tuple(presets),
-        opponents=tuple(
-            (k, str(n).strip(), int(g), int(a or 0), int(b or 0), int(c or 0))
-            for k, n, g, a, b, c in tallies
-        ),
+        opponents=tuple(tallies),
         latest=tuple(RawGame(g, _utc(at), v, t, p, s, a) for g, at, v, t, p, s, a, _ in games_rows),
     )
 

@@ -1,7 +1,9 @@
 """The Tipp and the analysis in the board: JSON under ``/api`` and their HTML views.
 
 - ``GET /api/games/{id}/advice``: the best choices of the player to move, each
-  with the expected final total (:func:`kniffel.solver.advice.position.evaluate`).
+  with the expected final total (:func:`kniffel.solver.advice.position.evaluate`),
+  what it costs against the best, and the chances of the upper bonus and of a
+  Kniffel now and after it (:mod:`kniffel.solver.advice.reasons`).
 - ``GET /api/games/{id}/analysis``: each decision of the game beside the best
   one, and the expected loss per player (:func:`kniffel.solver.advice.analysis.analyse`).
 - ``GET /g/{id}/tipp``: the Tipp panel (an htmx fragment of the board).
@@ -27,6 +29,7 @@ from kniffel.board.errors import GameNotFound
 from kniffel.board.service import GameView
 from kniffel.locales.refusals import refusal_text
 from kniffel.rules import Dice, EnterAction, KniffelError
+from kniffel.solver.builds import chance_tables_for
 from kniffel.web import forms, rendering, tables
 from kniffel.web.advice_words import AdviceWords
 from kniffel.web.api import OPTIONAL_KEY, Key, Rolls, TableDice, Top
@@ -35,6 +38,7 @@ from kniffel.web.errors import ErrorBody
 if TYPE_CHECKING:  # the solver (numpy) is imported by the first request that needs it
     from kniffel.solver.advice.analysis import Analysis
     from kniffel.solver.advice.position import Position
+    from kniffel.solver.advice.reasons import Reasons
 
 __all__ = ["router"]
 
@@ -75,13 +79,46 @@ class EnterChoice(BaseModel):
 ChoiceOut = Annotated[RollChoice | EnterChoice, Field(discriminator="action")]
 
 
+class ChancesOut(BaseModel):
+    """Playing on like the best bot: per column (by id) the chance of the upper bonus
+    (63 or more in its upper rows by the end), and the chance that a Kniffel cell that is
+    open now gets its 50 (``null`` when none is open)."""
+
+    bonus: dict[str, float]
+    kniffel: float | None
+
+
+class _Reasoned(BaseModel):
+    cost: float = Field(description="expected points this choice costs against the best")
+    chances: ChancesOut | None = Field(
+        description="the chances after this choice (null: not simulated, beyond the first six)"
+    )
+
+
+class AdviceRollChoice(RollChoice, _Reasoned):
+    """A keep (or the roll before the turn's first), with its cost and the chances after it."""
+
+
+class AdviceEnterChoice(EnterChoice, _Reasoned):
+    """An entry, with its cost and the chances after it."""
+
+
+AdviceChoiceOut = Annotated[AdviceRollChoice | AdviceEnterChoice, Field(discriminator="action")]
+
+
 class AdviceOut(BaseModel):
     player: str
     rolls: int
     dice: list[int] | None
     exact: bool
     expected: float
-    choices: list[ChoiceOut]
+    choices: list[AdviceChoiceOut]
+    chances: ChancesOut = Field(description="the chances now, playing on like the best bot")
+    chances_method: Literal["exact", "simulation"] = Field(
+        description="exact: carried through the solver's recursion (one-column presets, once "
+        "their chance table is built); simulation: shares of seeded games of the best bot"
+    )
+    samples: int = Field(description="simulated games behind each choice's chances (0: exact)")
 
 
 class DecisionOut(BaseModel):
@@ -122,6 +159,23 @@ def _position(view: GameView, dice: Dice | None, rolls: int) -> Position:
     return evaluate(game, dice, rolls)
 
 
+def _reasons(request: Request, view: GameView, position: Position, top: int) -> Reasons:
+    """The chances now and after each of the first ``top`` choices: exact where the
+    variant's chance table is built, else simulated within the budget."""
+    from kniffel.solver.advice.reasons import reasons
+    from kniffel.solver.exact.dice_tables import ROLL_INDEX
+
+    ready = all(tables.builds(request).is_ready(t) for t in chance_tables_for(view.variant))
+    exact = bool(chance_tables_for(view.variant)) and ready
+    return reasons(
+        view.game,
+        None if position.dice is None else ROLL_INDEX[position.dice],
+        position.rolls,
+        [c.action for c in position.choices[:top]],
+        exact=exact,
+    )
+
+
 class _Analyses:
     """Analyses of stored games by (id, version): a page and its JSON ask for the same one."""
 
@@ -157,7 +211,8 @@ analysis_of = _Analyses().of
     openapi_extra=OPTIONAL_KEY,
     response_model=AdviceOut,
     responses=_ERRORS,
-    summary="Tipp: the best choices of the player to move, with expected final totals",
+    summary="Tipp: the best choices of the player to move, with expected final totals, "
+    "their cost against the best and the chances of the upper bonus and of a Kniffel",
 )
 def advice(
     game_id: str,
@@ -174,13 +229,25 @@ def advice(
     tables.ensure(request, view, key)
     position = _position(view, None if dice is None else Dice.parse(dice), rolls)
     one_column = len(view.variant.columns) == 1
+    found = _reasons(request, view, position, top)
+    best = position.expected
     return {
         "player": position.player,
         "rolls": position.rolls,
         "dice": None if position.dice is None else list(position.dice.faces),
         "exact": is_exact(view.variant),
-        "expected": position.expected,
-        "choices": [choice_dict(c, one_column) for c in position.choices[:top]],
+        "expected": best,
+        "choices": [
+            {
+                **choice_dict(c, one_column),
+                "cost": best - c.expected,
+                "chances": None if a is None else a.as_dict(),
+            }
+            for c, a in zip(position.choices[:top], found.after, strict=True)
+        ],
+        "chances": found.now.as_dict(),
+        "chances_method": found.method,
+        "samples": found.samples,
     }
 
 

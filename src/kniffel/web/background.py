@@ -9,8 +9,9 @@ und Bestenliste"), so no request waits for them:
   first. A game is reviewed only once its house rules' solved tables are ready: the
   background never starts a table build (docs/solver.md, "Tables in the board"); when a
   build finishes, the games waiting for it are looked at again.
-- further chores (the best bot's yardstick for house rules without a documented one,
-  :mod:`kniffel.web.yardsticks`) run in the same thread.
+- **yardsticks**: the best bot's mean and spread for house rules without documented figures,
+  simulated a chunk of games at a time once a player page asked for them
+  (:class:`kniffel.board.players.yardstick.Simulations`).
 
 One thread (:class:`Background`) calls each chore in turn; a chore does one bounded piece
 of work (one review, one batch of simulated games) and says whether it found work, so the
@@ -152,10 +153,14 @@ def start(app: Any) -> Background | None:
     (``KNIFFEL_BACKGROUND=false``). Called in the app's lifespan once the store is open."""
     if not app.state.settings.background:
         return None
-    from kniffel.web.player_routes import results_on
+    from kniffel.web.player_routes import results_on, simulations_on
     from kniffel.web.review_routes import review_for
 
     results = results_on(app)
-    background = Background([Reviews(app.state.service, results, app.state.tables, review_for)])
+    chores: list[Chore] = [Reviews(app.state.service, results, app.state.tables, review_for)]
+    simulations = simulations_on(app)
+    if simulations is not None:
+        chores.append(simulations.step)
+    background = app.state.background = Background(chores)
     background.start()
     return background

@@ -14,9 +14,10 @@ All figures come from the summary rows of finished games
 
 from __future__ import annotations
 
+import json
 import secrets
 from typing import Annotated, Any
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 from fastapi import APIRouter, Request
 from fastapi import Path as PathParam
@@ -26,8 +27,9 @@ from starlette.concurrency import run_in_threadpool
 
 from kniffel.board.errors import BoardError, Forbidden, GameNotFound
 from kniffel.board.players.exchange import games_csv, players_csv
-from kniffel.board.players.stats import PlayerStats, leaderboard, player_stats
-from kniffel.board.players.yardstick import yardstick
+from kniffel.board.players.stats import PlayerStats, PresetStats, leaderboard, player_stats
+from kniffel.board.players.yardstick import Simulations, Yardstick, yardstick
+from kniffel.rules import get_variant
 from kniffel.rules.variants import PRESETS
 from kniffel.store.player_figures import bins
 from kniffel.store.results import ResultStore, player_key
@@ -86,11 +88,48 @@ def _stats(results: ResultStore, name: str) -> PlayerStats:
     return player_stats(raw)
 
 
-def _stats_json(stats: PlayerStats) -> dict[str, Any]:
+def simulations_on(app: Any) -> Simulations | None:
+    """The best bot's yardsticks being simulated in the background (``None`` when the
+    background is off: then only the documented ones are shown)."""
+    state = app.state
+    if not state.settings.background:
+        return None
+    found = getattr(state, "yardsticks", None)
+    if found is None:
+        tables = state.tables
+
+        def ready(variant: str, options: str) -> bool:
+            return bool(tables.readiness(get_variant(variant, json.loads(options))).ready)
+
+        found = state.yardsticks = Simulations(ready)
+    assert isinstance(found, Simulations)
+    return found
+
+
+def _bot(request: Request, preset: PresetStats) -> tuple[Yardstick | None, dict[str, Any] | None]:
+    """The preset's yardstick for its options, or where its simulation stands (asking for it)."""
+    found = yardstick(preset.variant, preset.options)
+    if found is not None:
+        return found, None
+    simulations = simulations_on(request.app)
+    if simulations is None:
+        return None, None
+    simulations.want(preset.variant, preset.options)
+    background = getattr(request.app.state, "background", None)
+    if background is not None:
+        background.wake()
+    if not simulations.ready(preset.variant, preset.options):
+        return None, {"status": "waiting_for_tables"}
+    progress = simulations.progress(preset.variant, preset.options)
+    return None, {"status": "computing", "progress": progress}
+
+
+def _stats_json(request: Request, stats: PlayerStats) -> dict[str, Any]:
     data = stats.as_dict()
-    for preset in data["presets"]:
-        found = yardstick(preset["variant"])
-        preset["bot"] = None if found is None else found.as_dict()
+    for preset, shown in zip(stats.presets, data["presets"], strict=True):
+        found, pending = _bot(request, preset)
+        shown["bot"] = None if found is None else found.as_dict()
+        shown["bot_pending"] = pending
     return data
 
 
@@ -112,7 +151,7 @@ def players_json(request: Request) -> dict[str, Any]:
     summary="One player's figures across games (name without regard to case and spaces)",
 )
 def player_json(name: str, request: Request) -> dict[str, Any]:
-    return _stats_json(_stats(results_of(request), name))
+    return _stats_json(request, _stats(results_of(request), name))
 
 
 class LinkBody(BaseModel):
@@ -251,7 +290,8 @@ async def histogram_chart(request: Request, name: str) -> Response:
             counts = results.totals(name, variant)
         mean = sum(t * n for t, n in counts.items()) / sum(counts.values())
         marks = [(words("Schnitt"), mean)]
-        bot = yardstick(variant)
+        options = request.query_params.get("options")
+        bot = yardstick(variant, options)
         if bot is not None:
             marks.append(
                 (words("Der starke Bot: {mean} im Schnitt", mean=words.decimal(bot.mean)), bot.mean)
@@ -328,19 +368,41 @@ async def _svg(request: Request, draw: Any) -> Response:
 @pages.get("/spieler/{name:path}")
 async def player_page(request: Request, name: str) -> Response:
     words = ReviewWords(rendering.translator(request))
+
+    def read() -> tuple[PlayerStats, list[tuple[Yardstick | None, dict[str, Any] | None]]]:
+        stats = _stats(results_of(request), name)
+        return stats, [_bot(request, p) for p in stats.presets]
+
     try:
-        stats = await run_in_threadpool(_stats, results_of(request), name)
+        stats, bots = await run_in_threadpool(read)
     except PlayerNotFound:
         message = words("Kein beendetes Spiel von {name}.", name=name)
         return rendering.render(request, "missing.html", {"message": message}, status=404)
-    return _render(request, "players/player.html", _player_context(stats, words))
+    return _render(request, "players/player.html", _player_context(stats, words, bots))
 
 
-def _player_context(stats: PlayerStats, words: ReviewWords) -> dict[str, Any]:
+def _pending_words(words: ReviewWords, pending: dict[str, Any] | None) -> str | None:
+    if pending is None:
+        return None
+    if pending["status"] == "computing":
+        percent = round(100 * (pending.get("progress") or 0.0))
+        return words(
+            "Der starke Bot mit diesen Hausregeln wird berechnet … {percent} %", percent=percent
+        )
+    return words(
+        "Der starke Bot mit diesen Hausregeln wird berechnet, sobald ihre Tabellen berechnet "
+        "sind (Tipp oder Analyse eines Spiels mit diesen Regeln, mit dem Schlüssel)."
+    )
+
+
+def _player_context(
+    stats: PlayerStats,
+    words: ReviewWords,
+    bots: list[tuple[Yardstick | None, dict[str, Any] | None]],
+) -> dict[str, Any]:
     href = player_href(stats.name)
     presets = []
-    for p in stats.presets:
-        bot = yardstick(p.variant)
+    for p, (bot, pending) in zip(stats.presets, bots, strict=True):
         presets.append(
             {
                 "variant": p.variant,
@@ -359,7 +421,8 @@ def _player_context(stats: PlayerStats, words: ReviewWords) -> dict[str, Any]:
                     )
                     for c, r in zip(p.columns, p.bonus_rate, strict=True)
                 ],
-                "histogram": f"{href}/verteilung.svg?variant={p.variant}&lang={words.lang}",
+                "histogram": f"{href}/verteilung.svg?"
+                + urlencode({"variant": p.variant, "options": p.options, "lang": words.lang}),
                 "bot": (
                     None
                     if bot is None
@@ -369,6 +432,12 @@ def _player_context(stats: PlayerStats, words: ReviewWords) -> dict[str, Any]:
                 "vs_bot": None
                 if bot is None
                 else ("+" if p.mean >= bot.mean else "−") + words.decimal(abs(p.mean - bot.mean)),
+                "bot_rules": None
+                if bot is None
+                else words("mit den Standardregeln der Variante")
+                if bot.source == "docs/bot.md"
+                else words("mit diesen Hausregeln, {games} simulierte Spiele", games=bot.games),
+                "bot_pending": _pending_words(words, pending),
             }
         )
     return {

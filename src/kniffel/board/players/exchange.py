@@ -106,7 +106,7 @@ def players_csv(results: ResultStore) -> str:
             continue
         stats = player_stats(raw)
         for preset in stats.presets:
-            bot = yardstick(preset.variant)
+            bot = yardstick(preset.variant, preset.options)
             writer.writerow(
                 [
                     key,

@@ -22,9 +22,14 @@ from kniffel.store.models import EventRow, GameRow
 __all__ = ["fill", "random_game", "random_record"]
 
 
-def random_game(variant: str, players: Sequence[str], rng: random.Random) -> Game:
+def random_game(
+    variant: str,
+    players: Sequence[str],
+    rng: random.Random,
+    options: dict[str, Any] | None = None,
+) -> Game:
     """A whole game of random legal moves (entries favoured after a roll, so games end)."""
-    game = Game(get_variant(variant), list(players))
+    game = Game(get_variant(variant, options or {}), list(players))
     while not game.is_finished:
         actions = game.legal_actions()
         entries = [a for a in actions if not isinstance(a, RollAction)]
@@ -37,9 +42,14 @@ def random_game(variant: str, players: Sequence[str], rng: random.Random) -> Gam
     return game
 
 
-def random_record(variant: str, players: Sequence[str], rng: random.Random) -> dict[str, Any]:
+def random_record(
+    variant: str,
+    players: Sequence[str],
+    rng: random.Random,
+    options: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """The ``kniffel-record/1`` document of :func:`random_game`."""
-    return record_of(random_game(variant, players, rng))
+    return record_of(random_game(variant, players, rng, options))
 
 
 def fill(

@@ -15,12 +15,15 @@ definitions (docs/board.md, "Spieler und Bestenliste"):
   **Kniffel rate** (share of games with at least one Kniffel) and the
   **trend**: the mean of the last 10 games minus the mean of all;
 - **accuracy** and **loss per decision**: the mean accuracy over the games
-  whose review has been computed, and their loss in all divided by their rated
-  decisions.
+  whose review has been computed (every finished game, in the background), and
+  their loss in all divided by their rated decisions;
+- per preset, the **options** of most of its games: the best bot's yardstick is
+  the one for these rules (:mod:`kniffel.board.players.yardstick`).
 """
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -54,10 +57,12 @@ class PresetStats:
     kniffels_per_game: float
     recent_mean: float
     trend: float  # recent_mean - mean
+    options: str = "{}"  # the options of most of these games, as canonical JSON
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "variant": self.variant,
+            "options": json.loads(self.options),
             "games": self.games,
             "mean": self.mean,
             "best": self.best,
@@ -173,6 +178,7 @@ def _preset(raw: RawPreset) -> PresetStats:
         kniffels_per_game=raw.kniffels / n,
         recent_mean=recent_mean,
         trend=recent_mean - raw.mean,
+        options=raw.options[0][0] if raw.options else "{}",
     )
 
 
