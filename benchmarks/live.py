@@ -82,6 +82,7 @@ class Figures:
     failed: int = 0
     unheard: int = 0
     closed: int = 0
+    refetch_failed: int = 0
     #: (table id, version) -> when the entry that made it was sent
     sent: dict[tuple[str, int], float] = field(default_factory=dict)
 
@@ -165,7 +166,7 @@ async def _watchers(
     assignments: list[Assignment], refetch: bool, ready: Any, stop: Any, out: Path
 ) -> None:
     heard: list[tuple[str, int, int, float]] = []
-    closed = 0
+    closed = refetch_failed = 0
     limits = httpx.Limits(max_connections=200, max_keepalive_connections=200)
     async with (
         httpx.AsyncClient(timeout=60, limits=limits) as client,
@@ -191,20 +192,24 @@ async def _watchers(
         async def listen(
             socket: ClientConnection, table_id: str, seat: int, http_url: str, shown: int
         ) -> None:
-            nonlocal closed
+            nonlocal closed, refetch_failed
             try:
                 async for raw in socket:
                     version = int(json.loads(raw)["version"])
                     if version <= shown:
                         continue
                     if refetch:
-                        answer = await client.get(f"{http_url}/api/games/{table_id}")
-                        if answer.status_code != 200:
+                        try:
+                            answer = await client.get(f"{http_url}/api/games/{table_id}")
+                        except httpx.HTTPError:
+                            answer = None
+                        if answer is None or answer.status_code != 200:
+                            refetch_failed += 1  # the next version message tries again
                             continue
                         version = int(answer.json()["version"])
                     shown = max(shown, version)
                     heard.append((table_id, seat, shown, time.perf_counter()))
-            except (ConnectionClosed, httpx.HTTPError):
+            except ConnectionClosed:
                 closed += 1
 
         tasks = [asyncio.create_task(listen(*listener)) for listener in listeners]
@@ -213,13 +218,13 @@ async def _watchers(
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-    out.write_text(json.dumps({"heard": heard, "closed": closed}))
+    out.write_text(json.dumps({"heard": heard, "closed": closed, "refetch_failed": refetch_failed}))
 
 
 @contextlib.contextmanager
 def watchers(
     made: list[Table], urls: list[str], processes: int, refetch: bool, workdir: Path
-) -> Iterator[Callable[[], tuple[list[tuple[str, int, int, float]], int]]]:
+) -> Iterator[Callable[[], tuple[list[tuple[str, int, int, float]], int, int]]]:
     """Start the watcher processes, wait until every socket is open; yields a function that
     stops them and returns what they heard (and how many sockets the server closed)."""
     context = multiprocessing.get_context("spawn")
@@ -251,17 +256,18 @@ def watchers(
                 if not process.is_alive():
                     raise SystemExit(f"a watcher process stopped (exit {process.exitcode})")
 
-        def finish() -> tuple[list[tuple[str, int, int, float]], int]:
+        def finish() -> tuple[list[tuple[str, int, int, float]], int, int]:
             stop.set()
             heard: list[tuple[str, int, int, float]] = []
-            closed = 0
+            closed = refetch_failed = 0
             for process, _, out in started:
                 process.join(timeout=60)
                 if out.exists():
                     found = json.loads(out.read_text())
                     heard.extend(tuple(item) for item in found["heard"])
                     closed += int(found["closed"])
-            return heard, closed
+                    refetch_failed += int(found["refetch_failed"])
+            return heard, closed, refetch_failed
 
         yield finish
     finally:
@@ -365,7 +371,7 @@ async def run(
                 break
             await asyncio.gather(*moves)
             await asyncio.sleep(HEARD_TIMEOUT)  # the grace for the last entries to be heard
-            heard, figures.closed = finish()
+            heard, figures.closed, figures.refetch_failed = finish()
     figures.heard, figures.unheard = heard_by_both(figures, heard)
     return figures
 
@@ -383,7 +389,8 @@ def report(label: str, figures: Figures, tables: int, seconds: float) -> None:
     print(
         f"  entries made {figures.made}, not made in time {figures.late},"
         f" refused or failed {figures.failed}, not heard by both watchers {figures.unheard},"
-        f" watcher sockets lost {figures.closed}"
+        f" watcher sockets lost {figures.closed},"
+        f" refetches failed (timeout or error, tried again) {figures.refetch_failed}"
     )
     for name, values in (("enter -> all watchers", heard), ("enter -> answer", answered)):
         print(
