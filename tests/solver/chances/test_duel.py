@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
@@ -51,13 +52,9 @@ def test_on_the_last_roll_the_win_bot_plays_for_the_tie_the_points_bot_cannot_re
     assert WinBot(variant).choose(game) == RollAction((6, 6, 6))
 
 
-def test_behind_by_twenty_the_win_bot_rolls_for_a_high_four_of_a_kind() -> None:
-    """Anna's last turn, only Vierer-Pasch open, 242 points; Ben has 262 and only his Kniffel
-    open. Anna wins only with more than 20 in the four of a kind (tied at 20): four threes
-    never reach it. After 1 3 3 5 6 the points keep 3 3 (the likeliest four of a kind); the win
-    bot keeps the 6, the likeliest four of a kind worth 21 or more."""
-    variant = get_variant("kniffel")
-    game = Game(variant, ["Anna", "Ben"])
+def twenty_behind() -> Game:
+    """Anna: 242 points, only the Viererpasch open; Ben: 262, only his Kniffel open."""
+    game = Game(get_variant("kniffel"), ["Anna", "Ben"])
     shared = [
         ("ones", "11123"),
         ("twos", "22213"),
@@ -74,12 +71,35 @@ def test_behind_by_twenty_the_win_bot_rolls_for_a_high_four_of_a_kind() -> None:
     for (a, a_dice), (b, b_dice) in zip(anna, ben, strict=True):
         game.push(Enter("Anna", game.cell(a), dice=Dice.parse(a_dice)))
         game.push(Enter("Ben", game.cell(b), dice=Dice.parse(b_dice)))
+    return game
+
+
+def test_behind_by_twenty_the_win_bot_rolls_for_a_high_four_of_a_kind() -> None:
+    """Anna's last turn, only Vierer-Pasch open, 242 points; Ben has 262 and only his Kniffel
+    open. Anna wins only with more than 20 in the four of a kind (tied at 20): four threes
+    never reach it. After 1 3 3 5 6 the points keep 3 3 (the likeliest four of a kind); the win
+    bot keeps the 6, the likeliest four of a kind worth 21 or more."""
+    variant = get_variant("kniffel")
+    game = twenty_behind()
     game.push(Roll("Anna", Dice.parse("13356")))
     assert best_bot(variant).choose(game) == RollAction((3, 3))
     assert WinBot(variant).choose(game) == RollAction((6,))
     chances = {c.label: c.win for c in win_choices(game)}
     assert chances["keep 6"] > chances["keep 3 3"] + 0.05
     assert 0.0 < chances["keep 3 3"] < chances["keep 6"] < 0.2
+
+
+def test_the_tipp_serves_positions_from_several_threads_alike() -> None:
+    """One win bot serves every request of a process: concurrent positions must not see each
+    other's opponents."""
+    games = [twenty_behind(), twenty_behind()]
+    games[0].push(Roll("Anna", Dice.parse("13356")))
+    games[1].push(Enter("Anna", games[1].cell("four_kind"), dice=Dice.parse("66665")))
+    alone = [[(c.label, c.win) for c in win_choices(g)] for g in games]
+    with ThreadPoolExecutor(4) as pool:
+        together = list(pool.map(lambda i: win_choices(games[i % 2]), range(16)))
+    for i, choices in enumerate(together):
+        assert [(c.label, c.win) for c in choices] == alone[i % 2]
 
 
 def test_the_interval_comes_from_the_deals() -> None:

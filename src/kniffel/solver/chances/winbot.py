@@ -33,6 +33,7 @@ normal model's chance of each choice's expected total (calibrated spread,
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -211,6 +212,9 @@ def _clipped(value: Array) -> Array:
     return np.asarray(np.clip(value, 0.0, 1.0))
 
 
+_SHARED = threading.Lock()
+
+
 @cache
 def _win_bot(variant: Variant) -> WinBot:
     """One win bot per variant for the Tipp: it keeps the distributions it solved."""
@@ -271,11 +275,14 @@ def win_choices(game: Game, dice: Dice | None = None, rolls: int = 3) -> list[Wi
     if not others:
         raise KniffelError("playing for the win needs an opponent")
     bot = _win_bot(game.variant)
-    bot.against(*(SheetBatch.of_game(game, p) for p in others))
     sheets = SheetBatch.of_game(game, player)
     shown: Callable[[Array], Array]
-    if bot.is_late(sheets)[0]:
-        entries, worth = bot.worth(sheets)
+    with _SHARED:  # one bot (and its cache) serves every request: one position at a time
+        bot.against(*(SheetBatch.of_game(game, p) for p in others))
+        late = bool(bot.is_late(sheets)[0])
+        if late:
+            entries, worth = bot.worth(sheets)
+    if late:
         shown = _clipped
     else:
         entries, worth = best_bot(game.variant).worth(sheets)
