@@ -8,11 +8,20 @@ opens ``--tables`` games with two watchers each on ``/api/games/{id}/live`` (wit
 PostgreSQL one watcher on each process, the entry sent to either), then for
 ``--seconds`` enters one move per table every ``--interval`` seconds, the tables
 spread evenly over the interval. For each entry it measures the time from sending
-``POST /api/games/{id}/events`` until *both* watchers have heard the new version, and
+``POST /api/games/{id}/events`` until *both* watchers show the new version, and
 prints p50/p95/p99 of that (and of the answer to the entry itself), the entries made,
-and those that could not be made in time (the table's previous entry still waiting).
-Watchers only listen (they do not refetch). ``--pin`` runs the server processes on
-CPU 0 and this driver on the others (only useful on an otherwise idle machine). Tables,
+and those that could not be made in time (the table's previous entry still unanswered).
+
+The watchers run in processes of their own (``--watcher-processes``, 2 by default), so
+that the driver's loop does not delay what they hear; they note when each version
+arrived (``time.perf_counter``, one monotonic clock for every process on the machine)
+and hand their notes back at the end. A watcher does what a device does: on a newer
+version it fetches the game's state (``GET /api/games/{id}``) and counts the version
+as shown when that answer arrives (``--no-refetch``: it counts the message alone).
+Watcher sockets ping every 20 s and give a busy server 60 s to answer; the run is
+bounded (moves stop after ``--seconds``, watchers after a grace of
+``HEARD_TIMEOUT`` seconds more). ``--pin`` runs the server processes on CPU 0 and the
+driver and watchers on the others (only useful on an otherwise idle machine). Tables,
 time and rate are capped and every address is 127.0.0.1.
 """
 
@@ -22,15 +31,17 @@ import argparse
 import asyncio
 import contextlib
 import json
+import multiprocessing
 import os
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
@@ -49,7 +60,7 @@ from load import HOST, free_port, stop, wait_until_up  # noqa: E402
 MAX_TABLES = 300
 MAX_SECONDS = 120
 MIN_INTERVAL = 0.5
-HEARD_TIMEOUT = 10.0
+HEARD_TIMEOUT = 5.0
 DICE = Dice.of([6, 6, 6, 5, 5])
 
 
@@ -59,8 +70,6 @@ class Table:
     key: str
     game: Game
     version: int = 0
-    #: (version awaited, sent at, watchers still to hear it)
-    waiting: tuple[int, float, set[int]] | None = None
     busy: bool = False
 
 
@@ -73,6 +82,9 @@ class Figures:
     failed: int = 0
     unheard: int = 0
     closed: int = 0
+    refetch_failed: int = 0
+    #: (table id, version) -> when the entry that made it was sent
+    sent: dict[tuple[str, int], float] = field(default_factory=dict)
 
 
 def next_entry(game: Game) -> dict[str, object]:
@@ -96,7 +108,14 @@ def servers(kind: str, count: int, workdir: Path, pin: bool) -> Iterator[list[st
             if reason is not None or folder is None:
                 raise SystemExit(f"PostgreSQL: {reason}")
             db = stack.enter_context(postgres.throwaway_postgres(folder))
-        env = {**os.environ, "KNIFFEL_DB": db, "KNIFFEL_CACHE_DIR": str(workdir / "cache")}
+        env = {
+            **os.environ,
+            "KNIFFEL_DB": db,
+            "KNIFFEL_CACHE_DIR": str(workdir / "cache"),
+            # Nothing but the measured work: no table builds, no background reviews.
+            "KNIFFEL_PREBUILD_TABLES": "0",
+            "KNIFFEL_BACKGROUND": "0",
+        }
         urls: list[str] = []
         processes: list[subprocess.Popen[bytes]] = []
         pin = pin and (os.cpu_count() or 1) >= 2
@@ -130,21 +149,133 @@ def print_cpu(processes: list[subprocess.Popen[bytes]]) -> None:
     print(f"  server CPU during the run: {', '.join(f'{u:.1f} s' for u in used)}")
 
 
-async def watch(socket: ClientConnection, table: Table, seat: int, figures: Figures) -> None:
-    with contextlib.suppress(ConnectionClosed):
-        await _watch(socket, table, seat, figures)
-    figures.closed += 1
+# ------------------------------------------------------------------ watchers
+
+#: One watcher: (table id, seat, the WebSocket URL, the base URL it fetches the state from).
+Assignment = tuple[str, int, str, str]
 
 
-async def _watch(socket: ClientConnection, table: Table, seat: int, figures: Figures) -> None:
-    async for raw in socket:
-        version = int(json.loads(raw)["version"])
-        waiting = table.waiting
-        if waiting is not None and version >= waiting[0]:
-            waiting[2].discard(seat)
-            if not waiting[2]:
-                figures.heard.append(time.perf_counter() - waiting[1])
-                table.waiting = None
+def watcher_process(
+    assignments: list[Assignment], refetch: bool, ready: Any, stop: Any, out: str
+) -> None:
+    """A process of watchers: connect them all, say ready, note what they hear until ``stop``."""
+    asyncio.run(_watchers(assignments, refetch, ready, stop, Path(out)))
+
+
+async def _watchers(
+    assignments: list[Assignment], refetch: bool, ready: Any, stop: Any, out: Path
+) -> None:
+    heard: list[tuple[str, int, int, float]] = []
+    closed = refetch_failed = 0
+    limits = httpx.Limits(max_connections=200, max_keepalive_connections=200)
+    async with (
+        httpx.AsyncClient(timeout=60, limits=limits) as client,
+        contextlib.AsyncExitStack() as stack,
+    ):
+        listeners = []
+        for table_id, seat, ws_url, http_url in assignments:
+            socket = await stack.enter_async_context(
+                # Pings keep a dead connection from hanging the run; a busy server gets a
+                # minute to answer one before the socket counts as lost.
+                connect(
+                    f"{ws_url}/api/games/{table_id}/live",
+                    max_queue=None,
+                    ping_interval=20,
+                    ping_timeout=60,
+                    open_timeout=60,
+                )
+            )
+            first = int(json.loads(await socket.recv())["version"])
+            listeners.append((socket, table_id, seat, http_url, first))
+        ready.set()
+
+        async def listen(
+            socket: ClientConnection, table_id: str, seat: int, http_url: str, shown: int
+        ) -> None:
+            nonlocal closed, refetch_failed
+            try:
+                async for raw in socket:
+                    version = int(json.loads(raw)["version"])
+                    if version <= shown:
+                        continue
+                    if refetch:
+                        try:
+                            answer = await client.get(f"{http_url}/api/games/{table_id}")
+                        except httpx.HTTPError:
+                            answer = None
+                        if answer is None or answer.status_code != 200:
+                            refetch_failed += 1  # the next version message tries again
+                            continue
+                        version = int(answer.json()["version"])
+                    shown = max(shown, version)
+                    heard.append((table_id, seat, shown, time.perf_counter()))
+            except ConnectionClosed:
+                closed += 1
+
+        tasks = [asyncio.create_task(listen(*listener)) for listener in listeners]
+        while not stop.is_set():
+            await asyncio.sleep(0.1)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    out.write_text(json.dumps({"heard": heard, "closed": closed, "refetch_failed": refetch_failed}))
+
+
+@contextlib.contextmanager
+def watchers(
+    made: list[Table], urls: list[str], processes: int, refetch: bool, workdir: Path
+) -> Iterator[Callable[[], tuple[list[tuple[str, int, int, float]], int, int]]]:
+    """Start the watcher processes, wait until every socket is open; yields a function that
+    stops them and returns what they heard (and how many sockets the server closed)."""
+    context = multiprocessing.get_context("spawn")
+    assignments: list[list[Assignment]] = [[] for _ in range(processes)]
+    number = 0
+    for table in made:
+        for seat in (0, 1):
+            url = urls[seat % len(urls)]
+            assignments[number % processes].append(
+                (table.id, seat, url.replace("http://", "ws://"), url)
+            )
+            number += 1
+    stop = context.Event()
+    started = []
+    for index, share in enumerate(assignments):
+        ready = context.Event()
+        out = workdir / f"watchers-{index}.json"
+        process = context.Process(
+            target=watcher_process,
+            args=(share, refetch, ready, stop, str(out)),
+            name=f"watchers-{index}",
+            daemon=True,
+        )
+        process.start()
+        started.append((process, ready, out))
+    try:
+        for process, ready, _ in started:
+            while not ready.wait(0.5):
+                if not process.is_alive():
+                    raise SystemExit(f"a watcher process stopped (exit {process.exitcode})")
+
+        def finish() -> tuple[list[tuple[str, int, int, float]], int, int]:
+            stop.set()
+            heard: list[tuple[str, int, int, float]] = []
+            closed = refetch_failed = 0
+            for process, _, out in started:
+                process.join(timeout=60)
+                if out.exists():
+                    found = json.loads(out.read_text())
+                    heard.extend(tuple(item) for item in found["heard"])
+                    closed += int(found["closed"])
+                    refetch_failed += int(found["refetch_failed"])
+            return heard, closed, refetch_failed
+
+        yield finish
+    finally:
+        stop.set()
+        for process, _, _ in started:
+            process.join(timeout=10)
+            if process.is_alive():
+                process.kill()
 
 
 async def move(client: httpx.AsyncClient, url: str, table: Table, figures: Figures) -> None:
@@ -153,11 +284,8 @@ async def move(client: httpx.AsyncClient, url: str, table: Table, figures: Figur
         return
     table.busy = True
     try:
-        if table.waiting is not None:
-            figures.unheard += 1  # the last version never reached both watchers
         event = next_entry(table.game)
         sent = time.perf_counter()
-        table.waiting = (table.version + 1, sent, {0, 1})
         try:
             answer = await client.post(
                 f"{url}/api/games/{table.id}/events",
@@ -168,20 +296,51 @@ async def move(client: httpx.AsyncClient, url: str, table: Table, figures: Figur
             answer = None
         if answer is None or answer.status_code != 200:
             figures.failed += 1
-            table.waiting = None
             return
         figures.answered.append(time.perf_counter() - sent)
         figures.made += 1
         table.version = int(answer.json()["version"])
+        figures.sent[(table.id, table.version)] = sent
         table.game.push(event_from_json(dict(event), table.game))
     finally:
         table.busy = False
 
 
-async def run(urls: list[str], tables: int, seconds: float, interval: float) -> Figures:
+def heard_by_both(
+    figures: Figures, heard: list[tuple[str, int, int, float]]
+) -> tuple[list[float], int]:
+    """For every entry made: the time until both watchers showed its version (or a later one);
+    and how many entries a watcher never showed."""
+    by_watcher: dict[tuple[str, int], list[tuple[int, float]]] = {}
+    for table_id, seat, version, at in heard:
+        by_watcher.setdefault((table_id, seat), []).append((version, at))
+    latencies, unheard = [], 0
+    for (table_id, version), sent in figures.sent.items():
+        times = []
+        for seat in (0, 1):
+            notes = by_watcher.get((table_id, seat), [])
+            first = next((at for shown, at in notes if shown >= version), None)
+            if first is not None:
+                times.append(first)
+        if len(times) == 2:
+            latencies.append(max(times) - sent)
+        else:
+            unheard += 1
+    return latencies, unheard
+
+
+async def run(
+    urls: list[str],
+    tables: int,
+    seconds: float,
+    interval: float,
+    watcher_processes: int,
+    refetch: bool,
+    workdir: Path,
+) -> Figures:
     figures = Figures()
     limits = httpx.Limits(max_connections=400, max_keepalive_connections=400)
-    async with httpx.AsyncClient(timeout=30, limits=limits) as client:
+    async with httpx.AsyncClient(timeout=60, limits=limits) as client:
         made: list[Table] = []
         for number in range(tables):
             body = {"variant": "rauf-runter", "players": ["Anna", "Ben"]}
@@ -190,19 +349,7 @@ async def run(urls: list[str], tables: int, seconds: float, interval: float) -> 
             created = answer.json()
             game = Game(get_variant("rauf-runter"), ["Anna", "Ben"])
             made.append(Table(created["id"], created["key"], game))
-        async with contextlib.AsyncExitStack() as stack:
-            tasks = []
-            for table in made:
-                for seat in (0, 1):
-                    ws = urls[seat % len(urls)].replace("http://", "ws://")
-                    socket = await stack.enter_async_context(
-                        # No client pings: a busy server must not lose its watchers to them.
-                        connect(
-                            f"{ws}/api/games/{table.id}/live", max_queue=None, ping_interval=None
-                        )
-                    )
-                    await socket.recv()  # the state on connect
-                    tasks.append(asyncio.create_task(watch(socket, table, seat, figures)))
+        with watchers(made, urls, watcher_processes, refetch, workdir) as finish:
             for pid in _server_pids:
                 _CPU[pid] = cpu_seconds(pid)
             start = time.perf_counter()
@@ -223,12 +370,9 @@ async def run(urls: list[str], tables: int, seconds: float, interval: float) -> 
                     continue
                 break
             await asyncio.gather(*moves)
-            deadline = time.perf_counter() + HEARD_TIMEOUT
-            while any(t.waiting for t in made) and time.perf_counter() < deadline:
-                await asyncio.sleep(0.05)
-            figures.unheard += sum(1 for t in made if t.waiting)
-            for task in tasks:
-                task.cancel()
+            await asyncio.sleep(HEARD_TIMEOUT)  # the grace for the last entries to be heard
+            heard, figures.closed, figures.refetch_failed = finish()
+    figures.heard, figures.unheard = heard_by_both(figures, heard)
     return figures
 
 
@@ -245,7 +389,8 @@ def report(label: str, figures: Figures, tables: int, seconds: float) -> None:
     print(
         f"  entries made {figures.made}, not made in time {figures.late},"
         f" refused or failed {figures.failed}, not heard by both watchers {figures.unheard},"
-        f" watcher sockets closed by the server {figures.closed}"
+        f" watcher sockets lost {figures.closed},"
+        f" refetches failed (timeout or error, tried again) {figures.refetch_failed}"
     )
     for name, values in (("enter -> all watchers", heard), ("enter -> answer", answered)):
         print(
@@ -262,11 +407,22 @@ def main() -> None:
     parser.add_argument("--interval", type=float, default=2.0, help="seconds between moves")
     parser.add_argument("--db", choices=("sqlite", "postgres", "both"), default="both")
     parser.add_argument("--pin", action="store_true", help="servers on CPU 0, driver on the rest")
+    parser.add_argument(
+        "--watcher-processes", type=int, default=2, help="processes the watchers run in (1..8)"
+    )
+    parser.add_argument(
+        "--no-refetch",
+        dest="refetch",
+        action="store_false",
+        help="watchers count the version message alone (no GET of the state)",
+    )
     args = parser.parse_args()
     if not 1 <= args.tables <= MAX_TABLES:
         parser.error(f"--tables must be between 1 and {MAX_TABLES}")
     if not 1 <= args.seconds <= MAX_SECONDS:
         parser.error(f"--seconds must be between 1 and {MAX_SECONDS}")
+    if not 1 <= args.watcher_processes <= 8:
+        parser.error("--watcher-processes must be between 1 and 8")
     if args.interval < MIN_INTERVAL:
         parser.error(f"--interval must be at least {MIN_INTERVAL}")
     kinds = [("sqlite", 1), ("postgres", 2)]
@@ -278,7 +434,17 @@ def main() -> None:
             tempfile.TemporaryDirectory(prefix="kniffel-live-") as tmp,
             servers(kind, count, Path(tmp), args.pin) as urls,
         ):
-            figures = asyncio.run(run(urls, args.tables, args.seconds, args.interval))
+            figures = asyncio.run(
+                run(
+                    urls,
+                    args.tables,
+                    args.seconds,
+                    args.interval,
+                    args.watcher_processes,
+                    args.refetch,
+                    Path(tmp),
+                )
+            )
             label = "SQLite, one process" if kind == "sqlite" else "PostgreSQL, two processes"
             report(label, figures, args.tables, args.seconds)
 

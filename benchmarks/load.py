@@ -143,6 +143,10 @@ def measure(label: str, env: dict[str, str], users: int, seconds: int, workdir: 
         **env,
         "KNIFFEL_DB": f"sqlite:///{workdir / 'load.db'}",
         "KNIFFEL_CACHE_DIR": str(workdir / "cache"),
+        # No solver table builds or background reviews beside the measured requests (a server
+        # that does not know these settings ignores them).
+        "KNIFFEL_PREBUILD_TABLES": "0",
+        "KNIFFEL_BACKGROUND": "0",
     }
     serve = [sys.executable, "-m", "kniffel", "serve", "--host", HOST, "--port", str(port)]
     server = subprocess.Popen(serve, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

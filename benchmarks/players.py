@@ -43,7 +43,9 @@ def main() -> None:
     folder = Path(tempfile.mkdtemp(prefix="kniffel-players-"))
     path = args.db or folder / f"players-{args.games}.db"
     url = f"sqlite:///{path}"
+    start = time.perf_counter()
     store = GameStore.open(url)
+    print(f"opened (and migrated) the database in {time.perf_counter() - start:.1f} s")
     have = store.count()
     if have < args.games:
         start = time.perf_counter()

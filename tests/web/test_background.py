@@ -115,8 +115,46 @@ def test_a_failing_chore_does_not_end_the_thread() -> None:
         calls.append(1)
         raise RuntimeError("boom")
 
-    background = Background([failing], poll=0.01)
+    background = Background([failing], poll=0.01, first=0, rest=0)
     background.start()
     _until(lambda: len(calls) >= 3, seconds=30)
     background.close()
     assert background.stopped
+
+
+def test_games_waiting_for_tables_do_not_hide_an_older_ready_one(tmp_path: Path) -> None:
+    """More waiting games than one look takes (20) stand before a game whose tables are ready."""
+    from kniffel.board.hub import LocalHub
+    from kniffel.store import GameStore
+    from kniffel.store.results import ResultStore
+    from kniffel.web.background import Reviews
+
+    store = GameStore.open(f"sqlite:///{tmp_path / 'k.db'}")
+    service = GameService(store, LocalHub())
+    older = service.import_record(random_record("yahtzee", ["Olga"], random.Random(9)))
+    for seed in range(21):  # newer games whose (pretended) tables are missing
+        service.import_record(random_record("kniffel", ["Nina"], random.Random(seed)))
+
+    class OnlyYahtzee:
+        def readiness(self, variant: Any) -> Any:
+            return type("R", (), {"ready": variant.name == "yahtzee"})()
+
+        def on_built(self, listener: Callable[[], None]) -> None:
+            pass
+
+    results = ResultStore(store.engine)
+    reviewed: list[str] = []
+
+    def reviewing(view: Any) -> Any:
+        reviewed.append(view.id)
+        return review(view.game)
+
+    chore = Reviews(service, results, OnlyYahtzee(), reviewing)  # type: ignore[arg-type]
+    for _ in range(30):
+        if not chore():
+            break
+    assert reviewed == [older.id]
+    (olga,) = results.rows("olga")
+    assert olga.accuracy == pytest.approx(review(older.game).player("Olga").accuracy)
+    assert all(r.accuracy is None for r in results.rows("nina"))
+    store.close()

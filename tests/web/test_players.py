@@ -112,10 +112,12 @@ def test_a_key_holder_links_a_seat_to_another_name(
     assert (
         client.post(url, json={"name": "Anna"}, headers={"X-Kniffel-Key": "x"}).status_code == 403
     )
-    assert client.get("/api/players/anna").json()["games"] == 1
+    before = client.get("/api/players/anna").json()
+    assert before["games"] == 1 and [o["name"] for o in before["opponents"]] == ["Annie"]
     answer = client.post(url, json={"name": " Anna "}, headers={"X-Kniffel-Key": key})
     assert answer.status_code == 200, answer.text
-    assert client.get("/api/players/anna").json()["games"] == 2
+    after = client.get("/api/players/anna").json()
+    assert after["games"] == 2 and after["opponents"] == []  # never her own opponent
     assert client.get("/api/players/annie").status_code == 404
     bad = client.post(
         f"/api/games/{game_id}/players/7/link", json={"name": "X"}, headers={"X-Kniffel-Key": key}
@@ -172,7 +174,13 @@ def test_the_migration_fills_the_rows_of_games_finished_before(tmp_path: Path) -
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
         count = connection.execute(text("SELECT count(*) FROM player_results")).scalar()
+        pairs = connection.execute(
+            text("SELECT player, opponent, outcome FROM player_versus ORDER BY seat")
+        ).all()
     assert count == 2
+    anna, ben = _totals(record)
+    outcome = (anna > ben) - (anna < ben)
+    assert [tuple(p) for p in pairs] == [("anna", "ben", outcome), ("ben", "anna", -outcome)]
     rows = ResultStore(engine).rows("anna")
     assert [r.total for r in rows] == [_totals(record)[0]]
     engine.dispose()

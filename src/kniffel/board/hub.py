@@ -33,6 +33,11 @@ class Subscription:
         self._seen = -1
         self._wake = asyncio.Event()
 
+    @property
+    def loop(self) -> asyncio.AbstractEventLoop:
+        """The event loop the watcher waits in."""
+        return self._loop
+
     def offer(self, version: int) -> None:
         """Hand over a version; safe to call from any thread."""
         with contextlib.suppress(RuntimeError):  # the watcher's loop has closed
@@ -54,6 +59,11 @@ class Subscription:
             await self._wake.wait()
         self._seen = self._latest
         return self._latest
+
+
+def _deliver_all(subscriptions: list[Subscription], version: int) -> None:
+    for subscription in subscriptions:
+        subscription._deliver(version)
 
 
 class Hub(Protocol):
@@ -82,8 +92,13 @@ class LocalHub:
     def publish(self, game_id: str, version: int) -> None:
         with self._lock:
             watchers = list(self._watchers.get(game_id, ()))
+        # One wake-up of each event loop for all its watchers of the game, not one per watcher.
+        by_loop: dict[asyncio.AbstractEventLoop, list[Subscription]] = {}
         for subscription in watchers:
-            subscription.offer(version)
+            by_loop.setdefault(subscription.loop, []).append(subscription)
+        for loop, subscriptions in by_loop.items():
+            with contextlib.suppress(RuntimeError):  # that loop has closed
+                loop.call_soon_threadsafe(_deliver_all, subscriptions, version)
 
     @contextlib.asynccontextmanager
     async def subscribe(self, game_id: str) -> AsyncIterator[Subscription]:

@@ -329,15 +329,16 @@ class GameService:
     def _state(self, game_id: str) -> tuple[StoredGame, CachedReplay]:
         """The stored game's row and its replay at the row's version.
 
-        The row is one primary-key read; the events are loaded and replayed
-        only when the cache does not hold that version.
+        The version is one indexed read; the row comes with the cached replay of that
+        version (the row changes only with the version), and the row and events are loaded,
+        and the events replayed, only when the cache does not hold that version.
         """
-        row = self.store.load(game_id, with_events=False) if _GAME_ID.fullmatch(game_id) else None
-        if row is None:
+        version = self.store.version(game_id) if _GAME_ID.fullmatch(game_id) else None
+        if version is None:
             raise GameNotFound(game_id)
-        cached = self.replays.get(game_id, row.version)
-        if cached is not None:
-            return row, cached
+        cached = self.replays.get(game_id, version)
+        if cached is not None and cached.row is not None:
+            return cached.row, cached
         stored = self.store.load(game_id)
         if stored is None:
             raise GameNotFound(game_id)
@@ -347,7 +348,7 @@ class GameService:
     def _remember(
         self, stored: StoredGame, game: Game, events: tuple[dict[str, Any], ...]
     ) -> CachedReplay:
-        cached = CachedReplay(game, events)
+        cached = CachedReplay(game, events, replace(stored, events=()))
         self.replays.put(stored.id, stored.version, cached)
         return cached
 

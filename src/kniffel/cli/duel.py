@@ -9,7 +9,8 @@ import click
 
 from kniffel.cli.variant_flags import variant_options
 from kniffel.rules import KniffelError, Variant
-from kniffel.solver.chances.winbot import DUEL_BOTS, duel
+from kniffel.solver.chances.duel import DUEL_BOTS, duel
+from kniffel.solver.chances.winbot import LATE
 
 __all__ = ["duel_command"]
 
@@ -36,9 +37,16 @@ __all__ = ["duel_command"]
 @click.option(
     "--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Processes to use."
 )
+@click.option(
+    "--late",
+    type=int,
+    default=LATE,
+    show_default=True,
+    help="Entries left (to both players) from which the win bot plays for the win.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
 def duel_command(
-    variant: Variant, bots: str, games: int, seed: int, jobs: int, as_json: bool
+    variant: Variant, bots: str, games: int, seed: int, jobs: int, late: int, as_json: bool
 ) -> None:
     """Play GAMES seeded two-player games between two bots and print who won how often.
 
@@ -51,7 +59,7 @@ def duel_command(
     try:
         if len(names) != 2:
             raise KniffelError(f"--bots takes two bots, e.g. win,best; got {bots!r}")
-        result = duel(variant, (names[0], names[1]), games, seed, jobs)
+        result = duel(variant, (names[0], names[1]), games, seed, jobs, late)
     except KniffelError as exc:
         click.echo(str(exc), err=True)
         sys.exit(2)

@@ -24,7 +24,7 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass
 from datetime import datetime
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -121,6 +121,11 @@ def catalogue(lang: str) -> Catalogue:
     return Catalogue(lang, Translations(compiled, domain=DOMAIN), known)
 
 
+@lru_cache(maxsize=4096)  # a page formats the same few numbers many times (Babel is slow)
+def _number(value: int, lang: str) -> str:
+    return format_decimal(value, locale=lang)
+
+
 @dataclass(frozen=True, slots=True)
 class Translator:
     """Translates the board's German message ids into ``lang`` and formats for it.
@@ -149,7 +154,7 @@ class Translator:
         return Translator(self.lang, variant.name)
 
     def number(self, value: int) -> str:
-        return format_decimal(value, locale=self.lang)
+        return _number(value, self.lang)
 
     def points(self, value: int, *, possible: bool = False) -> str:
         """``3 Punkte``, ``1 Punkt`` (with ``möglich`` for a preview)."""

@@ -6,11 +6,13 @@ from kniffel.store.database import migrate, open_engine
 from kniffel.store.repository import Appended, GameStore, NewGame, StoredGame, VersionConflict
 from kniffel.store.results import ResultStore, player_key
 from kniffel.store.summary import Summary, summary_of
+from kniffel.store.versus import PlayerVersusRow  # registers its table with the models
 
 __all__ = [
     "Appended",
     "GameStore",
     "NewGame",
+    "PlayerVersusRow",
     "ResultStore",
     "StoredGame",
     "Summary",

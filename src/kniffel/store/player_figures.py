@@ -14,8 +14,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import Connection, and_, case, func, select
-from sqlalchemy.orm import aliased
 
+from kniffel.store import versus
 from kniffel.store.results import PlayerResultRow
 
 __all__ = [
@@ -170,9 +170,10 @@ def figures(connection: Connection, key: str, latest: int = 20) -> RawFigures | 
     """Everything the player page shows of ``key``, or ``None`` without a finished game.
 
     One pass over the player's rows grouped by preset, options and total gives the overall and
-    per-preset figures and the histograms; one join of the same games gives the tallies
-    against each opponent; the latest games (and per preset the last ten totals) are read
-    newest first through the index ``ix_player_results_player_finished``.
+    per-preset figures and the histograms; the tallies against each opponent come from
+    the pairs of seats (:mod:`kniffel.store.versus`, a covering index); the latest games
+    (and per preset the last ten totals) are read newest first through the index
+    ``ix_player_results_player_finished``.
     """
     groups = connection.execute(_per_total(key)).all()
     if not groups:
@@ -256,30 +257,7 @@ def figures(connection: Connection, key: str, latest: int = 20) -> RawFigures | 
                 options=tuple(sorted(entry["options"].items(), key=lambda kv: (-kv[1], kv[0]))),
             )
         )
-    other = aliased(R)
-    tallies = connection.execute(
-        select(
-            other.player,
-            func.max(func.coalesce(other.linked, other.name)),
-            func.count(),
-            func.sum(case((R.total > other.total, 1), else_=0)),
-            func.sum(case((R.total < other.total, 1), else_=0)),
-            func.sum(case((R.total == other.total, 1), else_=0)),
-        )
-        .select_from(R)
-        .join(
-            other,
-            and_(
-                other.game_id == R.game_id,
-                other.seat != R.seat,
-                other.version == R.version,
-                other.player != key,
-            ),
-        )
-        .where(_current(), R.player == key)
-        .group_by(other.player)
-        .order_by(func.count().desc(), other.player)
-    ).all()
+    tallies = versus.tallies(connection, key)
     rated = int(overall[4])
     return RawFigures(
         key=key,
@@ -293,10 +271,7 @@ def figures(connection: Connection, key: str, latest: int = 20) -> RawFigures | 
         loss=float(overall[6]),
         decisions=int(overall[7]),
         presets=tuple(presets),
-        opponents=tuple(
-            (k, str(n).strip(), int(g), int(a or 0), int(b or 0), int(c or 0))
-            for k, n, g, a, b, c in tallies
-        ),
+        opponents=tuple(tallies),
         latest=tuple(RawGame(g, _utc(at), v, t, p, s, a) for g, at, v, t, p, s, a, _ in games_rows),
     )
 

@@ -17,19 +17,27 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kniffel.rules import Game
+
+if TYPE_CHECKING:
+    from kniffel.store.repository import StoredGame
 
 __all__ = ["CachedReplay", "ReplayCache"]
 
 
 @dataclass(frozen=True, slots=True)
 class CachedReplay:
-    """A replay and the stored events it was made of. Callers must not change ``game``."""
+    """A replay and the stored events it was made of. Callers must not change ``game``.
+
+    ``row`` is the game's row at that version (without events): the row changes only with the
+    version, so a read that found the version finds the row here too.
+    """
 
     game: Game
     events: tuple[dict[str, Any], ...]
+    row: StoredGame | None = None
 
 
 class ReplayCache:

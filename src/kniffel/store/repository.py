@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
-from sqlalchemy import Engine, func, select, text, update
+from sqlalchemy import Engine, bindparam, func, insert, select, text, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import sessionmaker
 
 from kniffel.store.database import migrate, open_engine
 from kniffel.store.models import EventRow, GameRow
@@ -102,6 +102,27 @@ def _stored(row: GameRow, events: Sequence[dict[str, Any]] = ()) -> StoredGame:
         totals=tuple(row.totals or ()),
         winners=tuple(row.winners or ()),
     )
+
+
+#: A game's version by id (a compiled statement, reused by every read).
+_VERSION = select(GameRow.version).where(GameRow.id == bindparam("game_id"))
+#: An append's statements, built once (building them per call cost more than running them): the
+#: game moves on from ``expected`` (with or without its summary columns), the event is inserted.
+_MOVE_ON = (
+    update(GameRow)
+    .where(GameRow.id == bindparam("game_id"), GameRow.version == bindparam("expected"))
+    .values(
+        version=bindparam("new_version"),
+        finished=bindparam("new_finished"),
+        updated_at=bindparam("new_updated_at"),
+    )
+)
+_MOVE_ON_SUMMARY = _MOVE_ON.values(
+    turns=bindparam("new_turns"),
+    totals=bindparam("new_totals"),
+    winners=bindparam("new_winners"),
+)
+_ADD_EVENT = insert(EventRow)
 
 
 class GameStore:
@@ -197,8 +218,11 @@ class GameStore:
             return _stored(row, events)
 
     def version(self, game_id: str) -> int | None:
-        with self._session() as session:
-            return session.scalar(select(GameRow.version).where(GameRow.id == game_id))
+        """The game's version, ``None`` for an unknown id: one indexed read on a pooled
+        connection, without an ORM session (every read of the board asks it first)."""
+        with self.engine.connect() as connection:
+            found = connection.execute(_VERSION, {"game_id": game_id}).scalar()
+            return None if found is None else int(found)
 
     def append(
         self,
@@ -217,38 +241,37 @@ class GameStore:
         """
         now = datetime.now(UTC)
         new_version = expected_version + 1
-        values: dict[str, Any] = {"version": new_version, "finished": finished, "updated_at": now}
+        values: dict[str, Any] = {
+            "game_id": game_id,
+            "expected": expected_version,
+            "new_version": new_version,
+            "new_finished": finished,
+            "new_updated_at": now,
+        }
         if summary is not None:
             values.update(
-                finished=summary.finished,
-                turns=summary.turns,
-                totals=list(summary.totals),
-                winners=list(summary.winners),
+                new_finished=summary.finished,
+                new_turns=summary.turns,
+                new_totals=list(summary.totals),
+                new_winners=list(summary.winners),
             )
         try:
-            with self._session.begin() as session:
+            # Core statements on one connection, one transaction: no ORM unit of work for a
+            # row that is only inserted (every entry of every table comes through here).
+            with self.engine.begin() as connection:
                 # The conditional update takes the row's write lock first, so a
                 # second writer waits here and then finds the version moved on.
-                moved = session.execute(
-                    update(GameRow)
-                    .where(GameRow.id == game_id, GameRow.version == expected_version)
-                    .values(**values)
-                    .execution_options(synchronize_session=False)
+                moved = connection.execute(
+                    _MOVE_ON if summary is None else _MOVE_ON_SUMMARY, values
                 )
-                if moved.rowcount != 1:  # type: ignore[attr-defined]
-                    raise VersionConflict(
-                        game_id, expected_version, self._version_in(session, game_id)
-                    )
-                session.add(
-                    EventRow(game_id=game_id, seq=new_version, payload=payload, created_at=now)
-                )
+                if moved.rowcount != 1:
+                    found = connection.execute(_VERSION, {"game_id": game_id}).scalar()
+                    raise VersionConflict(game_id, expected_version, found)
+                row = {"game_id": game_id, "seq": new_version, "payload": payload}
+                connection.execute(_ADD_EVENT, {**row, "created_at": now})
         except IntegrityError:
             raise VersionConflict(game_id, expected_version, self.version(game_id)) from None
         return Appended(new_version, now)
-
-    @staticmethod
-    def _version_in(session: Session, game_id: str) -> int | None:
-        return session.scalar(select(GameRow.version).where(GameRow.id == game_id))
 
     def summaries(self, finished: bool | None = None, limit: int = 200) -> list[StoredGame]:
         """Games without their events, most recently changed first."""

@@ -155,13 +155,18 @@ def options_key(options: dict[str, Any]) -> str:
 
 
 def sync_connection(
-    connection: Connection, limit: int | None = None, since: datetime | None = None
+    connection: Connection,
+    limit: int | None = None,
+    since: datetime | None = None,
+    *,
+    versus: bool = False,
 ) -> int:
     """Summarise the finished games whose rows are missing or stale; returns how many.
 
     ``since``: look only at games changed since then (every change moves a game's
-    ``updated_at``). Works on a plain connection, so migration ``0003_player_results``
-    runs it too.
+    ``updated_at``). ``versus``: rewrite their pairs of seats too
+    (:mod:`kniffel.store.versus`, from migration ``0005_player_versus`` on). Works on a
+    plain connection, so migration ``0003_player_results`` runs it too.
     """
     fresh = exists().where(
         and_(
@@ -231,6 +236,10 @@ def sync_connection(
                 }
             )
         connection.execute(PlayerResultRow.__table__.insert(), values)  # type: ignore[attr-defined]
+    if versus:
+        from kniffel.store import versus as pairs  # it imports this module's table
+
+        pairs.fill(connection, [game_row["id"] for game_row in stale])
     # A game that is no longer finished (a cell cleared after the end) does not count;
     # its rows stay (with their links) at version -1 until it is finished again.
     unfinished = select(GameRow.id).where(GameRow.finished.is_(False))
@@ -241,6 +250,14 @@ def sync_connection(
         .where(PlayerResultRow.game_id.in_(unfinished), PlayerResultRow.version >= 0)
         .values(version=-1)
     )
+    if versus:
+        from kniffel.store.versus import PlayerVersusRow
+
+        connection.execute(
+            update(PlayerVersusRow)
+            .where(PlayerVersusRow.game_id.in_(unfinished), PlayerVersusRow.version >= 0)
+            .values(version=-1)
+        )
     return len(stale)
 
 
@@ -269,7 +286,7 @@ class ResultStore:
             now = datetime.now(UTC)
             since = None if self._checked is None else self._checked - self.SLACK
             with self.engine.begin() as connection:
-                done = sync_connection(connection, since=since)
+                done = sync_connection(connection, since=since, versus=True)
             self._checked = now
             self.summarised += done
             return done
@@ -380,6 +397,9 @@ class ResultStore:
                 .where(PlayerResultRow.game_id == game_id, PlayerResultRow.seat == seat)
                 .values(linked=linked, player=player_key(linked or row.name))
             )
+            from kniffel.store import versus  # it imports this module's table
+
+            versus.fill(connection, [game_id])
         return True
 
     def set_review(

@@ -9,9 +9,10 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request, Security, status
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from fastapi.security import APIKeyHeader, APIKeyQuery
 
+from kniffel.board.kept import Kept
 from kniffel.board.service import GameService, GameView
 from kniffel.web.errors import ErrorBody
 from kniffel.web.schemas import (
@@ -28,7 +29,12 @@ from kniffel.web.schemas import (
     state_of,
 )
 
-__all__ = ["router"]
+__all__ = ["STATES_KEPT", "router", "state_response"]
+
+#: Game states kept as JSON per app, by (game id, version): a state never changes, so every
+#: device at a table that fetches the new version after a change gets the same bytes, encoded
+#: once (docs/benchmarks.md, "Load").
+STATES_KEPT = 512
 
 router = APIRouter(tags=["games"])
 
@@ -77,6 +83,23 @@ Rolls = Annotated[int, Query(ge=1, le=3, description="how many rolls made those 
 Top = Annotated[int, Query(ge=1, le=500, description="how many choices to list")]
 
 
+def _states(request: Request) -> Kept[tuple[str, int], bytes]:
+    kept: Kept[tuple[str, int], bytes] | None = getattr(request.app.state, "states", None)
+    if kept is None:
+        kept = request.app.state.states = Kept(STATES_KEPT)
+    return kept
+
+
+def state_response(request: Request, view: GameView) -> Response:
+    """The ``GameState`` of ``view`` as JSON, encoded once per game version."""
+
+    def encode() -> bytes:
+        return GameState.model_validate(state_of(view)).model_dump_json().encode()
+
+    body = _states(request).get((view.id, view.version), encode)
+    return Response(body, media_type="application/json")
+
+
 def _created(view: GameView) -> dict[str, Any]:
     return {**state_of(view), "key": view.key, "url": f"/g/{view.id}?key={view.key}"}
 
@@ -112,8 +135,8 @@ def list_games(
 @router.get(
     "/games/{game_id}", response_model=GameState, responses=_ERRORS, summary="A game's state"
 )
-def get_game(game_id: str, board: Board) -> dict[str, Any]:
-    return state_of(board.get(game_id))
+def get_game(game_id: str, board: Board, request: Request) -> Response:
+    return state_response(request, board.get(game_id))
 
 
 @router.post(
@@ -122,9 +145,9 @@ def get_game(game_id: str, board: Board) -> dict[str, Any]:
     responses=_CHANGE_ERRORS,
     summary="Add an event: roll (physical dice), enter, edit, clear or undo",
 )
-def post_event(game_id: str, body: EventBody, key: Key, board: Board) -> dict[str, Any]:
+def post_event(game_id: str, body: EventBody, key: Key, board: Board, request: Request) -> Response:
     event = body.event.model_dump(exclude_none=True)
-    return state_of(board.apply(game_id, key, event, body.expected_version))
+    return state_response(request, board.apply(game_id, key, event, body.expected_version))
 
 
 @router.post(
@@ -133,8 +156,9 @@ def post_event(game_id: str, body: EventBody, key: Key, board: Board) -> dict[st
     responses=_CHANGE_ERRORS,
     summary="Virtual dice: the board rolls for the player to move",
 )
-def roll(game_id: str, body: RollBody, key: Key, board: Board) -> dict[str, Any]:
-    return state_of(board.roll(game_id, key, body.player, body.keep, body.expected_version))
+def roll(game_id: str, body: RollBody, key: Key, board: Board, request: Request) -> Response:
+    view = board.roll(game_id, key, body.player, body.keep, body.expected_version)
+    return state_response(request, view)
 
 
 @router.get(

@@ -47,9 +47,13 @@ Chore = Callable[[], bool]
 class Background:
     """Calls ``chores`` one after the other in one thread; sleeps ``poll`` s when none had work."""
 
-    def __init__(self, chores: Sequence[Chore], poll: float = 1.0) -> None:
+    def __init__(
+        self, chores: Sequence[Chore], poll: float = 2.0, first: float = 5.0, rest: float = 0.2
+    ) -> None:
         self.chores = list(chores)
-        self.poll = poll
+        self.poll = poll  # seconds between looks when there was nothing to do
+        self.first = first  # seconds before the first look: never during the server's start
+        self.rest = rest  # seconds between two pieces of work: requests get the interpreter
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -76,7 +80,7 @@ class Background:
     def _run(self) -> None:
         with contextlib.suppress(OSError, AttributeError):  # lower priority: Linux threads only
             os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
-        self._wake.wait(self.poll)  # not during the server's start
+        self._stop.wait(self.first)
         while not self._stop.is_set():
             busy = False
             for chore in self.chores:
@@ -86,7 +90,9 @@ class Background:
                     busy = chore() or busy
                 except Exception:  # a chore must never end the thread (it logs and waits)
                     _log.exception("background chore %r failed", chore)
-            if not busy:
+            if busy:
+                self._stop.wait(self.rest)
+            else:
                 self._wake.wait(self.poll)
                 self._wake.clear()
 
@@ -120,7 +126,8 @@ class Reviews:
         if not self._more and self.results.summarised == self._seen:
             return False
         self._seen = self.results.summarised
-        candidates = [g for g in self.results.unreviewed(limit=20) if g not in self._waiting]
+        looked = self.results.unreviewed(limit=len(self._waiting) + 20)
+        candidates = [g for g in looked if g not in self._waiting]
         if not candidates:
             self._more = False
             return False
@@ -143,7 +150,7 @@ class Reviews:
         # Written here too: a review kept from an earlier request is not computed again.
         figures = [(p.accuracy, p.loss, p.decisions) for p in found.players]
         self.results.set_review(game_id, version, figures)
-        if (game_id, version) in self.results.unreviewed(limit=20):
+        if (game_id, version) in self.results.unreviewed(limit=len(self._waiting) + 20):
             self._waiting.add((game_id, version))  # not stored: do not loop on it
         return True
 

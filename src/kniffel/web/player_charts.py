@@ -19,25 +19,31 @@ from kniffel.board.chart import PALETTE
 __all__ = ["histogram_svg", "lines_svg", "nice_ticks"]
 
 WIDTH = 640
-LEFT, RIGHT, TOP, BOTTOM = 56, 16, 34, 46
+LEFT, RIGHT, TOP, BOTTOM = 62, 16, 44, 50
 GRID = "#d9dee6"
 INK = "#2b2f36"
 FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"
 
 
-def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
-    """Round tick values covering ``low`` … ``high`` (about ``count`` of them).
+def nice_ticks(low: float, high: float, count: int = 5, *, integer: bool = False) -> list[float]:
+    """Round tick values covering ``low`` … ``high`` (about ``count`` of them); ``integer``:
+    whole numbers only (games, decisions, points).
 
     >>> nice_ticks(0, 100)
     [0.0, 20.0, 40.0, 60.0, 80.0, 100.0]
     >>> nice_ticks(5, 5)
     [4.0, 5.0, 6.0]
+    >>> nice_ticks(1, 16, 6, integer=True)
+    [0.0, 5.0, 10.0, 15.0, 20.0]
     """
     if high <= low:
         return [low - 1.0, float(low), low + 1.0]
     raw = (high - low) / max(count, 1)
     power = 10 ** math.floor(math.log10(raw))
-    step = next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw)
+    steps = (1, 2, 5, 10) if integer else (1, 2, 2.5, 5, 10)
+    step = next(m * power for m in steps if m * power >= raw)
+    if integer:
+        step = max(step, 1)
     first = math.floor(low / step) * step
     ticks = []
     value = first
@@ -61,18 +67,36 @@ def _text(x: float, y: float, text: str, **attributes: str) -> str:
 class _Frame:
     """A plot area with linear x and y scales."""
 
-    def __init__(self, height: int, x: tuple[float, float], y: tuple[float, float]) -> None:
+    def __init__(
+        self, height: int, x: tuple[float, float], y: tuple[float, float], top: float = TOP
+    ) -> None:
         self.height = height
         self.x0, self.x1 = x if x[1] > x[0] else (x[0] - 1, x[0] + 1)
         self.y0, self.y1 = y if y[1] > y[0] else (y[0] - 1, y[0] + 1)
         self.left, self.right = LEFT, WIDTH - RIGHT
-        self.top, self.bottom = TOP, height - BOTTOM
+        self.top, self.bottom = top, height - BOTTOM
 
     def px(self, x: float) -> float:
         return self.left + (x - self.x0) / (self.x1 - self.x0) * (self.right - self.left)
 
     def py(self, y: float) -> float:
         return self.bottom - (y - self.y0) / (self.y1 - self.y0) * (self.bottom - self.top)
+
+
+LEGEND_ROW = 18
+
+
+def _legend(labels: Sequence[str]) -> tuple[list[tuple[float, int]], int]:
+    """Where each legend entry goes (x, row) under the title, wrapped to the width; the rows."""
+    places = []
+    x, row = float(LEFT), 0
+    for label in labels:
+        width = 24 + 7.5 * len(label) + 18  # the line, the text (about 7.5 px a letter), a gap
+        if x > LEFT and x + width > WIDTH - RIGHT:
+            x, row = float(LEFT), row + 1
+        places.append((x, row))
+        x += width
+    return places, (row + 1 if labels else 0)
 
 
 def _document(
@@ -87,22 +111,22 @@ def _document(
         '<?xml version="1.0" encoding="utf-8"?>',
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" '
         f'width="{WIDTH}" height="{height}" role="img" aria-label="{escape(title)}" '
-        f'font-family="{FONT}" font-size="12" fill="{INK}">',
+        f'font-family="{FONT}" font-size="14" fill="{INK}">',
         f"<title>{escape(title)}</title>",
-        _text(LEFT, 18, title, font_size="14", font_weight="600"),
+        _text(LEFT, 20, title, font_size="16", font_weight="600"),
         *body,
         _text((LEFT + WIDTH - RIGHT) / 2, height - 8, xlabel, text_anchor="middle"),
-        f'<text transform="translate(14 {(TOP + height - BOTTOM) / 2:.1f}) rotate(-90)" '
+        f'<text transform="translate(16 {(TOP + height - BOTTOM) / 2:.1f}) rotate(-90)" '
         f'text-anchor="middle">{escape(ylabel)}</text>',
     ]
-    x = WIDTH - RIGHT
-    for i, (label, colour) in enumerate(legend):
-        y = TOP + 4 + 16 * i
+    places, _ = _legend([label for label, _ in legend])
+    for (label, colour), (x, row) in zip(legend, places, strict=True):
+        y = 40 + LEGEND_ROW * row
         parts.append(
-            f'<line x1="{x - 150}" y1="{y - 4}" x2="{x - 134}" y2="{y - 4}" '
+            f'<line x1="{x:.1f}" y1="{y - 4}" x2="{x + 18:.1f}" y2="{y - 4}" '
             f'stroke="{colour}" stroke-width="3"/>'
         )
-        parts.append(_text(x - 128, y, label, font_size="11"))
+        parts.append(_text(x + 24, y, label, font_size="13"))
     parts.append("</svg>")
     return "\n".join(parts)
 
@@ -139,13 +163,15 @@ def histogram_svg(
     marks: Sequence[tuple[str, float]] = (),
 ) -> str:
     """Bars of ``(from, below, count)`` with labelled vertical ``marks`` (mean, the bot's)."""
+    _, rows = _legend([label for label, _ in marks])
+    extra = LEGEND_ROW * rows
     height = 320
     low = min([a for a, _, _ in bins] + [x for _, x in marks], default=0)
     high = max([b for _, b, _ in bins] + [x for _, x in marks], default=1)
     top = max([n for _, _, n in bins], default=1)
     yticks = nice_ticks(0, max(top, 1))
-    xticks = [t for t in nice_ticks(low, high, 6) if low <= t <= high]
-    frame = _Frame(height, (low, high), (0, yticks[-1]))
+    xticks = [t for t in nice_ticks(low, high, 6, integer=True) if low <= t <= high]
+    frame = _Frame(height, (low, high), (0, yticks[-1]), top=TOP + extra)
     body = _axes(frame, xticks, yticks)
     for a, b, n in bins:
         if n:
@@ -186,15 +212,18 @@ def lines_svg(
     ylim: tuple[float | None, float | None] = (None, None),
 ) -> str:
     """Lines ``(name, xs, ys)`` over a shared x axis (game 1, 2, …)."""
+    named = [name for name, _, ys in series if ys]
+    _, rows = _legend(named)
+    extra = LEGEND_ROW * rows
     height = 360
     xs_all = [x for _, xs, _ in series for x in xs]
     ys_all = [y for _, _, ys in series for y in ys]
     bottom = ylim[0] if ylim[0] is not None else min(ys_all, default=0)
     top = ylim[1] if ylim[1] is not None else max(ys_all, default=1)
     yticks = [t for t in nice_ticks(bottom, top) if ylim[1] is None or t <= ylim[1]]
-    xticks = [t for t in nice_ticks(min(xs_all, default=1), max(xs_all, default=1), 6)]
+    xticks = nice_ticks(min(xs_all, default=1), max(xs_all, default=1), 6, integer=True)
     xticks = [t for t in xticks if t >= 0]
-    frame = _Frame(height, (xticks[0], xticks[-1]), (yticks[0], yticks[-1]))
+    frame = _Frame(height, (xticks[0], xticks[-1]), (yticks[0], yticks[-1]), top=TOP + extra)
     body = _axes(frame, xticks, yticks)
     legend = []
     for i, (name, xs, ys) in enumerate(series):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import segno
 
 __all__ = ["qr_matrix", "qr_svg", "qr_text"]
@@ -18,6 +20,7 @@ def _code(url: str) -> segno.QRCode:
     return segno.make(url, error="m", micro=False)
 
 
+@lru_cache(maxsize=256)  # every board page shows its game's code: encoded once per link
 def qr_svg(url: str, title: str) -> str:
     """An inline ``<svg>`` of ``url`` that scales with its box (no fixed pixel size).
 
