@@ -158,7 +158,9 @@ def _exact(
     is_open = game.points(player, kniffel_cell) is None
 
     def of(pair: Array) -> Chances:
-        return Chances({spec.id: float(pair[0])}, float(pair[1]) if is_open else None)
+        # Rounded to 1e-12: a certain bonus is 1, not 0.9999999999999992.
+        bonus, kniffel = (round(float(p), 12) for p in pair)
+        return Chances({spec.id: bonus}, kniffel if is_open else None)
 
     if dice_index is None:
         return of(turn.start), [of(turn.start) for _ in actions]
