@@ -206,15 +206,71 @@ def test_the_tipp_panel_shows_the_best_choice_first(
     assert response.status_code == 200
     text = html.unescape(response.text)
     assert "Tipp für <bdi>Anna</bdi>" in text and "Erwartete Endsumme" in text
-    best = re.search(r'<li class="best">\s*<span class="tipp-label">([^<]+)</span>', text)
+    best = re.search(
+        r'<li class="best">\s*<span class="tipp-seen"[^>]*>\s*'
+        r'<span class="tipp-label">([^<]+)</span>',
+        text,
+    )
     assert best is not None and best.group(1) == _best_label(engine)
     assert best.group(1).startswith(("Behalten: ", "Eintragen: ", "Alle neu würfeln"))
     shown = AdviceWords(Translator("de")).decimal(evaluate(engine).expected)
     assert f"<strong data-expected>{shown}</strong>" in text
-    assert text.count("<li") == 5
+    assert text.split('data-tipp-mode="sieg"')[0].count("<li") == 5  # "Auf Punkte"
     english = html.unescape(client.get(f"/g/{game['id']}/tipp?lang=en", headers=HX).text)
     assert "Hint for <bdi>Anna</bdi>" in english and "Expected final total" in english
     assert _best_label(engine, "en") in english
+
+
+def _panel(client: TestClient, game: Any, **params: Any) -> str:
+    response = client.get(f"/g/{game['id']}/tipp", params=params, headers=HX)
+    assert response.status_code == 200, response.text
+    return html.unescape(response.text)
+
+
+def test_the_tipp_panel_gives_reasons_in_both_languages(client: TestClient) -> None:
+    """Kniffel: exact chances at once, a sentence per choice; two players: both modes."""
+    game = _new(client, "kniffel")
+    _roll(client, game, "66612")
+    text = _panel(client, game)
+    assert "data-tipp-reasons" not in text  # exact: nothing to wait for
+    assert re.search(r"Bonus \d+ % → <b class=\"trend-\w+\">\d+ %</b>", text)
+    assert re.search(r"Kniffel \d+ % → <b", text)
+    assert re.search(
+        r"Behalten: 6 6 6: erwartete Endsumme [\d,]+, beste Wahl; Chance auf den Bonus von "
+        r"\d+ % auf \d+ %; Chance auf einen Kniffel von \d+ % auf \d+ %\.",
+        text,
+    )
+    assert "Chancen exakt berechnet" in text
+    assert 'value="sieg"' in text and "Gewinnchance" in text
+    english = html.unescape(client.get(f"/g/{game['id']}/tipp?lang=en", headers=HX).text)
+    assert re.search(
+        r"Keep: 6 6 6: expected final total [\d.]+, best choice; chance of the", english
+    )
+    assert "To win" in english and "For points" in english and "Win chance" in english
+
+
+def test_alone_the_tipp_has_one_mode(client: TestClient) -> None:
+    game = _new(client, "kniffel", ("Anna",))
+    _roll(client, game, "66612")
+    text = _panel(client, game)
+    assert "tipp-modus" not in text and "data-reasons" in text
+
+
+def test_simulated_reasons_follow_the_panel(client: TestClient) -> None:
+    """Rauf-Runter: the panel answers without the simulation and names where the chances
+    are; that answer has them, per column."""
+    game = _new(client, "rauf-runter")
+    _roll(client, game, "66612")
+    text = _panel(client, game)
+    found = re.search(r'data-tipp-reasons="([^"]+)"', text)
+    assert found is not None and "data-reasons-waiting" in text
+    assert found.group(1) == f"/g/{game['id']}/tipp?gruende=1"
+    full = _panel(client, game, gruende="1")
+    assert "data-tipp-reasons" not in full and "data-reasons-waiting" not in full
+    assert re.search(r"Bonus Runter \d+ % → <b", full) and "Bonus Frei" in full
+    assert re.search(r"Chancen aus \d+ Spielen des starken Bots je Wahl geschätzt", full)
+    # Kept: the panel asked again has its chances at once.
+    assert "data-tipp-reasons" not in _panel(client, game)
 
 
 def test_the_tipp_highlights_the_best_cell_and_the_dice_to_keep(

@@ -7,11 +7,12 @@ import sys
 from typing import Any
 
 import click
+import numpy as np
 
 from kniffel.cli.variant_flags import variant_options
 from kniffel.locales import Translator
 from kniffel.record import RecordError, loads, replay
-from kniffel.rules import Dice, Game, KniffelError, Row, Variant
+from kniffel.rules import Dice, Game, KniffelError, Row, Variant, holds_fifty
 from kniffel.solver.advice.analysis import choice_dict
 from kniffel.solver.advice.notation import parse_sheet
 from kniffel.solver.advice.position import Position, evaluate, is_exact
@@ -50,7 +51,7 @@ def _fail(message: str) -> None:
     type=click.IntRange(min=1),
     default=400,
     show_default=True,
-    help="Simulated games behind the bonus and Kniffel chances.",
+    help="Simulated games behind the chances (several columns; one column is exact).",
 )
 @click.option(
     "--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Their seed."
@@ -90,12 +91,33 @@ def advise_command(
         return
     player = game.current_player()
     assert player is not None
-    ahead = outlook(game, position.dice, position.rolls, samples, seed)
+    if is_exact(game.variant):
+        ahead = _exact_outlook(game, position)
+    else:
+        ahead = outlook(game, position.dice, position.rolls, samples, seed)
     result = _as_dict(game, position, ahead, top)
     if as_json:
         click.echo(json.dumps(result, ensure_ascii=False))
     else:
         click.echo(_render(result))
+
+
+def _exact_outlook(game: Game, position: Position) -> Outlook:
+    """One column: the chances carried through the solver's recursion (docs/solver.md,
+    "Exact chances"; the chance table is built here when it is not on disk yet)."""
+    from kniffel.solver.advice.reasons import reasons
+    from kniffel.solver.exact.chance_table import column_chances
+    from kniffel.solver.exact.dice_tables import ROLL_INDEX
+
+    player = game.current_player()
+    assert player is not None
+    spec = game.columns[0]
+    column_chances(game.options, spec.discipline)
+    dice = None if position.dice is None else ROLL_INDEX[position.dice]
+    now = reasons(game, dice, position.rolls, [position.choices[0].action], exact=True).now
+    held = game.points(player, game.cell(f"{spec.id}.{Row.KNIFFEL.value}"))
+    fifty = now.kniffel if held is None else float(holds_fifty(True, held))
+    return Outlook(np.zeros(0, dtype=np.int64), dict(now.bonus), {spec.id: float(fifty or 0.0)})
 
 
 def _as_dict(game: Game, position: Position, ahead: Outlook, top: int) -> dict[str, Any]:
@@ -112,6 +134,7 @@ def _as_dict(game: Game, position: Position, ahead: Outlook, top: int) -> dict[s
         "choices": [choice_dict(c, one_column) for c in position.choices[:top]],
         "bonus_chance": ahead.bonus_rate,
         "kniffel_chance": ahead.kniffel_rate,
+        "chances_method": "exact" if is_exact(game.variant) else "simulation",
         "samples": ahead.samples,
     }
 
@@ -139,5 +162,8 @@ def _render(result: dict[str, Any]) -> str:
             f"{p:.0%}" if len(rates) == 1 else f"{column} {p:.0%}" for column, p in rates.items()
         )
         lines.append(f"chance of the {what}: {shown}")
-    lines.append(f"({result['samples']} simulated games of the best bot)")
+    if result["chances_method"] == "exact":
+        lines.append("(chances exact, playing on like the best bot)")
+    else:
+        lines.append(f"({result['samples']} simulated games of the best bot)")
     return "\n".join(lines)

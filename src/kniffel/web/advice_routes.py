@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, overload
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
@@ -30,7 +30,7 @@ from kniffel.board.service import GameView
 from kniffel.locales.refusals import refusal_text
 from kniffel.rules import Dice, EnterAction, KniffelError
 from kniffel.solver.builds import chance_tables_for
-from kniffel.web import forms, rendering, tables
+from kniffel.web import forms, rendering, tables, tipp_words
 from kniffel.web.advice_words import AdviceWords
 from kniffel.web.api import OPTIONAL_KEY, Key, Rolls, TableDice, Top
 from kniffel.web.errors import ErrorBody
@@ -39,6 +39,7 @@ if TYPE_CHECKING:  # the solver (numpy) is imported by the first request that ne
     from kniffel.solver.advice.analysis import Analysis
     from kniffel.solver.advice.position import Position
     from kniffel.solver.advice.reasons import Reasons
+    from kniffel.solver.chances.winbot import WinChoice
 
 __all__ = ["router"]
 
@@ -159,9 +160,18 @@ def _position(view: GameView, dice: Dice | None, rolls: int) -> Position:
     return evaluate(game, dice, rolls)
 
 
-def _reasons(request: Request, view: GameView, position: Position, top: int) -> Reasons:
+@overload
+def _reasons(request: Request, view: GameView, position: Position, top: int) -> Reasons: ...
+@overload
+def _reasons(
+    request: Request, view: GameView, position: Position, top: int, simulate: bool
+) -> Reasons | None: ...
+def _reasons(
+    request: Request, view: GameView, position: Position, top: int, simulate: bool = True
+) -> Reasons | None:
     """The chances now and after each of the first ``top`` choices: exact where the
-    variant's chance table is built, else simulated within the budget."""
+    variant's chance table is built, else simulated within the budget (without
+    ``simulate``: only when they are kept already, else ``None``)."""
     from kniffel.solver.advice.reasons import reasons
     from kniffel.solver.exact.dice_tables import ROLL_INDEX
 
@@ -173,6 +183,7 @@ def _reasons(request: Request, view: GameView, position: Position, top: int) -> 
         position.rolls,
         [c.action for c in position.choices[:top]],
         exact=exact,
+        compute=simulate or exact,
     )
 
 
@@ -316,8 +327,28 @@ async def tipp(request: Request, game_id: str) -> Response:
     except KniffelError as exc:
         context["message"] = refusal_text(exc, words.t)
         return _render(request, "advice/tipp.html", context, status=422)
-    context["tipp"] = _tipp_view(view, position, words)
+    complete = request.query_params.get("gruende") == "1"
+    found = await run_in_threadpool(_reasons, request, view, position, TIPP_CHOICES, complete)
+    wins = await run_in_threadpool(_wins, view, position)
+    context["tipp"] = _tipp_view(view, position, words, found, wins)
+    if found is None:
+        query = request.url.query
+        context["tipp"]["reasons_url"] = (
+            f"{request.url.path}?{query}{'&' if query else ''}gruende=1"
+        )
     return _render(request, "advice/tipp.html", context)
+
+
+def _wins(view: GameView, position: Position) -> list[WinChoice] | None:
+    """The choices by their chance to finish first ("Auf Sieg"), with two players or more."""
+    if len(view.game.players) < 2:
+        return None
+    from kniffel.solver.chances.winbot import win_choices
+
+    try:
+        return win_choices(view.game, position.dice, max(position.rolls, 1))
+    except KniffelError:
+        return None
 
 
 def _waiting_for_tables(
@@ -363,21 +394,34 @@ def waiting_page(request: Request, view: GameView) -> Response | None:
     return _render(request, "advice/waiting.html", {"game_id": view.id, **context}, status)
 
 
-def _tipp_view(view: GameView, position: Position, words: AdviceWords) -> dict[str, Any]:
+def _tipp_view(
+    view: GameView,
+    position: Position,
+    words: AdviceWords,
+    found: Reasons | None,
+    wins: list[WinChoice] | None,
+) -> dict[str, Any]:
     from kniffel.solver.advice.position import is_exact
 
     game = view.game
+    variant = view.variant
     seat = game.players.index(position.player)
     best = position.choices[0]
-    choices = [
-        {
-            "label": words.choice(c, view.variant, position.rolls),
+    choices = []
+    for i, c in enumerate(position.choices[:TIPP_CHOICES]):
+        label = words.choice(c, variant, position.rolls)
+        loss = words.decimal(best.expected - c.expected) if i else ""
+        choice: dict[str, Any] = {
+            "label": label,
             "expected": words.decimal(c.expected),
-            "loss": words.decimal(best.expected - c.expected) if i else "",
+            "loss": loss,
             "best": i == 0,
         }
-        for i, c in enumerate(position.choices[:TIPP_CHOICES])
-    ]
+        if found is not None:
+            choice.update(
+                tipp_words.choice_reasons(variant, c, label, loss, found.now, found.after[i], words)
+            )
+        choices.append(choice)
     highlight_cell = ""
     highlight_dice: list[int] = []
     if isinstance(best.action, EnterAction):
@@ -398,6 +442,12 @@ def _tipp_view(view: GameView, position: Position, words: AdviceWords) -> dict[s
         "choices": choices,
         "highlight_cell": highlight_cell,
         "highlight_dice": highlight_dice,
+        "now": "" if found is None else tipp_words.now_line(variant, found.now, words),
+        "method": "" if found is None else tipp_words.method_note(found, words),
+        "reasons_url": "",
+        "wins": None
+        if wins is None
+        else tipp_words.win_rows(variant, position, wins, words, TIPP_CHOICES),
     }
 
 

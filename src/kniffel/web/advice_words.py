@@ -45,6 +45,15 @@ class AdviceWords:
         """An expected total with one decimal, as the language writes it."""
         return format_decimal(round(value, 1), format="#,##0.0", locale=self.t.lang)
 
+    def percent(self, p: float) -> str:
+        """A chance in whole percent (``77 %``); below 1 % and above 99 % say so."""
+        space = " " if self.lang == "de" else ""
+        if 0 < p < 0.005:
+            return f"< 1{space}%"
+        if 0.995 < p < 1:
+            return f"> 99{space}%"
+        return f"{round(p * 100)}{space}%"
+
     def choice(self, choice: Choice, variant: Variant, rolls: int) -> str:
         """``Behalten: 6 6 6``, ``Alle neu würfeln``, ``Eintragen: Runter, Sechser (18)``."""
         action = choice.action

@@ -20,8 +20,9 @@ from starlette.datastructures import FormData
 
 from kniffel.board.chart import running_totals, totals_chart_svg
 from kniffel.board.errors import BoardError, Conflict, Forbidden, GameNotFound
+from kniffel.board.kept import Kept
 from kniffel.board.service import GameService, GameView
-from kniffel.board.sheet_view import board_view
+from kniffel.board.sheet_view import BoardView, board_view
 from kniffel.locales import Translator
 from kniffel.locales.refusals import refusal_text
 from kniffel.rules import Dice, KniffelError
@@ -41,6 +42,27 @@ async def _load(request: Request, game_id: str) -> GameView:
     return await run_in_threadpool(rendering.service(request).get, game_id)
 
 
+#: Boards kept per app by (game id, version, language, the game's words, typed dice, points):
+#: a board at a version never changes, so every device that loads the page after a change
+#: gets the sheets worked out once (docs/benchmarks.md, "Load").
+BOARDS_KEPT = 256
+
+
+def _board(
+    request: Request, view: GameView, t: Translator, dice: Dice | None, points: int | None
+) -> BoardView:
+    kept: Kept[tuple[object, ...], BoardView] | None = getattr(request.app.state, "boards", None)
+    if kept is None:
+        kept = request.app.state.boards = Kept(BOARDS_KEPT)
+    key = (view.id, view.version, t.lang, t.game, None if dice is None else dice.faces, points)
+    return kept.get(
+        key,
+        lambda: board_view(
+            view.game, t, dice_mode=view.dice_mode, dice=dice, points=points, bots=view.bots
+        ),
+    )
+
+
 def _board_context(
     request: Request,
     view: GameView,
@@ -53,7 +75,7 @@ def _board_context(
     """What ``board.html`` shows; ``page=False`` for the board fragment alone."""
     t = rendering.translator(request).for_variant(view.variant)  # the preset's own words
     game = view.game
-    board = board_view(game, t, dice_mode=view.dice_mode, dice=dice, points=points, bots=view.bots)
+    board = _board(request, view, t, dice, points)
     can_change = rendering.device_key(request, view) is not None
     settings = request.app.state.settings
     # Phones cannot follow a link to 127.0.0.1: the links take the address they can reach.

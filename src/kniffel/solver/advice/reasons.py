@@ -20,6 +20,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import overload
 
 import numpy as np
 import numpy.typing as npt
@@ -41,7 +42,15 @@ from kniffel.solver.exact.dice_tables import KEEP_INDEX, P_FIRST, P_KEEP, ROLL_K
 from kniffel.solver.exact.sheet_space import SheetState, StateBatch
 from kniffel.solver.play.sheets import SheetBatch
 
-__all__ = ["BUDGET", "Chances", "Reasons", "exact_chances", "reasons", "samples_for"]
+__all__ = [
+    "BUDGET",
+    "Chances",
+    "Reasons",
+    "cached_reasons",
+    "exact_chances",
+    "reasons",
+    "samples_for",
+]
 
 Array = npt.NDArray[np.float64]
 
@@ -149,7 +158,9 @@ def _exact(
     is_open = game.points(player, kniffel_cell) is None
 
     def of(pair: Array) -> Chances:
-        return Chances({spec.id: float(pair[0])}, float(pair[1]) if is_open else None)
+        # Rounded to 1e-12: a certain bonus is 1, not 0.9999999999999992.
+        bonus, kniffel = (round(float(p), 12) for p in pair)
+        return Chances({spec.id: bonus}, kniffel if is_open else None)
 
     if dice_index is None:
         return of(turn.start), [of(turn.start) for _ in actions]
@@ -207,6 +218,21 @@ def samples_for(game: Game, choices: int, budget: int = BUDGET) -> int:
     return min(MAX_SAMPLES, max(MIN_SAMPLES, budget // ((choices + 1) * left)))
 
 
+def cached_reasons(
+    game: Game,
+    dice_index: int | None,
+    rolls: int,
+    actions: Sequence[Action],
+    *,
+    exact: bool,
+    seed: int = 0,
+) -> Reasons | None:
+    """What :func:`reasons` would answer, if it is kept already (else ``None``, at no cost
+    beyond loading the chance table)."""
+    return reasons(game, dice_index, rolls, actions, exact=exact, seed=seed, compute=False)
+
+
+@overload
 def reasons(
     game: Game,
     dice_index: int | None,
@@ -216,7 +242,30 @@ def reasons(
     exact: bool,
     samples: int | None = None,
     seed: int = 0,
-) -> Reasons:
+) -> Reasons: ...
+@overload
+def reasons(
+    game: Game,
+    dice_index: int | None,
+    rolls: int,
+    actions: Sequence[Action],
+    *,
+    exact: bool,
+    samples: int | None = None,
+    seed: int = 0,
+    compute: bool,
+) -> Reasons | None: ...
+def reasons(
+    game: Game,
+    dice_index: int | None,
+    rolls: int,
+    actions: Sequence[Action],
+    *,
+    exact: bool,
+    samples: int | None = None,
+    seed: int = 0,
+    compute: bool = True,
+) -> Reasons | None:
     """The chances now and after each of ``actions`` for the player to move.
 
     ``dice_index`` is the roll on the table (an index into ``ROLLS``; ``None`` before
@@ -244,7 +293,7 @@ def reasons(
         seed,
     )
     found = _CACHE.get(key)
-    if found is not None:
+    if found is not None or not compute:
         return found
     if table is not None:
         now, exact_after = _exact(game, table, dice_index, rolls, actions)

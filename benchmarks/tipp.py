@@ -1,0 +1,107 @@
+"""The Tipp's latency: its panel, and the chances of bonus and Kniffel behind each choice.
+
+Run: ``uv run python benchmarks/tipp.py [--variant V ...] [--positions N] [--seed S]``.
+
+A seeded two-player game of the best bot is walked; at ``N`` positions spread over the game
+(dice on the table after roll 1 or 2), what ``GET /g/{id}/tipp`` computes is timed:
+
+- **panel**: the choices with their expected totals (``evaluate``), the "Auf Sieg" list
+  (``win_choices``), and, in one-column presets, the exact chances (``reasons`` over the
+  chance table);
+- **chances** (Rauf-Runter, Dreifach): the simulated chances, which the panel asks for in a
+  second request (``reasons`` at the budget, ``?gruende=1``).
+
+Each figure is a first computation (the caches are cleared); prints p50, p99 and max in ms.
+The tables are built first (not timed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+from kniffel.rules import Dice, Enter, Game, get_variant
+from kniffel.solver.advice import reasons as reasons_module
+from kniffel.solver.advice.position import evaluate
+from kniffel.solver.advice.reasons import reasons
+from kniffel.solver.chances.winbot import win_choices
+from kniffel.solver.exact.chance_table import column_chances
+from kniffel.solver.exact.dice_tables import ROLL_INDEX
+from kniffel.solver.play.simulate import game_events, simulate
+
+
+def positions(variant: str, seed: int) -> list[tuple[Game, Dice, int]]:
+    """Every position of a two-player game of the best bot with dice after roll 1 or 2."""
+    sims = simulate(get_variant(variant), "best", games=2, seed=seed, keep_logs=2)
+    names = ["Anna", "Ben"]
+    per = [game_events(sims, k, names[k]) for k in range(2)]
+    turns: list[list[list[object]]] = []
+    for events in per:
+        split: list[list[object]] = [[]]
+        for event in events:
+            split[-1].append(event)
+            if isinstance(event, Enter):
+                split.append([])
+        turns.append(split[:-1])
+    game = Game(get_variant(variant), names)
+    found = []
+    for t in range(len(turns[0])):
+        for k in range(2):
+            for event in turns[k][t]:
+                game.push(event)  # type: ignore[arg-type]
+                pending = game.pending(k) if game.current_player() == k else None
+                if pending is not None and pending[1] < 3:
+                    found.append((game.copy(), pending[0], pending[1]))
+    return found
+
+
+def _stats(times: list[float]) -> str:
+    ms = np.array(times) * 1000
+    return (
+        f"p50 {np.percentile(ms, 50):7.1f} ms  p99 {np.percentile(ms, 99):7.1f} ms  "
+        f"max {ms.max():7.1f} ms  (n = {len(ms)})"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--variant", action="append", default=None)
+    parser.add_argument("--positions", type=int, default=16)
+    parser.add_argument("--seed", type=int, default=2026)
+    args = parser.parse_args()
+    for name in args.variant or ["kniffel", "rauf-runter"]:
+        variant = get_variant(name)
+        exact = len(variant.columns) == 1
+        if exact:
+            column_chances(variant.options, variant.columns[0].discipline)
+        every = positions(name, args.seed)
+        chosen = [every[int(i)] for i in np.linspace(0, len(every) - 1, args.positions)]
+        game, dice, rolls = chosen[0]
+        evaluate(game, None, 3)  # load the tables
+        win_choices(game, dice, rolls)
+        panel, chances, samples = [], [], []
+        for game, dice, rolls in chosen:
+            reasons_module._CACHE = reasons_module._Cache()
+            start = time.perf_counter()
+            position = evaluate(game)
+            win_choices(game, position.dice, position.rolls)
+            actions = [c.action for c in position.choices[:5]]
+            index = ROLL_INDEX[dice]
+            if exact:
+                reasons(game, index, rolls, actions, exact=True)
+            panel.append(time.perf_counter() - start)
+            if not exact:
+                start = time.perf_counter()
+                found = reasons(game, index, rolls, actions, exact=False)
+                chances.append(time.perf_counter() - start)
+                samples.append(found.samples)
+        print(f"{name}: panel    {_stats(panel)}")
+        if chances:
+            games = f"games per choice {min(samples)}..{max(samples)}"
+            print(f"{name}: chances  {_stats(chances)}  {games}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,67 @@
+// The Tipp panel's two modes and its simulated chances (templates/advice/tipp.html).
+// "Auf Punkte" or "Auf Sieg": the device's last choice (localStorage), as the
+// "Gewinnchancen" switch. Where the chances of bonus and Kniffel are simulated, the panel
+// comes first and the same panel with its chances follows (data-tipp-reasons); it is
+// only put in place while the panel it was asked for is still shown. docs/board.md, "Tipp".
+(() => {
+  if (window.kniffelTippModes) return;
+  window.kniffelTippModes = true;
+  const KEY = "kniffel.tipp-modus";
+  const chosen = () => {
+    try { return localStorage.getItem(KEY) === "sieg" ? "sieg" : "punkte"; } catch (e) { return "punkte"; }
+  };
+
+  function show(section) {
+    const modes = section.querySelector("[data-tipp-modes]");
+    const mode = modes ? chosen() : "punkte";
+    if (modes) for (const radio of modes.querySelectorAll("input[type=radio]")) radio.checked = radio.value === mode;
+    for (const part of section.querySelectorAll("[data-tipp-mode]")) part.hidden = part.dataset.tippMode !== mode;
+  }
+
+  function load(section) {
+    const url = section.dataset.tippReasons;
+    if (!url || section.dataset.tippLoading) return;
+    section.dataset.tippLoading = "1";
+    fetch(url, { credentials: "same-origin" })
+      .then((answer) => (answer.ok ? answer.text() : null))
+      .then((html) => {
+        if (!html || !section.isConnected) return;
+        const box = document.createElement("div");
+        box.innerHTML = html;
+        const fresh = box.querySelector(".tipp");
+        if (!fresh || fresh.dataset.tippReasons) return;
+        const focused = section.contains(document.activeElement) ? document.activeElement : null;
+        show(fresh);
+        section.replaceWith(fresh);
+        if (focused && focused.name === "tipp-modus") {
+          const same = fresh.querySelector(`input[name="tipp-modus"][value="${focused.value}"]`);
+          if (same) same.focus();
+        } else if (focused && focused.matches("[data-close-tipp]")) {
+          const close = fresh.querySelector("[data-close-tipp]");
+          if (close) close.focus();
+        }
+      })
+      .catch(() => {});
+  }
+
+  function setup() {
+    for (const section of document.querySelectorAll("#tipp .tipp")) {
+      show(section);
+      load(section);
+    }
+  }
+
+  document.addEventListener("change", (event) => {
+    const radio = event.target.closest && event.target.closest("[data-tipp-modes] input");
+    if (!radio) return;
+    try { localStorage.setItem(KEY, radio.value); } catch (e) { /* private mode */ }
+    const section = radio.closest(".tipp");
+    if (section) show(section);
+  });
+
+  const start = () => {
+    new MutationObserver(setup).observe(document.body, { childList: true, subtree: true });
+    setup();
+  };
+  if (document.body) start(); else document.addEventListener("DOMContentLoaded", start);
+})();
