@@ -4,6 +4,7 @@ analytic cases, the table against its own turn, and against seeded games of the 
 from __future__ import annotations
 
 from math import comb
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -12,7 +13,8 @@ from kniffel.rules import Dice, Discipline, Row, get_variant
 from kniffel.solver.advice.notation import parse_sheet
 from kniffel.solver.advice.position import evaluate
 from kniffel.solver.advice.reasons import _exact_turn, reasons
-from kniffel.solver.exact.chance_table import column_chances, load_chances
+from kniffel.solver.exact import cache
+from kniffel.solver.exact.chance_table import chance_path, column_chances, load_chances
 from kniffel.solver.exact.dice_tables import ROLL_INDEX
 from kniffel.solver.exact.sheet_space import SheetState
 
@@ -136,3 +138,16 @@ def test_an_entry_into_the_kniffel_row_is_certain() -> None:
         done, ROLL_INDEX[Dice.parse("12345")], 3, [position.choices[0].action], exact=True
     )
     assert found.now.kniffel is None and found.after[0].kniffel is None
+
+
+def test_the_chance_files_count_in_the_cache_bound(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A chance table is a file of the cache like the value tables: bounded together."""
+    monkeypatch.setenv("KNIFFEL_CACHE_DIR", str(tmp_path))
+    built = column_chances(OPTIONS, Discipline.DOWN)
+    path = chance_path(built.space)
+    assert path.exists() and path.name.startswith("chances-column-")
+    removed = cache.evict(0)
+    assert path in removed and not path.exists()
+    assert load_chances(built.table) is None

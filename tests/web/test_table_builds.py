@@ -99,7 +99,9 @@ def test_a_key_holder_starts_the_build_and_is_answered_at_once(
         again = client.get(url)
         assert again.status_code == 202 and again.json()["code"] == "table_building"
         assert client.get(url, params={"key": game["key"]}).status_code == 202
-        assert [t for t in (builds.running, *builds.queued()) if t is not None] == [table]
+        # The value table, then the chance table the Tipp's reasons read (docs/solver.md).
+        chances = Table(table.options, Discipline.FREE, chances=True)
+        assert [t for t in (builds.running, *builds.queued()) if t is not None] == [table, chances]
         # The Tipp panel says so and asks again until the table is there.
         tipp = client.get(f"/g/{game['id']}/tipp", headers={"HX-Request": "true"})
         assert tipp.status_code == 202
@@ -120,8 +122,10 @@ def test_the_tipp_of_a_key_holders_device_starts_the_build(
         assert tipp.status_code == 202, tipp.text
         assert "Der Tipp wird berechnet" in tipp.text and "<progress" in tipp.text
         builds = _builds(client)
+        options = get_variant("kniffel", RARE).options
         assert [t for t in (builds.running, *builds.queued()) if t is not None] == [
-            Table(get_variant("kniffel", RARE).options, Discipline.FREE)
+            Table(options, Discipline.FREE),
+            Table(options, Discipline.FREE, chances=True),
         ]
 
 

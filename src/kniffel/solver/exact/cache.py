@@ -45,8 +45,9 @@ __all__ = [
 ]
 
 #: The file names of the tables in the cache dir (the ↓↑ tables of kniffel.solver.raufrunter.stored
-#: share the directory and its size bound).
-TABLE_FILES = ("column-*.npz", "arrows-*.npz")
+#: and the chance tables of kniffel.solver.exact.chance_table share the directory and its size
+#: bound).
+TABLE_FILES = ("column-*.npz", "arrows-*.npz", "chances-column-*.npz")
 
 #: Bumped whenever the meaning of the stored values changes.
 FORMAT = "kniffel-column/1"

@@ -36,6 +36,7 @@ import numpy.typing as npt
 from numpy.lib.npyio import NpzFile
 
 from kniffel.rules import Discipline, Options, Row, holds_fifty
+from kniffel.settings import Settings
 from kniffel.solver.exact import cache
 from kniffel.solver.exact.column import ColumnTable, solve_column
 from kniffel.solver.exact.dice_tables import ROLLS
@@ -277,6 +278,8 @@ def _save(chances: ChanceTable) -> None:
     except OSError:
         if partial is not None:
             Path(partial).unlink(missing_ok=True)
+        return
+    cache.evict(Settings().cache_max_bytes, keep=path)
 
 
 def column_chances(
