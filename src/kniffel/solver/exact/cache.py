@@ -20,7 +20,7 @@ import tempfile
 import time
 import zipfile
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import platformdirs
 
@@ -39,9 +39,11 @@ __all__ = [
     "is_stored",
     "load",
     "path_for",
+    "read_arrays",
     "save",
     "stored_key",
     "touch",
+    "write_arrays",
 ]
 
 #: The file names of the tables in the cache dir (the ↓↑ tables of kniffel.solver.raufrunter.stored
@@ -110,15 +112,13 @@ def column_path(o: Options, discipline: Discipline) -> Path:
     return cache_dir() / name
 
 
-def load(space: SheetSpace) -> ColumnTable | None:
-    """The cached table of ``space``, or ``None`` when there is no usable file."""
+def read_arrays(path: Path, key: object, names: tuple[str, ...]) -> dict[str, Any] | None:
+    """The arrays ``names`` of the ``.npz`` file at ``path`` (as float64), when its stored key
+    equals ``key``; ``None`` when the file is missing, unreadable, lacks an array or was
+    written for another key. The file counts as just used (:func:`touch`)."""
     import numpy as np
     from numpy.lib.npyio import NpzFile
 
-    from kniffel.solver.exact.column import ColumnTable
-
-    path = path_for(space)
-    start = time.perf_counter()
     try:
         # Opened here, so that the file is closed even when numpy cannot read it.
         with path.open("rb") as handle:
@@ -126,14 +126,45 @@ def load(space: SheetSpace) -> ColumnTable | None:
             if not isinstance(stored, NpzFile):
                 return None
             with stored:
-                key = json.loads(str(stored["key"]))
-                values = np.array(stored["values"], dtype=np.float64)
-                built = float(stored["build_seconds"])
+                if json.loads(str(stored["key"])) != key:
+                    return None
+                arrays = {name: np.array(stored[name], dtype=np.float64) for name in names}
     except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
         return None
-    if key != _key(space) or values.shape != (space.size,):
-        return None
     touch(path)
+    return arrays
+
+
+def write_arrays(path: Path, key: object, arrays: dict[str, Any]) -> bool:
+    """Writes ``arrays`` and ``key`` to the ``.npz`` file ``path`` atomically (beside it, then
+    renamed, so a reader never sees half a file) and keeps the cache under its size bound;
+    ``False`` when the directory cannot be written."""
+    import numpy as np
+
+    partial: str | None = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path.parent, suffix=".tmp", delete=False) as out:
+            partial = out.name
+            np.savez(out, key=np.array(json.dumps(key)), **arrays)
+        os.replace(partial, path)
+    except OSError:
+        if partial is not None:
+            Path(partial).unlink(missing_ok=True)
+        return False
+    evict(Settings().cache_max_bytes, keep=path)
+    return True
+
+
+def load(space: SheetSpace) -> ColumnTable | None:
+    """The cached table of ``space``, or ``None`` when there is no usable file."""
+    from kniffel.solver.exact.column import ColumnTable
+
+    start = time.perf_counter()
+    stored = read_arrays(path_for(space), _key(space), ("values", "build_seconds"))
+    if stored is None or stored["values"].shape != (space.size,):
+        return None
+    values, built = stored["values"], float(stored["build_seconds"])
     return ColumnTable(space, values, time.perf_counter() - start, built, cached=True)
 
 
@@ -142,25 +173,8 @@ def save(table: ColumnTable) -> Path | None:
     import numpy as np
 
     path = path_for(table.space)
-    partial: str | None = None
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        # Written beside the target and renamed, so a reader never sees half a file.
-        with tempfile.NamedTemporaryFile(dir=path.parent, suffix=".tmp", delete=False) as out:
-            partial = out.name
-            np.savez(
-                out,
-                key=np.array(json.dumps(_key(table.space))),
-                values=table.values,
-                build_seconds=np.array(table.build_seconds),
-            )
-        os.replace(partial, path)
-    except OSError:
-        if partial is not None:
-            Path(partial).unlink(missing_ok=True)
-        return None
-    evict(Settings().cache_max_bytes, keep=path)
-    return path
+    arrays = {"values": table.values, "build_seconds": np.array(table.build_seconds)}
+    return path if write_arrays(path, _key(table.space), arrays) else None
 
 
 def touch(path: Path) -> bool:

@@ -22,21 +22,15 @@ on disk beside them (``chances-….npz``, :mod:`kniffel.solver.exact.cache`'s di
 
 from __future__ import annotations
 
-import json
-import os
-import tempfile
 import time
-import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
-from numpy.lib.npyio import NpzFile
 
 from kniffel.rules import Discipline, Options, Row, holds_fifty
-from kniffel.settings import Settings
 from kniffel.solver.exact import cache
 from kniffel.solver.exact.column import ColumnTable, solve_column
 from kniffel.solver.exact.dice_tables import ROLLS
@@ -242,44 +236,17 @@ def chance_path(space: SheetSpace) -> Path:
 def load_chances(table: ColumnTable) -> ChanceTable | None:
     """The stored chances of ``table``'s space, or ``None`` when there is no usable file."""
     space = table.space
-    path = chance_path(space)
     start = time.perf_counter()
-    try:
-        with path.open("rb") as handle:
-            stored = np.load(handle, allow_pickle=False)
-            if not isinstance(stored, NpzFile):
-                return None
-            with stored:
-                key = json.loads(str(stored["key"]))
-                bonus = np.array(stored["bonus"], dtype=np.float64)
-                kniffel = np.array(stored["kniffel"], dtype=np.float64)
-    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+    stored = cache.read_arrays(chance_path(space), _key(space), ("bonus", "kniffel"))
+    if stored is None or any(a.shape != (space.size,) for a in stored.values()):
         return None
-    if key != _key(space) or bonus.shape != (space.size,) or kniffel.shape != (space.size,):
-        return None
-    cache.touch(path)
+    bonus, kniffel = stored["bonus"], stored["kniffel"]
     return ChanceTable(table, bonus, kniffel, time.perf_counter() - start, cached=True)
 
 
 def _save(chances: ChanceTable) -> None:
-    path = chance_path(chances.space)
-    partial: str | None = None
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=path.parent, suffix=".tmp", delete=False) as out:
-            partial = out.name
-            np.savez(
-                out,
-                key=np.array(json.dumps(_key(chances.space))),
-                bonus=chances.bonus,
-                kniffel=chances.kniffel,
-            )
-        os.replace(partial, path)
-    except OSError:
-        if partial is not None:
-            Path(partial).unlink(missing_ok=True)
-        return
-    cache.evict(Settings().cache_max_bytes, keep=path)
+    arrays = {"bonus": chances.bonus, "kniffel": chances.kniffel}
+    cache.write_arrays(chance_path(chances.space), _key(chances.space), arrays)
 
 
 def column_chances(

@@ -17,17 +17,12 @@ ask :func:`is_stored` without it.
 from __future__ import annotations
 
 import hashlib
-import json
-import os
-import tempfile
-import zipfile
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kniffel.rules import Joker, Options
-from kniffel.settings import Settings
 from kniffel.solver.exact import cache as tables_cache
 
 if TYPE_CHECKING:
@@ -92,23 +87,10 @@ def is_stored(options: Options) -> bool:
 def load(options: Options, shape: tuple[int, ...]) -> npt.NDArray[np.float64] | None:
     """The stored values of ``options`` (read-only, of ``shape``), or ``None`` when no usable
     file is there (missing, written for other options or code, truncated, unreadable)."""
-    import numpy as np
-    from numpy.lib.npyio import NpzFile
-
-    path = path_for(options)
-    try:
-        with path.open("rb") as handle:
-            stored = np.load(handle, allow_pickle=False)
-            if not isinstance(stored, NpzFile):
-                return None
-            with stored:
-                key = json.loads(str(stored["key"]))
-                values = np.array(stored["values"], dtype=np.float64)
-    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+    stored = tables_cache.read_arrays(path_for(options), _key(options), ("values",))
+    if stored is None or stored["values"].shape != shape:
         return None
-    if key != _key(options) or values.shape != shape:
-        return None
-    tables_cache.touch(path)
+    values: npt.NDArray[np.float64] = stored["values"]
     values.setflags(write=False)
     return values
 
@@ -116,22 +98,10 @@ def load(options: Options, shape: tuple[int, ...]) -> npt.NDArray[np.float64] | 
 def save(options: Options, values: npt.NDArray[np.float64]) -> Path | None:
     """Writes the table of ``options`` atomically and removes the files of older code;
     ``None`` when the cache dir cannot be written."""
-    import numpy as np
-
     path = path_for(options)
-    partial: str | None = None
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=path.parent, suffix=".tmp", delete=False) as out:
-            partial = out.name
-            np.savez(out, key=np.array(json.dumps(_key(options))), values=values)
-        os.replace(partial, path)
-    except OSError:
-        if partial is not None:
-            Path(partial).unlink(missing_ok=True)
+    if not tables_cache.write_arrays(path, _key(options), {"values": values}):
         return None
     for old in path.parent.glob(f"{_stem(options)}-*.npz"):
         if old != path:
             old.unlink(missing_ok=True)
-    tables_cache.evict(Settings().cache_max_bytes, keep=path)
     return path
