@@ -60,3 +60,16 @@ def bot_client(db_url: str) -> Iterator[TestClient]:
     app = create_app(Settings(db=db_url), bots=BotSeats(delay=0))
     with TestClient(app) as test_client:
         yield test_client
+
+
+@pytest.fixture(scope="module")
+def pg_url() -> Iterator[str]:
+    """A throwaway PostgreSQL server for the module that asks (skipped where the binaries are
+    missing: the module says so with ``pytestmark``)."""
+    from .postgres import binaries, throwaway_postgres
+
+    folder = binaries()
+    if folder is None:
+        pytest.skip("PostgreSQL binaries are missing")
+    with throwaway_postgres(folder) as url:
+        yield url

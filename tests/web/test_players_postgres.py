@@ -7,7 +7,6 @@ Runs against a throwaway server started from the installed PostgreSQL binaries; 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 
 import pytest
 
@@ -17,17 +16,9 @@ from kniffel.board.service import GameService
 from kniffel.store import GameStore
 from kniffel.store.results import ResultStore
 
-from .postgres import binaries, missing, throwaway_postgres
+from .postgres import missing
 
-BIN = binaries()
 pytestmark = pytest.mark.skipif(missing() is not None, reason=missing() or "")
-
-
-@pytest.fixture(scope="module")
-def pg_url() -> Iterator[str]:
-    assert BIN is not None
-    with throwaway_postgres(BIN) as url:
-        yield url
 
 
 def test_the_figures_and_the_tallies_on_postgresql(pg_url: str) -> None:

@@ -17,20 +17,12 @@ import pytest
 from kniffel.board.pghub import PgHub, libpq_url
 from kniffel.store import GameStore, NewGame, VersionConflict
 
-from .postgres import binaries, missing, throwaway_postgres
+from .postgres import missing
 from .served import Server, next_message
 from .table import enter
 
-BIN = binaries()
 FREE_ROWS = ("ones", "twos", "threes", "fours", "fives", "sixes", "chance")
 pytestmark = pytest.mark.skipif(missing() is not None, reason=missing() or "")
-
-
-@pytest.fixture(scope="module")
-def pg_url() -> Iterator[str]:
-    assert BIN is not None
-    with throwaway_postgres(BIN) as url:
-        yield url
 
 
 def test_the_store_works_on_postgresql(pg_url: str) -> None:
