@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 import pytest
@@ -24,6 +25,22 @@ def private_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]
         patch.setenv("KNIFFEL_PREBUILD_TABLES", "0")
         patch.setenv("KNIFFEL_BACKGROUND", "0")
         yield path
+
+
+@pytest.fixture(autouse=True)
+def kniffel_environment_kept() -> Iterator[None]:
+    """Every ``KNIFFEL_*`` variable is as it was after each test.
+
+    ``kniffel serve --workers N`` leaves its settings in the environment for its worker
+    processes; run in-process by a test, it would hand them (a public URL, say) to every later
+    test's app.
+    """
+    before = {name: value for name, value in os.environ.items() if name.startswith("KNIFFEL_")}
+    yield
+    for name in [name for name in os.environ if name.startswith("KNIFFEL_")]:
+        if name not in before:
+            del os.environ[name]
+    os.environ.update(before)
 
 
 @pytest.fixture(scope="session")
