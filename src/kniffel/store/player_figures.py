@@ -66,6 +66,8 @@ class RawPreset:
 
 @dataclass(frozen=True, slots=True)
 class RawGame:
+    """One finished game of the player, for the history and the charts."""
+
     game_id: str
     finished_at: datetime
     variant: str

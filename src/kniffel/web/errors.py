@@ -102,17 +102,6 @@ def _allowed_methods(request: Request) -> list[str]:
     return sorted(methods)
 
 
-def _json(
-    status: int,
-    message: str,
-    code: str,
-    params: dict[str, Any] | None = None,
-    headers: dict[str, str] | None = None,
-) -> JSONResponse:
-    body = ErrorBody(code=code, params=params or {}, message=message, detail=message)
-    return JSONResponse(body.model_dump(), status_code=status, headers=headers)
-
-
 #: The code of an HTTP error that no board or rules error explains.
 _HTTP_CODES = {404: "not_found", 405: "method_not_allowed"}
 
@@ -125,11 +114,13 @@ def error_response(
     params: dict[str, Any] | None = None,
     headers: dict[str, str] | None = None,
 ) -> JSONResponse:
-    """An error answer made outside the exception handlers (by a middleware), in their shape.
+    """An error answer in the one shape of every 4xx: the exception handlers and the
+    middlewares (which answer before any route) all make theirs here.
 
     ``code`` names the refusal for programs (``body_too_large``, ``cross_origin``).
     """
-    return _json(status, message, code, params, headers)
+    body = ErrorBody(code=code, params=params or {}, message=message, detail=message)
+    return JSONResponse(body.model_dump(), status_code=status, headers=headers)
 
 
 def _wants_page(request: Request) -> bool:
@@ -145,12 +136,12 @@ def install_error_handlers(app: FastAPI) -> None:
 
     async def board_error(_request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, KniffelError | BoardError)
-        return _json(error_status(exc), str(exc), exc.code, exc.params)
+        return error_response(error_status(exc), str(exc), code=exc.code, params=exc.params)
 
     async def invalid_request(_request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, RequestValidationError)
         message = validation_message(exc.errors())
-        return _json(422, message, "invalid_request", {"reason": message})
+        return error_response(422, message, code="invalid_request", params={"reason": message})
 
     async def http_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, StarletteHTTPException)
@@ -166,7 +157,9 @@ def install_error_handlers(app: FastAPI) -> None:
         params: dict[str, Any] = {"status": exc.status_code} if code == "http_error" else {}
         if isinstance(limit := getattr(exc, "limit", None), int):
             params["max"] = limit
-        return _json(exc.status_code, str(exc.detail), code, params, headers)
+        return error_response(
+            exc.status_code, str(exc.detail), code=code, params=params, headers=headers
+        )
 
     app.add_exception_handler(KniffelError, board_error)
     app.add_exception_handler(BoardError, board_error)

@@ -27,11 +27,10 @@ import json
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from kniffel.rules import get_variant
-from kniffel.store.player_figures import RawFigures, RawPreset
+from kniffel.store.player_figures import RawFigures, RawGame, RawPreset
 
 __all__ = [
     "LeaderboardRow",
@@ -100,19 +99,6 @@ class Opponent:
 
 
 @dataclass(frozen=True, slots=True)
-class GamePoint:
-    """One finished game of the player, for the history and the charts."""
-
-    game_id: str
-    finished_at: datetime
-    variant: str
-    total: int
-    place: int
-    seats: int
-    accuracy: float | None
-
-
-@dataclass(frozen=True, slots=True)
 class PlayerStats:
     key: str
     name: str
@@ -125,7 +111,7 @@ class PlayerStats:
     reviewed: int  # games whose review gave the accuracy
     presets: tuple[PresetStats, ...]
     opponents: tuple[Opponent, ...]
-    latest: tuple[GamePoint, ...]  # newest first
+    latest: tuple[RawGame, ...]  # newest first
 
     @property
     def win_rate(self) -> float | None:
@@ -196,10 +182,7 @@ def player_stats(raw: RawFigures) -> PlayerStats:
         reviewed=raw.reviewed,
         presets=tuple(_preset(p) for p in raw.presets),
         opponents=tuple(Opponent(name, g, a, b, c) for _, name, g, a, b, c in raw.opponents),
-        latest=tuple(
-            GamePoint(g.game_id, g.finished_at, g.variant, g.total, g.place, g.seats, g.accuracy)
-            for g in raw.latest
-        ),
+        latest=raw.latest,
     )
 
 
