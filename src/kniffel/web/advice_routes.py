@@ -52,9 +52,7 @@ router = APIRouter()
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"model": ErrorBody, "description": "nothing to advise (the game is over), or bad dice"},
-    404: {"model": ErrorBody, "description": "there is no such game"},
-    422: {"model": ErrorBody, "description": "the request is malformed"},
-    **tables.RESPONSES,
+    **tables.GAME_RESPONSES,
 }
 
 

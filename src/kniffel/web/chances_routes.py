@@ -22,7 +22,7 @@ from kniffel.locales import N_
 from kniffel.rules import Dice
 from kniffel.web import rendering, tables
 from kniffel.web.api import OPTIONAL_KEY, Key, Rolls, TableDice, Top
-from kniffel.web.errors import ErrorBody, GameNotFound
+from kniffel.web.errors import GameNotFound
 
 if TYPE_CHECKING:  # the solver (numpy) is imported by the first request that needs it
     from kniffel.solver.chances.forecast import Chances
@@ -60,11 +60,7 @@ def chances_for(view: GameView) -> Chances:
 @api.get(
     "/games/{game_id}/chances",
     openapi_extra=OPTIONAL_KEY,
-    responses={
-        404: {"model": ErrorBody, "description": "there is no such game"},
-        422: {"model": ErrorBody, "description": "the request is malformed"},
-        **tables.RESPONSES,
-    },
+    responses=tables.GAME_RESPONSES,
     summary="Each player's chance to finish first, expected final total, 10th and 90th percentile",
 )
 def chances_json(game_id: str, request: Request, key: Key = None) -> dict[str, Any]:
@@ -88,11 +84,7 @@ def chances_json(game_id: str, request: Request, key: Key = None) -> dict[str, A
 @api.get(
     "/games/{game_id}/advice/win",
     openapi_extra=OPTIONAL_KEY,
-    responses={
-        404: {"model": ErrorBody, "description": "there is no such game"},
-        422: {"model": ErrorBody, "description": "the request is malformed"},
-        **tables.RESPONSES,
-    },
+    responses=tables.GAME_RESPONSES,
     summary="Tipp auf Sieg: the choices of the player to move by their chance to finish first",
 )
 def win_advice(

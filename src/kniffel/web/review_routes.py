@@ -27,7 +27,6 @@ from kniffel.store.results import ResultStore
 from kniffel.web import rendering, tables
 from kniffel.web.advice_routes import analysis_of, waiting_page
 from kniffel.web.api import OPTIONAL_KEY, Key
-from kniffel.web.errors import ErrorBody
 from kniffel.web.player_routes import player_href, results_of
 from kniffel.web.review_chart import expected_chart_svg
 from kniffel.web.review_words import ReviewWords
@@ -71,11 +70,7 @@ def review_for(view: GameView, results: ResultStore | None = None) -> Review:
 @api.get(
     "/games/{game_id}/review",
     openapi_extra=OPTIONAL_KEY,
-    responses={
-        404: {"model": ErrorBody, "description": "there is no such game"},
-        422: {"model": ErrorBody, "description": "the request is malformed"},
-        **tables.RESPONSES,
-    },
+    responses=tables.GAME_RESPONSES,
     summary="The game review: accuracy, loss and mistakes per player, the costliest decisions",
 )
 def review_json(game_id: str, request: Request, key: Key = None) -> dict[str, Any]:

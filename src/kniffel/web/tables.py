@@ -30,7 +30,15 @@ from kniffel.board.service import GameView
 from kniffel.solver.builds import TableBuilds
 from kniffel.web.errors import ErrorBody
 
-__all__ = ["RESPONSES", "TableBuilding", "TableNeedsKey", "builds", "ensure", "install"]
+__all__ = [
+    "GAME_RESPONSES",
+    "RESPONSES",
+    "TableBuilding",
+    "TableNeedsKey",
+    "builds",
+    "ensure",
+    "install",
+]
 
 
 class BuildingBody(BaseModel):
@@ -48,6 +56,12 @@ RESPONSES: dict[int | str, dict[str, Any]] = {
         "model": ErrorBody,
         "description": "the solver table is not built, and only the game's key may start it",
     },
+}
+#: What a reading route of one game that needs its tables documents (the review, the chances).
+GAME_RESPONSES: dict[int | str, dict[str, Any]] = {
+    404: {"model": ErrorBody, "description": "there is no such game"},
+    422: {"model": ErrorBody, "description": "the request is malformed"},
+    **RESPONSES,
 }
 
 
