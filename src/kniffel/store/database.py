@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import threading
+import weakref
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -10,7 +12,24 @@ from typing import Any
 from sqlalchemy import Connection, Engine, create_engine, event, inspect, make_url, text
 from sqlalchemy.pool import StaticPool
 
-__all__ = ["MIGRATIONS", "current_revision", "head_revision", "migrate", "open_engine"]
+__all__ = [
+    "MIGRATIONS",
+    "WriteGate",
+    "current_revision",
+    "head_revision",
+    "migrate",
+    "open_engine",
+    "write_gate",
+]
+
+#: How many pooled SQLite connections a process keeps open: about as many as the threads that
+#: run requests at once (anyio's default limit is 40), so that a busy server does not open
+#: and close a connection, pragmas and all, for every request beyond the pool.
+SQLITE_POOL = 40
+#: How long an SQLite writer waits for another one before it gives up (SQLite's busy timeout).
+_BUSY_SECONDS = 30
+#: How long a writer waits at the :class:`WriteGate` before it goes on without it.
+_GATE_SECONDS = 30
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 _REVISION = re.compile(r"^revision\s*=\s*[\"']([^\"']+)[\"']", re.MULTILINE)
@@ -33,13 +52,73 @@ def open_engine(url: str) -> Engine:
     memory = database in ("", ":memory:") or database.startswith("file::memory:")
     if not memory:
         Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
-    kwargs: dict[str, Any] = {"connect_args": {"check_same_thread": False, "timeout": 30}}
+    kwargs: dict[str, Any] = {
+        "connect_args": {"check_same_thread": False, "timeout": _BUSY_SECONDS}
+    }
     if memory:
         # One shared connection, or every new one would see an empty database.
         kwargs["poolclass"] = StaticPool
+    else:
+        kwargs.update(pool_size=SQLITE_POOL, max_overflow=SQLITE_POOL)
     engine = create_engine(url, **kwargs)
     event.listen(engine, "connect", _sqlite_pragmas)
+    if not memory:
+        _GATES[engine] = WriteGate(engine)
     return engine
+
+
+def write_gate(engine: Engine) -> WriteGate | None:
+    """The gate of an engine that :func:`open_engine` made for an SQLite file, else ``None``."""
+    return _GATES.get(engine)
+
+
+_GATES: weakref.WeakKeyDictionary[Engine, WriteGate] = weakref.WeakKeyDictionary()
+_WRITES = ("INSERT", "UPDATE", "DELETE", "REPLACE", "CREATE", "DROP", "ALTER")
+_HOLDS = "kniffel_holds_write_gate"
+
+
+class WriteGate:
+    """One writing transaction at a time among this process's SQLite connections.
+
+    SQLite allows one writer per file; a second connection that tries to write waits in
+    SQLite's busy handler, which sleeps and retries (up to 100 ms a sleep) instead of
+    queueing. Under load (docs/benchmarks.md, "Load") entries spent seconds there while the
+    CPU idled. The gate is taken before a connection's first writing statement and given
+    back when the connection returns to the pool, its transaction over, so this process's
+    writers queue on a lock and each starts the moment the one before has committed.
+    Readers never take it: WAL lets them read while a writer writes. A writer in another
+    process (an import from the command line) still meets the busy timeout.
+    """
+
+    def __init__(self, engine: Engine) -> None:
+        self.lock = threading.Lock()
+        event.listen(engine, "before_cursor_execute", self._take)
+        # Given back when the connection returns to the pool, after its commit or rollback
+        # has finished (the engine's own commit event comes before the commit is done), or
+        # when it is closed or thrown away.
+        for name in ("checkin", "close"):
+            event.listen(engine.pool, name, self._give)
+        event.listen(engine.pool, "invalidate", self._give_invalid)
+
+    def _take(self, connection: Connection, *args: Any) -> None:
+        statement: str = args[1]
+        info = connection.info
+        if not info.get(_HOLDS) and statement.lstrip()[:7].upper().startswith(_WRITES):
+            # Bounded like SQLite's own wait: should a thread ever write on a second
+            # connection inside its own transaction, it goes on after the timeout and meets
+            # SQLite's busy handler as it did without the gate, instead of waiting forever.
+            info[_HOLDS] = self.lock.acquire(timeout=_GATE_SECONDS)
+
+    def _give(self, dbapi_connection: Any, connection_record: Any) -> None:
+        if connection_record is not None:
+            self._release(connection_record.info)
+
+    def _give_invalid(self, dbapi_connection: Any, connection_record: Any, error: Any) -> None:
+        self._give(dbapi_connection, connection_record)
+
+    def _release(self, info: dict[Any, Any]) -> None:
+        if info.pop(_HOLDS, False):
+            self.lock.release()
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -47,7 +126,7 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     # WAL lets readers go on while a writer commits; busy_timeout makes a second
     # writer wait instead of failing at once.
     cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA busy_timeout=30000")
+    cursor.execute(f"PRAGMA busy_timeout={_BUSY_SECONDS * 1000}")
     cursor.execute("PRAGMA foreign_keys=ON")
     # FULL: a commit is on disk before it returns, so an acknowledged event
     # survives a power cut, not only a crash of the process (docs/deploy.md).
