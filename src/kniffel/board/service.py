@@ -56,6 +56,7 @@ __all__ = [
     "NoBots",
     "Preview",
     "check_virtual",
+    "preview_of",
 ]
 
 DICE_MODES = ("physical", "virtual")
@@ -182,6 +183,22 @@ class GameService:
     def get(self, game_id: str) -> GameView:
         return self._view(*self._state(game_id))
 
+    @property
+    def quick_reads(self) -> bool:
+        """Whether :meth:`peek` is quick enough to run on an event loop: the store is an
+        SQLite file on this machine, so a game's version is one indexed read without a
+        network round trip (PostgreSQL's is not, and its reads stay in worker threads)."""
+        return self.store.dialect == "sqlite"
+
+    def peek(self, game_id: str) -> GameView | None:
+        """The game as :meth:`get` gives it when its current version is cached, else ``None``
+        (then nothing was loaded or replayed); :class:`GameNotFound` for an unknown id."""
+        version = self.version(game_id)
+        cached = self.replays.get(game_id, version)
+        if cached is None or cached.row is None:
+            return None
+        return self._view(cached.row, cached)
+
     def version(self, game_id: str) -> int:
         """The number of stored events of ``game_id`` (cheap: no replay)."""
         version = self.store.version(game_id) if _GAME_ID.fullmatch(game_id) else None
@@ -216,18 +233,7 @@ class GameService:
 
     def preview(self, game_id: str, dice: str | Sequence[int] | None = None) -> Preview:
         """What ``dice`` (default: the pending dice) would score in each allowed cell."""
-        game = self.get(game_id).game
-        player = game.current_player()
-        if player is None:
-            return Preview(None, None, [])
-        if dice is None:
-            pending = game.pending(player)
-            if pending is None:
-                return Preview(game.players[player], None, [])
-            rolled = pending[0]
-        else:
-            rolled = Dice.parse(dice) if isinstance(dice, str) else Dice.of(dice)
-        return Preview(game.players[player], rolled, game.entry_options(player, rolled))
+        return preview_of(self.get(game_id), dice)
 
     # ----------------------------------------------------------------- change
 
@@ -374,6 +380,22 @@ class GameService:
             game=game,
             events=cached.events,
         )
+
+
+def preview_of(view: GameView, dice: str | Sequence[int] | None = None) -> Preview:
+    """What ``dice`` (default: the pending dice) would score in each allowed cell of ``view``."""
+    game = view.game
+    player = game.current_player()
+    if player is None:
+        return Preview(None, None, [])
+    if dice is None:
+        pending = game.pending(player)
+        if pending is None:
+            return Preview(game.players[player], None, [])
+        rolled = pending[0]
+    else:
+        rolled = Dice.parse(dice) if isinstance(dice, str) else Dice.of(dice)
+    return Preview(game.players[player], rolled, game.entry_options(player, rolled))
 
 
 def _bot_seats(bots: Mapping[str, str], players: Sequence[str], dice_mode: str) -> dict[str, str]:

@@ -131,6 +131,11 @@ class GameStore:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self._session = sessionmaker(engine, expire_on_commit=False)
+        # The version query in the driver's own words, for a cursor without SQLAlchemy's
+        # execution machinery (which cost more than the query; docs/benchmarks.md, "Load").
+        compiled = _VERSION.compile(dialect=engine.dialect)
+        self._version_sql = str(compiled)
+        self._version_positional = bool(compiled.positional)
 
     @classmethod
     def open(cls, url: str) -> GameStore:
@@ -219,10 +224,20 @@ class GameStore:
 
     def version(self, game_id: str) -> int | None:
         """The game's version, ``None`` for an unknown id: one indexed read on a pooled
-        connection, without an ORM session (every read of the board asks it first)."""
-        with self.engine.connect() as connection:
-            found = connection.execute(_VERSION, {"game_id": game_id}).scalar()
-            return None if found is None else int(found)
+        connection, straight through the driver's cursor (every read of the board asks it
+        first)."""
+        params: Any = (game_id,) if self._version_positional else {"game_id": game_id}
+        connection = self.engine.raw_connection()
+        try:
+            cursor = connection.cursor()
+            try:
+                cursor.execute(self._version_sql, params)
+                found = cursor.fetchone()
+            finally:
+                cursor.close()
+        finally:
+            connection.close()  # back to the pool, its read transaction rolled back
+        return None if found is None else int(found[0])
 
     def append(
         self,

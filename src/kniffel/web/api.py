@@ -13,8 +13,9 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.security import APIKeyHeader, APIKeyQuery
 
 from kniffel.board.kept import Kept
-from kniffel.board.service import GameService, GameView
+from kniffel.board.service import GameService, GameView, preview_of
 from kniffel.web.errors import ErrorBody
+from kniffel.web.rendering import load
 from kniffel.web.schemas import (
     CreatedGame,
     EventBody,
@@ -53,7 +54,10 @@ _key_header = APIKeyHeader(name="X-Kniffel-Key", auto_error=False, scheme_name="
 _key_query = APIKeyQuery(name="key", auto_error=False, scheme_name="KeyQuery")
 
 
-def service(request: Request) -> GameService:
+# The dependencies are ``async def`` because they do no I/O: FastAPI runs a plain ``def``
+# dependency in the thread pool, a hand-over to a worker thread and back for every request
+# (docs/benchmarks.md, "Load").
+async def service(request: Request) -> GameService:
     board: GameService = request.app.state.service
     return board
 
@@ -61,7 +65,7 @@ def service(request: Request) -> GameService:
 Board = Annotated[GameService, Depends(service)]
 
 
-def game_key(
+async def game_key(
     header: Annotated[str | None, Security(_key_header)],
     query: Annotated[str | None, Security(_key_query)],
 ) -> str | None:
@@ -135,8 +139,8 @@ def list_games(
 @router.get(
     "/games/{game_id}", response_model=GameState, responses=_ERRORS, summary="A game's state"
 )
-def get_game(game_id: str, board: Board, request: Request) -> Response:
-    return state_response(request, board.get(game_id))
+async def get_game(game_id: str, board: Board, request: Request) -> Response:
+    return state_response(request, await load(board, game_id))
 
 
 @router.post(
@@ -167,14 +171,14 @@ def roll(game_id: str, body: RollBody, key: Key, board: Board, request: Request)
     responses=_ERRORS,
     summary="What the dice would score in each allowed cell for the player to move",
 )
-def preview(
+async def preview(
     game_id: str,
     board: Board,
     dice: Annotated[
         str | None, Query(description="five faces, e.g. 66655; default: the rolled dice")
     ] = None,
 ) -> dict[str, Any]:
-    result = board.preview(game_id, dice)
+    result = preview_of(await load(board, game_id), dice)
     return {
         "player": result.player,
         "dice": None if result.dice is None else list(result.dice.faces),
