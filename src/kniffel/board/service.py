@@ -11,12 +11,17 @@ replay nothing (docs/architecture.md).
 
 from __future__ import annotations
 
+import asyncio
 import re
 import secrets
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future
 from dataclasses import replace
+from functools import partial
 from random import Random, SystemRandom
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
+
+from anyio import to_thread
 
 from kniffel.board import limits
 from kniffel.board.errors import BoardError, Conflict, Forbidden, GameNotFound
@@ -42,7 +47,17 @@ from kniffel.rules import (
     Undo,
     get_variant,
 )
-from kniffel.store import GameStore, NewGame, StoredGame, VersionConflict, summary_of
+from kniffel.store import (
+    Append,
+    Appended,
+    GameStore,
+    NewGame,
+    StoredGame,
+    Summary,
+    VersionConflict,
+    summary_of,
+)
+from kniffel.store.group_commit import GroupCommit
 from kniffel.store.replays import CachedReplay, ReplayCache
 
 __all__ = [
@@ -99,8 +114,12 @@ class GameService:
         bots: BotDriver | None = None,
         dice: Random | None = None,
         replays: ReplayCache | None = None,
+        writer: GroupCommit | None = None,
     ) -> None:
         self.store = store
+        #: Stores the changes made through :meth:`apply_async` and :meth:`roll_async` (group
+        #: commit); without one they run in a worker thread like :meth:`apply`.
+        self.writer = writer
         #: Replays by (game id, version): a read of a known state replays nothing.
         self.replays = replays if replays is not None else ReplayCache()
         self.hub = hub
@@ -193,11 +212,8 @@ class GameService:
     def peek(self, game_id: str) -> GameView | None:
         """The game as :meth:`get` gives it when its current version is cached, else ``None``
         (then nothing was loaded or replayed); :class:`GameNotFound` for an unknown id."""
-        version = self.version(game_id)
-        cached = self.replays.get(game_id, version)
-        if cached is None or cached.row is None:
-            return None
-        return self._view(cached.row, cached)
+        state = self._cached_state(game_id)
+        return None if state is None else self._view(*state)
 
     def version(self, game_id: str) -> int:
         """The number of stored events of ``game_id`` (cheap: no replay)."""
@@ -250,14 +266,17 @@ class GameService:
         event, :class:`Forbidden` for a wrong key, :class:`Conflict` when the
         game is no longer at ``expected_version``; nothing is stored then.
         """
+        return self._change(game_id, key, expected_version, _applying(event))
 
-        def build(stored: StoredGame, game: Game) -> Event:
-            parsed = event_from_json(dict(event), game)
-            if stored.dice_mode == "virtual":
-                check_virtual(game, parsed)
-            return parsed
-
-        return self._change(game_id, key, expected_version, build)
+    async def apply_async(
+        self,
+        game_id: str,
+        key: str | None,
+        event: Mapping[str, Any],
+        expected_version: int | None = None,
+    ) -> GameView:
+        """:meth:`apply` for a route on the event loop (see :meth:`_change_async`)."""
+        return await self._change_async(game_id, key, expected_version, _applying(event))
 
     def roll(
         self,
@@ -268,7 +287,21 @@ class GameService:
         expected_version: int | None = None,
     ) -> GameView:
         """Virtual dice: roll for ``player``, keeping the faces ``keep`` of the last roll."""
+        return self._change(game_id, key, expected_version, self._rolling(player, keep))
 
+    async def roll_async(
+        self,
+        game_id: str,
+        key: str | None,
+        player: str,
+        keep: Sequence[int] = (),
+        expected_version: int | None = None,
+    ) -> GameView:
+        """:meth:`roll` for a route on the event loop (see :meth:`_change_async`)."""
+        build = self._rolling(player, keep)
+        return await self._change_async(game_id, key, expected_version, build)
+
+    def _rolling(self, player: str, keep: Sequence[int]) -> Callable[[StoredGame, Game], Event]:
         def build(stored: StoredGame, game: Game) -> Event:
             if stored.dice_mode != "virtual":
                 raise IllegalMoveError(
@@ -283,7 +316,7 @@ class GameService:
             fresh = [self._dice.randint(1, 6) for _ in range(5 - len(kept))]
             return Roll(player, Dice.of([*kept, *fresh]), tuple(sorted(kept)))
 
-        return self._change(game_id, key, expected_version, build)
+        return build
 
     def _change(
         self,
@@ -293,42 +326,114 @@ class GameService:
         build: Callable[[StoredGame, Game], Event],
     ) -> GameView:
         for _ in range(_RETRIES):
-            stored, cached = self._state(game_id)
-            _check_key(stored, key)
-            if expected_version is not None and expected_version != stored.version:
-                raise Conflict(
-                    f"the game has changed meanwhile (version {stored.version}, "
-                    f"not {expected_version}); reload it",
-                    version=stored.version,
-                    expected=expected_version,
-                )
-            game = cached.game.copy()  # the cached replay stays as it was
-            event = build(stored, game)
-            game.push(event)
-            payload = event_to_json(event)
-            summary = summary_of(game)
+            pending = self._prepare(self._state(game_id), key, expected_version, build)
             try:
                 appended = self.store.append(
-                    game_id, stored.version, payload, finished=game.is_finished, summary=summary
+                    game_id,
+                    pending.stored.version,
+                    pending.payload,
+                    finished=pending.game.is_finished,
+                    summary=pending.summary,
                 )
             except VersionConflict as exc:
                 if expected_version is not None:
                     raise Conflict(str(exc), expected=expected_version) from None
                 continue
-            after = replace(
-                stored,
-                version=appended.version,
-                updated_at=appended.at,
-                finished=summary.finished,
-                turns=summary.turns,
-                totals=summary.totals,
-                winners=summary.winners,
-            )
-            view = self._view(after, self._remember(after, game, (*cached.events, payload)))
+            view = self._finish(pending, appended)
             self.hub.publish(game_id, appended.version)
             self.bots.after_change(self, view)
             return view
         raise Conflict("the game is changing too fast; try again", code="too_busy")
+
+    async def _change_async(
+        self,
+        game_id: str,
+        key: str | None,
+        expected_version: int | None,
+        build: Callable[[StoredGame, Game], Event],
+    ) -> GameView:
+        """:meth:`_change` for a route on the event loop: with a :class:`GroupCommit` the
+        event is checked here and stored by the writer thread; without one, all of it runs
+        in a worker thread."""
+        writer = self.writer
+        if writer is None:
+            return await to_thread.run_sync(self._change, game_id, key, expected_version, build)
+        for _ in range(_RETRIES):
+            state = self._cached_state(game_id) if self.quick_reads else None
+            if state is None:  # not cached: loaded and replayed in a worker thread
+                state = await to_thread.run_sync(self._state, game_id)
+            pending = self._prepare(state, key, expected_version, build)
+            future = writer.submit(
+                Append(
+                    game_id,
+                    pending.stored.version,
+                    pending.payload,
+                    pending.game.is_finished,
+                    pending.summary,
+                )
+            )
+            # Cached and told to the hub by the writer thread the moment it is committed
+            # (before this request hears of it), even if this request is cancelled
+            # meanwhile (its device went away): watchers still hear of it.
+            finished: list[GameView] = []
+            future.add_done_callback(partial(self._committed, pending, finished))
+            try:
+                appended = await asyncio.wrap_future(future)
+            except VersionConflict as exc:
+                if expected_version is not None:
+                    raise Conflict(str(exc), expected=expected_version) from None
+                continue
+            view = finished[0] if finished else self._finish(pending, appended)
+            if view.bots:  # a bot driver may play at once: not on the event loop
+                await to_thread.run_sync(self.bots.after_change, self, view)
+            return view
+        raise Conflict("the game is changing too fast; try again", code="too_busy")
+
+    def _committed(
+        self, pending: _Pending, finished: list[GameView], future: Future[Appended]
+    ) -> None:
+        if future.cancelled() or future.exception() is not None:
+            return
+        appended = future.result()
+        finished.append(self._finish(pending, appended))
+        self.hub.publish(pending.stored.id, appended.version)
+
+    def _prepare(
+        self,
+        state: tuple[StoredGame, CachedReplay],
+        key: str | None,
+        expected_version: int | None,
+        build: Callable[[StoredGame, Game], Event],
+    ) -> _Pending:
+        """The change checked against ``state``: what to store, or the refusal raised."""
+        stored, cached = state
+        _check_key(stored, key)
+        if expected_version is not None and expected_version != stored.version:
+            raise Conflict(
+                f"the game has changed meanwhile (version {stored.version}, "
+                f"not {expected_version}); reload it",
+                version=stored.version,
+                expected=expected_version,
+            )
+        game = cached.game.copy()  # the cached replay stays as it was
+        event = build(stored, game)
+        game.push(event)
+        return _Pending(stored, cached, game, event_to_json(event), summary_of(game))
+
+    def _finish(self, pending: _Pending, appended: Appended) -> GameView:
+        """The view after ``pending`` was stored as ``appended`` (cached for the next read)."""
+        summary = pending.summary
+        after = replace(
+            pending.stored,
+            version=appended.version,
+            updated_at=appended.at,
+            finished=summary.finished,
+            turns=summary.turns,
+            totals=summary.totals,
+            winners=summary.winners,
+        )
+        events = (*pending.cached.events, pending.payload)
+        return self._view(after, self._remember(after, pending.game, events))
 
     # ---------------------------------------------------------------- helpers
 
@@ -350,6 +455,15 @@ class GameService:
             raise GameNotFound(game_id)
         events = stored.events
         return replace(stored, events=()), self._remember(stored, self._replay(stored), events)
+
+    def _cached_state(self, game_id: str) -> tuple[StoredGame, CachedReplay] | None:
+        """:meth:`_state` when the game's current version is cached (one indexed read),
+        else ``None``."""
+        version = self.version(game_id)
+        cached = self.replays.get(game_id, version)
+        if cached is None or cached.row is None:
+            return None
+        return cached.row, cached
 
     def _remember(
         self, stored: StoredGame, game: Game, events: tuple[dict[str, Any], ...]
@@ -380,6 +494,26 @@ class GameService:
             game=game,
             events=cached.events,
         )
+
+
+class _Pending(NamedTuple):
+    """A checked change, not yet stored: the state it was checked on and what to store."""
+
+    stored: StoredGame
+    cached: CachedReplay
+    game: Game
+    payload: dict[str, Any]
+    summary: Summary
+
+
+def _applying(event: Mapping[str, Any]) -> Callable[[StoredGame, Game], Event]:
+    def build(stored: StoredGame, game: Game) -> Event:
+        parsed = event_from_json(dict(event), game)
+        if stored.dice_mode == "virtual":
+            check_virtual(game, parsed)
+        return parsed
+
+    return build
 
 
 def preview_of(view: GameView, dice: str | Sequence[int] | None = None) -> Preview:

@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 from kniffel.store.database import migrate, open_engine
-from kniffel.store.repository import Appended, GameStore, NewGame, StoredGame, VersionConflict
+from kniffel.store.repository import (
+    Append,
+    Appended,
+    GameStore,
+    NewGame,
+    StoredGame,
+    VersionConflict,
+)
 from kniffel.store.results import ResultStore, player_key
 from kniffel.store.summary import Summary, summary_of
 from kniffel.store.versus import PlayerVersusRow  # registers its table with the models
 
 __all__ = [
+    "Append",
     "Appended",
     "GameStore",
     "NewGame",

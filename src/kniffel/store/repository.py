@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
-from sqlalchemy import Engine, bindparam, func, insert, select, text, update
+from sqlalchemy import Connection, Engine, bindparam, func, insert, select, text, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import sessionmaker
 
@@ -77,6 +77,44 @@ class Appended(NamedTuple):
 
     version: int
     at: datetime
+
+
+class Append(NamedTuple):
+    """One event to store after ``expected_version`` (see :meth:`GameStore.append`)."""
+
+    game_id: str
+    expected_version: int
+    payload: dict[str, Any]
+    finished: bool
+    summary: Summary | None = None
+
+
+def _append_on(connection: Connection, append: Append, now: datetime) -> Appended | VersionConflict:
+    new_version = append.expected_version + 1
+    values: dict[str, Any] = {
+        "game_id": append.game_id,
+        "expected": append.expected_version,
+        "new_version": new_version,
+        "new_finished": append.finished,
+        "new_updated_at": now,
+    }
+    summary = append.summary
+    if summary is not None:
+        values.update(
+            new_finished=summary.finished,
+            new_turns=summary.turns,
+            new_totals=list(summary.totals),
+            new_winners=list(summary.winners),
+        )
+    # The conditional update takes the row's write lock first, so a second writer waits
+    # here and then finds the version moved on; a refused one changes nothing.
+    moved = connection.execute(_MOVE_ON if summary is None else _MOVE_ON_SUMMARY, values)
+    if moved.rowcount != 1:
+        found = connection.execute(_VERSION, {"game_id": append.game_id}).scalar()
+        return VersionConflict(append.game_id, append.expected_version, found)
+    row = {"game_id": append.game_id, "seq": new_version, "payload": append.payload}
+    connection.execute(_ADD_EVENT, {**row, "created_at": now})
+    return Appended(new_version, now)
 
 
 def _utc(moment: datetime) -> datetime:
@@ -254,39 +292,36 @@ class GameStore:
         columns in the same transaction. Raises :class:`VersionConflict` (and
         stores nothing) when the game is no longer at ``expected_version``.
         """
+        found = self.append_many([Append(game_id, expected_version, payload, finished, summary)])[0]
+        if isinstance(found, VersionConflict):
+            raise found
+        return found
+
+    def append_many(self, appends: Sequence[Append]) -> list[Appended | VersionConflict]:
+        """Store several appends in one transaction (one commit, one flush to the disk).
+
+        Each is stored exactly as :meth:`append` would store it alone, in order: one that
+        finds its game moved on (by an append before it in the list, too) stores nothing and
+        gives its :class:`VersionConflict` in its place. All or none of the others are
+        stored: an error of the database rolls back the whole transaction and is raised.
+        """
         now = datetime.now(UTC)
-        new_version = expected_version + 1
-        values: dict[str, Any] = {
-            "game_id": game_id,
-            "expected": expected_version,
-            "new_version": new_version,
-            "new_finished": finished,
-            "new_updated_at": now,
-        }
-        if summary is not None:
-            values.update(
-                new_finished=summary.finished,
-                new_turns=summary.turns,
-                new_totals=list(summary.totals),
-                new_winners=list(summary.winners),
-            )
+        results: list[Appended | VersionConflict] = []
         try:
             # Core statements on one connection, one transaction: no ORM unit of work for a
             # row that is only inserted (every entry of every table comes through here).
             with self.engine.begin() as connection:
-                # The conditional update takes the row's write lock first, so a
-                # second writer waits here and then finds the version moved on.
-                moved = connection.execute(
-                    _MOVE_ON if summary is None else _MOVE_ON_SUMMARY, values
-                )
-                if moved.rowcount != 1:
-                    found = connection.execute(_VERSION, {"game_id": game_id}).scalar()
-                    raise VersionConflict(game_id, expected_version, found)
-                row = {"game_id": game_id, "seq": new_version, "payload": payload}
-                connection.execute(_ADD_EVENT, {**row, "created_at": now})
+                for append in appends:
+                    results.append(_append_on(connection, append, now))
         except IntegrityError:
-            raise VersionConflict(game_id, expected_version, self.version(game_id)) from None
-        return Appended(new_version, now)
+            if len(appends) != 1:
+                raise
+            # Two writers of one version that both passed the update (only possible without
+            # the update's row lock); the event's unique number refused the second.
+            append = appends[0]
+            version = self.version(append.game_id)
+            return [VersionConflict(append.game_id, append.expected_version, version)]
+        return results
 
     def summaries(self, finished: bool | None = None, limit: int = 200) -> list[StoredGame]:
         """Games without their events, most recently changed first."""

@@ -149,9 +149,12 @@ async def get_game(game_id: str, board: Board, request: Request) -> Response:
     responses=_CHANGE_ERRORS,
     summary="Add an event: roll (physical dice), enter, edit, clear or undo",
 )
-def post_event(game_id: str, body: EventBody, key: Key, board: Board, request: Request) -> Response:
+async def post_event(
+    game_id: str, body: EventBody, key: Key, board: Board, request: Request
+) -> Response:
     event = body.event.model_dump(exclude_none=True)
-    return state_response(request, board.apply(game_id, key, event, body.expected_version))
+    view = await board.apply_async(game_id, key, event, body.expected_version)
+    return state_response(request, view)
 
 
 @router.post(
@@ -160,8 +163,8 @@ def post_event(game_id: str, body: EventBody, key: Key, board: Board, request: R
     responses=_CHANGE_ERRORS,
     summary="Virtual dice: the board rolls for the player to move",
 )
-def roll(game_id: str, body: RollBody, key: Key, board: Board, request: Request) -> Response:
-    view = board.roll(game_id, key, body.player, body.keep, body.expected_version)
+async def roll(game_id: str, body: RollBody, key: Key, board: Board, request: Request) -> Response:
+    view = await board.roll_async(game_id, key, body.player, body.keep, body.expected_version)
     return state_response(request, view)
 
 

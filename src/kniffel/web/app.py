@@ -17,6 +17,7 @@ from kniffel.board.service import BotDriver, GameService
 from kniffel.settings import Settings
 from kniffel.solver.builds import TableBuilds, preset_tables
 from kniffel.store import GameStore
+from kniffel.store.group_commit import GroupCommit
 from kniffel.web import (
     access_log,
     advice_routes,
@@ -79,7 +80,9 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
         driver = bots if bots is not None else BotSeats()
         if isinstance(driver, BotSeats):
             driver.use_tables(table_builds)
-        app.state.service = GameService(store, hub, driver)
+        # SQLite: one writer thread stores the board's changes, many to a commit (group commit).
+        writer = GroupCommit(store) if store.dialect == "sqlite" else None
+        app.state.service = GameService(store, hub, driver, writer=writer)
         if settings.prebuild_tables:
             # In the background: the worker skips the tables already on disk.
             table_builds.enqueue(preset_tables())
@@ -92,6 +95,8 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
             await run_in_threadpool(table_builds.close)
             if isinstance(driver, BotSeats):
                 await run_in_threadpool(driver.close)
+            if writer is not None:
+                await run_in_threadpool(writer.close)
             await hub.stop()
             store.close()
 

@@ -192,7 +192,7 @@ async def board_fragment(request: Request, game_id: str) -> Response:
     return rendering.render(request, "board.html", context, block="board")
 
 
-Change = Callable[[GameService, GameView, str], GameView]
+Change = Callable[[GameService, GameView, str], Awaitable[GameView]]
 
 
 async def _change(
@@ -226,7 +226,7 @@ async def _change(
         if key is None:
             raise Forbidden("this device may only watch", code="watch_only")
         change = build(form_data, view)
-        view = await run_in_threadpool(change, rendering.service(request), view, key)
+        view = await change(rendering.service(request), view, key)
         dice = points = None
     except forms.FormError as exc:
         status, message = 400, str(exc)
@@ -252,8 +252,8 @@ async def _change(
 
 
 def _apply(event: dict[str, Any], version: int | None) -> Change:
-    def change(service: GameService, view: GameView, key: str) -> GameView:
-        return service.apply(view.id, key, event, expected_version=version)
+    async def change(service: GameService, view: GameView, key: str) -> GameView:
+        return await service.apply_async(view.id, key, event, expected_version=version)
 
     return change
 
@@ -302,8 +302,8 @@ async def roll(request: Request, game_id: str) -> Response:
         version = forms.version_field(form_data, t)
         player = view.game.current_name or ""
 
-        def change(service: GameService, current: GameView, key: str) -> GameView:
-            return service.roll(current.id, key, player, keep, expected_version=version)
+        async def change(service: GameService, current: GameView, key: str) -> GameView:
+            return await service.roll_async(current.id, key, player, keep, expected_version=version)
 
         return change
 
