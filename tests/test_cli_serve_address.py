@@ -156,3 +156,13 @@ def test_every_worker_process_gets_the_public_url(
     assert result.exit_code == 0, result.output
     assert os.environ["KNIFFEL_PUBLIC_URL"] == "https://k.example.org"
     assert served.calls[0]["workers"] == 2
+
+
+def test_live_messages_are_sent_uncompressed(served: _Served) -> None:
+    # A live message is a few bytes; per-message deflate only cost both ends CPU
+    # (docs/benchmarks.md, "Live updates").
+    result = CliRunner().invoke(cli, ["serve"])
+    assert result.exit_code == 0, result.output
+    (call,) = served.calls
+    assert call["ws_per_message_deflate"] is False
+    assert call["ws"] == "websockets-sansio"

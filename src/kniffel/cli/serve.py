@@ -109,6 +109,9 @@ def serve_command(
         "port": settings.port,
         # The sans-I/O WebSocket protocol: uvicorn's older one warns with websockets >= 14.
         "ws": "websockets-sansio",
+        # The live messages are a few bytes of JSON ({"type": "state", "version": N}):
+        # compressing them cost both ends CPU for nothing (docs/benchmarks.md, "Live updates").
+        "ws_per_message_deflate": False,
         "timeout_graceful_shutdown": GRACEFUL_SECONDS,
     }
     if settings.workers == 1:
