@@ -36,6 +36,9 @@ def test_a_database_at_the_head_is_not_migrated_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     url = f"sqlite:///{tmp_path / 'k.db'}"
+    engine = database.open_engine(url)
+    database._upgrade(engine)  # the whole chain, as an older release left the file
+    engine.dispose()
     upgrades: list[str] = []
     real_upgrade = database._upgrade
 
@@ -45,9 +48,8 @@ def test_a_database_at_the_head_is_not_migrated_again(
 
     monkeypatch.setattr(database, "_upgrade", counting)
     GameStore.open(url).close()
-    assert upgrades == ["upgrade"]
     GameStore.open(url).close()
-    assert upgrades == ["upgrade"]
+    assert upgrades == []
     with GameStore.open(url).engine.connect() as connection:
         stamped = connection.execute(text("SELECT version_num FROM alembic_version")).scalar()
     assert stamped == head_revision()

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from alembic.config import Config
 from alembic.script import ScriptDirectory
-from sqlalchemy import inspect, text
+from sqlalchemy import Engine, inspect, text
 
-from kniffel.store import GameStore, NewGame, VersionConflict, migrate
+from kniffel.store import GameStore, NewGame, VersionConflict, database, migrate, open_engine
 from kniffel.store.database import MIGRATIONS
 
 ENTER = {"type": "enter", "player": "Anna", "cell": "chance", "points": 23}
@@ -56,15 +56,62 @@ def test_opening_creates_the_directory_the_tables_and_stamps_the_newest_revision
     assert stamped == head
 
 
-def test_the_migrations_build_exactly_the_models_tables(store: GameStore) -> None:
+def _differences(engine: Engine) -> list[object]:
     from alembic.autogenerate import compare_metadata
     from alembic.migration import MigrationContext
 
     from kniffel.store.models import Base
 
-    with store.engine.connect() as connection:
-        differences = compare_metadata(MigrationContext.configure(connection), Base.metadata)
-    assert differences == []
+    with engine.connect() as connection:
+        return list(compare_metadata(MigrationContext.configure(connection), Base.metadata))
+
+
+def test_the_migrations_build_exactly_the_models_tables(path: Path) -> None:
+    # The whole chain of migrations, from an empty file (a new database skips it).
+    engine = open_engine(f"sqlite:///{path}")
+    try:
+        database._upgrade(engine)
+        assert _differences(engine) == []
+    finally:
+        engine.dispose()
+
+
+def test_a_new_database_gets_the_models_tables_without_running_the_migrations(
+    store: GameStore, path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert _differences(store.engine) == []
+    # The same tables, columns and indexes as the migrations build.
+    migrated = open_engine(f"sqlite:///{path.with_name('migrated.db')}")
+    try:
+        database._upgrade(migrated)
+        assert _schema(store.engine) == _schema(migrated)
+    finally:
+        migrated.dispose()
+    # A new database is not migrated; one at the head neither.
+    upgrades: list[Engine] = []
+    monkeypatch.setattr(database, "_upgrade", upgrades.append)
+    GameStore.open(f"sqlite:///{path.with_name('new.db')}").close()
+    GameStore.open(f"sqlite:///{path.with_name('new.db')}").close()
+    assert upgrades == []
+
+
+def _schema(engine: Engine) -> dict[str, object]:
+    found = inspect(engine)
+    return {
+        table: (
+            sorted((c["name"], str(c["type"]), c["nullable"]) for c in found.get_columns(table)),
+            found.get_pk_constraint(table)["constrained_columns"],
+            sorted(
+                (i["name"], tuple(i["column_names"]), i["unique"]) for i in found.get_indexes(table)
+            ),
+            sorted(
+                (tuple(k["constrained_columns"]), k["referred_table"], k["options"].get("ondelete"))
+                for k in found.get_foreign_keys(table)
+            ),
+            sorted(str(u["column_names"]) for u in found.get_unique_constraints(table)),
+        )
+        for table in sorted(found.get_table_names())
+    }
 
 
 def test_migrating_again_changes_nothing(store: GameStore) -> None:

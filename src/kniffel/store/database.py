@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Connection, Engine, create_engine, event, inspect, make_url, text
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.pool import StaticPool
 
 __all__ = [
@@ -169,13 +170,50 @@ def migrate(engine: Engine) -> None:
     """Bring the schema to the newest revision (safe when several processes start).
 
     A database already at the head is only looked at (one small query): Alembic
-    is not even imported, which keeps the start fast.
+    is not even imported, which keeps the start fast. A new SQLite database (no table
+    at all) gets the models' tables and the head's stamp in one transaction
+    (:func:`_create_fresh`), which is what the migrations build, without them.
     """
     with engine.connect() as connection:
-        behind = current_revision(connection) != head_revision()
+        revision = current_revision(connection)
+        fresh = revision is None and not inspect(connection).get_table_names()
         connection.rollback()
-    if behind:
-        _upgrade(engine)
+    if revision == head_revision():
+        return
+    if fresh and engine.dialect.name == "sqlite" and _create_fresh(engine):
+        return
+    _upgrade(engine)
+
+
+_VERSION_TABLE = (
+    "CREATE TABLE alembic_version (version_num VARCHAR(32) NOT NULL, "
+    "CONSTRAINT alembic_version_pkc PRIMARY KEY (version_num))"
+)
+
+
+def _create_fresh(engine: Engine) -> bool:
+    """The models' tables and Alembic's stamp of the head, in one transaction.
+
+    Running the migrations one by one on an empty file cost a start about half a second
+    (docs/benchmarks.md, "Start"); tests check that this builds the schema the migrations
+    build (``tests/store/test_opening.py``). ``False`` when another process created the
+    tables meanwhile (nothing done here; the migrations then find the head).
+    """
+    # Every table is in Base.metadata: the package kniffel.store, imported before this
+    # module, imports the modules that define them.
+    from kniffel.store.models import Base
+
+    try:
+        with engine.begin() as connection:
+            Base.metadata.create_all(connection)
+            connection.execute(text(_VERSION_TABLE))
+            connection.execute(
+                text("INSERT INTO alembic_version (version_num) VALUES (:head)"),
+                {"head": head_revision()},
+            )
+    except DBAPIError:
+        return False
+    return True
 
 
 def _upgrade(engine: Engine) -> None:

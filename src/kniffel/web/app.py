@@ -123,6 +123,10 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
         from kniffel.web.metrics import install_metrics
 
         install_metrics(app)
+    # The pages first: FastAPI prepares each router's routes when a request first passes
+    # them, so the start page's first answer no longer waits for every API route's models
+    # (docs/benchmarks.md, "Start"). No page's path is also another router's.
+    app.include_router(pages.router)
     app.include_router(api.router, prefix="/api")
     app.include_router(live.router, prefix="/api")
     app.include_router(advice_routes.router)
@@ -130,5 +134,4 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
     app.include_router(chances_routes.router)
     app.include_router(player_routes.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    app.include_router(pages.router)
     return app
