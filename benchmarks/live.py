@@ -43,7 +43,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
@@ -56,6 +55,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from baseline import cpu_seconds  # noqa: E402
 from load import HOST, free_port, stop, wait_until_up  # noqa: E402
+from plainhttp import PlainClient, PlainHTTPError  # noqa: E402
 
 MAX_TABLES = 300
 MAX_SECONDS = 120
@@ -83,6 +83,10 @@ class Figures:
     unheard: int = 0
     closed: int = 0
     refetch_failed: int = 0
+    #: CPU seconds of the driver (the entries) and of each watcher process during the run:
+    #: when these reach the wall time of the cores they share, the figures measure the clients.
+    driver_cpu: float = 0.0
+    watcher_cpu: list[float] = field(default_factory=list)
     #: (table id, version) -> when the entry that made it was sent
     sent: dict[tuple[str, int], float] = field(default_factory=dict)
 
@@ -167,9 +171,8 @@ async def _watchers(
 ) -> None:
     heard: list[tuple[str, int, int, float]] = []
     closed = refetch_failed = 0
-    limits = httpx.Limits(max_connections=200, max_keepalive_connections=200)
     async with (
-        httpx.AsyncClient(timeout=60, limits=limits) as client,
+        PlainClient(timeout=60) as client,
         contextlib.AsyncExitStack() as stack,
     ):
         listeners = []
@@ -188,6 +191,7 @@ async def _watchers(
             first = int(json.loads(await socket.recv())["version"])
             listeners.append((socket, table_id, seat, http_url, first))
         ready.set()
+        cpu_at_ready = time.process_time()
 
         async def listen(
             socket: ClientConnection, table_id: str, seat: int, http_url: str, shown: int
@@ -201,7 +205,7 @@ async def _watchers(
                     if refetch:
                         try:
                             answer = await client.get(f"{http_url}/api/games/{table_id}")
-                        except httpx.HTTPError:
+                        except PlainHTTPError:
                             answer = None
                         if answer is None or answer.status_code != 200:
                             refetch_failed += 1  # the next version message tries again
@@ -218,13 +222,15 @@ async def _watchers(
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-    out.write_text(json.dumps({"heard": heard, "closed": closed, "refetch_failed": refetch_failed}))
+    cpu = time.process_time() - cpu_at_ready
+    found = {"heard": heard, "closed": closed, "refetch_failed": refetch_failed, "cpu": cpu}
+    out.write_text(json.dumps(found))
 
 
 @contextlib.contextmanager
 def watchers(
     made: list[Table], urls: list[str], processes: int, refetch: bool, workdir: Path
-) -> Iterator[Callable[[], tuple[list[tuple[str, int, int, float]], int, int]]]:
+) -> Iterator[Callable[[], tuple[list[tuple[str, int, int, float]], int, int, list[float]]]]:
     """Start the watcher processes, wait until every socket is open; yields a function that
     stops them and returns what they heard (and how many sockets the server closed)."""
     context = multiprocessing.get_context("spawn")
@@ -256,10 +262,11 @@ def watchers(
                 if not process.is_alive():
                     raise SystemExit(f"a watcher process stopped (exit {process.exitcode})")
 
-        def finish() -> tuple[list[tuple[str, int, int, float]], int, int]:
+        def finish() -> tuple[list[tuple[str, int, int, float]], int, int, list[float]]:
             stop.set()
             heard: list[tuple[str, int, int, float]] = []
             closed = refetch_failed = 0
+            cpu: list[float] = []
             for process, _, out in started:
                 process.join(timeout=60)
                 if out.exists():
@@ -267,7 +274,8 @@ def watchers(
                     heard.extend(tuple(item) for item in found["heard"])
                     closed += int(found["closed"])
                     refetch_failed += int(found["refetch_failed"])
-            return heard, closed, refetch_failed
+                    cpu.append(float(found["cpu"]))
+            return heard, closed, refetch_failed, cpu
 
         yield finish
     finally:
@@ -278,7 +286,7 @@ def watchers(
                 process.kill()
 
 
-async def move(client: httpx.AsyncClient, url: str, table: Table, figures: Figures) -> None:
+async def move(client: PlainClient, url: str, table: Table, figures: Figures) -> None:
     if table.busy:
         figures.late += 1
         return
@@ -292,7 +300,7 @@ async def move(client: httpx.AsyncClient, url: str, table: Table, figures: Figur
                 json={"event": event, "expected_version": table.version},
                 headers={"X-Kniffel-Key": table.key},
             )
-        except httpx.HTTPError:
+        except PlainHTTPError:
             answer = None
         if answer is None or answer.status_code != 200:
             figures.failed += 1
@@ -339,13 +347,13 @@ async def run(
     workdir: Path,
 ) -> Figures:
     figures = Figures()
-    limits = httpx.Limits(max_connections=400, max_keepalive_connections=400)
-    async with httpx.AsyncClient(timeout=60, limits=limits) as client:
+    async with PlainClient(timeout=60) as client:
         made: list[Table] = []
         for number in range(tables):
             body = {"variant": "rauf-runter", "players": ["Anna", "Ben"]}
             answer = await client.post(f"{urls[number % len(urls)]}/api/games", json=body)
-            answer.raise_for_status()
+            if answer.status_code != 201:
+                raise SystemExit(f"creating a table answered {answer.status_code}")
             created = answer.json()
             game = Game(get_variant("rauf-runter"), ["Anna", "Ben"])
             made.append(Table(created["id"], created["key"], game))
@@ -353,6 +361,7 @@ async def run(
             for pid in _server_pids:
                 _CPU[pid] = cpu_seconds(pid)
             start = time.perf_counter()
+            driver_at_start = time.process_time()
             moves: list[asyncio.Task[None]] = []
             tick = 0
             while True:
@@ -370,8 +379,9 @@ async def run(
                     continue
                 break
             await asyncio.gather(*moves)
+            figures.driver_cpu = time.process_time() - driver_at_start
             await asyncio.sleep(HEARD_TIMEOUT)  # the grace for the last entries to be heard
-            heard, figures.closed, figures.refetch_failed = finish()
+            heard, figures.closed, figures.refetch_failed, figures.watcher_cpu = finish()
     figures.heard, figures.unheard = heard_by_both(figures, heard)
     return figures
 
@@ -398,6 +408,8 @@ def report(label: str, figures: Figures, tables: int, seconds: float) -> None:
             f"  p99 {percentile(values, 0.99):7.1f} ms"
             + (f"  (mean {statistics.fmean(values) * 1000:.1f})" if values else "")
         )
+    watchers = ", ".join(f"{cpu:.1f} s" for cpu in figures.watcher_cpu)
+    print(f"  client CPU during the run: driver {figures.driver_cpu:.1f} s, watchers {watchers}")
 
 
 def main() -> None:
