@@ -317,3 +317,30 @@ def test_the_catalogue_names_every_param_of_its_code() -> None:
     for code, params in CODES.items():
         fields = {f for _, f, _, _ in string.Formatter().parse(REFUSALS[code]) if f}
         assert fields <= set(params), code
+
+
+def test_a_refusal_worded_once_is_worded_again_for_each_language_game_and_param() -> None:
+    # Refusals are kept once worded (the board words the same ones for many cells): the
+    # language, the game's words and every param must still make their own text.
+    def due(cell: str, due_row: str = "ones") -> IllegalMoveError:
+        return IllegalMoveError("x", code="not_due", cell=cell, due_row=due_row)
+
+    german = refusal_text(due("down.twos"), Translator("de"))
+    assert german == "Runter, Zweier ist nicht dran; dran ist Einser"
+    assert refusal_text(due("down.twos"), Translator("de")) == german
+    assert refusal_text(due("down.twos"), Translator("en")) == "Down, Twos is not due; Ones is due"
+    assert refusal_text(due("down.threes"), Translator("de")).startswith("Runter, Dreier")
+    assert refusal_text(due("down.twos", "fours"), Translator("de")).endswith("Vierer")
+    rolled = [
+        refusal_text(IllegalMoveError("x", code="not_rolled", player=name), Translator("de"))
+        for name in ("Anna", "Ben", "Anna")
+    ]
+    assert rolled[0] == rolled[2] != rolled[1]
+    assert rolled[1].startswith("Ben ")
+    kniffel = refusal_text(
+        IllegalMoveError("x", code="not_due", cell="down.kniffel"), Translator("en")
+    )
+    yahtzee = refusal_text(
+        IllegalMoveError("x", code="not_due", cell="down.kniffel"), Translator("en", "yahtzee")
+    )
+    assert "Kniffel" in kniffel and "Yahtzee" in yahtzee

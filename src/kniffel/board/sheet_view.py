@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from functools import cache
 
 from kniffel.board.turn_view import TurnView, UndoView, turn_view, undo_view
 from kniffel.locales import Translator
@@ -24,6 +25,7 @@ from kniffel.rules import (
     Game,
     IllegalMoveError,
     KniffelError,
+    Options,
     Row,
     point_ranges,
     possible_points,
@@ -256,7 +258,7 @@ def _cell(
     entries: dict[str, EntryOption] | None,
 ) -> CellView:
     value = game.points(p, cell)
-    possible = point_ranges(possible_points(cell.row, game.options), dash="–")
+    possible = _possible(cell.row, game.options)
     words = list(prefix)
     preview: int | None = None
     preview_bonus = 0
@@ -321,6 +323,11 @@ def _cell(
         reason=reason,
         possible=possible,
     )
+
+
+@cache  # a few rows under a few sets of house rules: worked out once each
+def _possible(row: Row, options: Options) -> str:
+    return point_ranges(possible_points(row, options), dash="–")
 
 
 def _why(

@@ -131,6 +131,12 @@ _COLUMNS: dict[str, ColumnSpec] = {
 }
 
 
+#: Refusals already put into words, by (code, params, language, game words): the board words
+#: the same few refusals for every locked cell of every page (docs/benchmarks.md, "Load").
+_WORDED: dict[tuple[object, ...], str] = {}
+_WORDED_MAX = 4096
+
+
 def refusal_text(error: Exception, t: Translator) -> str:
     """``error`` in ``t``'s language from its ``code`` and ``params`` (a record error's event
     first: ``Ereignis 1: …``); an error without a known code keeps its own message."""
@@ -139,6 +145,31 @@ def refusal_text(error: Exception, t: Translator) -> str:
     message = REFUSALS.get(code) if isinstance(code, str) else None
     if message is None:
         return str(error)
+    try:
+        key = (code, _frozen(params), t.lang, t.game)
+        worded = _WORDED.get(key)
+    except TypeError:  # a param that cannot be a key: worded each time
+        key, worded = None, None
+    if worded is not None:
+        return worded
+    worded = _worded(message, params, t)
+    if key is not None:
+        if len(_WORDED) >= _WORDED_MAX:
+            _WORDED.clear()
+        _WORDED[key] = worded
+    return worded
+
+
+def _frozen(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return tuple(sorted((name, _frozen(item)) for name, item in value.items()))
+    if isinstance(value, list | tuple):
+        return tuple(_frozen(item) for item in value)
+    hash(value)  # raises TypeError for anything else that cannot be a key
+    return (type(value).__name__, value)
+
+
+def _worded(message: str, params: Mapping[str, Any], t: Translator) -> str:
     values = {name: _words(name, value, t) for name, value in params.items()}
     text = string.Formatter().vformat(t(message), (), _Blank(values))
     event = params.get("event")
