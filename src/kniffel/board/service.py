@@ -209,6 +209,18 @@ class GameService:
         network round trip (PostgreSQL's is not, and its reads stay in worker threads)."""
         return self.store.dialect == "sqlite"
 
+    async def get_async(self, game_id: str) -> GameView:
+        """:meth:`get` for a route on the event loop, without a worker thread when that is
+        quicker: a game whose version is cached costs one indexed query, which on SQLite
+        runs on the loop (:attr:`quick_reads`), since handing it to a worker thread and back
+        costs more than the query (docs/benchmarks.md, "Load"). A game that must be loaded
+        and replayed, and every read on PostgreSQL, goes to a worker thread."""
+        if self.quick_reads:
+            view = self.peek(game_id)
+            if view is not None:
+                return view
+        return await to_thread.run_sync(self.get, game_id)
+
     def peek(self, game_id: str) -> GameView | None:
         """The game as :meth:`get` gives it when its current version is cached, else ``None``
         (then nothing was loaded or replayed); :class:`GameNotFound` for an unknown id."""
@@ -246,10 +258,6 @@ class GameService:
         """The game as a ``kniffel-record/1`` document (every event, undos included)."""
         stored, cached = self._state(game_id)
         return record_of(cached.game, options=stored.options)
-
-    def preview(self, game_id: str, dice: str | Sequence[int] | None = None) -> Preview:
-        """What ``dice`` (default: the pending dice) would score in each allowed cell."""
-        return preview_of(self.get(game_id), dice)
 
     # ----------------------------------------------------------------- change
 

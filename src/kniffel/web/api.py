@@ -15,7 +15,6 @@ from fastapi.security import APIKeyHeader, APIKeyQuery
 from kniffel.board.kept import Kept
 from kniffel.board.service import GameService, GameView, preview_of
 from kniffel.web.errors import ErrorBody
-from kniffel.web.rendering import load
 from kniffel.web.schemas import (
     CreatedGame,
     EventBody,
@@ -140,7 +139,7 @@ def list_games(
     "/games/{game_id}", response_model=GameState, responses=_ERRORS, summary="A game's state"
 )
 async def get_game(game_id: str, board: Board, request: Request) -> Response:
-    return state_response(request, await load(board, game_id))
+    return state_response(request, await board.get_async(game_id))
 
 
 @router.post(
@@ -181,7 +180,7 @@ async def preview(
         str | None, Query(description="five faces, e.g. 66655; default: the rolled dice")
     ] = None,
 ) -> dict[str, Any]:
-    result = preview_of(await load(board, game_id), dice)
+    result = preview_of(await board.get_async(game_id), dice)
     return {
         "player": result.player,
         "dice": None if result.dice is None else list(result.dice.faces),

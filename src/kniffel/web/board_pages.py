@@ -39,7 +39,7 @@ router = APIRouter(include_in_schema=False)
 
 
 async def _load(request: Request, game_id: str) -> GameView:
-    return await rendering.load(rendering.service(request), game_id)
+    return await rendering.service(request).get_async(game_id)
 
 
 #: Boards kept per app by (game id, version, language, the game's words, typed dice, points):

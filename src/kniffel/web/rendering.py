@@ -13,7 +13,6 @@ from typing import Any
 from fastapi import Request
 from fastapi.responses import Response
 from jinja2_fragments.fastapi import Jinja2Blocks
-from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
 from kniffel.board.service import GameService, GameView
@@ -25,7 +24,6 @@ __all__ = [
     "LANG_COOKIE",
     "device_key",
     "is_htmx",
-    "load",
     "not_found",
     "page_not_found",
     "remember_language",
@@ -50,21 +48,6 @@ i18n.install(templates.env)
 def service(request: Request) -> GameService:
     board: GameService = request.app.state.service
     return board
-
-
-async def load(board: GameService, game_id: str) -> GameView:
-    """The game ``game_id`` for a route, without a worker thread when that is quicker.
-
-    Reading a game whose version is cached costs one indexed query; on SQLite that runs here
-    on the event loop (:attr:`GameService.quick_reads`), since handing it to a worker thread
-    and back costs more than the query (docs/benchmarks.md, "Load"). A game that must be
-    loaded and replayed, and every read on PostgreSQL, goes to a worker thread.
-    """
-    if board.quick_reads:
-        view = board.peek(game_id)
-        if view is not None:
-            return view
-    return await run_in_threadpool(board.get, game_id)
 
 
 def translator(request: Request) -> Translator:

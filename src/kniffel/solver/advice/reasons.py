@@ -46,7 +46,6 @@ __all__ = [
     "BUDGET",
     "Chances",
     "Reasons",
-    "cached_reasons",
     "exact_chances",
     "reasons",
     "samples_for",
@@ -216,20 +215,6 @@ def samples_for(game: Game, choices: int, budget: int = BUDGET) -> int:
     player = game.current_player()
     left = 1 if player is None else max(1, turns_left(game, player))
     return min(MAX_SAMPLES, max(MIN_SAMPLES, budget // ((choices + 1) * left)))
-
-
-def cached_reasons(
-    game: Game,
-    dice_index: int | None,
-    rolls: int,
-    actions: Sequence[Action],
-    *,
-    exact: bool,
-    seed: int = 0,
-) -> Reasons | None:
-    """What :func:`reasons` would answer, if it is kept already (else ``None``, at no cost
-    beyond loading the chance table)."""
-    return reasons(game, dice_index, rolls, actions, exact=exact, seed=seed, compute=False)
 
 
 @overload
