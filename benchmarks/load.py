@@ -4,8 +4,11 @@ Run with ``uv run python benchmarks/load.py [--users 20] [--seconds 20]``. It st
 ``kniffel serve`` on a free 127.0.0.1 port with a throwaway SQLite file and cache
 directory, waits until it answers, runs locust headless in its own process with the
 users of ``benchmarks/locustfile.py``, stops the server and prints, per request kind,
-requests per second, failures and the p50/p95/p99 latency, and the server process's
-CPU milliseconds per request (``/proc/PID/stat`` before and after the run).
+requests per second, failures and the p50/p95/p99 latency, the server process's
+CPU milliseconds per request (``/proc/PID/stat`` before and after the run) and the CPU
+seconds locust itself used: its users are ``FastHttpUser``, because ``HttpUser`` (requests)
+needed about a core for 450 requests/s, and every latency then held locust's own queue
+(docs/benchmarks.md, "Load").
 ``--baseline-ref main`` first runs the server of that git ref the same way (from a
 temporary ``git worktree``, see ``benchmarks/baseline.py``) and then prints the ratios.
 Users and time are capped so that a mistyped number cannot turn the benchmark into a
@@ -17,6 +20,7 @@ from __future__ import annotations
 import argparse
 import csv
 import os
+import resource
 import socket
 import subprocess
 import sys
@@ -67,7 +71,8 @@ def stop(process: subprocess.Popen[bytes]) -> None:
             process.wait()
 
 
-def run_locust(url: str, users: int, seconds: int, workdir: Path) -> Path:
+def run_locust(url: str, users: int, seconds: int, workdir: Path) -> tuple[Path, float]:
+    """Locust's figures (its CSV file) and the CPU seconds locust used."""
     prefix = workdir / "load"
     command = [
         sys.executable,
@@ -91,6 +96,7 @@ def run_locust(url: str, users: int, seconds: int, workdir: Path) -> Path:
         "WARNING",
     ]
     log = workdir / "locust.log"
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
     with log.open("wb") as out:
         # Locust exits 1 when any request failed; the figures say how many.
         locust = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
@@ -99,11 +105,13 @@ def run_locust(url: str, users: int, seconds: int, workdir: Path) -> Path:
         except subprocess.TimeoutExpired:
             stop(locust)
             raise SystemExit("locust did not finish in time") from None
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    client_cpu = (after.ru_utime + after.ru_stime) - (children.ru_utime + children.ru_stime)
     stats = prefix.with_name("load_stats.csv")
     if not stats.exists():
         sys.stderr.write(log.read_text(errors="replace")[-4000:])
         raise SystemExit("locust wrote no figures")
-    return stats
+    return stats, client_cpu
 
 
 @dataclass
@@ -153,13 +161,13 @@ def measure(label: str, env: dict[str, str], users: int, seconds: int, workdir: 
     try:
         wait_until_up(f"{url}/api/games", server)
         before = cpu_seconds(server.pid)
-        stats = run_locust(url, users, seconds, workdir)
+        stats, client_cpu = run_locust(url, users, seconds, workdir)
         used = cpu_seconds(server.pid) - before
     finally:
         stop(server)
     with stats.open(newline="") as f:
         rows = list(csv.DictReader(f))
-    report(label, stats, rows, users, seconds, used)
+    report(label, stats, rows, users, seconds, used, client_cpu)
     return Result(label, rows, used)
 
 
@@ -170,6 +178,7 @@ def report(
     users: int,
     seconds: int,
     cpu: float,
+    client_cpu: float,
 ) -> None:
     print(f"{label}: {users} users, {seconds} s, one kniffel serve process on {HOST} (SQLite)")
     header = (
@@ -184,8 +193,10 @@ def report(
             f" {float(row['Requests/s']):>7.1f} {row['50%']:>6} {row['95%']:>6} {row['99%']:>6}"
         )
     total = next((int(r["Request Count"]) for r in rows if not r["Type"]), 0)
+    per_request = 1000 * cpu / max(1, total)
     print(
-        f"latencies in ms; server CPU {cpu:.1f} s = {1000 * cpu / max(1, total):.2f} ms per request"
+        f"latencies in ms; server CPU {cpu:.1f} s = {per_request:.2f} ms per request;"
+        f" locust CPU {client_cpu:.1f} s of {seconds} s"
     )
     failures = stats.with_name("load_failures.csv")
     if failures.exists():

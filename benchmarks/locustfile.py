@@ -6,6 +6,10 @@ Rauf-Runter game with physical dice and two players, then plays turns: it reads
 the state, asks for the preview of dice it "threw", enters them into one of the
 allowed cells, now and then takes the entry back (undo) or looks at the board
 page, and starts a new game when the sheet is full.
+
+The users are ``FastHttpUser`` (geventhttpclient): with ``HttpUser`` (requests) locust needed
+about a core for 450 requests/s on this 2-core machine, and every latency it printed held its own
+queue as well as the server's (docs/benchmarks.md, "Load").
 """
 
 from __future__ import annotations
@@ -13,7 +17,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from locust import HttpUser, between, task
+from locust import between, task
+from locust.contrib.fasthttp import FastHttpUser
 
 # Names group the requests by kind, not by game id, so the figures are per kind.
 STATE = "GET /api/games/[id]"
@@ -27,7 +32,7 @@ UNDO_CHANCE = 0.05
 PAGE_CHANCE = 0.1
 
 
-class Player(HttpUser):
+class Player(FastHttpUser):
     """One device at the table, entering physical dice for both players in turn."""
 
     # Short pauses: a real table thinks for seconds; this is a load test.

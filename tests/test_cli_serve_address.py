@@ -147,15 +147,26 @@ def test_every_worker_process_gets_the_public_url(
 
     monkeypatch.setattr(serve_module, "_check_opens", lambda url: None)
     # The command leaves its settings in the environment for the workers: undone afterwards.
-    for name in ("KNIFFEL_DB", "KNIFFEL_WORKERS", "KNIFFEL_METRICS", "KNIFFEL_MAX_BODY"):
+    names = ("KNIFFEL_DB", "KNIFFEL_WORKERS", "KNIFFEL_METRICS", "KNIFFEL_MAX_BODY")
+    for name in (*names, "KNIFFEL_MAX_ACTIVE"):
         monkeypatch.setenv(name, os.environ.get(name, "unset"))
         monkeypatch.delenv(name)
     url = "postgresql+psycopg://app:secret@127.0.0.1:5999/app"
     args = ["serve", "--db", url, "--workers", "2", "--public-url", "https://k.example.org"]
-    result = CliRunner().invoke(cli, args)
+    result = CliRunner().invoke(cli, [*args, "--max-active", "6"])
     assert result.exit_code == 0, result.output
     assert os.environ["KNIFFEL_PUBLIC_URL"] == "https://k.example.org"
+    assert os.environ["KNIFFEL_MAX_ACTIVE"] == "6"
     assert served.calls[0]["workers"] == 2
+
+
+def test_the_turns_bound_is_an_option(served: _Served) -> None:
+    result = CliRunner().invoke(cli, ["serve", "--max-active", "2"])
+    assert result.exit_code == 0, result.output
+    (call,) = served.calls
+    assert call["app"].state.settings.max_active == 2
+    result = CliRunner().invoke(cli, ["serve", "--max-active", "-1"])
+    assert result.exit_code == 2 and "--max-active" in result.output
 
 
 def test_live_messages_are_sent_uncompressed(served: _Served) -> None:

@@ -1,9 +1,9 @@
 """Where the board keeps its games and where it listens.
 
 Every setting can come from the environment (``KNIFFEL_DB``, ``KNIFFEL_HOST``,
-``KNIFFEL_PORT``, ``KNIFFEL_MAX_BODY``, ``KNIFFEL_WORKERS``, ``KNIFFEL_METRICS``,
-``KNIFFEL_PUBLIC_URL``) or
-from the ``kniffel serve`` options, which win (docs/cli.md, docs/deploy.md).
+``KNIFFEL_PORT``, ``KNIFFEL_MAX_BODY``, ``KNIFFEL_MAX_ACTIVE``, ``KNIFFEL_WORKERS``,
+``KNIFFEL_METRICS``, ``KNIFFEL_PUBLIC_URL``) or from the ``kniffel serve`` options, which win
+(docs/cli.md, docs/deploy.md).
 """
 
 from __future__ import annotations
@@ -55,6 +55,8 @@ class Settings(BaseSettings):
     host: str = "127.0.0.1"
     port: int = 8000
     max_body: int = Field(default=1024 * 1024, ge=1)
+    #: Requests served at once; more wait for their turn, changes first (0: no bound).
+    max_active: int = Field(default=4, ge=0, le=10_000)
     #: Server processes (uvicorn workers); more than one needs PostgreSQL.
     workers: int = Field(default=1, ge=1, le=64)
     #: Prometheus metrics at /metrics.

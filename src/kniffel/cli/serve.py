@@ -37,6 +37,13 @@ def _public_url_option(
     "(env KNIFFEL_MAX_BODY; default 1048576, 1 MiB).",
 )
 @click.option(
+    "--max-active",
+    type=click.IntRange(0, 10_000),
+    metavar="N",
+    help="Requests served at once; more wait for their turn, changes first "
+    "(env KNIFFEL_MAX_ACTIVE; default 4; 0: no bound).",
+)
+@click.option(
     "--workers",
     type=click.IntRange(1, 64),
     help="Server processes on the port (env KNIFFEL_WORKERS; default 1); more needs PostgreSQL.",
@@ -58,6 +65,7 @@ def serve_command(
     host: str | None,
     port: int | None,
     max_body: int | None,
+    max_active: int | None,
     workers: int | None,
     metrics: bool | None,
     public_url: str | None,
@@ -87,6 +95,7 @@ def serve_command(
         "host": host,
         "port": port,
         "max_body": max_body,
+        "max_active": max_active,
         "workers": workers,
         "metrics": metrics,
         "public_url": public_url,
@@ -126,6 +135,7 @@ def serve_command(
             "KNIFFEL_HOST": settings.host,
             "KNIFFEL_PORT": str(settings.port),
             "KNIFFEL_MAX_BODY": str(settings.max_body),
+            "KNIFFEL_MAX_ACTIVE": str(settings.max_active),
             "KNIFFEL_WORKERS": str(settings.workers),
             "KNIFFEL_METRICS": "1" if settings.metrics else "0",
         }
