@@ -15,7 +15,7 @@ from kniffel.board.errors import Conflict, Forbidden, GameNotFound
 from kniffel.board.hub import LocalHub
 from kniffel.board.limits import LimitError
 from kniffel.board.service import GameService, GameView
-from kniffel.record import RecordError
+from kniffel.record import RecordError, state_dict
 from kniffel.rules import KniffelError
 from kniffel.store import GameStore, database
 from kniffel.store.group_commit import GroupCommit
@@ -370,3 +370,41 @@ def test_without_a_writer_a_change_runs_in_a_worker_thread(
 
     assert asyncio.run(play()) == 1
     assert hub.published == [(view.id, 1, 1)]
+
+
+def test_a_replay_behind_another_process_catches_up_with_the_newer_events_only(
+    store: GameStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Two services on one database are two server processes: each keeps its own replays.
+    here, there = GameService(store, LocalHub()), GameService(store, LocalHub())
+    view = here.create("rauf-runter", {}, ["Anna", "Ben"])
+    there.get(view.id)  # "there" keeps the replay of version 0
+    loads: list[int] = []
+    load = store.load
+
+    def counting_load(game_id: str, *, with_events: bool = True, after: int = 0) -> Any:
+        loaded = load(game_id, with_events=with_events, after=after)
+        loads.append(len(loaded.events) if loaded is not None else -1)
+        return loaded
+
+    monkeypatch.setattr(store, "load", counting_load)
+    moves: list[tuple[GameService, dict[str, Any]]] = [
+        (here, enter("Anna", "down.ones", "11156")),
+        (here, enter("Ben", "up.chance", "66655")),
+        (there, enter("Anna", "down.twos", "22256")),
+        (here, {"type": "undo"}),
+        (here, enter("Anna", "free.kniffel", "33333")),
+        (there, enter("Ben", "down.ones", "11111")),
+    ]
+    for changer, event in moves:
+        changer.apply(view.id, view.key, event)
+        other = there if changer is here else here
+        caught_up = other.get(view.id)
+        fresh = GameService(store, LocalHub()).get(view.id)  # a process just started
+        assert caught_up.version == fresh.version
+        assert caught_up.events == fresh.events
+        assert state_dict(caught_up.game) == state_dict(fresh.game)
+    # Each catch-up loaded the one event it missed (the fresh services loaded every event).
+    catch_ups = loads[0::2]
+    assert catch_ups == [1, 1, 1, 1, 1, 1]
+    assert loads[1::2] == [1, 2, 3, 4, 5, 6]

@@ -458,6 +458,16 @@ class GameService:
         cached = self.replays.get(game_id, version)
         if cached is not None and cached.row is not None:
             return cached.row, cached
+        behind = self.replays.latest(game_id)
+        if behind is not None and behind[0] < version:
+            # Another process stored the newer events: only they are loaded and applied.
+            kept_version, kept = behind
+            stored = self.store.load(game_id, after=kept_version)
+            if stored is None:
+                raise GameNotFound(game_id)
+            game = self._replay(stored, kept.game.copy())
+            events = (*kept.events, *stored.events)
+            return replace(stored, events=()), self._remember(stored, game, events)
         stored = self.store.load(game_id)
         if stored is None:
             raise GameNotFound(game_id)
@@ -481,9 +491,11 @@ class GameService:
         return cached
 
     @staticmethod
-    def _replay(stored: StoredGame) -> Game:
+    def _replay(stored: StoredGame, game: Game | None = None) -> Game:
+        """``stored``'s events applied to ``game`` (a new game when ``None``)."""
         return replay(
             Record(stored.variant, stored.players, stored.options, stored.events),
+            game,
         )
 
     @staticmethod

@@ -9,7 +9,8 @@ recently used go first, and a game's newer version replaces its older one.
 About 560 bytes per event (replay and payloads, measured with tracemalloc),
 so the default bound of 200,000 events keeps a process's cache near 110 MB
 at most. One cache per process; several processes each keep their own, which is
-correct because the key includes the stored version.
+correct because the key includes the stored version. A process whose kept replay is behind (another
+process stored a change) catches it up with the newer events only (``GameService._state``).
 """
 
 from __future__ import annotations
@@ -64,6 +65,15 @@ class ReplayCache:
             self._entries.move_to_end((game_id, version))
             self.hits += 1
             return found
+
+    def latest(self, game_id: str) -> tuple[int, CachedReplay] | None:
+        """The game's newest kept replay and its version, whatever the version (``None``: none
+        kept): a replay a few events behind is caught up by applying only those events."""
+        with self._lock:
+            version = self._version.get(game_id)
+            if version is None:
+                return None
+            return version, self._entries[(game_id, version)]
 
     def put(self, game_id: str, version: int, replay: CachedReplay) -> None:
         weight = _weight(replay)

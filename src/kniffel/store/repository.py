@@ -243,8 +243,9 @@ class GameStore:
             )
         return _stored(row, events)
 
-    def load(self, game_id: str, *, with_events: bool = True) -> StoredGame | None:
-        """The game ``game_id`` with its events in order, or ``None``."""
+    def load(self, game_id: str, *, with_events: bool = True, after: int = 0) -> StoredGame | None:
+        """The game ``game_id`` with its events in order, or ``None``; with ``after``, only the
+        events after that version (a kept replay of version ``after`` is caught up with them)."""
         with self._session() as session:
             row = session.get(GameRow, game_id)
             if row is None:
@@ -254,7 +255,11 @@ class GameStore:
                 events = list(
                     session.scalars(
                         select(EventRow.payload)
-                        .where(EventRow.game_id == game_id, EventRow.seq <= row.version)
+                        .where(
+                            EventRow.game_id == game_id,
+                            EventRow.seq > after,
+                            EventRow.seq <= row.version,
+                        )
                         .order_by(EventRow.seq)
                     )
                 )
