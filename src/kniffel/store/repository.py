@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
-from sqlalchemy import Connection, Engine, bindparam, func, insert, select, text, update
+from sqlalchemy import Connection, Engine, Row, bindparam, func, insert, select, text, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import sessionmaker
 
@@ -122,7 +122,7 @@ def _utc(moment: datetime) -> datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
-def _stored(row: GameRow, events: Sequence[dict[str, Any]] = ()) -> StoredGame:
+def _stored(row: GameRow | Row[Any], events: Sequence[dict[str, Any]] = ()) -> StoredGame:
     return StoredGame(
         id=row.id,
         key=row.key,
@@ -161,6 +161,17 @@ _MOVE_ON_SUMMARY = _MOVE_ON.values(
     winners=bindparam("new_winners"),
 )
 _ADD_EVENT = insert(EventRow)
+#: A game's row (its columns by name, as the ORM object has them) and its events after a version.
+_ROW = select(*GameRow.__table__.columns).where(GameRow.id == bindparam("game_id"))
+_EVENTS = (
+    select(EventRow.payload)
+    .where(
+        EventRow.game_id == bindparam("game_id"),
+        EventRow.seq > bindparam("after"),
+        EventRow.seq <= bindparam("upto"),
+    )
+    .order_by(EventRow.seq)
+)
 
 
 class GameStore:
@@ -245,24 +256,21 @@ class GameStore:
 
     def load(self, game_id: str, *, with_events: bool = True, after: int = 0) -> StoredGame | None:
         """The game ``game_id`` with its events in order, or ``None``; with ``after``, only the
-        events after that version (a kept replay of version ``after`` is caught up with them)."""
-        with self._session() as session:
-            row = session.get(GameRow, game_id)
+        events after that version (a kept replay of version ``after`` is caught up with them).
+
+        Two Core statements built once, on one connection: every cache miss and every catch-up
+        comes here, and the ORM's session cost more than the queries (docs/benchmarks.md,
+        "Live updates")."""
+        with self.engine.connect() as connection:
+            row = connection.execute(_ROW, {"game_id": game_id}).first()
             if row is None:
                 return None
             events: list[dict[str, Any]] = []
             if with_events:
-                events = list(
-                    session.scalars(
-                        select(EventRow.payload)
-                        .where(
-                            EventRow.game_id == game_id,
-                            EventRow.seq > after,
-                            EventRow.seq <= row.version,
-                        )
-                        .order_by(EventRow.seq)
-                    )
+                found = connection.execute(
+                    _EVENTS, {"game_id": game_id, "after": after, "upto": row.version}
                 )
+                events = list(found.scalars())
             return _stored(row, events)
 
     def version(self, game_id: str) -> int | None:
