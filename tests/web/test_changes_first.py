@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 
 from kniffel.settings import Settings
 from kniffel.web.app import create_app
-from kniffel.web.changes_first import DEFAULT_MAX_ACTIVE, ChangesFirst
+from kniffel.web.changes_first import DEFAULT_MAX_ACTIVE, ChangesFirst, Turns
 
 WAIT = 10.0  # generous: the waits below end at once unless the middleware is wrong
 
@@ -70,29 +70,29 @@ def run(test: Callable[[Held], Awaitable[None]]) -> None:
 
 def test_requests_under_the_bound_start_at_once() -> None:
     async def test(app: Held) -> None:
-        gate = ChangesFirst(app, max_active=3)
+        gate = ChangesFirst(app, Turns(max_active=3))
         tasks = [request(gate, "GET", f"/r{n}") for n in range(3)]
         for n in range(3):
             await app.until_started(f"/r{n}")
-        assert gate.active == 3 and gate.waiting == 0
+        assert gate.turns.active == 3 and gate.turns.waiting == 0
         for n in range(3):
             app.finish(f"/r{n}")
         await asyncio.wait_for(asyncio.gather(*tasks), WAIT)
-        assert gate.active == 0
+        assert gate.turns.active == 0
 
     run(test)
 
 
 def test_a_change_gets_the_free_turn_before_reads_that_came_earlier() -> None:
     async def test(app: Held) -> None:
-        gate = ChangesFirst(app, max_active=1)
+        gate = ChangesFirst(app, Turns(max_active=1))
         first = request(gate, "GET", "/api/games/a")
         await app.until_started("/api/games/a")
         read = request(gate, "GET", "/api/games/b")
         await settle()
         change = request(gate, "POST", "/api/games/b/events")
         await settle()
-        assert app.started == ["/api/games/a"] and gate.waiting == 2
+        assert app.started == ["/api/games/a"] and gate.turns.waiting == 2
         app.finish("/api/games/a")
         await app.until_started("/api/games/b/events")
         assert app.started == ["/api/games/a", "/api/games/b/events"]
@@ -100,14 +100,14 @@ def test_a_change_gets_the_free_turn_before_reads_that_came_earlier() -> None:
         await app.until_started("/api/games/b")
         app.finish("/api/games/b")
         await asyncio.wait_for(asyncio.gather(first, read, change), WAIT)
-        assert gate.active == 0 and gate.waiting == 0
+        assert gate.turns.active == 0 and gate.turns.waiting == 0
 
     run(test)
 
 
 def test_reads_and_changes_each_keep_their_order() -> None:
     async def test(app: Held) -> None:
-        gate = ChangesFirst(app, max_active=1)
+        gate = ChangesFirst(app, Turns(max_active=1))
         tasks = [request(gate, "GET", "/r0")]
         await app.until_started("/r0")
         for path, method in [("/r1", "GET"), ("/c1", "POST"), ("/r2", "GET"), ("/c2", "DELETE")]:
@@ -124,41 +124,41 @@ def test_reads_and_changes_each_keep_their_order() -> None:
 
 def test_a_long_request_gives_its_turn_back() -> None:
     async def test(app: Held) -> None:
-        gate = ChangesFirst(app, max_active=1, long_after=0.01)
+        gate = ChangesFirst(app, Turns(max_active=1, long_after=0.01))
         slow = request(gate, "GET", "/analyse")
         await app.until_started("/analyse")
         quick = request(gate, "GET", "/api/games/a")
         # Not finished, yet after its turn's time the slow one lets the next in.
         await app.until_started("/api/games/a")
-        assert gate.active == 1  # the quick one's turn; the slow one runs uncounted
+        assert gate.turns.active == 1  # the quick one's turn; the slow one runs uncounted
         app.finish("/api/games/a")
         await asyncio.wait_for(quick, WAIT)
-        assert gate.active == 0
+        assert gate.turns.active == 0
         app.finish("/analyse")
         await asyncio.wait_for(slow, WAIT)
-        assert gate.active == 0  # its turn was given back once, not twice
+        assert gate.turns.active == 0  # its turn was given back once, not twice
 
     run(test)
 
 
 def test_a_request_that_goes_away_while_waiting_leaves_no_trace() -> None:
     async def test(app: Held) -> None:
-        gate = ChangesFirst(app, max_active=1)
+        gate = ChangesFirst(app, Turns(max_active=1))
         first = request(gate, "GET", "/a")
         await app.until_started("/a")
         gone = request(gate, "POST", "/gone")
         await settle()
-        assert gate.waiting == 1
+        assert gate.turns.waiting == 1
         gone.cancel()
         await settle()
-        assert gate.waiting == 0 and gone.cancelled()
+        assert gate.turns.waiting == 0 and gone.cancelled()
         later = request(gate, "GET", "/b")
         await settle()
         app.finish("/a")
         await app.until_started("/b")
         app.finish("/b")
         await asyncio.wait_for(asyncio.gather(first, later), WAIT)
-        assert "/gone" not in app.started and gate.active == 0
+        assert "/gone" not in app.started and gate.turns.active == 0
 
     run(test)
 
@@ -176,7 +176,7 @@ def test_health_metrics_static_files_and_live_sockets_never_wait(
     kind: str, method: str, path: str
 ) -> None:
     async def test(app: Held) -> None:
-        gate = ChangesFirst(app, max_active=1)
+        gate = ChangesFirst(app, Turns(max_active=1))
         busy = request(gate, "GET", "/busy")
         await app.until_started("/busy")
         scope = {"type": kind, "method": method, "path": path, "headers": []}
@@ -185,14 +185,14 @@ def test_health_metrics_static_files_and_live_sockets_never_wait(
         app.finish(path)
         app.finish("/busy")
         await asyncio.wait_for(asyncio.gather(busy, passing), WAIT)
-        assert gate.active == 0
+        assert gate.turns.active == 0
 
     run(test)
 
 
 def test_no_bound_lets_everything_in() -> None:
     async def test(app: Held) -> None:
-        gate = ChangesFirst(app, max_active=0)
+        gate = ChangesFirst(app, Turns(max_active=0))
         tasks = [request(gate, "GET", f"/r{n}") for n in range(20)]
         for n in range(20):
             await app.until_started(f"/r{n}")
@@ -210,8 +210,8 @@ def test_the_bound_is_a_setting(db_url: str, monkeypatch: pytest.MonkeyPatch) ->
     assert settings.max_active == 7
     app = create_app(settings)
     (gate,) = [m for m in app.user_middleware if m.cls is ChangesFirst]
-    assert gate.kwargs == {"max_active": 7}
+    assert gate.kwargs == {"turns": app.state.turns} and app.state.turns.max_active == 7
     with pytest.raises(ValueError, match="max_active"):
-        ChangesFirst(app, max_active=-1)
+        Turns(max_active=-1)
     with TestClient(app) as client:  # the board answers through it
         assert client.get("/api/games").status_code == 200

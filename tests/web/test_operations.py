@@ -69,6 +69,19 @@ def test_metrics_count_requests_by_route_template_and_status(db_url: str) -> Non
     assert game["id"] not in text
     assert "kniffel_replay_cache_hits_total" in text
     assert "kniffel_live_sockets 0.0" in text
+    # The scrape itself never waits for a turn, and nothing else runs now.
+    assert "kniffel_requests_running 0.0" in text
+    assert "kniffel_requests_waiting 0.0" in text
+
+
+def test_metrics_show_the_turns_of_this_app(db_url: str) -> None:
+    app = create_app(Settings(db=db_url, metrics=True, max_active=2))
+    with TestClient(app) as client:
+        turns = app.state.turns
+        turns.active = 2  # as if two requests held the two turns
+        text = client.get("/metrics").text
+        turns.active = 0
+    assert "kniffel_requests_running 2.0" in text
 
 
 class _Served:

@@ -32,7 +32,7 @@ from kniffel.web import (
     tables,
 )
 from kniffel.web.body_limit import BodyLimit
-from kniffel.web.changes_first import ChangesFirst
+from kniffel.web.changes_first import ChangesFirst, Turns
 from kniffel.web.errors import COMMON_ERRORS, document_errors, install_error_handlers
 from kniffel.web.origin import SameOriginForms
 from kniffel.web.security import SecurityHeaders
@@ -120,7 +120,8 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
     app.add_middleware(SameOriginForms)
     app.add_middleware(SecurityHeaders)
     # Outermost: a request that waits for its turn has cost nothing yet (docs/decisions.md).
-    app.add_middleware(ChangesFirst, max_active=settings.max_active)
+    app.state.turns = Turns(settings.max_active)
+    app.add_middleware(ChangesFirst, turns=app.state.turns)
     app.include_router(health.router)
     if settings.metrics:
         from kniffel.web.metrics import install_metrics

@@ -28,7 +28,7 @@ from collections import deque
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-__all__ = ["DEFAULT_LONG_AFTER", "DEFAULT_MAX_ACTIVE", "ChangesFirst"]
+__all__ = ["DEFAULT_LONG_AFTER", "DEFAULT_MAX_ACTIVE", "ChangesFirst", "Turns"]
 
 #: Four at once keep one core busy with the board's answers (docs/benchmarks.md, "Load").
 DEFAULT_MAX_ACTIVE = 4
@@ -42,32 +42,31 @@ _NEVER_WAIT = ("/healthz", "/metrics", "/static/")
 class _Turn:
     """One admitted request's turn: given back once, when it ends or when it has run long."""
 
-    __slots__ = ("_gate", "_timer", "held")
+    __slots__ = ("_timer", "_turns", "held")
 
-    def __init__(self, gate: ChangesFirst) -> None:
-        self._gate = gate
+    def __init__(self, turns: Turns) -> None:
+        self._turns = turns
         self.held = True
-        self._timer = asyncio.get_running_loop().call_later(gate.long_after, self.give_back)
+        self._timer = asyncio.get_running_loop().call_later(turns.long_after, self.give_back)
 
     def give_back(self) -> None:
         if self.held:
             self.held = False
             self._timer.cancel()
-            self._gate._pass_on()
+            self._turns.pass_on()
 
 
-class ChangesFirst:
-    """ASGI middleware: at most ``max_active`` requests at once; changes get free turns first."""
+class Turns:
+    """Who runs and who waits: at most ``max_active`` turns, a waiting change before any read.
+
+    One per app (``app.state.turns``), so that ``/metrics`` can show it.
+    """
 
     def __init__(
-        self,
-        app: ASGIApp,
-        max_active: int = DEFAULT_MAX_ACTIVE,
-        long_after: float = DEFAULT_LONG_AFTER,
+        self, max_active: int = DEFAULT_MAX_ACTIVE, long_after: float = DEFAULT_LONG_AFTER
     ) -> None:
         if max_active < 0:
             raise ValueError("max_active cannot be negative")
-        self.app = app
         self.max_active = max_active
         self.long_after = long_after
         #: Requests holding a turn now.
@@ -80,40 +79,25 @@ class ChangesFirst:
         """Requests waiting for their turn now."""
         return len(self._changes) + len(self._reads)
 
-    def _line(self, scope: Scope) -> deque[asyncio.Future[None]] | None:
-        """Where ``scope`` waits for its turn (``None``: it never waits)."""
-        if self.max_active == 0 or scope["type"] != "http":
-            return None
-        if scope["method"] not in _READS:
-            return self._changes
-        path: str = scope["path"]
-        return None if path.startswith(_NEVER_WAIT) else self._reads
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        line = self._line(scope)
-        if line is None:
-            await self.app(scope, receive, send)
-            return
+    async def take(self, change: bool) -> _Turn:
+        """A turn, at once while one is free, else when one comes free for this request."""
         if self.active < self.max_active:
             self.active += 1
-        else:
-            ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-            line.append(ready)
-            try:
-                await ready  # the turn is handed over with it: ``active`` counts it already
-            except asyncio.CancelledError:
-                if ready.done() and not ready.cancelled():
-                    self._pass_on()  # handed a turn while going away: the next one gets it
-                else:
-                    line.remove(ready)
-                raise
-        turn = _Turn(self)
+            return _Turn(self)
+        line = self._changes if change else self._reads
+        ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        line.append(ready)
         try:
-            await self.app(scope, receive, send)
-        finally:
-            turn.give_back()
+            await ready  # the turn is handed over with it: ``active`` counts it already
+        except asyncio.CancelledError:
+            if ready.done() and not ready.cancelled():
+                self.pass_on()  # handed a turn while going away: the next one gets it
+            else:
+                line.remove(ready)
+            raise
+        return _Turn(self)
 
-    def _pass_on(self) -> None:
+    def pass_on(self) -> None:
         """A turn came free: to the first waiting change, else to the first waiting read."""
         for line in (self._changes, self._reads):
             while line:
@@ -122,3 +106,27 @@ class ChangesFirst:
                     ready.set_result(None)
                     return
         self.active -= 1
+
+
+class ChangesFirst:
+    """ASGI middleware: requests take :class:`Turns`; some never wait (the module text)."""
+
+    def __init__(self, app: ASGIApp, turns: Turns | None = None) -> None:
+        self.app = app
+        self.turns = turns if turns is not None else Turns()
+
+    def _waits(self, scope: Scope) -> bool:
+        if self.turns.max_active == 0 or scope["type"] != "http":
+            return False
+        path: str = scope["path"]
+        return scope["method"] not in _READS or not path.startswith(_NEVER_WAIT)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if not self._waits(scope):
+            await self.app(scope, receive, send)
+            return
+        turn = await self.turns.take(change=scope["method"] not in _READS)
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            turn.give_back()

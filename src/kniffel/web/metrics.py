@@ -2,7 +2,7 @@
 
 Off by default. When on, a small ASGI middleware counts every HTTP request by
 method, route template (``/api/games/{game_id}``, never the id itself) and
-status, and times it; live sockets and the replay cache are read when
+status, and times it; turns, live sockets and the replay cache are read when
 Prometheus scrapes. Each server process keeps its own figures: with several
 processes, scrape each one (docs/deploy.md). ``prometheus_client`` is imported
 only when metrics are on, so a plain start does not pay for it.
@@ -47,7 +47,7 @@ class _Metrics:
 
 
 class _StateCollector:
-    """Figures read at scrape time: live sockets and the replay cache."""
+    """Figures read at scrape time: turns, live sockets and the replay cache."""
 
     def __init__(self, app: FastAPI) -> None:
         self.app = app
@@ -60,6 +60,16 @@ class _StateCollector:
 
         service = getattr(self.app.state, "service", None)
         hub = getattr(self.app.state, "hub", None)
+        turns = getattr(self.app.state, "turns", None)
+        if turns is not None:
+            yield GaugeMetricFamily(
+                "kniffel_requests_running",
+                "Requests holding a turn (docs/decisions.md, Changes first).",
+                value=turns.active,
+            )
+            yield GaugeMetricFamily(
+                "kniffel_requests_waiting", "Requests waiting for a turn.", value=turns.waiting
+            )
         if hub is not None and hasattr(hub, "watcher_total"):
             yield GaugeMetricFamily(
                 "kniffel_live_sockets", "Open live-update WebSockets.", value=hub.watcher_total()
