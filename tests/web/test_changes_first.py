@@ -215,3 +215,31 @@ def test_the_bound_is_a_setting(db_url: str, monkeypatch: pytest.MonkeyPatch) ->
         Turns(max_active=-1)
     with TestClient(app) as client:  # the board answers through it
         assert client.get("/api/games").status_code == 200
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_many_requests_never_run_more_than_the_bound_and_all_end(seed: int) -> None:
+    import random
+
+    chance = random.Random(seed)
+
+    async def test(app: Held) -> None:
+        gate = ChangesFirst(app, Turns(max_active=3, long_after=60))
+        tasks: dict[str, asyncio.Task[None]] = {}
+        for n in range(40):
+            path = f"/{n}"
+            tasks[path] = request(gate, chance.choice(["GET", "POST", "GET"]), path)
+            await settle()
+            running = [p for p in app.started if p in tasks and not tasks[p].done()]
+            assert len(running) <= 3 and gate.turns.active <= 3
+            if chance.random() < 0.2:  # a device goes away, waiting or running
+                tasks[chance.choice(list(tasks))].cancel()
+            if running and chance.random() < 0.6:
+                app.finish(chance.choice(running))
+            await settle()
+        for path in tasks:
+            app.finish(path)
+        await asyncio.wait_for(asyncio.gather(*tasks.values(), return_exceptions=True), WAIT)
+        assert gate.turns.active == 0 and gate.turns.waiting == 0
+
+    run(test)
