@@ -8,6 +8,7 @@ finish, so the order in which they start is seen exactly; no test measures time.
 from __future__ import annotations
 
 import asyncio
+import random
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -219,8 +220,6 @@ def test_the_bound_is_a_setting(db_url: str, monkeypatch: pytest.MonkeyPatch) ->
 
 @pytest.mark.parametrize("seed", range(5))
 def test_many_requests_never_run_more_than_the_bound_and_all_end(seed: int) -> None:
-    import random
-
     chance = random.Random(seed)
 
     async def test(app: Held) -> None:
