@@ -57,6 +57,14 @@ def request(gate: ChangesFirst, method: str, path: str) -> asyncio.Task[None]:
     return asyncio.get_running_loop().create_task(gate(scope, receive, send))
 
 
+async def one_turn_taken(app: Held, path: str) -> tuple[ChangesFirst, asyncio.Task[None]]:
+    """A gate of one turn, taken by a read of ``path`` that runs until the test finishes it."""
+    gate = ChangesFirst(app, Turns(max_active=1))
+    running = request(gate, "GET", path)
+    await app.until_started(path)
+    return gate, running
+
+
 async def settle() -> None:
     for _ in range(10):  # let every task that can run take its steps
         await asyncio.sleep(0)
@@ -86,9 +94,7 @@ def test_requests_under_the_bound_start_at_once() -> None:
 
 def test_a_change_gets_the_free_turn_before_reads_that_came_earlier() -> None:
     async def test(app: Held) -> None:
-        gate = ChangesFirst(app, Turns(max_active=1))
-        first = request(gate, "GET", "/api/games/a")
-        await app.until_started("/api/games/a")
+        gate, first = await one_turn_taken(app, "/api/games/a")
         read = request(gate, "GET", "/api/games/b")
         await settle()
         change = request(gate, "POST", "/api/games/b/events")
@@ -108,9 +114,8 @@ def test_a_change_gets_the_free_turn_before_reads_that_came_earlier() -> None:
 
 def test_reads_and_changes_each_keep_their_order() -> None:
     async def test(app: Held) -> None:
-        gate = ChangesFirst(app, Turns(max_active=1))
-        tasks = [request(gate, "GET", "/r0")]
-        await app.until_started("/r0")
+        gate, first = await one_turn_taken(app, "/r0")
+        tasks = [first]
         for path, method in [("/r1", "GET"), ("/c1", "POST"), ("/r2", "GET"), ("/c2", "DELETE")]:
             tasks.append(request(gate, method, path))
             await settle()
@@ -144,9 +149,7 @@ def test_a_long_request_gives_its_turn_back() -> None:
 
 def test_a_request_that_goes_away_while_waiting_leaves_no_trace() -> None:
     async def test(app: Held) -> None:
-        gate = ChangesFirst(app, Turns(max_active=1))
-        first = request(gate, "GET", "/a")
-        await app.until_started("/a")
+        gate, first = await one_turn_taken(app, "/a")
         gone = request(gate, "POST", "/gone")
         await settle()
         assert gate.turns.waiting == 1
@@ -177,9 +180,7 @@ def test_health_metrics_static_files_and_live_sockets_never_wait(
     kind: str, method: str, path: str
 ) -> None:
     async def test(app: Held) -> None:
-        gate = ChangesFirst(app, Turns(max_active=1))
-        busy = request(gate, "GET", "/busy")
-        await app.until_started("/busy")
+        gate, busy = await one_turn_taken(app, "/busy")
         scope = {"type": kind, "method": method, "path": path, "headers": []}
         passing = asyncio.get_running_loop().create_task(gate(scope, None, None))  # type: ignore[arg-type]
         await app.until_started(path)
