@@ -97,6 +97,8 @@ def test_the_player_page_shows_the_bot_for_the_games_house_rules(
     if preset["bot"] is None:  # the background may already be done
         assert preset["bot_pending"]["status"] == "computing"
         assert "Der starke Bot mit diesen Hausregeln wird berechnet" in first
+        # The paragraph asks again by itself (tests/e2e/test_player_yardstick.py in a browser).
+        assert 'hx-trigger="load delay:2s" hx-select="#yardstick-1"' in _squeezed(first)
     found = _until(lambda: client.get("/api/players/hedda").json()["presets"][0]["bot"])
     assert found["games"] == 100 and found["source"] == "simulated"
     # Kniffel's rules in a single free column: the Kniffel preset's bot, within the noise.
@@ -105,6 +107,7 @@ def test_the_player_page_shows_the_bot_for_the_games_house_rules(
     page = html.unescape(client.get("/spieler/hedda").text)
     assert "mit diesen Hausregeln, 100 simulierte Spiele" in page
     assert "wird berechnet" not in page
+    assert 'id="yardstick-1" data-yardstick>' in page and "hx-trigger" not in page
     chart = client.get(f"/spieler/hedda/verteilung.svg?variant=yahtzee&options={options}")
     assert chart.status_code == 200 and "Der starke Bot" in chart.text
 
@@ -121,3 +124,9 @@ def test_rules_whose_tables_are_missing_wait_for_them(
     assert data["presets"][0]["bot_pending"] == {"status": "waiting_for_tables"}
     page = html.unescape(client.get("/spieler/ilse").text)
     assert "sobald ihre Tabellen berechnet sind" in page
+    assert 'hx-trigger="load delay:15s"' in page  # seldom: a key holder's request builds them
+
+
+def _squeezed(page: str) -> str:
+    """``page`` with every run of white space as one blank (attributes across lines)."""
+    return " ".join(page.split())

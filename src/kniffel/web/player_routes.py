@@ -381,6 +381,11 @@ async def player_page(request: Request, name: str) -> Response:
     return _render(request, "players/player.html", _player_context(stats, words, bots))
 
 
+#: How often a player page asks again for the bot's figures it is waiting for: often while they
+#: are simulated, seldom while the tables they need wait for a key holder to ask for them.
+_POLL_SECONDS = {"computing": 2, "waiting_for_tables": 15}
+
+
 def _pending_words(words: ReviewWords, pending: dict[str, Any] | None) -> str | None:
     if pending is None:
         return None
@@ -438,6 +443,7 @@ def _player_context(
                 if bot.source == "docs/bot.md"
                 else words("mit diesen Hausregeln, {games} simulierte Spiele", games=bot.games),
                 "bot_pending": _pending_words(words, pending),
+                "bot_poll": _POLL_SECONDS.get(pending["status"]) if pending else None,
             }
         )
     return {
