@@ -34,7 +34,15 @@ def test_the_bot_figures_appear_on_the_player_page_without_a_reload(
 ) -> None:
     # Kniffel's single column under Yahtzee's rules: tables of a preset, no documented figures.
     rules = get_variant("yahtzee").options.as_dict()
-    _path("kniffel", options_key(rules)).unlink(missing_ok=True)  # simulated by no other test
+    kept = _path("kniffel", options_key(rules))
+    kept.unlink(missing_ok=True)  # tests/web/test_yardstick.py simulates these rules as well
+    try:
+        _show_the_figures(browser, tmp_path, rules)
+    finally:
+        kept.unlink(missing_ok=True)  # leaves the session's cache as it found it
+
+
+def _show_the_figures(browser: Browser, tmp_path: Path, rules: dict[str, object]) -> None:
     command = [sys.executable, "-m", "kniffel", "serve", "--port", "{port}"]
     with running_board(tmp_path, command, {"KNIFFEL_BACKGROUND": "1"}) as server:
         record = random_record("kniffel", ["Wenzel"], random.Random(5), options=rules)
