@@ -191,6 +191,37 @@ def test_a_double_tap_enters_once_and_opens_nothing_of_the_next_player(
     context.close()
 
 
+def test_an_answer_that_comes_after_the_live_update_leaves_the_board_ready(
+    browser: Browser, server: str
+) -> None:
+    """The entry's own answer is slow: the live update has already shown the next player.
+
+    The tapped form is gone with that update; the board must still learn that the change
+    is done. Before, it waited for that answer forever and dropped every later tap (the
+    walk against the strong bot met this on a busy machine: Clara's roll did nothing).
+    """
+    game = new_game(server, "rauf-runter", ["Anna", "Ben"])
+    context = phone(browser)
+    page = open_board(context, server, game)
+    type_dice(page, "11123")
+    gate = Gate(page, r"/enter$", closed=True, sent=True)
+    page.get_by_role("button", name="Runter, Einser, Pflichtfeld, 3 Punkte möglich").tap()
+    gate.wait_for()
+    wait_version(page, 1)  # the live update, before the answer
+    enter(server, game, "Ben", "down.ones", "22256")  # and Ben enters on his own phone
+    wait_version(page, 2)
+    expect(page.locator(".turn-name")).to_have_text("Anna ist am Zug")
+    gate.release()  # an answer older than the board: not shown
+    expect(page.locator(".game")).not_to_have_attribute("aria-busy", "true")
+    wait_version(page, 2)
+    page.locator(".status").tap()  # a finger lands elsewhere before the next tap
+    type_dice(page, "12333")
+    page.get_by_role("button", name="Runter, Zweier, Pflichtfeld, 2 Punkte möglich").tap()
+    wait_version(page, 3)
+    expect(page.locator(".turn-name")).to_have_text("Ben ist am Zug")
+    context.close()
+
+
 def test_after_an_entry_by_keyboard_the_next_player_types_their_dice(
     browser: Browser, server: str
 ) -> None:

@@ -511,19 +511,21 @@ document.documentElement.classList.add("js");
       const config = event.detail.requestConfig;
       return !!config && config.verb && config.verb !== "get" && game.contains(event.detail.elt);
     };
+    // The change is done when its answer has ended (loaded, failed or timed out), told by
+    // the request itself: a live update may have replaced the tapped form before the answer
+    // came, and htmx then has no element on the page to send htmx:afterRequest to.
     document.addEventListener("htmx:beforeRequest", (event) => {
-      if (isChange(event)) {
-        changeKey = storeKey();
-        busy = true;
-        game.setAttribute("aria-busy", "true");
-      }
-    });
-    document.addEventListener("htmx:afterRequest", (event) => {
       if (!isChange(event)) return;
+      changeKey = storeKey();
+      busy = true;
+      game.setAttribute("aria-busy", "true");
+      event.detail.xhr.addEventListener("loadend", changeDone, { once: true });
+    });
+    function changeDone() {
       busy = false;
       game.removeAttribute("aria-busy");
       settle = lastTap && !byKeyboard ? { ...lastTap, until: performance.now() + 700 } : null;
-    });
+    }
 
     // -- after every swap of the board
     document.addEventListener("htmx:beforeSwap", (event) => {
