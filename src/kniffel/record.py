@@ -21,7 +21,6 @@ from typing import Any
 
 from kniffel.rules import (
     MAX_PLAYERS,
-    Cell,
     Clear,
     Dice,
     Edit,
@@ -307,8 +306,9 @@ def dumps(game: Game, *, indent: int | None = 1) -> str:
 
 def _column_dict(game: Game, player: int, column: str) -> dict[str, Any]:
     totals = game.column_totals(player, column)
+    values = game.column_points(player, column)
     return {
-        "cells": {row.value: game.points(player, Cell(column, row)) for row in game.rows},
+        "cells": {row.value: value for row, value in zip(game.rows, values, strict=True)},
         "upper": totals.upper,
         "bonus": totals.bonus,
         "lower": totals.lower,
@@ -334,15 +334,16 @@ def state_dict(game: Game) -> dict[str, Any]:
         "finished": game.is_finished,
         "winners": game.winners(),
         "turn": turn,
-        "players": [
-            {
-                "name": name,
-                "total": game.total(i),
-                "columns": {spec.id: _column_dict(game, i, spec.id) for spec in game.columns},
-            }
-            for i, name in enumerate(game.players)
-        ],
+        "players": [_player_dict(game, i, name) for i, name in enumerate(game.players)],
     }
+
+
+def _player_dict(game: Game, player: int, name: str) -> dict[str, Any]:
+    columns = {spec.id: _column_dict(game, player, spec.id) for spec in game.columns}
+    # The player's total is the sum of the column totals just counted (Game.total counts them
+    # again): one count per read, and the state is encoded on every read of a game.
+    total = sum(column["total"] for column in columns.values())
+    return {"name": name, "total": total, "columns": columns}
 
 
 def new_record(variant: Variant | str, players: Sequence[str]) -> dict[str, Any]:

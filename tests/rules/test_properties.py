@@ -53,7 +53,15 @@ def test_totals_are_the_sums_of_the_cells(game: Game) -> None:
             assert totals.kniffel_bonus == extra
             assert totals.total == spec.factor * (upper + bonus + lower + extra)
             player_total += totals.total
+            assert game.column_points(name, spec.id) == tuple(game.points(name, c) for c in cells)
         assert game.total(name) == player_total
+    # The replay state counts the same (it sums its own column totals).
+    for seat, shown in enumerate(state_dict(game)["players"]):
+        assert shown["total"] == game.total(seat)
+        for spec in game.columns:
+            column = shown["columns"][spec.id]
+            assert list(column["cells"].values()) == list(game.column_points(seat, spec.id))
+            assert column["total"] == game.column_totals(seat, spec.id).total
 
 
 @settings(max_examples=100, deadline=None)

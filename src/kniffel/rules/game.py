@@ -220,6 +220,10 @@ class Game:
         c, r = self._cr(cell)
         return self._cells[p][c][r]
 
+    def column_points(self, player: str | int, column: str) -> tuple[int | None, ...]:
+        """Every cell of one column in row order (``None`` where empty): :meth:`points` at once."""
+        return tuple(self._cells[self._p(player)][self._c(column)])
+
     def cell_bonus(self, player: str | int, cell: Cell) -> int:
         """The extra-Kniffel bonus that the entry in ``cell`` earned."""
         p = self._p(player)
