@@ -17,13 +17,17 @@ def private_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]
     start (``KNIFFEL_PREBUILD_TABLES=0``): tests that read advice ask for
     :func:`preset_tables`, and the tests of the background builds switch it on. Nor do
     they review finished games in the background (``KNIFFEL_BACKGROUND=0``: a test counts
-    what its own requests do); tests/web/test_background.py switches it on.
+    what its own requests do); tests/web/test_background.py switches it on. Nor do they
+    freeze what start-up made (``KNIFFEL_GC_FREEZE=0``).
     """
     path = str(tmp_path_factory.mktemp("kniffel-cache"))
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("KNIFFEL_CACHE_DIR", path)
         patch.setenv("KNIFFEL_PREBUILD_TABLES", "0")
         patch.setenv("KNIFFEL_BACKGROUND", "0")
+        # A test process starts hundreds of apps: each start would make what earlier tests
+        # left alive permanent (tests/web/test_gc_freeze.py switches it on).
+        patch.setenv("KNIFFEL_GC_FREEZE", "0")
         yield path
 
 

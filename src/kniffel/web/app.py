@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -88,6 +89,12 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
             # In the background: the worker skips the tables already on disk.
             table_builds.enqueue(preset_tables())
         chores = background.start(app)  # reviews and yardsticks (kniffel.web.background)
+        if settings.gc_freeze:
+            # What start-up made lives as long as the process: kept out of the collector's full
+            # passes, which otherwise walked it all and held every request for 50-200 ms, the
+            # live updates' p99 (docs/decisions.md, "The collector after start").
+            gc.collect()
+            gc.freeze()
         try:
             yield
         finally:

@@ -1,0 +1,40 @@
+"""After start the board moves what start-up made out of the collector's sight (``gc.freeze``):
+the collector's full passes had walked it all and held every request (docs/decisions.md, "The
+collector after start"). Observed through ``gc.freeze`` itself, so that this test process keeps
+collecting as before."""
+
+from __future__ import annotations
+
+import gc
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from kniffel.settings import Settings
+from kniffel.web.app import create_app
+
+
+def _starts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, **settings: bool) -> list[bool]:
+    """Start and stop the board; for each ``gc.freeze()``: whether the store was open by then."""
+    calls: list[bool] = []
+    app = create_app(Settings(db=f"sqlite:///{tmp_path / 'k.db'}", **settings))
+    monkeypatch.setattr(gc, "freeze", lambda: calls.append(hasattr(app.state, "service")))
+    with TestClient(app) as client:
+        assert client.get("/healthz").status_code == 200
+    return calls
+
+
+def test_the_board_freezes_once_started(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert _starts(tmp_path, monkeypatch, gc_freeze=True) == [True]
+
+
+def test_freezing_can_be_switched_off(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert _starts(tmp_path, monkeypatch, gc_freeze=False) == []
+
+
+def test_freezing_is_the_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("KNIFFEL_GC_FREEZE")  # set off for the test session (tests/conftest.py)
+    assert Settings().gc_freeze is True
+    monkeypatch.setenv("KNIFFEL_GC_FREEZE", "false")
+    assert Settings().gc_freeze is False
