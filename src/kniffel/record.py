@@ -334,16 +334,15 @@ def state_dict(game: Game) -> dict[str, Any]:
         "finished": game.is_finished,
         "winners": game.winners(),
         "turn": turn,
-        "players": [_player_dict(game, i, name) for i, name in enumerate(game.players)],
+        "players": [
+            {
+                "name": name,
+                "total": game.total(i),
+                "columns": {spec.id: _column_dict(game, i, spec.id) for spec in game.columns},
+            }
+            for i, name in enumerate(game.players)
+        ],
     }
-
-
-def _player_dict(game: Game, player: int, name: str) -> dict[str, Any]:
-    columns = {spec.id: _column_dict(game, player, spec.id) for spec in game.columns}
-    # The player's total is the sum of the column totals just counted (Game.total counts them
-    # again): one count per read, and the state is encoded on every read of a game.
-    total = sum(column["total"] for column in columns.values())
-    return {"name": name, "total": total, "columns": columns}
 
 
 def new_record(variant: Variant | str, players: Sequence[str]) -> dict[str, Any]:

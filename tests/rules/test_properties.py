@@ -55,7 +55,7 @@ def test_totals_are_the_sums_of_the_cells(game: Game) -> None:
             player_total += totals.total
             assert game.column_points(name, spec.id) == tuple(game.points(name, c) for c in cells)
         assert game.total(name) == player_total
-    # The replay state counts the same (it sums its own column totals).
+    # The replay state shows the same cells and totals.
     for seat, shown in enumerate(state_dict(game)["players"]):
         assert shown["total"] == game.total(seat)
         for spec in game.columns:
