@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 import psycopg
 import pytest
 
-from kniffel.board.pghub import PgHub, libpq_url
+from kniffel.board.pghub import CHANNEL, PgHub, libpq_url
 from kniffel.store import GameStore, NewGame, VersionConflict
 
 from .postgres import missing
@@ -40,6 +40,38 @@ def test_the_store_works_on_postgresql(pg_url: str) -> None:
         assert loaded.finished is True
         assert [s.id for s in store.summaries(finished=True)] == ["pg-store"]
     finally:
+        store.close()
+
+
+def _heard_until(listening: psycopg.Connection[tuple[object, ...]], last: str) -> list[str]:
+    """The payloads heard on ``listening`` up to and including ``last``."""
+    heard: list[str] = []
+    for notify in listening.notifies(timeout=10):
+        heard.append(notify.payload)
+        if notify.payload == last:
+            break
+    return heard
+
+
+def test_the_store_announces_each_stored_event_and_nothing_else(pg_url: str) -> None:
+    """The append's own transaction announces its version; a hub made for that store sends no
+    second ``NOTIFY``, and a refused append announces nothing."""
+    store = GameStore.open(pg_url)
+    hub = PgHub(store.url, store.version, store_announces=store.announces)
+    try:
+        assert store.announces
+        game = NewGame("pg-announce", "k", "kniffel", {"chance": True}, ("Anna",), "physical")
+        store.create(game)
+        with psycopg.connect(libpq_url(pg_url), autocommit=True) as listening:
+            listening.execute(f"LISTEN {CHANNEL}")
+            assert store.append("pg-announce", 0, {"type": "undo"}, finished=False).version == 1
+            hub.publish("pg-announce", 1)  # as the board does after each append
+            with pytest.raises(VersionConflict):
+                store.append("pg-announce", 0, {"type": "undo"}, finished=False)
+            assert store.append("pg-announce", 1, {"type": "undo"}, finished=False).version == 2
+            assert _heard_until(listening, "pg-announce 2") == ["pg-announce 1", "pg-announce 2"]
+    finally:
+        asyncio.run(hub.stop())
         store.close()
 
 

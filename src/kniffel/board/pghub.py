@@ -1,10 +1,14 @@
 """A hub for several server processes on one PostgreSQL database.
 
 Every process keeps a :class:`~kniffel.board.hub.LocalHub` for its own
-watchers. A stored change is announced with ``NOTIFY kniffel_games`` and
+watchers. A stored change is announced on the channel ``kniffel_games`` and
 every process LISTENs on its own autocommit connection, handing what it
 hears to its local hub. The payload is ``"<game id> <version>"``: the store
-stays the truth and a missed notification costs only a refetch.
+stays the truth and a missed notification costs only a refetch. The store
+announces each append inside its own transaction
+(:data:`kniffel.store.repository.CHANNEL`); a hub made for such a store
+(``store_announces``) only tells its own process's watchers at once, and
+one made without it sends the ``NOTIFY`` itself.
 """
 
 from __future__ import annotations
@@ -20,10 +24,10 @@ import psycopg
 from sqlalchemy import make_url
 
 from kniffel.board.hub import LocalHub, Subscription
+from kniffel.store.repository import CHANNEL
 
 __all__ = ["CHANNEL", "PgHub", "libpq_url"]
 
-CHANNEL = "kniffel_games"
 _RETRY_SECONDS = 1.0
 _log = logging.getLogger(__name__)
 
@@ -36,9 +40,16 @@ def libpq_url(url: str) -> str:
 class PgHub:
     """LISTEN/NOTIFY between processes, a local fan-out inside each."""
 
-    def __init__(self, url: str, versions: Callable[[str], int | None] | None = None) -> None:
+    def __init__(
+        self,
+        url: str,
+        versions: Callable[[str], int | None] | None = None,
+        *,
+        store_announces: bool = False,
+    ) -> None:
         self._dsn = libpq_url(url)
         self._versions = versions
+        self._store_announces = store_announces
         self._local = LocalHub()
         self._lock = threading.Lock()
         self._sender: psycopg.Connection[tuple[object, ...]] | None = None
@@ -68,8 +79,11 @@ class PgHub:
         return self._local.watcher_total()
 
     def publish(self, game_id: str, version: int) -> None:
-        # Watchers in this process hear it at once; the others through NOTIFY.
+        # Watchers in this process hear it at once; the others through NOTIFY, which the
+        # store's transaction has sent already when it announces.
         self._local.publish(game_id, version)
+        if self._store_announces:
+            return
         payload = f"{game_id} {version}"
         with self._lock:
             try:

@@ -55,6 +55,7 @@ from kniffel.store import (
     StoredGame,
     Summary,
     VersionConflict,
+    VersionsUnavailable,
     summary_of,
 )
 from kniffel.store.group_commit import GroupCommit
@@ -104,6 +105,13 @@ class NoBots:
         return None
 
 
+class LoopVersionReader(Protocol):
+    """Asks a game's version on the event loop (:class:`kniffel.store.loop_versions.LoopVersions`):
+    ``None`` for an unknown game, :class:`~kniffel.store.VersionsUnavailable` when it cannot."""
+
+    async def version(self, game_id: str) -> int | None: ...
+
+
 class GameService:
     """Creates, reads and changes games in the store, through the rules engine."""
 
@@ -115,8 +123,12 @@ class GameService:
         dice: Random | None = None,
         replays: ReplayCache | None = None,
         writer: GroupCommit | None = None,
+        versions: LoopVersionReader | None = None,
     ) -> None:
         self.store = store
+        #: Asks a game's version without leaving the event loop where the store's own query
+        #: would need a worker thread (PostgreSQL): reads of a kept version stay on the loop.
+        self.versions = versions
         #: Stores the changes made through :meth:`apply_async` and :meth:`roll_async` (group
         #: commit); without one they run in a worker thread like :meth:`apply`.
         self.writer = writer
@@ -199,8 +211,9 @@ class GameService:
 
     # ------------------------------------------------------------------- read
 
-    def get(self, game_id: str) -> GameView:
-        return self._view(*self._state(game_id))
+    def get(self, game_id: str, version: int | None = None) -> GameView:
+        """The game as stored; ``version``, when given, is its version just read."""
+        return self._view(*self._state(game_id, version))
 
     @property
     def quick_reads(self) -> bool:
@@ -213,13 +226,35 @@ class GameService:
         """:meth:`get` for a route on the event loop, without a worker thread when that is
         quicker: a game whose version is cached costs one indexed query, which on SQLite
         runs on the loop (:attr:`quick_reads`), since handing it to a worker thread and back
-        costs more than the query (docs/benchmarks.md, "Load"). A game that must be loaded
-        and replayed, and every read on PostgreSQL, goes to a worker thread."""
+        costs more than the query (docs/benchmarks.md, "Load"). On PostgreSQL the version is
+        asked on the loop by :attr:`versions`. A game that must be loaded and replayed goes to
+        a worker thread."""
         if self.quick_reads:
             view = self.peek(game_id)
             if view is not None:
                 return view
-        return await to_thread.run_sync(self.get, game_id)
+            return await to_thread.run_sync(self.get, game_id)
+        version = await self._loop_version(game_id)
+        if version is not None:
+            cached = self.replays.get(game_id, version)
+            if cached is not None and cached.row is not None:
+                return self._view(cached.row, cached)
+        return await to_thread.run_sync(self.get, game_id, version)
+
+    async def _loop_version(self, game_id: str) -> int | None:
+        """The game's version asked by :attr:`versions` on the loop, ``None`` when there is no
+        reader or it cannot ask now; :class:`GameNotFound` for an unknown id."""
+        if self.versions is None:
+            return None
+        if not _GAME_ID.fullmatch(game_id):
+            raise GameNotFound(game_id)
+        try:
+            version = await self.versions.version(game_id)
+        except VersionsUnavailable:
+            return None
+        if version is None:
+            raise GameNotFound(game_id)
+        return version
 
     def peek(self, game_id: str) -> GameView | None:
         """The game as :meth:`get` gives it when its current version is cached, else ``None``
@@ -332,9 +367,15 @@ class GameService:
         key: str | None,
         expected_version: int | None,
         build: Callable[[StoredGame, Game], Event],
+        state: tuple[StoredGame, CachedReplay] | None = None,
     ) -> GameView:
+        """Check and store a change; ``state``, when given, is the game's state just read (the
+        first try starts from it, a retry after a conflict reads the game again)."""
         for _ in range(_RETRIES):
-            pending = self._prepare(self._state(game_id), key, expected_version, build)
+            if state is None:
+                state = self._state(game_id)
+            pending = self._prepare(state, key, expected_version, build)
+            state = None
             try:
                 appended = self.store.append(
                     game_id,
@@ -365,7 +406,16 @@ class GameService:
         in a worker thread."""
         writer = self.writer
         if writer is None:
-            return await to_thread.run_sync(self._change, game_id, key, expected_version, build)
+            # A kept state whose version the loop could ask spares the worker thread that read.
+            state = None
+            version = await self._loop_version(game_id)
+            if version is not None:
+                cached = self.replays.get(game_id, version)
+                if cached is not None and cached.row is not None:
+                    state = (cached.row, cached)
+            return await to_thread.run_sync(
+                self._change, game_id, key, expected_version, build, state
+            )
         for _ in range(_RETRIES):
             state = self._cached_state(game_id) if self.quick_reads else None
             if state is None:  # not cached: loaded and replayed in a worker thread
@@ -445,14 +495,16 @@ class GameService:
 
     # ---------------------------------------------------------------- helpers
 
-    def _state(self, game_id: str) -> tuple[StoredGame, CachedReplay]:
+    def _state(self, game_id: str, version: int | None = None) -> tuple[StoredGame, CachedReplay]:
         """The stored game's row and its replay at the row's version.
 
-        The version is one indexed read; the row comes with the cached replay of that
-        version (the row changes only with the version), and the row and events are loaded,
-        and the events replayed, only when the cache does not hold that version.
+        The version is one indexed read (skipped when the caller just read it); the row comes
+        with the cached replay of that version (the row changes only with the version), and
+        the row and events are loaded, and the events replayed, only when the cache does not
+        hold that version.
         """
-        version = self.store.version(game_id) if _GAME_ID.fullmatch(game_id) else None
+        if version is None:
+            version = self.store.version(game_id) if _GAME_ID.fullmatch(game_id) else None
         if version is None:
             raise GameNotFound(game_id)
         cached = self.replays.get(game_id, version)

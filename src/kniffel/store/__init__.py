@@ -10,6 +10,7 @@ from kniffel.store.repository import (
     NewGame,
     StoredGame,
     VersionConflict,
+    VersionsUnavailable,
 )
 from kniffel.store.results import ResultStore, player_key
 from kniffel.store.summary import Summary, summary_of
@@ -25,6 +26,7 @@ __all__ = [
     "StoredGame",
     "Summary",
     "VersionConflict",
+    "VersionsUnavailable",
     "migrate",
     "open_engine",
     "player_key",

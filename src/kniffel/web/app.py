@@ -6,6 +6,7 @@ import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
@@ -38,6 +39,9 @@ from kniffel.web.errors import COMMON_ERRORS, document_errors, install_error_han
 from kniffel.web.origin import SameOriginForms
 from kniffel.web.security import SecurityHeaders
 
+if TYPE_CHECKING:
+    from kniffel.store.loop_versions import LoopVersions
+
 __all__ = ["STATIC", "create_app", "hub_for"]
 
 STATIC = Path(__file__).parent / "static"
@@ -64,8 +68,20 @@ def hub_for(store: GameStore) -> Hub:
     if store.dialect == "postgresql":
         from kniffel.board.pghub import PgHub
 
-        return PgHub(store.url, store.version)
+        return PgHub(store.url, store.version, store_announces=store.announces)
     return LocalHub()
+
+
+async def loop_versions_for(store: GameStore) -> LoopVersions | None:
+    """PostgreSQL: a reader of versions on the event loop, started on the running one (its
+    query is a network round trip, which SQLite's is not)."""
+    if store.dialect != "postgresql":
+        return None
+    from kniffel.store.loop_versions import LoopVersions
+
+    versions = LoopVersions(store.url)
+    await versions.start()
+    return versions
 
 
 def create_app(settings: Settings | None = None, *, bots: BotDriver | None = None) -> FastAPI:
@@ -84,7 +100,8 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
             driver.use_tables(table_builds)
         # SQLite: one writer thread stores the board's changes, many to a commit (group commit).
         writer = GroupCommit(store) if store.dialect == "sqlite" else None
-        app.state.service = GameService(store, hub, driver, writer=writer)
+        versions = await loop_versions_for(store)
+        app.state.service = GameService(store, hub, driver, writer=writer, versions=versions)
         if settings.prebuild_tables:
             # In the background: the worker skips the tables already on disk.
             table_builds.enqueue(preset_tables())
@@ -106,6 +123,8 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
             if writer is not None:
                 await run_in_threadpool(writer.close)
             await hub.stop()
+            if versions is not None:
+                await versions.close()
             store.close()
 
     app = FastAPI(

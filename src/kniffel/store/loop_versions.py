@@ -1,0 +1,109 @@
+"""A game's version asked on the event loop, for PostgreSQL (docs/decisions.md, "Versions on the
+loop").
+
+Every read of the board asks the game's version first and answers from the kept replay of that
+version (docs/architecture.md). On SQLite that query reads a local file and runs on the event
+loop. On PostgreSQL it is a network round trip, and through SQLAlchemy's pool in a worker thread
+it took three of them (the pool's ping, the query, the rollback when the connection went back)
+and two thread switches, for every read of every watcher. Here a few autocommit connections of
+psycopg's asyncio API ask it in one round trip, without leaving the loop.
+
+Nothing here is the truth of a game: a connection that fails is dropped and the read raises
+:class:`VersionsUnavailable`, and the caller takes its worker-thread path, which answers as it
+always did (its pool reconnects, or the usual error is answered).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from typing import Any
+
+import psycopg
+from sqlalchemy import bindparam, make_url, select
+from sqlalchemy.dialects import postgresql
+
+from kniffel.store.models import GameRow
+from kniffel.store.repository import VersionsUnavailable
+
+__all__ = ["DEFAULT_CONNECTIONS", "LoopVersions", "VersionsUnavailable"]
+
+#: Connections that ask at once (a query takes a fraction of a millisecond).
+DEFAULT_CONNECTIONS = 4
+_CONNECT_TIMEOUT = 5
+
+_QUERY = str(
+    select(GameRow.version)
+    .where(GameRow.id == bindparam("game_id"))
+    .compile(dialect=postgresql.psycopg.dialect())  # type: ignore[no-untyped-call]
+)
+
+
+class LoopVersions:
+    """Game versions from PostgreSQL on one event loop, over at most ``size`` connections."""
+
+    def __init__(self, url: str, size: int = DEFAULT_CONNECTIONS) -> None:
+        if size < 1:
+            raise ValueError("at least one connection is needed")
+        self._dsn = make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+        self._size = size
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._slots = asyncio.Semaphore(size)
+        self._idle: list[psycopg.AsyncConnection[Any]] = []
+        self._closing: set[asyncio.Task[None]] = set()
+        #: Queries asked, and connections opened, since start (for tests and metrics).
+        self.asked = 0
+        self.opened = 0
+        #: The connections' ``application_name`` (to find them in pg_stat_activity).
+        self.application_name = f"kniffel-versions-{secrets.token_hex(4)}"
+
+    async def start(self) -> None:
+        """Serve the running loop (the server's); a read from any other loop is not served."""
+        self._loop = asyncio.get_running_loop()
+
+    async def close(self) -> None:
+        self._loop = None
+        idle, self._idle = self._idle, []
+        for connection in idle:
+            await connection.close()
+        if self._closing:
+            await asyncio.gather(*self._closing, return_exceptions=True)
+
+    async def version(self, game_id: str) -> int | None:
+        """The stored version of ``game_id``, ``None`` when there is no such game; raises
+        :class:`VersionsUnavailable` when it cannot be asked here now."""
+        if self._loop is None or asyncio.get_running_loop() is not self._loop:
+            raise VersionsUnavailable("not started on this event loop")
+        async with self._slots:
+            connection = self._idle.pop() if self._idle else await self._connect()
+            try:
+                cursor = await connection.execute(_QUERY, {"game_id": game_id})
+                found = await cursor.fetchone()
+            except psycopg.Error as exc:
+                self._drop(connection)
+                raise VersionsUnavailable(str(exc)) from exc
+            except BaseException:
+                # Cancelled in the middle of a query: the connection's state is unknown.
+                self._drop(connection)
+                raise
+            self.asked += 1
+            self._idle.append(connection)
+        return None if found is None else int(found[0])
+
+    async def _connect(self) -> psycopg.AsyncConnection[Any]:
+        try:
+            connection = await psycopg.AsyncConnection.connect(
+                self._dsn,
+                autocommit=True,
+                connect_timeout=_CONNECT_TIMEOUT,
+                application_name=self.application_name,
+            )
+        except psycopg.Error as exc:
+            raise VersionsUnavailable(str(exc)) from exc
+        self.opened += 1
+        return connection
+
+    def _drop(self, connection: psycopg.AsyncConnection[Any]) -> None:
+        task = asyncio.get_running_loop().create_task(connection.close())
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)

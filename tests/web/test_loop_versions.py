@@ -1,0 +1,156 @@
+"""On PostgreSQL a read of a kept game asks its version on the event loop, in one round trip,
+and never goes stale or fails because of it (docs/decisions.md, "Versions on the loop").
+
+Runs against a throwaway server started from the installed PostgreSQL binaries; skipped (with
+the reason) where they are missing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import psycopg
+import pytest
+from anyio import to_thread
+from fastapi.testclient import TestClient
+
+from kniffel.board.hub import LocalHub
+from kniffel.board.pghub import libpq_url
+from kniffel.board.service import GameService
+from kniffel.settings import Settings
+from kniffel.store import GameStore, VersionsUnavailable
+from kniffel.store.loop_versions import LoopVersions
+from kniffel.web.app import create_app
+
+from .postgres import missing
+from .table import enter, new_game, send, state
+
+pytestmark = pytest.mark.skipif(missing() is not None, reason=missing() or "")
+
+
+@pytest.fixture
+def pg_client(pg_url: str) -> Iterator[TestClient]:
+    with TestClient(create_app(Settings(db=pg_url))) as client:
+        yield client
+
+
+@pytest.fixture
+def handed_over(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names of the functions handed to a worker thread."""
+    names: list[str] = []
+    original = to_thread.run_sync
+
+    async def counting(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        named = function.func if isinstance(function, functools.partial) else function
+        names.append(getattr(named, "__name__", repr(named)))
+        return await original(function, *args, **kwargs)
+
+    monkeypatch.setattr(to_thread, "run_sync", counting)
+    return names
+
+
+def _versions(client: TestClient) -> LoopVersions:
+    versions = client.app.state.service.versions  # type: ignore[attr-defined]
+    assert isinstance(versions, LoopVersions)
+    return versions
+
+
+def test_a_kept_game_is_read_on_the_loop_in_one_query(
+    pg_client: TestClient, handed_over: list[str]
+) -> None:
+    game = new_game(pg_client)
+    versions = _versions(pg_client)
+    assert state(pg_client, game)["version"] == 0  # kept from here on
+    handed_over.clear()
+    asked = versions.asked
+    for _ in range(3):
+        assert state(pg_client, game)["version"] == 0
+    assert handed_over == []
+    assert versions.asked == asked + 3
+
+
+def test_an_entry_into_a_kept_game_reads_its_version_on_the_loop(
+    pg_client: TestClient, handed_over: list[str]
+) -> None:
+    game = new_game(pg_client)
+    assert state(pg_client, game)["version"] == 0
+    handed_over.clear()
+    answer = send(pg_client, game, enter("Anna", "down.ones", "11156"), expected_version=0)
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["version"] == 1
+    # Only the store's transaction leaves the loop; the entry's state is what the next read gets.
+    assert handed_over == ["_change"]
+    assert state(pg_client, game)["version"] == 1
+    refused = send(pg_client, game, enter("Anna", "down.ones", "11156"), expected_version=0)
+    assert refused.status_code == 409
+    assert refused.json()["code"] == "version_conflict"
+
+
+def test_a_change_made_by_another_process_is_read_at_once(
+    pg_url: str, pg_client: TestClient
+) -> None:
+    game = new_game(pg_client)
+    assert state(pg_client, game)["version"] == 0
+    other_store = GameStore.open(pg_url)  # another server process on the same database
+    try:
+        other = GameService(other_store, LocalHub())
+        other.apply(game["id"], game["key"], enter("Anna", "down.ones", "11156"))
+    finally:
+        other_store.close()
+    shown = state(pg_client, game)
+    assert shown["version"] == 1
+    assert shown["players"][0]["columns"]["down"]["cells"]["ones"] == 3
+
+
+def test_a_read_answers_when_the_loop_lost_its_connections(
+    pg_url: str, pg_client: TestClient
+) -> None:
+    game = new_game(pg_client)
+    versions = _versions(pg_client)
+    assert state(pg_client, game)["version"] == 0
+    opened = versions.opened
+    with psycopg.connect(libpq_url(pg_url), autocommit=True) as admin:
+        ended = admin.execute(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+            "WHERE application_name = %s",
+            (versions.application_name,),
+        ).fetchone()
+    assert ended is not None and ended[0] >= 1
+    # The first read after finds its connection gone and is answered the other way ...
+    assert state(pg_client, game)["version"] == 0
+    send(pg_client, game, enter("Anna", "down.ones", "11156"), expected_version=0)
+    # ... and the loop opens a new one for the reads after it.
+    assert state(pg_client, game)["version"] == 1
+    assert versions.opened > opened
+
+
+def test_unknown_games_are_not_found_on_the_loop(pg_client: TestClient) -> None:
+    for game_id in ("nosuchgame", "not a game id", "x" * 500):
+        answer = pg_client.get(f"/api/games/{game_id}")
+        assert answer.status_code == 404
+        assert answer.json()["code"] == "game_not_found"
+
+
+def test_the_reader_serves_only_the_loop_it_started_on(pg_url: str) -> None:
+    store = GameStore.open(pg_url)
+    versions = LoopVersions(store.url)
+
+    async def start() -> None:
+        await versions.start()
+        assert await versions.version("nosuchgame") is None
+        await versions.close()
+
+    async def elsewhere() -> int | None:
+        return await versions.version("nosuchgame")
+
+    try:
+        asyncio.run(start())
+        with pytest.raises(VersionsUnavailable):
+            asyncio.run(elsewhere())
+    finally:
+        store.close()
+    with pytest.raises(ValueError, match="at least one"):
+        LoopVersions(store.url, size=0)
