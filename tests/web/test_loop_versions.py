@@ -89,20 +89,38 @@ def test_an_entry_into_a_kept_game_reads_its_version_on_the_loop(
     assert refused.json()["code"] == "version_conflict"
 
 
-def test_a_change_made_by_another_process_is_read_at_once(
-    pg_url: str, pg_client: TestClient
+def test_changes_made_by_another_process_are_caught_up_on_the_loop(
+    pg_url: str, pg_client: TestClient, handed_over: list[str]
 ) -> None:
+    """A kept replay a few events behind is caught up with them on the loop; one far behind is
+    loaded in a worker thread; both show what a full replay of the stored game shows."""
     game = new_game(pg_client)
     assert state(pg_client, game)["version"] == 0
+    moves = [
+        enter(player, f"free.{row}", "66655")
+        for row in ("ones", "twos", "threes", "fours", "fives", "sixes")
+        for player in ("Anna", "Ben")
+    ]
     other_store = GameStore.open(pg_url)  # another server process on the same database
     try:
         other = GameService(other_store, LocalHub())
-        other.apply(game["id"], game["key"], enter("Anna", "down.ones", "11156"))
+        for move in moves[:2]:
+            other.apply(game["id"], game["key"], move)
+        handed_over.clear()
+        caught_up = state(pg_client, game)
+        assert handed_over == []  # two events behind: caught up on the loop
+        with TestClient(create_app(Settings(db=pg_url))) as fresh:  # replays all it reads
+            assert caught_up == state(fresh, game)
+            assert caught_up["version"] == 2
+            for move in moves[2:]:
+                other.apply(game["id"], game["key"], move)
+            handed_over.clear()
+            loaded = state(pg_client, game)
+            assert handed_over == ["get"]  # ten behind: loaded in a worker thread
+            assert loaded == state(fresh, game)
+            assert loaded["version"] == 12
     finally:
         other_store.close()
-    shown = state(pg_client, game)
-    assert shown["version"] == 1
-    assert shown["players"][0]["columns"]["down"]["cells"]["ones"] == 3
 
 
 def test_a_read_answers_when_the_loop_lost_its_connections(
@@ -154,3 +172,34 @@ def test_the_reader_serves_only_the_loop_it_started_on(pg_url: str) -> None:
         store.close()
     with pytest.raises(ValueError, match="at least one"):
         LoopVersions(store.url, size=0)
+
+
+def test_a_catch_up_reads_what_the_store_loads(pg_url: str) -> None:
+    store = GameStore.open(pg_url)
+    service = GameService(store, LocalHub())
+    versions = LoopVersions(store.url)
+    view = service.create("rauf-runter", None, ["Anna", "Ben"])
+    for cell in ("down.ones", "free.chance"):
+        service.apply(
+            view.id, view.key, enter("Anna" if cell == "down.ones" else "Ben", cell, "11156")
+        )
+
+    async def read() -> list[object]:
+        await versions.start()
+        try:
+            return [
+                await versions.catch_up(view.id, 0),
+                await versions.catch_up(view.id, 1),
+                await versions.catch_up("nosuchgame", 0),
+            ]
+        finally:
+            await versions.close()
+
+    try:
+        whole, after_one, missing_game = asyncio.run(read())
+        assert whole == store.load(view.id)
+        assert after_one == store.load(view.id, after=1)
+        assert after_one is not None and len(after_one.events) == 1
+        assert missing_game is None
+    finally:
+        store.close()

@@ -85,6 +85,9 @@ _GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 # Without an expected version a change is re-checked against the newer state
 # this many times before the writer is told to try again.
 _RETRIES = 5
+#: A kept replay at most this many events behind is caught up on the event loop (PostgreSQL);
+#: a longer replay goes to a worker thread.
+_LOOP_CATCH_UP = 8
 
 
 class BotDriver(Protocol):
@@ -106,10 +109,14 @@ class NoBots:
 
 
 class LoopVersionReader(Protocol):
-    """Asks a game's version on the event loop (:class:`kniffel.store.loop_versions.LoopVersions`):
-    ``None`` for an unknown game, :class:`~kniffel.store.VersionsUnavailable` when it cannot."""
+    """Reads on the event loop (:class:`kniffel.store.loop_versions.LoopVersions`): ``None`` for
+    an unknown game, :class:`~kniffel.store.VersionsUnavailable` when it cannot ask now."""
 
-    async def version(self, game_id: str) -> int | None: ...
+    async def version(self, game_id: str) -> int | None:
+        """The game's stored version (``None``: no such game)."""
+
+    async def catch_up(self, game_id: str, after: int) -> StoredGame | None:
+        """The game's row with its events after version ``after`` (``None``: no such game)."""
 
 
 class GameService:
@@ -234,27 +241,40 @@ class GameService:
             if view is not None:
                 return view
             return await to_thread.run_sync(self.get, game_id)
-        version = await self._loop_version(game_id)
-        if version is not None:
-            cached = self.replays.get(game_id, version)
-            if cached is not None and cached.row is not None:
-                return self._view(cached.row, cached)
+        state, version = await self._loop_state(game_id)
+        if state is not None:
+            return self._view(*state)
         return await to_thread.run_sync(self.get, game_id, version)
 
-    async def _loop_version(self, game_id: str) -> int | None:
-        """The game's version asked by :attr:`versions` on the loop, ``None`` when there is no
-        reader or it cannot ask now; :class:`GameNotFound` for an unknown id."""
+    async def _loop_state(
+        self, game_id: str
+    ) -> tuple[tuple[StoredGame, CachedReplay] | None, int | None]:
+        """The game's state read by :attr:`versions` on the loop: its version, and the kept
+        replay of that version or one a few events behind caught up with them (stored through
+        another process). ``(None, version)`` when the state must be loaded in a worker thread
+        (``version`` ``None`` when there is no reader or it could not ask);
+        :class:`GameNotFound` for an unknown id."""
         if self.versions is None:
-            return None
+            return None, None
         if not _GAME_ID.fullmatch(game_id):
             raise GameNotFound(game_id)
+        version: int | None = None
         try:
             version = await self.versions.version(game_id)
+            if version is None:
+                raise GameNotFound(game_id)
+            cached = self.replays.get(game_id, version)
+            if cached is not None and cached.row is not None:
+                return (cached.row, cached), version
+            behind = self.replays.latest(game_id)
+            if behind is None or not 0 < version - behind[0] <= _LOOP_CATCH_UP:
+                return None, version
+            stored = await self.versions.catch_up(game_id, behind[0])
         except VersionsUnavailable:
-            return None
-        if version is None:
+            return None, version
+        if stored is None:
             raise GameNotFound(game_id)
-        return version
+        return self._caught_up(behind[1], stored), version
 
     def peek(self, game_id: str) -> GameView | None:
         """The game as :meth:`get` gives it when its current version is cached, else ``None``
@@ -406,13 +426,8 @@ class GameService:
         in a worker thread."""
         writer = self.writer
         if writer is None:
-            # A kept state whose version the loop could ask spares the worker thread that read.
-            state = None
-            version = await self._loop_version(game_id)
-            if version is not None:
-                cached = self.replays.get(game_id, version)
-                if cached is not None and cached.row is not None:
-                    state = (cached.row, cached)
+            # A state the loop could read spares the worker thread that read.
+            state, _ = await self._loop_state(game_id)
             return await to_thread.run_sync(
                 self._change, game_id, key, expected_version, build, state
             )
@@ -513,18 +528,21 @@ class GameService:
         behind = self.replays.latest(game_id)
         if behind is not None and behind[0] < version:
             # Another process stored the newer events: only they are loaded and applied.
-            kept_version, kept = behind
-            stored = self.store.load(game_id, after=kept_version)
+            stored = self.store.load(game_id, after=behind[0])
             if stored is None:
                 raise GameNotFound(game_id)
-            game = self._replay(stored, kept.game.copy())
-            events = (*kept.events, *stored.events)
-            return replace(stored, events=()), self._remember(stored, game, events)
+            return self._caught_up(behind[1], stored)
         stored = self.store.load(game_id)
         if stored is None:
             raise GameNotFound(game_id)
         events = stored.events
         return replace(stored, events=()), self._remember(stored, self._replay(stored), events)
+
+    def _caught_up(self, kept: CachedReplay, stored: StoredGame) -> tuple[StoredGame, CachedReplay]:
+        """``kept`` with ``stored``'s events (the ones after it) applied, remembered."""
+        game = self._replay(stored, kept.game.copy())
+        events = (*kept.events, *stored.events)
+        return replace(stored, events=()), self._remember(stored, game, events)
 
     def _cached_state(self, game_id: str) -> tuple[StoredGame, CachedReplay] | None:
         """:meth:`_state` when the game's current version is cached (one indexed read),

@@ -6,7 +6,9 @@ version (docs/architecture.md). On SQLite that query reads a local file and runs
 loop. On PostgreSQL it is a network round trip, and through SQLAlchemy's pool in a worker thread
 it took three of them (the pool's ping, the query, the rollback when the connection went back)
 and two thread switches, for every read of every watcher. Here a few autocommit connections of
-psycopg's asyncio API ask it in one round trip, without leaving the loop.
+psycopg's asyncio API ask it in one round trip, without leaving the loop. A kept replay a few
+events behind (they were stored through another process) is caught up the same way: the game's
+row and its newer events in one statement (:meth:`LoopVersions.catch_up`).
 
 Nothing here is the truth of a game: a connection that fails is dropped and the read raises
 :class:`VersionsUnavailable`, and the caller takes its worker-thread path, which answers as it
@@ -20,11 +22,12 @@ import secrets
 from typing import Any
 
 import psycopg
+from psycopg.rows import dict_row
 from sqlalchemy import bindparam, make_url, select
 from sqlalchemy.dialects import postgresql
 
 from kniffel.store.models import GameRow
-from kniffel.store.repository import VersionsUnavailable
+from kniffel.store.repository import StoredGame, VersionsUnavailable, stored_from_row
 
 __all__ = ["DEFAULT_CONNECTIONS", "LoopVersions", "VersionsUnavailable"]
 
@@ -37,6 +40,16 @@ _QUERY = str(
     .where(GameRow.id == bindparam("game_id"))
     .compile(dialect=postgresql.psycopg.dialect())  # type: ignore[no-untyped-call]
 )
+
+#: A game's row and its events after ``after`` up to the row's own version, in one statement
+#: (one snapshot: events are never changed once stored, and the row moves on with them).
+_CATCH_UP = """
+SELECT games.*, (
+    SELECT json_agg(events.payload ORDER BY events.seq) FROM events
+    WHERE events.game_id = games.id AND events.seq > %(after)s AND events.seq <= games.version
+) AS new_events
+FROM games WHERE games.id = %(game_id)s
+"""
 
 
 class LoopVersions:
@@ -72,12 +85,26 @@ class LoopVersions:
     async def version(self, game_id: str) -> int | None:
         """The stored version of ``game_id``, ``None`` when there is no such game; raises
         :class:`VersionsUnavailable` when it cannot be asked here now."""
+        found = await self._fetch_one(_QUERY, {"game_id": game_id})
+        return None if found is None else int(found["version"])
+
+    async def catch_up(self, game_id: str, after: int) -> StoredGame | None:
+        """The game's row with its events after version ``after`` (``None``: no such game);
+        raises :class:`VersionsUnavailable` like :meth:`version`."""
+        found = await self._fetch_one(_CATCH_UP, {"game_id": game_id, "after": after})
+        if found is None:
+            return None
+        events = found.pop("new_events") or []
+        return stored_from_row(found, events)
+
+    async def _fetch_one(self, query: str, params: dict[str, Any]) -> dict[str, Any] | None:
         if self._loop is None or asyncio.get_running_loop() is not self._loop:
             raise VersionsUnavailable("not started on this event loop")
         async with self._slots:
             connection = self._idle.pop() if self._idle else await self._connect()
             try:
-                cursor = await connection.execute(_QUERY, {"game_id": game_id})
+                cursor = connection.cursor(row_factory=dict_row)
+                await cursor.execute(query, params)
                 found = await cursor.fetchone()
             except psycopg.Error as exc:
                 self._drop(connection)
@@ -88,7 +115,7 @@ class LoopVersions:
                 raise
             self.asked += 1
             self._idle.append(connection)
-        return None if found is None else int(found[0])
+        return found
 
     async def _connect(self) -> psycopg.AsyncConnection[Any]:
         try:

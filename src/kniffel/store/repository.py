@@ -9,9 +9,10 @@ several server processes, because the check lives in the database.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from types import SimpleNamespace
 from typing import Any, NamedTuple
 
 from sqlalchemy import (
@@ -42,6 +43,7 @@ __all__ = [
     "StoredGame",
     "VersionConflict",
     "VersionsUnavailable",
+    "stored_from_row",
 ]
 
 
@@ -181,6 +183,12 @@ def _stored(row: GameRow | Row[Any], events: Sequence[dict[str, Any]] = ()) -> S
         totals=tuple(row.totals or ()),
         winners=tuple(row.winners or ()),
     )
+
+
+def stored_from_row(row: Mapping[str, Any], events: Sequence[dict[str, Any]] = ()) -> StoredGame:
+    """:class:`StoredGame` from a row of ``games`` read by the driver itself (its columns by
+    name, JSON already decoded), as :meth:`GameStore.load` gives it."""
+    return _stored(SimpleNamespace(**row), events)  # type: ignore[arg-type]
 
 
 #: A game's version by id (a compiled statement, reused by every read).
