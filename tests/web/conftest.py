@@ -3,15 +3,19 @@
 Tests that read solved tables (the Tipp, the analysis, the review) ask for ``table_cache``
 (the presets' tables, built once per session) and for ``bot_client``: an app whose bots
 move inside the request that made them the player to move (``BotSeats(delay=0)``).
+``handed_over`` names what a request handed to a worker thread.
 """
 
 from __future__ import annotations
 
+import functools
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from anyio import to_thread
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
@@ -42,6 +46,22 @@ def client(app: FastAPI) -> Iterator[TestClient]:
 def service(client: TestClient) -> GameService:
     board: GameService = client.app.state.service  # type: ignore[attr-defined]
     return board
+
+
+@pytest.fixture
+def handed_over(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names of the functions handed to a worker thread (anyio's, which Starlette's
+    ``run_in_threadpool`` and FastAPI's plain ``def`` handlers and dependencies use)."""
+    names: list[str] = []
+    original = to_thread.run_sync
+
+    async def counting(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        named = function.func if isinstance(function, functools.partial) else function
+        names.append(getattr(named, "__name__", repr(named)))
+        return await original(function, *args, **kwargs)
+
+    monkeypatch.setattr(to_thread, "run_sync", counting)
+    return names
 
 
 @pytest.fixture(scope="module")

@@ -8,13 +8,10 @@ the reason) where they are missing.
 from __future__ import annotations
 
 import asyncio
-import functools
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Iterator
 
 import psycopg
 import pytest
-from anyio import to_thread
 from fastapi.testclient import TestClient
 
 from kniffel.board.hub import LocalHub
@@ -35,21 +32,6 @@ pytestmark = pytest.mark.skipif(missing() is not None, reason=missing() or "")
 def pg_client(pg_url: str) -> Iterator[TestClient]:
     with TestClient(create_app(Settings(db=pg_url))) as client:
         yield client
-
-
-@pytest.fixture
-def handed_over(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The names of the functions handed to a worker thread."""
-    names: list[str] = []
-    original = to_thread.run_sync
-
-    async def counting(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-        named = function.func if isinstance(function, functools.partial) else function
-        names.append(getattr(named, "__name__", repr(named)))
-        return await original(function, *args, **kwargs)
-
-    monkeypatch.setattr(to_thread, "run_sync", counting)
-    return names
 
 
 def _versions(client: TestClient) -> LoopVersions:

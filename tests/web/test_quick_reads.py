@@ -4,33 +4,11 @@ writer")."""
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable
-from typing import Any
-
-import pytest
-from anyio import to_thread
 from fastapi.testclient import TestClient
 
 from kniffel.store.group_commit import GroupCommit
 
 from .table import enter, new_game, send
-
-
-@pytest.fixture
-def handed_over(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The names of the functions handed to a worker thread (anyio's, which Starlette's
-    ``run_in_threadpool`` and FastAPI's plain ``def`` handlers and dependencies use)."""
-    names: list[str] = []
-    original = to_thread.run_sync
-
-    async def counting(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-        named = function.func if isinstance(function, functools.partial) else function
-        names.append(getattr(named, "__name__", repr(named)))
-        return await original(function, *args, **kwargs)
-
-    monkeypatch.setattr(to_thread, "run_sync", counting)
-    return names
 
 
 def test_reading_a_cached_game_and_entering_into_it_take_no_worker_thread(
