@@ -71,7 +71,8 @@ class Settings(BaseSettings):
     prebuild_tables: bool = True
     #: Compute finished games' reviews and the best bot's yardsticks in a background thread.
     background: bool = True
-    #: After start, move every object alive then out of the collector's sight (``gc.freeze``).
+    #: After start, move every object alive then out of the collector's sight (``gc.freeze``)
+    #: and collect the youngest generation less often (``kniffel.web.app.YOUNG_THRESHOLD``).
     gc_freeze: bool = True
 
     @field_validator("public_url")

@@ -12,25 +12,36 @@ import pytest
 from fastapi.testclient import TestClient
 
 from kniffel.settings import Settings
-from kniffel.web.app import create_app
+from kniffel.web.app import YOUNG_THRESHOLD, create_app
 
 
-def _starts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, **settings: bool) -> list[bool]:
-    """Start and stop the board; for each ``gc.freeze()``: whether the store was open by then."""
+def _starts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, **settings: bool
+) -> tuple[list[bool], list[tuple[int, ...]]]:
+    """Start and stop the board; for each ``gc.freeze()``: whether the store was open by then;
+    and the thresholds the collector was given."""
     calls: list[bool] = []
+    thresholds: list[tuple[int, ...]] = []
     app = create_app(Settings(db=f"sqlite:///{tmp_path / 'k.db'}", **settings))
     monkeypatch.setattr(gc, "freeze", lambda: calls.append(hasattr(app.state, "service")))
+    monkeypatch.setattr(gc, "set_threshold", lambda *given: thresholds.append(given))
     with TestClient(app) as client:
         assert client.get("/healthz").status_code == 200
-    return calls
+    return calls, thresholds
 
 
 def test_the_board_freezes_once_started(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    assert _starts(tmp_path, monkeypatch, gc_freeze=True) == [True]
+    _, middle, oldest = gc.get_threshold()
+    # The youngest generation is collected less often from then on; the older ones as before.
+    assert _starts(tmp_path, monkeypatch, gc_freeze=True) == (
+        [True],
+        [(YOUNG_THRESHOLD, middle, oldest)],
+    )
+    assert gc.get_threshold()[0] < YOUNG_THRESHOLD
 
 
 def test_freezing_can_be_switched_off(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    assert _starts(tmp_path, monkeypatch, gc_freeze=False) == []
+    assert _starts(tmp_path, monkeypatch, gc_freeze=False) == ([], [])
 
 
 def test_freezing_is_the_default(monkeypatch: pytest.MonkeyPatch) -> None:
