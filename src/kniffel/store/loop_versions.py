@@ -59,12 +59,11 @@ class LoopVersions:
         if size < 1:
             raise ValueError("at least one connection is needed")
         self._dsn = make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
-        self._size = size
         self._loop: asyncio.AbstractEventLoop | None = None
         self._slots = asyncio.Semaphore(size)
         self._idle: list[psycopg.AsyncConnection[Any]] = []
         self._closing: set[asyncio.Task[None]] = set()
-        #: Queries asked, and connections opened, since start (for tests and metrics).
+        #: Queries asked, and connections opened, since start (the tests read them).
         self.asked = 0
         self.opened = 0
         #: The connections' ``application_name`` (to find them in pg_stat_activity).
