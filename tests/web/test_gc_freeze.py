@@ -37,6 +37,12 @@ def test_the_board_freezes_once_started(tmp_path: Path, monkeypatch: pytest.Monk
         [True],
         [(YOUNG_THRESHOLD, middle, oldest)],
     )
+
+
+def test_the_test_process_keeps_pythons_collector() -> None:
+    """No app started by the tests (nor while they are collected) froze this process or
+    changed its thresholds: each start would have kept what earlier tests left alive."""
+    assert gc.get_freeze_count() == 0
     assert gc.get_threshold()[0] < YOUNG_THRESHOLD
 
 

@@ -50,9 +50,11 @@ expected-statuses = ["2xx", "400", "403", "404", "409"]
 def _schema(name: str, examples: int, top: str = "", extra: str = "") -> Any:
     url = f"sqlite:///{_FOLDER / name}.db"
     config = schemathesis.Config.from_str(CONFIG.format(examples=examples, top=top) + extra)
-    return schemathesis.openapi.from_asgi(
-        "/openapi.json", create_app(Settings(db=url)), config=config
-    )
+    # Made while the tests are collected, before tests/conftest.py sets the test session's
+    # environment: so the app is told itself not to build tables, review games or tune the
+    # collector of this process.
+    settings = Settings(db=url, prebuild_tables=False, background=False, gc_freeze=False)
+    return schemathesis.openapi.from_asgi("/openapi.json", create_app(settings), config=config)
 
 
 def _game_schema() -> Any:
