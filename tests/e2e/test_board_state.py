@@ -245,6 +245,37 @@ def test_after_an_entry_by_keyboard_the_next_player_types_their_dice(
     context.close()
 
 
+def test_after_an_entry_by_keyboard_a_late_refresh_keeps_the_next_players_dice_focused(
+    browser: Browser, server: str
+) -> None:
+    """The live update of the entry starts a refresh of the board before the entry's own answer
+    has come, and that refresh is answered after it: the next player's dice keep the focus."""
+    game = new_game(server, "rauf-runter", ["Anna", "Ben"])
+    context = phone(browser)
+    page = open_board(context, server, game)
+    type_dice(page, "11123")
+    expect(page.locator(".sheet:not(.is-back) .preview").first).to_be_visible()
+    page.keyboard.press("Enter")  # to the cells
+    expect(page.locator("#c0-down\\.ones")).to_be_focused()
+    entry = Gate(page, r"/enter$", closed=True, sent=True)
+    refresh = Gate(page, r"/board\?", closed=True, sent=True)
+    page.keyboard.press("Enter")
+    entry.wait_for()
+    refresh.wait_for()  # the live update's refresh, sent while the entry is on its way
+    entry.release()
+    wait_version(page, 1)
+    expect(page.locator("#dice-input")).to_be_focused()
+    refresh.release()
+    expect(page.locator(".game")).not_to_have_attribute("aria-busy", "true")
+    page.wait_for_load_state("networkidle")
+    expect(page.locator("#dice-input")).to_be_focused()
+    page.keyboard.type("22256")
+    expect(
+        page.get_by_role("button", name="Runter, Einser, Pflichtfeld, 0 Punkte möglich")
+    ).to_be_visible()
+    context.close()
+
+
 def test_names_with_dollars_are_text_in_the_chart_and_on_the_board(
     browser: Browser, server: str
 ) -> None:
