@@ -222,9 +222,11 @@ def test_an_answer_that_comes_after_the_live_update_leaves_the_board_ready(
     context.close()
 
 
-def test_after_an_entry_by_keyboard_the_next_player_types_their_dice(
+def anna_on_her_first_cell_by_keyboard(
     browser: Browser, server: str
-) -> None:
+) -> tuple[BrowserContext, Page]:
+    """A new Rauf-Runter game on a phone: Anna's dice typed, Enter took the focus to her first
+    cell (the next Enter enters them)."""
     game = new_game(server, "rauf-runter", ["Anna", "Ben"])
     context = phone(browser)
     page = open_board(context, server, game)
@@ -232,6 +234,13 @@ def test_after_an_entry_by_keyboard_the_next_player_types_their_dice(
     expect(page.locator(".sheet:not(.is-back) .preview").first).to_be_visible()
     page.keyboard.press("Enter")  # to the cells
     expect(page.locator("#c0-down\\.ones")).to_be_focused()
+    return context, page
+
+
+def test_after_an_entry_by_keyboard_the_next_player_types_their_dice(
+    browser: Browser, server: str
+) -> None:
+    context, page = anna_on_her_first_cell_by_keyboard(browser, server)
     page.keyboard.press("Enter")
     wait_version(page, 1)
     expect(page.locator("#dice-input")).to_be_focused()
@@ -250,13 +259,7 @@ def test_after_an_entry_by_keyboard_a_late_refresh_keeps_the_next_players_dice_f
 ) -> None:
     """The live update of the entry starts a refresh of the board before the entry's own answer
     has come, and that refresh is answered after it: the next player's dice keep the focus."""
-    game = new_game(server, "rauf-runter", ["Anna", "Ben"])
-    context = phone(browser)
-    page = open_board(context, server, game)
-    type_dice(page, "11123")
-    expect(page.locator(".sheet:not(.is-back) .preview").first).to_be_visible()
-    page.keyboard.press("Enter")  # to the cells
-    expect(page.locator("#c0-down\\.ones")).to_be_focused()
+    context, page = anna_on_her_first_cell_by_keyboard(browser, server)
     entry = Gate(page, r"/enter$", closed=True, sent=True)
     refresh = Gate(page, r"/board\?", closed=True, sent=True)
     page.keyboard.press("Enter")

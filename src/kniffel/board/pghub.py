@@ -21,20 +21,15 @@ import threading
 from collections.abc import AsyncIterator, Callable
 
 import psycopg
-from sqlalchemy import make_url
 
 from kniffel.board.hub import LocalHub, Subscription
+from kniffel.store.database import libpq_url
 from kniffel.store.repository import CHANNEL
 
 __all__ = ["CHANNEL", "PgHub", "libpq_url"]
 
 _RETRY_SECONDS = 1.0
 _log = logging.getLogger(__name__)
-
-
-def libpq_url(url: str) -> str:
-    """The SQLAlchemy URL ``postgresql+psycopg://...`` as a plain libpq URL."""
-    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
 
 
 class PgHub:

@@ -18,6 +18,7 @@ __all__ = [
     "WriteGate",
     "current_revision",
     "head_revision",
+    "libpq_url",
     "migrate",
     "open_engine",
     "write_gate",
@@ -33,6 +34,14 @@ _BUSY_SECONDS = 30
 _GATE_SECONDS = 30
 
 MIGRATIONS = Path(__file__).parent / "migrations"
+
+
+def libpq_url(url: str) -> str:
+    """The SQLAlchemy URL ``postgresql+psycopg://...`` as a plain libpq URL (for psycopg's own
+    connections: the hub's and the event loop's)."""
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
 _REVISION = re.compile(r"^revision\s*=\s*[\"']([^\"']+)[\"']", re.MULTILINE)
 _DOWN = re.compile(r"^down_revision\s*=\s*(?:[\"']([^\"']+)[\"']|None)", re.MULTILINE)
 

@@ -23,11 +23,15 @@ from typing import Any
 
 import psycopg
 from psycopg.rows import dict_row
-from sqlalchemy import bindparam, make_url, select
 from sqlalchemy.dialects import postgresql
 
-from kniffel.store.models import GameRow
-from kniffel.store.repository import StoredGame, VersionsUnavailable, stored_from_row
+from kniffel.store.database import libpq_url
+from kniffel.store.repository import (
+    VERSION_QUERY,
+    StoredGame,
+    VersionsUnavailable,
+    stored_from_row,
+)
 
 __all__ = ["DEFAULT_CONNECTIONS", "LoopVersions", "VersionsUnavailable"]
 
@@ -35,11 +39,7 @@ __all__ = ["DEFAULT_CONNECTIONS", "LoopVersions", "VersionsUnavailable"]
 DEFAULT_CONNECTIONS = 4
 _CONNECT_TIMEOUT = 5
 
-_QUERY = str(
-    select(GameRow.version)
-    .where(GameRow.id == bindparam("game_id"))
-    .compile(dialect=postgresql.psycopg.dialect())  # type: ignore[no-untyped-call]
-)
+_QUERY = str(VERSION_QUERY.compile(dialect=postgresql.psycopg.dialect()))  # type: ignore[no-untyped-call]
 
 #: A game's row and its events after ``after`` up to the row's own version, in one statement
 #: (one snapshot: events are never changed once stored, and the row moves on with them).
@@ -58,7 +58,7 @@ class LoopVersions:
     def __init__(self, url: str, size: int = DEFAULT_CONNECTIONS) -> None:
         if size < 1:
             raise ValueError("at least one connection is needed")
-        self._dsn = make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+        self._dsn = libpq_url(url)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._slots = asyncio.Semaphore(size)
         self._idle: list[psycopg.AsyncConnection[Any]] = []

@@ -37,6 +37,7 @@ from kniffel.store.summary import Summary
 
 __all__ = [
     "CHANNEL",
+    "VERSION_QUERY",
     "Appended",
     "GameStore",
     "NewGame",
@@ -153,7 +154,7 @@ def _append_on(
     rowcount = moved.rowcount
     moved.close()
     if rowcount != 1:
-        found = connection.execute(_VERSION, {"game_id": append.game_id}).scalar()
+        found = connection.execute(VERSION_QUERY, {"game_id": append.game_id}).scalar()
         return VersionConflict(append.game_id, append.expected_version, found)
     row = {"game_id": append.game_id, "seq": new_version, "payload": append.payload}
     connection.execute(_ADD_EVENT, {**row, "created_at": now})
@@ -191,8 +192,8 @@ def stored_from_row(row: Mapping[str, Any], events: Sequence[dict[str, Any]] = (
     return _stored(SimpleNamespace(**row), events)  # type: ignore[arg-type]
 
 
-#: A game's version by id (a compiled statement, reused by every read).
-_VERSION = select(GameRow.version).where(GameRow.id == bindparam("game_id"))
+#: A game's version by id (a statement built once, reused by every read).
+VERSION_QUERY = select(GameRow.version).where(GameRow.id == bindparam("game_id"))
 #: An append's statements, built once (building them per call cost more than running them): the
 #: game moves on from ``expected`` (with or without its summary columns), the event is inserted.
 _MOVE_ON = (
@@ -235,7 +236,7 @@ class GameStore:
         self._session = sessionmaker(engine, expire_on_commit=False)
         # The version query in the driver's own words, for a cursor without SQLAlchemy's
         # execution machinery (which cost more than the query; docs/benchmarks.md, "Load").
-        compiled = _VERSION.compile(dialect=engine.dialect)
+        compiled = VERSION_QUERY.compile(dialect=engine.dialect)
         self._version_sql = str(compiled)
         self._version_positional = bool(compiled.positional)
         #: Whether each append announces its new version on :data:`CHANNEL` (PostgreSQL).
