@@ -360,7 +360,7 @@ def _column(game: Game, t: Translator, p: int, column: str) -> ColumnView:
     upper_rows = [Cell(column, row) for row in game.rows if row.is_upper]
     upper_done = all(game.points(p, c) is not None for c in upper_rows)
     if totals.bonus:
-        note = t("63 erreicht")
+        note = t("{n} erreicht", n=UPPER_BONUS_THRESHOLD)
     elif upper_done:
         note = t("verpasst")
     else:

@@ -23,6 +23,7 @@ from kniffel.rules import (
     Undo,
     extra_kniffel_bonus,
     joker_permits,
+    most_points,
 )
 
 __all__ = ["TurnView", "UndoView", "turn_view", "undo_view"]
@@ -36,6 +37,7 @@ class TurnView:
     dice: tuple[int, ...]  #: the pending roll (virtual dice), else empty
     note: str  #: rolls as words ("Wurf 2 von 3", or the physical-dice hint)
     extra_kniffel: tuple[str, ...]  #: the extra-Kniffel explanation for the given dice
+    points_max: int  #: the most points a row holds (the points field's bound)
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,12 +55,12 @@ def turn_view(game: Game, t: Translator, p: int, dice_mode: str, dice: Dice | No
         if rolls == 0:
             note = t("noch {n} Würfe", n=left)
         elif left == 0:
-            note = t("Wurf {n} von 3", n=rolls) + " · " + t("keine Würfe mehr")
+            note = t("Wurf {n} von {m}", n=rolls, m=MAX_ROLLS) + " · " + t("keine Würfe mehr")
         else:
             left_words = t("noch 1 Wurf") if left == 1 else t("noch {n} Würfe", n=left)
-            note = t("Wurf {n} von 3", n=rolls) + " · " + left_words
+            note = t("Wurf {n} von {m}", n=rolls, m=MAX_ROLLS) + " · " + left_words
     else:
-        note = t("echte Würfel, bis zu 3 Würfe")
+        note = t("echte Würfel, bis zu {m} Würfe", m=MAX_ROLLS)
     return TurnView(
         player=game.players[p],
         rolls=rolls,
@@ -66,6 +68,7 @@ def turn_view(game: Game, t: Translator, p: int, dice_mode: str, dice: Dice | No
         dice=() if pending is None else pending[0].faces,
         note=note,
         extra_kniffel=_extra_kniffel(game, t, p, dice),
+        points_max=most_points(game.variant.options),
     )
 
 

@@ -14,6 +14,7 @@ __all__ = [
     "ROWS",
     "UPPER",
     "Row",
+    "most_points",
     "point_ranges",
     "possible_points",
     "raw_score",
@@ -53,7 +54,7 @@ UPPER: frozenset[Row] = frozenset(ROWS[:6])
 LOWER: frozenset[Row] = frozenset(ROWS[6:])
 _UPPER_FACE = {row: i + 1 for i, row in enumerate(ROWS[:6])}
 
-#: Fixed scores of the joker: a Kniffel used as a joker counts these in full.
+#: The rows with a fixed score, and that score (a Kniffel used as a joker counts it in full).
 FIXED_SCORES = {Row.FULL_HOUSE: 25, Row.SMALL_STRAIGHT: 30, Row.LARGE_STRAIGHT: 40, Row.KNIFFEL: 50}
 
 
@@ -87,15 +88,16 @@ def raw_score(row: Row, dice: Dice, pasch: Pasch = Pasch.ALL_DICE) -> int:
                 return need * f if pasch is Pasch.MATCHING_DICE else dice.total
         return 0
     if row is Row.FULL_HOUSE:
-        return 25 if sorted(c for c in counts if c) == [2, 3] else 0
+        return FIXED_SCORES[row] if sorted(c for c in counts if c) == [2, 3] else 0
     if row is Row.SMALL_STRAIGHT:
         present = [c > 0 for c in counts]
         runs = (present[0:4], present[1:5], present[2:6])
-        return 30 if any(all(run) for run in runs) else 0
+        return FIXED_SCORES[row] if any(all(run) for run in runs) else 0
     if row is Row.LARGE_STRAIGHT:
-        return 40 if max(counts) == 1 and (counts[0] == 0 or counts[5] == 0) else 0
+        straight = max(counts) == 1 and (counts[0] == 0 or counts[5] == 0)
+        return FIXED_SCORES[row] if straight else 0
     if row is Row.KNIFFEL:
-        return 50 if dice.is_kniffel else 0
+        return FIXED_SCORES[row] if dice.is_kniffel else 0
     return dice.total  # Chance
 
 
@@ -113,6 +115,16 @@ def possible_points(row: Row, options: Options) -> frozenset[int]:
     if row is Row.CHANCE:
         return frozenset(range(5, 31))
     return frozenset([0, FIXED_SCORES[row]])
+
+
+@cache
+def most_points(options: Options) -> int:
+    """The most points any row holds under ``options`` (the bound of a points field).
+
+    >>> most_points(Options())
+    50
+    """
+    return max(max(possible_points(row, options)) for row in rows_for(options))
 
 
 def point_ranges(values: Iterable[int], dash: str = "-") -> str:

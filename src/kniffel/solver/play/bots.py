@@ -25,6 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from kniffel.rules import (
+    MAX_ROLLS,
     Action,
     Cell,
     Discipline,
@@ -131,7 +132,7 @@ class ValueBot:
         sheets = SheetBatch.of_game(game, player)
         entries, worth = self.worth(sheets)
         roll = ROLL_INDEX[dice]
-        if rolls < 3:
+        if rolls < MAX_ROLLS:
             keep_worth = _keep_worth(worth.max(axis=1))[rolls - 1][0]
             candidates = ROLL_KEEPS[roll]
             keep = int(candidates[_best(keep_worth[candidates])])

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from kniffel.rules import Cell, Enter, Event, Roll, Variant, rows_for, upper_bonus
+from kniffel.rules import MAX_ROLLS, Cell, Enter, Event, Roll, Variant, rows_for, upper_bonus
 from kniffel.solver.exact.dice_tables import KEEPS, ROLLS
 from kniffel.solver.play.bots import Bot, Roller, TurnLog, make_bot
 from kniffel.solver.play.sheets import SheetBatch
@@ -176,7 +176,7 @@ def game_events(simulation: Simulation, game: int, player: str = "Bot") -> list[
     rows = rows_for(variant.options)
     events: list[Event] = []
     for log in simulation.logs[batch]:
-        for j in range(3):
+        for j in range(MAX_ROLLS):
             roll = int(log.rolls[index, j])
             if roll < 0:
                 break

@@ -19,6 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from kniffel.rules import (
+    UPPER,
     UPPER_BONUS_THRESHOLD,
     Discipline,
     Options,
@@ -46,7 +47,7 @@ IntArray = npt.NDArray[np.int64]
 
 #: Upper sums are kept capped at the bonus threshold: 0..63.
 N_SUMS = UPPER_BONUS_THRESHOLD + 1
-_N_UPPER = 6
+_N_UPPER = len(UPPER)
 _CHUNK = 1024  # states per turn_values call: enough to drown numpy's per-call cost
 
 
