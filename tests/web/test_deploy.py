@@ -19,6 +19,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
 
 import httpx
@@ -73,6 +74,17 @@ def _site(folder: Path, backend: int, http: int, https: int) -> str:
 @pytest.fixture
 def proxied(tmp_path: Path) -> Iterator[tuple[str, str, Path]]:
     """nginx with deploy/nginx.conf before one kniffel serve; yields (https, http, log)."""
+    with ExitStack() as stack:
+        yield from _proxied(tmp_path, stack)
+
+
+def _logs(folder: Path, tmp_path: Path) -> str:
+    """What the server and nginx said, for a failed start."""
+    parts = [folder / "error.log", tmp_path / "server.log"]
+    return "\n".join(f"{path.name}: {path.read_text()[-2000:]}" for path in parts if path.exists())
+
+
+def _proxied(tmp_path: Path, stack: ExitStack) -> Iterator[tuple[str, str, Path]]:
     assert NGINX is not None and OPENSSL is not None
     folder = tmp_path / "nginx"
     folder.mkdir()
@@ -96,25 +108,29 @@ def proxied(tmp_path: Path) -> Iterator[tuple[str, str, Path]]:
     base = [NGINX, "-p", str(folder), "-c", str(folder / "nginx.conf"), "-e", str(folder / "e.log")]
     checked = subprocess.run([*base, "-t"], capture_output=True, text=True, timeout=60)
     assert checked.returncode == 0, checked.stderr
+    server_log = stack.enter_context((tmp_path / "server.log").open("w"))
     server = subprocess.Popen(
         [sys.executable, "-m", "kniffel", "serve", "--port", str(backend),
          "--db", f"sqlite:///{tmp_path / 'k.db'}"],
         env={**os.environ, "KNIFFEL_CACHE_DIR": str(tmp_path / "cache")},
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        stdout=server_log, stderr=subprocess.STDOUT,
     )  # fmt: skip
     proxy = subprocess.Popen(
         [*base, "-g", "daemon off;"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
     try:
+        # One bound on the whole wait, so that a server that never answers fails the test
+        # with its own log instead of holding the run for 600 tries of 10 s each.
+        deadline = time.monotonic() + 180
+        ready = False
         with httpx.Client(verify=False, timeout=10) as client:
-            for _ in range(600):
-                assert server.poll() is None and proxy.poll() is None
+            while not ready and time.monotonic() < deadline:
+                assert server.poll() is None and proxy.poll() is None, _logs(folder, tmp_path)
                 try:
-                    if client.get(f"https://127.0.0.1:{https}/healthz").status_code == 200:
-                        break
+                    ready = client.get(f"https://127.0.0.1:{https}/healthz").status_code == 200
                 except httpx.TransportError:
-                    pass
-                time.sleep(0.1)
+                    time.sleep(0.1)
+        assert ready, _logs(folder, tmp_path)
         yield f"127.0.0.1:{https}", f"127.0.0.1:{http}", folder / "access.log"
     finally:
         proxy.send_signal(signal.SIGQUIT)
