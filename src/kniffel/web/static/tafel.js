@@ -726,8 +726,9 @@ if (window.htmx) window.htmx.config.attributesToSettle = [];
       const view = state.view;
       const newVersion = state.game.version !== before.version;
       const newTurn = state.game.turn !== before.turn;
+      // After this device's own change the game goes on: the player to move comes to the front.
+      if (newTurn || (state.change && version() > state.change.version)) view.sheet = null;
       if (newTurn) {
-        view.sheet = null;
         clearEntry();
         const kept = recall();
         if (kept) restore(kept);
