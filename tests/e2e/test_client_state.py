@@ -328,3 +328,21 @@ def test_a_roll_in_a_bot_game_draws_the_tray_once_and_keeps_holds(
     draws: list[int] = page.evaluate("window.draws")
     assert draws.count(1) == 1, f"the tray of roll 1 was drawn {draws.count(1)} times: {draws}"
     context.close()
+
+
+# ------------------------------------------------------------- scripts off: reading a game
+
+
+def test_a_game_reads_with_scripts_off(browser: Browser, server: str) -> None:
+    game = new_game(server, "rauf-runter", ["Anna", "Ben"])
+    event = {"type": "enter", "player": "Anna", "cell": "free.sixes", "dice": [6, 6, 6, 1, 2]}
+    post(f"{server}/api/games/{game['id']}/events", {"event": event}, game["key"])
+    context = browser.new_context(viewport=PHONE, locale="de-DE", java_script_enabled=False)
+    page = context.new_page()
+    page.goto(server + game["url"])
+    expect(page.locator(".turn-name")).to_have_text("Ben ist am Zug")
+    # Every sheet is on the page, one under the other, with its totals.
+    expect(page.get_by_role("button", name="Frei, Sechser, 18 Punkte", exact=True)).to_be_visible()
+    expect(page.locator("#sheet-1")).to_be_visible()
+    expect(page.locator("#tab-0 .player-total")).to_have_text("18")
+    context.close()
