@@ -19,7 +19,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from .conftest import DESKTOP, PHONE
-from .test_board_state import Gate, new_game, open_board, post, wait_version
+from .test_board_state import Gate, new_game, open_board, post, type_dice, wait_version
 
 pytestmark = pytest.mark.e2e
 
@@ -239,6 +239,30 @@ def test_a_live_update_keeps_the_sheet_the_player_chose(
     expect(page.locator("#sheet-0")).to_be_visible()
     expect(page.locator("#sheet-1")).to_be_hidden()
     expect(page.get_by_role("button", name="Frei, Sechser, 24 Punkte", exact=True)).to_be_visible()
+    context.close()
+
+
+def test_the_tipp_marks_stay_when_a_preview_is_drawn_after_them(
+    browser: Browser, server: str
+) -> None:
+    game = new_game(server, "kniffel", ["Anna", "Ben"])
+    context = context_for(browser, "chromium", PHONE)
+    page = open_board(context, server, game)
+    previews = Gate(page, r"/board\?", closed=True)
+    type_dice(page, "66655")
+    previews.wait_for()
+    page.get_by_role("button", name="Tipp").click()
+    # (the solver may first build a table: as long as test_security.py allows)
+    expect(page.locator("#tipp .tipp-choices li").first).to_be_visible(timeout=180_000)
+    best = page.locator(".sheet:not(.is-back) .tipp-best-cell")
+    expect(best).to_have_count(1)
+    with page.expect_response(re.compile(r"/board\?")):
+        previews.release()  # the preview of the same dice, drawn after the Tipp
+    expect(page.locator(".sheet:not(.is-back) .preview").first).to_be_visible()
+    wait_settled(page)
+    page.evaluate("() => new Promise((done) => setTimeout(done, 100))")  # past htmx's settling
+    expect(page.locator("#tipp .tipp-choices li").first).to_be_visible()
+    expect(best).to_have_count(1)
     context.close()
 
 
