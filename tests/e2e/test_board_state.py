@@ -327,25 +327,6 @@ def test_a_refusal_appears_where_the_finger_was(browser: Browser, server: str) -
     context.close()
 
 
-def test_a_refused_correction_leaves_the_sheet_as_it_was(browser: Browser, server: str) -> None:
-    game = new_game(server, "rauf-runter", ["Anna", "Ben"])
-    enter(server, game, "Anna", "free.sixes", "66612")
-    context = phone(browser)
-    page = open_board(context, server, game)
-    page.get_by_role("tab").filter(has_text="Anna").click()
-    page.get_by_role("button", name="Frei, Sechser, 18 Punkte", exact=True).click()
-    dialog = page.get_by_role("dialog")
-    dialog.get_by_label("Neue Punkte").fill("7")
-    with page.expect_response(re.compile(r"/edit$")):
-        dialog.get_by_role("button", name="Speichern").click()
-    expect(page.locator("#toast")).to_contain_text("7 Punkte sind bei Sechser nicht möglich")
-    expect(page.locator("#toast")).to_be_in_viewport()
-    expect(page.get_by_role("tab", selected=True)).to_contain_text("Ben")
-    assert front_previews(page) == 0
-    expect(page.locator("#points-input")).to_have_value("")
-    context.close()
-
-
 def test_the_tipp_stays_when_the_board_is_refreshed_meanwhile(
     browser: Browser, server: str
 ) -> None:

@@ -5,6 +5,11 @@
 
 document.documentElement.classList.add("js");
 
+// htmx "settles" a swap by giving the swapped elements the server's class and style again
+// about 20 ms later, which undid the sheet chosen and the Tipp marks this script draws
+// (docs/decisions.md, "One client state"): nothing of the board is settled.
+if (window.htmx) window.htmx.config.attributesToSettle = [];
+
 (function () {
   const $ = (selector, root) => (root || document).querySelector(selector);
   const $$ = (selector, root) => Array.from((root || document).querySelectorAll(selector));
@@ -49,19 +54,31 @@ document.documentElement.classList.add("js");
     const turnKey = () => board().dataset.turn;
     const mover = () => board().dataset.player || "";
     let latest = version();
-    let lastTurn = turnKey();
-    let lastVersion = version();
-    let chosenSeat = null; // the sheet the player looks at, until the turn changes
     let refreshing = null;
     let again = false;
-    let held = null;
-    let busy = false; // a change is on its way: taps and keys wait for its answer
     let settle = null; // where and until when a tap is the second of a double tap
     let lastTap = null; // where the last change was tapped
     let byKeyboard = false; // the last change was made from the keyboard
     let tapped = null; // the id of the control last pressed: messages appear next to it
     let changeKey = null; // where the dice of the turn a change was sent in are kept
     let mismatch = null; // typed values a preview was already dropped for once
+
+    // -- one client state (docs/decisions.md, "One client state"): the game part is read from
+    // the board the server drew and replaced as a whole with every swap; the view part is the
+    // page's own and is kept only while it still fits the game that is drawn.
+    const readGame = () => ({ version: version(), turn: turnKey(), player: mover(), front: board().dataset.front });
+    const state = {
+      game: readGame(),
+      view: {
+        sheet: null, // the seat whose sheet the player chose, until the turn changes
+        dialog: null, // the correction open: { version } it was opened at
+        focus: null, // where the focus goes once a change shows: { since, turn, to: "entry" | "roll" | "off" }
+        kept: null, // the element focused when a swap began, and its selection
+        held: null, // the dice held in the tray: { turn, dice, on }
+      },
+      change: null, // the change on its way: { version } it was sent at; taps and keys wait for it
+    };
+    const busyNow = () => state.change !== null;
 
     // -- what the player typed (the inputs survive every swap: hx-preserve)
     const diceInput = () => $("[data-dice-input]");
@@ -171,7 +188,7 @@ document.documentElement.classList.add("js");
 
     function typeFace(face) {
       const input = diceInput();
-      if (!input || mode() !== "dice" || busy) return;
+      if (!input || mode() !== "dice" || busyNow()) return;
       backToFront();
       const text = diceText();
       if (text.length >= 5) {
@@ -187,14 +204,14 @@ document.documentElement.classList.add("js");
 
     // Dice are always typed for the player to move: their sheet comes to the front.
     function backToFront() {
-      if (chosenSeat === null) return;
-      chosenSeat = null;
+      if (state.view.sheet === null) return;
+      state.view.sheet = null;
       selectSheet(board().dataset.front, false);
     }
 
     function removeFace(all) {
       const input = diceInput();
-      if (!input || busy) return;
+      if (!input || busyNow()) return;
       clearNotice();
       input.value = all ? "" : diceText().slice(0, -1);
       lastDice = input.value;
@@ -267,7 +284,10 @@ document.documentElement.classList.add("js");
       }
       toast.style.top = `${Math.round(Math.min(Math.max(top, floor), ceiling))}px`;
     }
-    if (toast) toast.addEventListener("click", clearNotice);
+    // A message never takes a tap meant for what lies under it: taps go through it, and the
+    // next touch anywhere clears it (a tap that has something to say says it again).
+    if (toast) toast.style.pointerEvents = "none";
+    document.addEventListener("pointerdown", clearNotice, true);
     window.addEventListener("resize", () => place(null));
 
     // -- sheets as tabs (on a phone one sheet is in front)
@@ -299,7 +319,7 @@ document.documentElement.classList.add("js");
         settle = null;
         if (!control) return;
         const cell = control.classList.contains("cell-btn");
-        if (busy || (cell && (event.detail > 1 || second))) {
+        if (busyNow() || (cell && (event.detail > 1 || second))) {
           event.preventDefault();
           event.stopImmediatePropagation();
           return;
@@ -322,8 +342,8 @@ document.documentElement.classList.add("js");
       if (!target || !game.contains(target)) return;
       const tab = target.closest(".player-tab");
       if (tab) {
-        chosenSeat = tab.id.replace("tab-", "");
-        selectSheet(chosenSeat, false);
+        state.view.sheet = tab.id.replace("tab-", "");
+        selectSheet(state.view.sheet, false);
         return;
       }
       const cell = target.closest(".cell-btn");
@@ -375,13 +395,31 @@ document.documentElement.classList.add("js");
       points.value = cell.dataset.points;
       const possible = $("[data-edit-possible]", dialog);
       possible.textContent = possible.dataset.template.replace("{values}", cell.dataset.possible);
+      editError.hidden = true;
+      editError.textContent = "";
       dialog.showModal();
+      state.view.dialog = { version: version() };
+      points.focus();
+      points.select();
+    }
+    // A refusal is said inside the dialog, which stays open with the value to change; the
+    // dialog closes once the board shows another version (its own change, or another's).
+    const editError = document.createElement("p");
+    editError.className = "message error edit-error";
+    editError.setAttribute("role", "alert");
+    editError.hidden = true;
+    function editRefused(text) {
+      editError.textContent = text;
+      editError.hidden = !text;
+      const points = $("[data-edit-points]", dialog);
       points.focus();
       points.select();
     }
     if (dialog) {
+      $("[data-edit-possible]", dialog).after(editError);
       $("[data-close-dialog]", dialog).addEventListener("click", () => dialog.close());
-      dialog.addEventListener("htmx:afterRequest", () => dialog.close());
+      dialog.addEventListener("close", () => (state.view.dialog = null));
+      $("[data-edit-points]", dialog).addEventListener("input", () => (editError.hidden = true));
     }
 
     // -- typing into the dice field: a wrong key or a sixth die says so and keeps the five
@@ -392,9 +430,9 @@ document.documentElement.classList.add("js");
         backToFront();
         const raw = input.value;
         const digits = raw.replace(/[\s,]/g, "");
-        if (busy || /[^1-6]/.test(digits) || digits.length > 5) {
+        if (busyNow() || /[^1-6]/.test(digits) || digits.length > 5) {
           input.value = lastDice;
-          if (!busy) {
+          if (!busyNow()) {
             notice(digits.length > 5 && !/[^1-6]/.test(digits) ? input.dataset.full : input.dataset.faces, true, input);
           }
           showDice();
@@ -418,15 +456,34 @@ document.documentElement.classList.add("js");
         } else if (event.key === "Enter") {
           // Enter moves on to the cells; it never enters into the first one by itself.
           event.preventDefault();
-          const open = $(".sheet:not(.is-back) .cell.open .cell-btn", board());
+          const open = firstOpenCell();
           if (open) open.focus();
         }
         return;
       }
       if (event.ctrlKey || event.metaKey || event.altKey) return;
       const typing = target instanceof HTMLElement &&
-        (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName));
-      if (typing || (dialog && dialog.open) || !diceInput() || mode() !== "dice") return;
+        (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName)) &&
+        !["checkbox", "radio"].includes(target.type);
+      if (typing || (dialog && dialog.open)) return;
+      // Virtual dice: the digits 1 to 5 hold (or release) that die of the tray.
+      const tray = $$(".tray input[data-die]", board());
+      if (!diceInput() && tray.length && /^[1-5]$/.test(event.key)) {
+        const die = tray[Number(event.key) - 1];
+        event.preventDefault();
+        if (die && !die.disabled && !busyNow()) die.checked = !die.checked;
+        return;
+      }
+      if (!diceInput() || mode() !== "dice") return;
+      // Five dice typed and the focus nowhere: Enter still moves on to the cells.
+      if (event.key === "Enter" && (target === document.body || target === document.documentElement)) {
+        const open = diceText().length === 5 ? firstOpenCell() : null;
+        if (open) {
+          event.preventDefault();
+          open.focus();
+        }
+        return;
+      }
       if (/^[1-6]$/.test(event.key)) {
         event.preventDefault();
         typeFace(event.key);
@@ -464,8 +521,8 @@ document.documentElement.classList.add("js");
       if (event.key === "Home") i = 0;
       if (event.key === "End") i = tabs.length - 1;
       event.preventDefault();
-      chosenSeat = tabs[i].id.replace("tab-", "");
-      selectSheet(chosenSeat, true);
+      state.view.sheet = tabs[i].id.replace("tab-", "");
+      selectSheet(state.view.sheet, true);
     });
 
     // -- the Tipp belongs to the version and the dice it was asked for
@@ -506,28 +563,43 @@ document.documentElement.classList.add("js");
         });
     }
 
-    // -- a change on its way: nothing else is sent until its answer is on the board
+    // -- a change on its way: nothing else is sent until the board shows its outcome
     const isChange = (event) => {
       const config = event.detail.requestConfig;
       return !!config && config.verb && config.verb !== "get" && game.contains(event.detail.elt);
     };
-    // The change is done when its answer has ended (loaded, failed or timed out), told by
-    // the request itself: a live update may have replaced the tapped form before the answer
-    // came, and htmx then has no element on the page to send htmx:afterRequest to.
+    // The change is done when the board shows a newer version than the one it was sent at
+    // (the live update often shows it before the change's own answer comes), or when its
+    // answer has ended (loaded, failed or timed out), told by the request itself: a live
+    // update may have replaced the tapped form, and htmx then has no element on the page to
+    // send htmx:afterRequest to.
     document.addEventListener("htmx:beforeRequest", (event) => {
       if (!isChange(event)) return;
       changeKey = storeKey();
-      busy = true;
+      const change = { version: version() };
+      state.change = change;
       game.setAttribute("aria-busy", "true");
-      event.detail.xhr.addEventListener("loadend", changeDone, { once: true });
+      // Where the focus goes once the change shows is decided now, once, by the page's own
+      // rule (docs/board.md): not by whichever answer happens to draw the new turn first.
+      const form = event.detail.elt.closest ? event.detail.elt.closest("form") : null;
+      const turnControl = form && (form.matches(".roll, .undo") || form.id === "enter-form");
+      if (turnControl) {
+        const to = !byKeyboard ? "off" : form.matches(".roll") ? "roll" : "entry";
+        state.view.focus = { since: version(), turn: turnKey(), to };
+      }
+      event.detail.xhr.addEventListener("loadend", () => changeDone(change), { once: true });
     });
-    function changeDone() {
-      busy = false;
+    function changeDone(change) {
+      if (state.change !== change) return;
+      state.change = null;
       game.removeAttribute("aria-busy");
       settle = lastTap && !byKeyboard ? { ...lastTap, until: performance.now() + 700 } : null;
+      // A change that was refused leaves the board where it was: so does the focus.
+      if (state.view.focus && state.view.focus.since >= version()) state.view.focus = null;
     }
 
-    // -- after every swap of the board
+    // -- before every swap of the board: which answers are drawn at all
+    const emptyNotice = /id="notice"[^>]*>\s*<\/p>/;
     document.addEventListener("htmx:beforeSwap", (event) => {
       const target = event.detail.target;
       if (!target || target.id !== "tafel") return;
@@ -538,11 +610,21 @@ document.documentElement.classList.add("js");
       };
       const incoming = Number(attribute("version"));
       const verb = event.detail.requestConfig && event.detail.requestConfig.verb;
+      const status = event.detail.xhr ? event.detail.xhr.status : 200;
       // A refresh that was sent before another answer replaced the board would swap
       // into a board no longer on the page, or show an older version: drop it.
       if (!target.isConnected || (attribute("version") !== null && incoming < version())) {
         event.detail.shouldSwap = false;
         if (!target.isConnected) schedulePreview();
+        return;
+      }
+      // A refused correction: the board has not changed, so it is not drawn again; the
+      // dialog stays open with the reason in it (the view part fits the same version).
+      const elt = event.detail.requestConfig && event.detail.requestConfig.elt;
+      if (dialog && dialog.open && elt && dialog.contains(elt) && status >= 400 && incoming === version()) {
+        event.detail.shouldSwap = false;
+        const said = new DOMParser().parseFromString(response, "text/html").getElementById("notice");
+        editRefused(said ? said.textContent.trim() : "");
         return;
       }
       // A preview of dice no longer typed (or typed for another turn) is not shown.
@@ -559,78 +641,133 @@ document.documentElement.classList.add("js");
         }
         mismatch = null;
       }
-      // After a change the game goes on: the player to move comes to the front.
-      if (verb && verb !== "get") chosenSeat = null;
+      // The version already drawn, with the same preview and no message: the live update
+      // showed this change before its own answer came. Drawing it again would drop what was
+      // tapped in between (a die held in the tray).
+      const same = incoming === version() && attribute("turn") === turnKey() &&
+        attribute("dice") === board().dataset.dice && attribute("points") === board().dataset.points;
+      if (same && status < 400 && emptyNotice.test(response)) {
+        event.detail.shouldSwap = false;
+        return;
+      }
+      const active = document.activeElement;
+      state.view.kept = active && active !== document.body && game.contains(active)
+        ? { el: active, start: active.selectionStart ?? null, end: active.selectionEnd ?? null }
+        : null;
       const tray = $$(".tray input[data-die]", board());
-      held = tray.length
+      state.view.held = tray.length
         ? { turn: turnKey(), dice: tray.map((i) => i.value).join(""), on: tray.filter((i) => i.checked).map((i) => i.dataset.die) }
         : null;
     });
 
+    // The first cell the player may enter into: open, or waiting for the preview of the dice
+    // just typed (the server decides when the cell is tapped).
+    const firstOpenCell = () => $(".sheet:not(.is-back) :is(.cell.open, .cell.waiting) .cell-btn", board());
+
     function focusEntry() {
       const next = diceInput() && mode() === "dice" ? diceInput()
         : mode() === "points" && pointsInput() ? pointsInput()
-        : $(".roll-button:not([disabled])", board()) || $(".status", board());
+        : $(".roll-button:not([disabled])", board()) || firstOpenCell() || $(".status", board());
       if (!next) return;
       if (next.matches(".status")) next.tabIndex = -1;
       next.focus({ preventScroll: false });
     }
 
-    // At the swap itself (not after settling), so that nothing typed afterwards is lost.
+    // After a roll the same hand rolls again, or, with no roll left, chooses a cell.
+    function focusRoll() {
+      const next = $(".roll-button:not([disabled])", board()) || firstOpenCell();
+      if (next) next.focus({ preventScroll: false });
+    }
+
+    // The client's one rule for the focus, applied when the board is drawn.
+    function placeFocus(newTurn) {
+      const intent = state.view.focus;
+      const kept = state.view.kept;
+      state.view.kept = null;
+      const active = document.activeElement;
+      if (intent && version() > intent.since) {
+        state.view.focus = null;
+        const moved = turnKey() !== intent.turn;
+        if (intent.to === "roll" && !moved) return focusRoll();
+        // After an entry the next player types: from the keyboard focus goes to their dice;
+        // after a tap nothing keeps focus on the sheet (a second tap or Enter must not
+        // reach the next player's cells).
+        if (moved && intent.to !== "off") return focusEntry();
+        if (moved && active && active.closest && active.closest(".cell-btn")) return active.blur();
+      }
+      // Without Element.moveBefore (WebKit, so every iPhone) htmx takes the kept dice field out
+      // of the page and puts it back: the focus fell to the body. It goes back where it was.
+      if (kept && kept.el.isConnected && !kept.el.disabled && (!active || active === document.body)) {
+        kept.el.focus({ preventScroll: true });
+        if (kept.start !== null && kept.el.setSelectionRange) {
+          try {
+            kept.el.setSelectionRange(kept.start, kept.end);
+          } catch (error) {
+            // a field without a selection (a number field): the focus is enough
+          }
+        }
+        return;
+      }
+      // Another device moved the turn on while this keyboard sat on a cell.
+      const now = document.activeElement;
+      if (newTurn && now && now.closest && now.closest(".cell-btn") && now.matches(":focus-visible")) focusEntry();
+    }
+
+    // -- the one function that draws the client state, at the swap itself (not after
+    // settling), so that nothing typed afterwards is lost
     document.addEventListener("htmx:afterSwap", (event) => {
       if (!board() || !event.detail.target || event.detail.target.id !== "tafel") return;
-      const verb = event.detail.requestConfig && event.detail.requestConfig.verb;
-      const newVersion = version() !== lastVersion;
-      const newTurn = turnKey() !== lastTurn;
-      lastVersion = version();
+      draw();
+    });
+
+    function draw() {
+      const before = state.game;
+      state.game = readGame();
+      const view = state.view;
+      const newVersion = state.game.version !== before.version;
+      const newTurn = state.game.turn !== before.turn;
+      // After this device's own change the game goes on: the player to move comes to the front.
+      if (newTurn || (state.change && version() > state.change.version)) view.sheet = null;
       if (newTurn) {
-        lastTurn = turnKey();
-        chosenSeat = null;
         clearEntry();
         const kept = recall();
         if (kept) restore(kept);
+        if (changeKey) {
+          try {
+            sessionStorage.removeItem(changeKey); // the dice of the turn that is over
+          } catch (error) {
+            // nothing kept, nothing to forget
+          }
+          changeKey = null;
+        }
       }
       if (newVersion) {
         clearTipp();
-        // A correction dialog opened at an older version would only be refused.
+        // A correction dialog opened at another version would only be refused.
         if (dialog && dialog.open && $("[data-edit-version]", dialog).value !== String(version())) dialog.close();
       }
-      selectSheet(chosenSeat === null ? board().dataset.front : chosenSeat, false);
+      selectSheet(view.sheet === null ? state.game.front : view.sheet, false);
       const tray = $$(".tray input[data-die]", board());
+      const held = view.held;
       if (held && tray.length && held.turn === turnKey() && held.dice === tray.map((i) => i.value).join("")) {
         for (const input of tray) input.checked = held.on.includes(input.dataset.die);
       }
       showDice();
       // The board's own message (a refusal, a lost tap) goes to the message region.
       const said = $("#notice", board());
-      const active = document.activeElement;
       if (said && said.textContent.trim()) {
         const anchor = (tapped && document.getElementById(tapped)) || $("#dice-entry") || null;
         notice(said.textContent.trim(), said.classList.contains("error"), anchor);
       } else if (newVersion && version() !== noticeVersion) {
         clearNotice();
       }
-      if (verb && verb !== "get" && newTurn && changeKey) {
-        try {
-          sessionStorage.removeItem(changeKey);
-        } catch (error) {
-          // nothing kept, nothing to forget
-        }
-      }
-      if (verb && verb !== "get" && newTurn) {
-        // After an entry the next player types: from the keyboard focus goes to their
-        // dice; after a tap nothing keeps focus on the sheet (a second tap or Enter
-        // must not reach the next player's cells).
-        if (byKeyboard) focusEntry();
-        else if (active && active.closest && active.closest(".cell-btn")) active.blur();
-      } else if (newTurn && active && active.closest && active.closest(".cell-btn") && active.matches(":focus-visible")) {
-        focusEntry();
-      }
+      placeFocus(newTurn);
+      if (state.change && version() > state.change.version) changeDone(state.change);
       announce();
       if (newTurn) showDue();
       if (version() < latest) refresh();
       else if (newTurn && (typedNow().dice || typedNow().points)) schedulePreview();
-    });
+    }
 
     function restore(kept) {
       if (kept.mode && kept.mode !== mode()) setMode(kept.mode, false);
