@@ -14,6 +14,7 @@ from starlette.concurrency import run_in_threadpool
 
 from kniffel.board.errors import BoardError
 from kniffel.board.service import GameService
+from kniffel.board.views import GameSummary
 from kniffel.locales import Translator
 from kniffel.locales.refusals import refusal_text
 from kniffel.rules import MAX_PLAYERS, PRESETS, KniffelError
@@ -90,7 +91,6 @@ def _game_lists(
         # The summary columns hold all a list shows: no game is replayed here.
         for summary in service.list_games(finished=finished, limit=LIST_LENGTH):
             preset = PRESETS.get(summary.variant)
-            turns = summary.turns
             winners = summary.winners
             entries.append(
                 {
@@ -98,12 +98,28 @@ def _game_lists(
                     "players": summary.players,
                     "variant": t(preset.label) if preset else summary.variant,
                     "when": t.when(summary.updated_at),
-                    "turns": t("{n} Züge", n=turns),
-                    "winners": t("Gewinner: {names}", names=", ".join(winners)) if winners else "",
+                    "turns": _round(summary, t),
+                    "winners": (
+                        t.ngettext(
+                            "Gewinner: {names}",
+                            "Gewinner: {names}",
+                            len(winners),
+                            names=", ".join(winners),
+                        )
+                        if winners
+                        else ""
+                    ),
                 }
             )
         lists.append(entries)
     return lists[0], lists[1]
+
+
+def _round(summary: GameSummary, t: Translator) -> str:
+    """The round being played: every player has a turn per round, so the cells filled by all
+    players together, shared out among them, give the rounds played (docs/board.md)."""
+    played = summary.turns // max(1, len(summary.players))
+    return t("Runde {n} von {rounds}", n=min(played + 1, summary.rounds), rounds=summary.rounds)
 
 
 @router.post("/games")
