@@ -21,6 +21,7 @@ KEYWORDS = {
     "gettext": None,
     "t": None,
     "words": None,
+    "ngettext": (1, 2),
     "pgettext": ((1, "c"), 2),
     "NP_": ((1, "c"), 2),
 }
@@ -46,7 +47,14 @@ def used_messages() -> set[tuple[str | None, str]]:
 def translated(lang: str) -> dict[tuple[str | None, str], str]:
     with po_file(lang).open("rb") as source:
         catalog = read_po(source, locale=lang)
-    return {(m.context, m.id): m.string for m in catalog if m.id and isinstance(m.id, str)}
+    # A plural entry (ngettext) counts as translated when every one of its forms is.
+    return {
+        (m.context, m.id if isinstance(m.id, str) else m.id[0]): (
+            m.string if isinstance(m.string, str) else " | ".join(m.string) * all(m.string)
+        )
+        for m in catalog
+        if m.id
+    }
 
 
 def test_the_sources_use_many_messages() -> None:

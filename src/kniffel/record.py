@@ -33,7 +33,7 @@ from kniffel.rules import (
     Variant,
     get_variant,
 )
-from kniffel.rules.errors import shown
+from kniffel.rules.errors import printable, shown
 from kniffel.rules.variants import PRESETS
 
 __all__ = [
@@ -157,7 +157,10 @@ def parse(document: object) -> Record:
         if not isinstance(name, str) or not name.strip() or not _is_unicode(name):
             raise RecordError("every player name must be non-blank text", code="player_name_blank")
     if len(set(players)) != len(players):
-        raise RecordError("player names must be distinct", code="player_names_repeat")
+        twice = next(name for i, name in enumerate(players) if name in players[:i])
+        raise RecordError(
+            "player names must be distinct", code="player_names_repeat", name=printable(twice)
+        )
     events = document.get("events")
     if events is None:
         events = []

@@ -117,3 +117,23 @@ def test_no_serious_violation_on_any_page(browser: Browser, server: str, size: s
     found += violations(page, "analysis")
     context.close()
     assert found == [], "\n".join(found)
+
+
+def test_the_table_of_every_decision_scrolls_by_keyboard_too(browser: Browser, server: str) -> None:
+    """``/g/{id}/analyse/alle`` on a phone: the wide table of decisions scrolls, so it must take
+    the focus (axe ``scrollable-region-focusable``)."""
+    context = browser.new_context(viewport=PHONE, locale="de-DE", bypass_csp=True)
+    page = context.new_page()
+    game = post(server + "/api/games", {"variant": "kniffel", "players": ["Anna", "Ben"]})
+    for row, dice in (("ones", "11123"), ("sixes", "66612")):
+        enter(server, game, "Anna", row, dice)
+        enter(server, game, "Ben", row, dice)
+    page.goto(f"{server}/g/{game['id']}/analyse/alle", wait_until="domcontentloaded")
+    expect(page.locator(".analyse-decisions tbody tr").first).to_be_visible(timeout=180_000)
+    wide = page.locator(".analyse-decisions").evaluate(
+        "table => table.parentElement.scrollWidth > table.parentElement.clientWidth"
+    )
+    assert wide, "the table fits the phone: this test would check nothing"
+    found = violations(page, "every decision")
+    context.close()
+    assert found == [], "\n".join(found)

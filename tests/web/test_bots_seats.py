@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import os
 import re
@@ -186,17 +187,40 @@ def test_the_new_game_form_offers_a_bot_for_every_seat(client: TestClient) -> No
 def test_a_bot_seat_from_the_form_plays_with_virtual_dice(client: TestClient) -> None:
     fields = {
         "variant": "kniffel",
-        "dice_mode": "physical",  # a bot needs the board's dice: the game becomes virtual
+        "dice_mode": "virtual",
         "player": ["Robo", "Anna", *[""] * 6],
-        "seat": ["best", "person", "greedy", *["person"] * 5],  # no name: no bot
+        "seat": ["best", "person", "greedy", *["person"] * 5],  # no name: the bot is "Bot 3"
     }
     response = client.post("/games", data=fields, follow_redirects=False)
     assert response.status_code == 303, response.text
     game_id = response.headers["location"].removeprefix("/g/")
     view = _service(client).get(game_id)
-    assert view.bots == {"Robo": "best"}
+    assert view.players == ("Robo", "Anna", "Bot 3")
+    assert view.bots == {"Robo": "best", "Bot 3": "greedy"}
     assert view.dice_mode == "virtual"
     assert view.game.filled_count("Robo") == 1 and view.game.current_name == "Anna"
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_a_bot_with_real_dice_is_asked_about_and_nothing_is_stored(
+    client: TestClient, lang: str
+) -> None:
+    """The form never turns real dice into virtual ones by itself: the family chooses."""
+    fields = {
+        "variant": "kniffel",
+        "dice_mode": "physical",
+        "player": ["Anna", "", *[""] * 6],
+        "seat": ["person", "best", *["person"] * 6],
+    }
+    response = client.post(f"/games?lang={lang}", data=fields, follow_redirects=False)
+    assert response.status_code == 422
+    words = {"de": "Bitte „Virtuelle Würfel“ wählen", "en": "Please choose “Virtual dice”"}
+    assert words[lang] in html.unescape(response.text)
+    assert _service(client).list_games() == []
+    # The form comes back as it was sent: the bot still in seat 2, real dice still chosen.
+    page = response.text
+    assert '<option value="best" selected>' in page
+    assert re.search(r'name="dice_mode" value="physical"\s+checked', page)
 
 
 def test_without_bots_the_form_keeps_its_dice(client: TestClient) -> None:

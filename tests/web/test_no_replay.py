@@ -66,7 +66,7 @@ def test_the_start_page_with_several_games_replays_none(
     assert replays == []
     # What the lists show still comes through: the turns and the winner.
     assert "Gewinner: Solo" in page.text
-    assert page.text.count("1 Züge") == 4
+    assert page.text.count("Runde 1 von 39") == 4
     assert client.get("/api/games").status_code == 200
     assert replays == []
     assert finished["id"] in page.text

@@ -264,7 +264,7 @@ def test_a_locked_cell_cannot_be_entered_into(client: TestClient, service: GameS
         ({"dice": "11111", "points": "5"}, 422, "Würfel oder Punkte, nicht beides"),
         ({"cell": ""}, 400, "Bitte ein Feld wählen."),
         ({"cell": "down.eights"}, 422, "Unbekannte Zeile &#39;eights&#39;; die Zeilen sind Einser"),
-        ({"version": "x"}, 400, "version must be a whole number"),
+        ({"version": "x"}, 400, "Der Spielstand im Formular ist keine ganze Zahl"),
     ],
 )
 def test_malformed_entries_answer_4xx_and_change_nothing(
@@ -552,6 +552,6 @@ def test_the_variant_notes_and_jokers_are_translated() -> None:
 
     t, de = i18n.Translator("en"), i18n.Translator("de")
     notes = [p.note for p in forms.presets(t)]
-    assert "One free column, 13 turns." in notes
+    assert "One free column: 13 turns." in notes
     assert not set(notes) & {p.note for p in forms.presets(de)}
     assert all(t(name) != de(name) and t(note) != de(note) for _, name, note in forms.JOKERS)

@@ -20,17 +20,15 @@ import threading
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from starlette.datastructures import FormData
-
 from kniffel.board.errors import BoardError, Conflict, GameNotFound
-from kniffel.board.service import BOT_NAMES, GameService, GameView
+from kniffel.board.service import GameService, GameView
 from kniffel.rules import EnterAction, Game, KniffelError, Variant
 from kniffel.solver.builds import TableBuilds
 
 if TYPE_CHECKING:  # the bots (numpy) are imported when a bot first plays
     from kniffel.solver.play.bots import Bot
 
-__all__ = ["DEFAULT_DELAY", "BotSeats", "bot_to_move", "seats_of_form"]
+__all__ = ["DEFAULT_DELAY", "BotSeats", "bot_to_move"]
 
 #: Seconds between two bot events: long enough to see each roll, short enough not to wait.
 DEFAULT_DELAY = 0.4
@@ -52,21 +50,6 @@ def bot_to_move(view: GameView) -> str | None:
     if name is None or view.dice_mode != "virtual":
         return None
     return view.bots.get(name)
-
-
-def seats_of_form(form: FormData) -> dict[str, str]:
-    """The bot seats of the new-game form: each ``player`` field with its ``seat`` choice.
-
-    Both come once per field, in the same order; a seat left to a person, or
-    without a name, is no bot.
-    """
-    names = [name for name in form.getlist("player") if isinstance(name, str)]
-    seats = [seat for seat in form.getlist("seat") if isinstance(seat, str)]
-    return {
-        name.strip(): seat
-        for name, seat in zip(names, seats, strict=False)
-        if name.strip() and seat in BOT_NAMES
-    }
 
 
 class BotSeats:

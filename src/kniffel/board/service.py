@@ -46,6 +46,7 @@ from kniffel.rules import (
     Roll,
     Undo,
     get_variant,
+    turns_of,
 )
 from kniffel.store import (
     Append,
@@ -303,6 +304,7 @@ class GameService:
                 version=s.version,
                 finished=s.finished,
                 turns=s.turns,
+                rounds=turns_of(get_variant(s.variant, s.options)),
                 totals=s.totals,
                 winners=s.winners,
             )

@@ -127,7 +127,7 @@ def undo_view(game: Game, t: Translator, dice_mode: str) -> UndoView:
         # The board's rule for virtual dice (the service refuses such an undo alike).
         stands = IllegalMoveError("a roll of virtual dice stands", code="roll_stands")
         return UndoView(False, refusal_text(stands, t))
-    note = t("Macht rückgängig: {what}", what=_event_words(game, t, last))
+    note = t("Macht rückgängig: {what}.", what=_event_words(game, t, last))
     after = _mover_after_undo(game)
     if after is not None:
         now = game.current_player()

@@ -26,6 +26,8 @@ class GameSummary:
     finished: bool
     #: From the summary columns: cells filled in all, totals in seat order, winners once finished.
     turns: int = 0
+    #: The turns each player has (the game's rounds, docs/rules.md §3), from its variant.
+    rounds: int = 0
     totals: tuple[int, ...] = ()
     winners: tuple[str, ...] = ()
 

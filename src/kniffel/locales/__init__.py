@@ -100,6 +100,13 @@ class Catalogue:
             return str(self.translations.pgettext(context, message))
         return str(self.translations.gettext(message))
 
+    def plural(self, singular: str, plural: str, n: int, context: str | None = None) -> str:
+        """The form of ``singular``/``plural`` for ``n`` by the language's plural rule
+        (gettext's ``ngettext``; within ``context`` where it has its own words)."""
+        if context is not None and (context, singular) in self.known:
+            return str(self.translations.npgettext(context, singular, plural, n))
+        return str(self.translations.ngettext(singular, plural, n))
+
 
 def po_file(lang: str) -> Path:
     return LOCALES / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
@@ -116,7 +123,9 @@ def catalogue(lang: str) -> Catalogue:
     write_mo(compiled, messages)
     compiled.seek(0)
     known = frozenset(
-        (m.context, m.id) for m in messages if isinstance(m.id, str) and m.id and m.string
+        (m.context, m.id if isinstance(m.id, str) else m.id[0])
+        for m in messages
+        if m.id and (m.string if isinstance(m.string, str) else all(m.string or ()))
     )
     return Catalogue(lang, Translations(compiled, domain=DOMAIN), known)
 
@@ -143,6 +152,16 @@ class Translator:
     def t(self, message: str, **values: Any) -> str:
         """The same as calling the translator (the name the catalogues' extraction knows)."""
         return self(message, **values)
+
+    def ngettext(self, singular: str, plural: str, n: int, **values: Any) -> str:
+        """``{n} Spiel`` or ``{n} Spielen`` as ``n`` asks, by the language's plural rule;
+        ``{n}`` is filled in as this language writes numbers.
+
+        >>> Translator("en").ngettext("{n} Zug", "{n} Züge", 1)
+        '1 turn'
+        """
+        text = catalogue(self.lang).plural(singular, plural, n, self.game)
+        return text.format(**{"n": self.number(n), **values})
 
     def pgettext(self, context: str, message: str, **values: Any) -> str:
         """``message`` in ``context`` (``Spieler`` as a table head is "Player", not "Players")."""

@@ -34,7 +34,7 @@ REFUSALS: dict[str, str] = {
     # who and where
     "players_count": N_("Ein Spiel hat {min} bis {max} Spieler, nicht {got}"),
     "player_name_blank": N_("Jeder Spielername ist Text und nicht leer"),
-    "player_names_repeat": N_("Jeder Name nur einmal"),
+    "player_names_repeat": N_("Jeder Name nur einmal: {name}"),
     "unknown_player": N_("{player} spielt hier nicht; es spielen {players}"),
     "unknown_seat": N_("Platz {seat} gibt es nicht; es gibt {seats} Plätze"),
     "cell_syntax": N_("Unbekanntes Feld {cell}; ein Feld heißt SPALTE.ZEILE"),

@@ -47,6 +47,7 @@ from kniffel.rules.rows import (
     possible_points,
     raw_score,
     rows_for,
+    turns_of,
 )
 from kniffel.rules.scoring import *  # noqa: F403 (the names of scoring.__all__)
 from kniffel.rules.variants import (
@@ -107,5 +108,6 @@ __all__ = [  # and every name of kniffel.rules.scoring
     "raw_score",
     "rows_for",
     "standing_events",
+    "turns_of",
     *scoring.__all__,
 ]

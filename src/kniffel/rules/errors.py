@@ -38,7 +38,7 @@ CODES: dict[str, tuple[str, ...]] = {
     # who and where
     "players_count": ("min", "max", "got"),
     "player_name_blank": (),
-    "player_names_repeat": (),
+    "player_names_repeat": ("name",),
     "unknown_player": ("player", "players"),
     "unknown_seat": ("seat", "seats"),
     "cell_syntax": ("cell",),

@@ -25,7 +25,7 @@ from kniffel.rules.errors import (
     shown,
 )
 from kniffel.rules.events import Cell, Clear, Edit, Enter, Event, Roll, Undo
-from kniffel.rules.rows import Row, point_ranges, possible_points, raw_score, rows_for
+from kniffel.rules.rows import Row, point_ranges, possible_points, raw_score, rows_for, turns_of
 from kniffel.rules.scoring import (
     JokerCase,
     column_total,
@@ -134,7 +134,10 @@ class Game:
             if not isinstance(name, str) or not name.strip():
                 raise KniffelError("player names must be non-empty text", code="player_name_blank")
         if len(set(names)) != len(names):
-            raise KniffelError("player names must be distinct", code="player_names_repeat")
+            twice = next(name for i, name in enumerate(names) if name in names[:i])
+            raise KniffelError(
+                "player names must be distinct", code="player_names_repeat", name=printable(twice)
+            )
         self.variant = variant
         self.options = variant.options
         self.players = names
@@ -145,7 +148,7 @@ class Game:
         self._seat = {name: i for i, name in enumerate(names)}
         self._kniffel_index = self._row_index[Row.KNIFFEL]
         n_cols, n_rows = len(self.columns), len(self.rows)
-        self.cells_per_player = n_cols * n_rows
+        self.cells_per_player = turns_of(variant)
         self._cells: list[list[list[int | None]]] = [
             [[None] * n_rows for _ in range(n_cols)] for _ in names
         ]

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from functools import cache
 
 from kniffel.rules.dice import Dice
-from kniffel.rules.variants import Options, Pasch
+from kniffel.rules.variants import Options, Pasch, Variant
 
 __all__ = [
     "LOWER",
@@ -19,6 +19,7 @@ __all__ = [
     "possible_points",
     "raw_score",
     "rows_for",
+    "turns_of",
 ]
 
 
@@ -64,6 +65,18 @@ def rows_for(options: Options) -> tuple[Row, ...]:
     if options.chance:
         return ROWS
     return ROWS[:-1]
+
+
+def turns_of(variant: Variant) -> int:
+    """How many turns each player has: one per cell of the sheet (docs/rules.md).
+
+    >>> from kniffel.rules.variants import PRESETS
+    >>> turns_of(PRESETS["kniffel"]), turns_of(PRESETS["rauf-runter"])
+    (13, 39)
+    >>> turns_of(PRESETS["dreifach"].with_options({"chance": False}))
+    36
+    """
+    return len(variant.columns) * len(rows_for(variant.options))
 
 
 @cache

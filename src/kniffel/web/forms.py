@@ -3,6 +3,10 @@ every bad one.
 
 A form field is text; these functions turn it into what the service takes and
 raise :class:`FormError` (a ``ValueError``) with a message for the player.
+
+The new-game form is read by FastAPI into :class:`NewGameForm` (a form model) and validated as
+the JSON API's :class:`~kniffel.web.schemas.NewGameBody`: one model checks a new game from both
+(docs/architecture.md, "Limits and security"); here its refusals get the reader's words.
 """
 
 from __future__ import annotations
@@ -12,14 +16,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic_core import ErrorDetails
 from starlette.datastructures import FormData
 
 from kniffel.board import limits
-from kniffel.board.service import DICE_MODES
+from kniffel.board.service import BOT_NAMES
 from kniffel.locales import Translator
 from kniffel.locales.refusals import refusal_text
-from kniffel.rules import PRESETS, Dice, KniffelError, Options
-from kniffel.rules.game import MAX_PLAYERS
+from kniffel.locales.variant_notes import variant_note
+from kniffel.rules import MAX_PLAYERS, PRESETS, Dice, KniffelError, Options
+from kniffel.web.errors import validation_message
+from kniffel.web.schemas import NewGameBody
 
 __all__ = [
     "JOKERS",
@@ -27,10 +35,13 @@ __all__ = [
     "MAX_NAME",
     "FormError",
     "NewGame",
+    "NewGameForm",
     "Preset",
+    "bot_name",
     "dice_field",
     "keep_field",
-    "new_game_form",
+    "new_game_body",
+    "new_game_refusal",
     "optional_int",
     "points_field",
     "presets",
@@ -50,12 +61,6 @@ JOKERS = (
     ("forced", "Pflicht", "Erst das passende Feld oben, sonst unten mit vollen Punkten (Yahtzee)."),
     ("none", "kein", "Der Wurf zählt überall ganz normal."),
 )
-_VARIANT_NOTES = {
-    "kniffel": "Eine freie Spalte, 13 Züge.",
-    "yahtzee": "Eine Spalte mit 100 Punkten je weiterem Kniffel und Pflicht-Joker.",
-    "rauf-runter": "↓ Runter, ↑ Rauf und Frei: 39 Züge, die Pfeil-Spalten der Reihe nach.",
-    "dreifach": "Drei freie Spalten, die ×1, ×2 und ×3 zählen: 39 Züge.",
-}
 
 
 class FormError(ValueError):
@@ -71,19 +76,154 @@ class Preset:
 
 
 def presets(t: Translator) -> list[Preset]:
-    """The variants to choose from, with their house rules as the form's defaults."""
+    """The variants to choose from, with their house rules as the form's defaults; each note is
+    made from the variant (:func:`~kniffel.locales.variant_notes.variant_note`)."""
     return [
-        Preset(name, t(v.label), t(_VARIANT_NOTES[name]), v.options.as_dict())
+        Preset(name, t(v.label), variant_note(v, t), v.options.as_dict())
         for name, v in PRESETS.items()
     ]
 
 
-@dataclass(frozen=True, slots=True)
-class NewGame:
-    """The new-game form's fields (also to show them again after a mistake)."""
+def bot_name(seat: int) -> str:
+    """The name of a bot whose name field was left empty: ``Bot 2`` for the second seat."""
+    return f"Bot {seat}"
+
+
+class NewGameForm(BaseModel):
+    """The new-game form's fields as posted, all text (``player`` and ``seat`` once per seat).
+
+    FastAPI reads it from the form (``Annotated[NewGameForm, Form()]``); :meth:`body` is the JSON
+    API's request for the same game, which :func:`new_game_body` validates.
+    """
+
+    model_config = ConfigDict(extra="ignore")
 
     variant: str = "rauf-runter"
-    players: tuple[str, ...] = ()
+    player: list[str] = Field(default_factory=list)
+    seat: list[str] = Field(default_factory=list)
+    dice_mode: str = "physical"
+    house_rules: str = ""  #: present when the house-rule fields were sent
+    chance: str = ""
+    pasch: str = ""
+    zero_only_upper: str = ""
+    joker: str = ""
+    kniffel_bonus: str = ""
+
+    def seats(self) -> list[tuple[str, str]]:
+        """Each name field as typed with who plays it (``person``, ``greedy``, ``best``)."""
+        return [
+            (name.strip(), self.seat[i] if i < len(self.seat) else "person")
+            for i, name in enumerate(self.player)
+        ]
+
+    def players(self) -> tuple[list[str], dict[str, str]]:
+        """The players in seat order and the bots among them: a person's empty field is no
+        seat; a bot's empty field is the bot's seat under :func:`bot_name`."""
+        names: list[str] = []
+        bots: dict[str, str] = {}
+        for seat, (name, who) in enumerate(self.seats(), start=1):
+            if who in BOT_NAMES:
+                name = name or bot_name(seat)
+                bots[name] = who
+            if name:
+                names.append(name)
+        return names, bots
+
+    def options(self) -> dict[str, Any] | None:
+        """The house rules the form asks for; ``None`` (the preset's own) without their fields."""
+        if not self.house_rules:
+            return None
+        bonus = self.kniffel_bonus.strip() or "0"
+        return {
+            "chance": bool(self.chance),
+            "pasch": "matching_dice" if self.pasch == "matching_dice" else "all_dice",
+            "zero_only_upper": bool(self.zero_only_upper),
+            "joker": self.joker.strip() or None,  # none: the preset's joker
+            # Not a whole number: left as text, for the model to refuse.
+            "kniffel_bonus": int(bonus) if _WHOLE.fullmatch(bonus) else bonus,
+        }
+
+    def body(self) -> dict[str, Any]:
+        """The JSON API's request body (:class:`~kniffel.web.schemas.NewGameBody`) for this form."""
+        names, bots = self.players()
+        options = self.options()
+        return {
+            "variant": self.variant.strip() or "rauf-runter",
+            "options": options,
+            "players": names,
+            "dice_mode": self.dice_mode.strip() or "physical",
+            "bots": bots,
+        }
+
+    def shown(self) -> NewGame:
+        """The fields to show the form again next to its message."""
+        variant = self.variant.strip() or "rauf-runter"
+        preset = PRESETS.get(variant)
+        defaults = preset.options if preset is not None else Options()
+        asked = self.options()
+        chosen = {**defaults.as_dict(), **{k: v for k, v in (asked or {}).items() if v is not None}}
+        seats = self.seats()[:MAX_PLAYERS]
+        return NewGame(
+            variant=variant,
+            players=tuple(name for name, _ in seats),
+            seats=tuple(who if who in BOT_NAMES else "person" for _, who in seats),
+            dice_mode=self.dice_mode.strip() or "physical",
+            chance=bool(chosen["chance"]),
+            pasch=str(chosen["pasch"]),
+            zero_only_upper=bool(chosen["zero_only_upper"]),
+            joker=str(chosen["joker"]),
+            kniffel_bonus=self.kniffel_bonus if asked else str(defaults.kniffel_bonus),
+            custom=preset is None or chosen != defaults.as_dict(),
+        )
+
+
+def new_game_body(form: NewGameForm, t: Translator) -> NewGameBody:
+    """The form validated as the JSON API validates a new game; :class:`FormError` says the
+    first problem in ``t``'s words."""
+    try:
+        return NewGameBody.model_validate(form.body())
+    except ValidationError as exc:
+        raise FormError(_problem(exc.errors()[0], t)) from None
+
+
+def _problem(error: ErrorDetails, t: Translator) -> str:
+    where, value = error["loc"], error.get("input")
+    if where == ("variant",):
+        return t("Unbekannte Variante: {name}", name=value)
+    if where == ("players",):
+        if error["type"] == "too_short":
+            return t("Bitte mindestens einen Spieler eintragen.")
+        return t("Höchstens {n} Spieler.", n=MAX_PLAYERS)
+    if where[0] == "players":
+        return t("Namen dürfen höchstens {n} Zeichen haben.", n=MAX_NAME)
+    if where == ("dice_mode",):
+        return t("Unbekannte Würfel-Art: {name}", name=value)
+    if where == ("options", "joker"):
+        return t("Unbekannter Joker: {name}", name=value)
+    if where == ("options", "kniffel_bonus"):
+        return t("Der Kniffel-Bonus ist eine ganze Zahl von 0 bis {max}.", max=MAX_KNIFFEL_BONUS)
+    return t("Die Anfrage ist ungültig: {reason}", reason=validation_message([error]))
+
+
+def new_game_refusal(error: Exception, t: Translator) -> str:
+    """The service's refusal of a new game from the form, in ``t``'s words."""
+    if getattr(error, "code", None) == "bots_virtual":
+        # The form never switches the dice itself: the family chooses (docs/board.md, "Bots").
+        return t(
+            "Ein Bot würfelt mit den virtuellen Würfeln der Tafel, und ein Spiel hat für alle "
+            "dieselben Würfel. Bitte „Virtuelle Würfel“ wählen oder den Platz des Bots einem "
+            "Menschen geben."
+        )
+    return refusal_text(error, t)
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    """The new-game form's fields as shown (again, after a mistake)."""
+
+    variant: str = "rauf-runter"
+    players: tuple[str, ...] = ()  #: the name fields as typed, in seat order
+    seats: tuple[str, ...] = ()  #: who plays each name field: person, greedy or best
     dice_mode: str = "physical"
     chance: bool = True
     pasch: str = "all_dice"
@@ -100,99 +240,20 @@ class NewGame:
         return names + [""] * (MAX_PLAYERS - len(names))
 
     @property
+    def seat_choices(self) -> list[str]:
+        """Who plays each of the eight seats."""
+        seats = list(self.seats[:MAX_PLAYERS])
+        return seats + ["person"] * (MAX_PLAYERS - len(seats))
+
+    @property
     def shown_players(self) -> int:
-        """How many name fields to show before "add player" (at least two)."""
-        return max(2, len(self.players))
-
-    def options(self) -> dict[str, Any]:
-        return {
-            "chance": self.chance,
-            "pasch": self.pasch,
-            "zero_only_upper": self.zero_only_upper,
-            "joker": self.joker,
-            "kniffel_bonus": int(self.kniffel_bonus),
-        }
-
-
-def new_game_form(form: FormData, t: Translator) -> NewGame:
-    """Read the new-game form; raises :class:`FormError` naming the first bad field.
-
-    Without the house-rules fields (``house_rules`` absent) the preset's own
-    options apply.
-    """
-    variant = _text(form, "variant") or "rauf-runter"
-    names = [name.strip() for name in _texts(form, "player")]
-    names = [name for name in names if name]
-    dice_mode = _text(form, "dice_mode") or "physical"
-    preset = PRESETS.get(variant)
-    defaults = preset.options if preset is not None else Options()
-    if _text(form, "house_rules"):
-        chance = bool(_text(form, "chance"))
-        pasch = "matching_dice" if _text(form, "pasch") == "matching_dice" else "all_dice"
-        zero_only_upper = bool(_text(form, "zero_only_upper"))
-        joker = _text(form, "joker") or defaults.joker.value
-        bonus_text = _text(form, "kniffel_bonus") or "0"
-    else:
-        chance = defaults.chance
-        pasch = defaults.pasch.value
-        zero_only_upper = defaults.zero_only_upper
-        joker = defaults.joker.value
-        bonus_text = str(defaults.kniffel_bonus)
-    filled = NewGame(
-        variant=variant,
-        players=tuple(names),
-        dice_mode=dice_mode,
-        chance=chance,
-        pasch=pasch,
-        zero_only_upper=zero_only_upper,
-        joker=joker,
-        kniffel_bonus=bonus_text,
-    )
-    custom = preset is not None and _differs(filled, defaults)
-    filled = NewGame(**{**_fields(filled), "custom": custom})
-    problem = _new_game_problem(filled, t)
-    if problem:
-        raise FormError(problem)
-    return filled
-
-
-def _fields(form: NewGame) -> dict[str, Any]:
-    return {name: getattr(form, name) for name in NewGame.__dataclass_fields__}
-
-
-def _differs(form: NewGame, defaults: Options) -> bool:
-    try:
-        return form.options() != defaults.as_dict()
-    except ValueError:
-        return True
-
-
-def _new_game_problem(form: NewGame, t: Translator) -> str:
-    if form.variant not in PRESETS:
-        return t("Unbekannte Variante: {name}", name=form.variant)
-    if not form.players:
-        return t("Bitte mindestens einen Spieler eintragen.")
-    if len(form.players) > MAX_PLAYERS:
-        return t("Höchstens 8 Spieler.")
-    seen: set[str] = set()
-    for name in form.players:
-        if len(name) > MAX_NAME:
-            return t("Namen dürfen höchstens {n} Zeichen haben.", n=MAX_NAME)
-        if name in seen:
-            return t("Jeder Name nur einmal: {name}", name=name)
-        seen.add(name)
-    if form.dice_mode not in DICE_MODES:
-        return t("Unbekannte Würfel-Art: {name}", name=form.dice_mode)
-    if form.joker not in {value for value, _, _ in JOKERS}:
-        return t("Unbekannter Joker: {name}", name=form.joker)
-    bonus = form.kniffel_bonus.strip()
-    if not _WHOLE.fullmatch(bonus) or not 0 <= int(bonus) <= MAX_KNIFFEL_BONUS:
-        return t("Der Kniffel-Bonus ist eine ganze Zahl von 0 bis 1000.")
-    try:
-        PRESETS[form.variant].with_options(form.options())
-    except KniffelError as exc:
-        return refusal_text(exc, t)
-    return ""
+        """How many name fields to show before "add player": every field in use, at least two."""
+        used = [
+            i
+            for i, (name, seat) in enumerate(zip(self.slots, self.seat_choices, strict=True), 1)
+            if name or seat != "person"
+        ]
+        return max(2, *used) if used else 2
 
 
 def _texts(form: FormData, name: str) -> list[str]:
@@ -246,7 +307,9 @@ def version_field(form: FormData, t: Translator) -> int:
     try:
         version = optional_int(_text(form, "version"))
     except ValueError:
-        raise FormError("version must be a whole number") from None
+        raise FormError(
+            t("Der Spielstand im Formular ist keine ganze Zahl; bitte die Seite neu laden.")
+        ) from None
     if version is None:
         raise FormError(t("Das Formular nennt keinen Spielstand; bitte die Seite neu laden."))
     return version

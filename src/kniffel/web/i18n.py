@@ -78,7 +78,7 @@ def _pgettext(context: Context, where: str, message: str, **values: Any) -> str:
 
 @pass_context
 def _ngettext(context: Context, singular: str, plural: str, n: int, **values: Any) -> str:
-    return _translator(context)(singular if n == 1 else plural, n=n, **values)
+    return _translator(context).ngettext(singular, plural, n, **values)
 
 
 def install(env: Environment) -> None:

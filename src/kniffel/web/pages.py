@@ -6,19 +6,18 @@ The board itself is :mod:`kniffel.web.board_pages`; both go through
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Form, Request
 from fastapi.responses import RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
-from starlette.datastructures import FormData
 
-from kniffel.board import bot_seats
 from kniffel.board.errors import BoardError
 from kniffel.board.service import GameService
+from kniffel.board.views import GameSummary
 from kniffel.locales import Translator
 from kniffel.locales.refusals import refusal_text
-from kniffel.rules import PRESETS, KniffelError
+from kniffel.rules import MAX_PLAYERS, PRESETS, KniffelError
 from kniffel.web import board_pages, forms, player_routes, rendering
 
 __all__ = ["router"]
@@ -53,6 +52,8 @@ async def _home(
         "presets": forms.presets(t),
         "jokers": [(value, t(name), t(note)) for value, name, note in forms.JOKERS],
         "max_name": forms.MAX_NAME,
+        "max_bonus": forms.MAX_KNIFFEL_BONUS,
+        "max_players": MAX_PLAYERS,
         "unfinished": unfinished,
         "finished": finished,
         "message": message,
@@ -69,6 +70,7 @@ def _form_context(form: forms.NewGame) -> dict[str, Any]:
     return {
         "variant": form.variant,
         "players": form.slots,
+        "seats": form.seat_choices,
         "shown_players": form.shown_players,
         "dice_mode": form.dice_mode,
         "chance": form.chance,
@@ -89,7 +91,6 @@ def _game_lists(
         # The summary columns hold all a list shows: no game is replayed here.
         for summary in service.list_games(finished=finished, limit=LIST_LENGTH):
             preset = PRESETS.get(summary.variant)
-            turns = summary.turns
             winners = summary.winners
             entries.append(
                 {
@@ -97,51 +98,49 @@ def _game_lists(
                     "players": summary.players,
                     "variant": t(preset.label) if preset else summary.variant,
                     "when": t.when(summary.updated_at),
-                    "turns": t("{n} Züge", n=turns),
-                    "winners": t("Gewinner: {names}", names=", ".join(winners)) if winners else "",
+                    "turns": _round(summary, t),
+                    "winners": (
+                        t.ngettext(
+                            "Gewinner: {names}",
+                            "Gewinner: {names}",
+                            len(winners),
+                            names=", ".join(winners),
+                        )
+                        if winners
+                        else ""
+                    ),
                 }
             )
         lists.append(entries)
     return lists[0], lists[1]
 
 
+def _round(summary: GameSummary, t: Translator) -> str:
+    """The round being played: every player has a turn per round, so the cells filled by all
+    players together, shared out among them, give the rounds played (docs/board.md)."""
+    played = summary.turns // max(1, len(summary.players))
+    return t("Runde {n} von {rounds}", n=min(played + 1, summary.rounds), rounds=summary.rounds)
+
+
 @router.post("/games")
-async def create_game(request: Request) -> Response:
+async def create_game(request: Request, form: Annotated[forms.NewGameForm, Form()]) -> Response:
     t = rendering.translator(request)
-    form_data = await rendering.text_form(request)
     try:
-        form = forms.new_game_form(form_data, t)
+        body = forms.new_game_body(form, t)
     except forms.FormError as exc:
-        return await _home(request, _echo(form_data), message=str(exc), status=422)
+        return await _home(request, form.shown(), message=str(exc), status=422)
     service = rendering.service(request)
-    bots = bot_seats.seats_of_form(form_data)
-    dice_mode = "virtual" if bots else form.dice_mode  # the board rolls for its bots
+    options = body.options.model_dump(exclude_none=True) if body.options else {}
     try:
         view = await run_in_threadpool(
-            service.create, form.variant, form.options(), list(form.players), dice_mode, bots
+            service.create, body.variant, options, body.players, body.dice_mode, dict(body.bots)
         )
     except (KniffelError, BoardError) as exc:
-        return await _home(request, form, message=refusal_text(exc, t), status=422)
+        message = forms.new_game_refusal(exc, t)
+        return await _home(request, form.shown(), message=message, status=422)
     response = RedirectResponse(f"/g/{view.id}", status_code=303)
     rendering.set_key(response, view)
     return response
-
-
-def _echo(form_data: FormData) -> forms.NewGame:
-    """The fields as typed, to show the form again next to its error."""
-    names = [v.strip() for v in form_data.getlist("player") if isinstance(v, str) and v.strip()]
-    text = {k: v for k, v in form_data.items() if isinstance(v, str)}
-    return forms.NewGame(
-        variant=text.get("variant", "rauf-runter"),
-        players=tuple(names[:8]),
-        dice_mode=text.get("dice_mode", "physical"),
-        chance=bool(text.get("chance")),
-        pasch=text.get("pasch", "all_dice"),
-        zero_only_upper=bool(text.get("zero_only_upper")),
-        joker=text.get("joker", "free"),
-        kniffel_bonus=text.get("kniffel_bonus", "0"),
-        custom=True,
-    )
 
 
 @router.post("/import")

@@ -23,7 +23,7 @@ from pydantic import (
 from kniffel.board.limits import MAX_KNIFFEL_BONUS, MAX_NAME
 from kniffel.board.service import GameView
 from kniffel.record import state_dict
-from kniffel.rules import EntryOption
+from kniffel.rules import MAX_PLAYERS, EntryOption
 
 __all__ = [
     "CreatedGame",
@@ -75,9 +75,13 @@ class OptionsIn(_Body):
 
 
 class NewGameBody(_Body):
+    """A new game, from the API's JSON and from the new-game form (``kniffel.web.forms``):
+    the one check of its shape; the service checks the rest (``kniffel.board.limits``, the
+    rules engine) with coded refusals."""
+
     variant: VariantName = "rauf-runter"
     options: OptionsIn | None = None
-    players: Annotated[list[PlayerName], Field(min_length=1, max_length=8)]
+    players: Annotated[list[PlayerName], Field(min_length=1, max_length=MAX_PLAYERS)]
     dice_mode: DiceMode = "physical"
     bots: dict[StrictStr, BotName] = Field(
         default_factory=dict, description="player name -> bot that plays that seat"
