@@ -75,10 +75,17 @@ def type_dice(session: Session, dice: str) -> None:
 
 
 def enter(session: Session, dice: str, label: str) -> None:
-    """Types the dice, waits for the cell's preview and taps the cell."""
+    """Types the dice, waits for the cell's preview and taps the cell.
+
+    A due cell is tapped where the page shows it (the page keeps due cells in view); any other
+    cell the player swipes to first.
+    """
     before = version(session)
     type_dice(session, dice)
-    session.wait_for(labelled(label)).click()
+    cell = session.wait_for(labelled(label))
+    if not session.run("return arguments[0].closest('td').classList.contains('due')", cell):
+        cell.swipe_to()
+    cell.click()
     wait_version(session, before + 1)
 
 

@@ -38,6 +38,16 @@ class WebDriverError(AssertionError):
     """The driver refused a command: its error and message, in its words."""
 
 
+# What covers an element's centre, in words, for a refused click.
+_COVERED = """
+const el = arguments[0], r = el.getBoundingClientRect();
+const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+const name = (e) => !e ? "nothing" : e.id ? "#" + e.id : e.tagName + "." + String(e.className);
+return `${name(el)} at ${Math.round(r.top)}..${Math.round(r.bottom)} of ${innerHeight}, ` +
+  `scrolled ${Math.round(scrollY)}, under ${name(hit)}`;
+"""
+
+
 @dataclass(frozen=True)
 class Element:
     """One element of the page, as the driver names it."""
@@ -47,7 +57,12 @@ class Element:
 
     def click(self) -> None:
         """WebDriver's click: it fails when something else covers the element's centre."""
-        self.session.command("POST", f"/element/{self.id}/click", {})
+        try:
+            self.session.command("POST", f"/element/{self.id}/click", {})
+        except WebDriverError as error:
+            if "intercepted" not in str(error):
+                raise
+            raise WebDriverError(f"{error} ({self.session.run(_COVERED, self)})") from None
 
     def swipe_to(self) -> None:
         """Brings the element into view as a finger would, just enough (the page's margins kept)."""
