@@ -8,6 +8,7 @@ skip with the reason, except in CI (``CI=true``), where they fail.
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -20,6 +21,9 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, sync_playwright
+
+from .webdriver import DRIVER as WEBKIT_DRIVER
+from .webdriver import MINIBROWSER, Driver, webkit_driver
 
 #: Debian's real binary (``/usr/bin/chromium`` is a wrapper); ``KNIFFEL_CHROMIUM`` overrides it.
 CHROMIUM = Path(os.environ.get("KNIFFEL_CHROMIUM", "/usr/lib/chromium/chromium"))
@@ -136,3 +140,22 @@ def server(tmp_path_factory: pytest.TempPathFactory, preset_tables: None) -> Ite
     ]
     with running_board(tmp_path_factory.mktemp("e2e"), command) as url:
         yield url
+
+
+@pytest.fixture(scope="package")
+def webkit(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Driver]:
+    """WebKit (iPhones' engine): Debian's WebKitWebDriver under xvfb-run, for this package.
+
+    Missing, the WebKit tests skip with the reason, except in CI (``CI=true``), where they fail.
+    """
+    missing = [str(path) for path in (WEBKIT_DRIVER, MINIBROWSER) if not path.exists()]
+    if not shutil.which("xvfb-run"):
+        missing.append("xvfb-run")
+    if missing:
+        install = "apt-get install -y webkit2gtk-driver xvfb"
+        reason = f"WebKit is missing ({', '.join(missing)}): {install}"
+        if os.environ.get("CI") == "true":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    with webkit_driver(tmp_path_factory.mktemp("webkit") / "driver.log") as driver:
+        yield driver

@@ -22,6 +22,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from .conftest import DESKTOP, PHONE
+from .test_phone_geometry import HIDDEN_DUE
 
 pytestmark = [
     pytest.mark.e2e,
@@ -33,20 +34,20 @@ pytestmark = [
 
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
-#: A few turns of a Rauf-Runter-Kniffel evening: (player, cell, dice).
+#: A few turns of a Rauf-Runter-Kniffel evening for three: (player, cell, dice).
 TURNS = [
     ("Anna", "down.ones", "11146"),
     ("Ben", "up.chance", "65542"),
+    ("Çağla", "free.sixes", "66631"),
     ("Anna", "free.sixes", "66662"),
     ("Ben", "down.ones", "11356"),
+    ("Çağla", "down.ones", "11145"),
     ("Anna", "down.twos", "22235"),
     ("Ben", "free.full_house", "33355"),
+    ("Çağla", "up.chance", "65443"),
     ("Anna", "up.chance", "65443"),
     ("Ben", "up.kniffel", "44444"),
-    ("Anna", "free.small_straight", "12346"),
-    ("Ben", "down.twos", "22216"),
-    ("Anna", "down.threes", "33315"),
-    ("Ben", "free.fives", "55512"),
+    ("Çağla", "free.small_straight", "12346"),
 ]
 FINISHED = {
     "format": "kniffel-record/1",
@@ -100,7 +101,8 @@ def show_typed_dice(page: Page, dice: str) -> None:
 
 def test_screenshots_of_the_board(browser: Browser, server: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
-    game = post(server + "/api/games", {"variant": "rauf-runter", "players": ["Anna", "Ben"]})
+    players = ["Anna", "Ben", "Çağla"]
+    game = post(server + "/api/games", {"variant": "rauf-runter", "players": players})
     for player, cell, dice in TURNS:
         event = {"type": "enter", "player": player, "cell": cell, "dice": [int(d) for d in dice]}
         post(f"{server}/api/games/{game['id']}/events", {"event": event}, game["key"])
@@ -110,6 +112,11 @@ def test_screenshots_of_the_board(browser: Browser, server: str) -> None:
     page = phone.new_page()
     page.goto(play_link)
     show_typed_dice(page, "44456")
+    # Every name and total in view, and no due cell under anything (docs/board.md, "The phone
+    # layout"): the picture shows what a phone at the table shows.
+    for seat in range(len(players)):
+        expect(page.locator(f"#tab-{seat}")).to_be_in_viewport(ratio=1)
+    assert page.evaluate(HIDDEN_DUE) == []
     page.screenshot(path=SHOTS / "board-phone.png")
     page.goto(server + "/")
     # Only the form: the lists beside it show the dates of this run's games.

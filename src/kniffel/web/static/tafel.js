@@ -304,6 +304,18 @@ if (window.htmx) window.htmx.config.attributesToSettle = [];
       for (const sheet of $$(".sheet", board())) {
         sheet.classList.toggle("is-back", sheet.dataset.seat !== wanted);
       }
+      showTab($(`#tab-${wanted}`));
+    }
+
+    // On a phone the tabs are one row that scrolls sideways: the chosen tab is kept in it.
+    function showTab(tab) {
+      const strip = tab && tab.parentElement;
+      if (!strip || strip.scrollWidth <= strip.clientWidth) return;
+      const inner = strip.getBoundingClientRect();
+      const outer = tab.getBoundingClientRect();
+      const room = 8;
+      if (outer.left < inner.left + room) strip.scrollLeft -= inner.left + room - outer.left;
+      else if (outer.right > inner.right - room) strip.scrollLeft += outer.right - (inner.right - room);
     }
 
     // -- taps that must wait: while a change is on its way, and the second tap of a double tap
@@ -555,6 +567,8 @@ if (window.htmx) window.htmx.config.attributesToSettle = [];
           now.innerHTML = html;
           now.dataset.for = asked;
           markTipp();
+          // The panel opens under the tabs: where they cover its top, it comes into view below them.
+          if (covered(now, 4)) now.scrollIntoView({ block: "start" });
         })
         .catch(() => {
           const now = $("#tipp");
@@ -764,7 +778,9 @@ if (window.htmx) window.htmx.config.attributesToSettle = [];
       placeFocus(newTurn);
       if (state.change && version() > state.change.version) changeDone(state.change);
       announce();
-      if (newTurn) showDue();
+      // A new turn, or an entry panel that grew (the dice tray after the first roll), shows
+      // the due cells again.
+      if (measureEntry() || newTurn) showDue();
       if (version() < latest) refresh();
       else if (newTurn && (typedNow().dice || typedNow().points)) schedulePreview();
     }
@@ -778,23 +794,46 @@ if (window.htmx) window.htmx.config.attributesToSettle = [];
       showDice();
     }
 
-    // -- the due cells are never under the entry panel: the sheet scrolls them above it
-    function showDue() {
+    // -- the due cells are never under the entry panel, the tabs or the column heads: the
+    // sheet scrolls them clear (their scroll-margin in tafel.css keeps the sticky bands'
+    // heights; the entry panel's height is measured here, --entry-h)
+    let entryHeight = null;
+    function measureEntry() {
       const panel = $(".entry", board());
-      const fixed = panel && getComputedStyle(panel).position === "fixed";
-      const root = document.documentElement.style;
-      root.setProperty("--entry-h", fixed ? `${panel.offsetHeight}px` : "0px");
-      const status = $(".status", board());
-      const players = $(".players", board());
-      root.setProperty("--status-h", `${status ? status.offsetHeight : 0}px`);
-      root.setProperty("--players-h", `${players ? players.offsetHeight : 0}px`);
-      if (!fixed) return;
-      const top = panel.getBoundingClientRect().top;
-      const due = $$(".sheet:not(.is-back) td.cell.due", board());
-      const hidden = due.filter((cell) => cell.getBoundingClientRect().bottom > top);
-      if (hidden.length) hidden[hidden.length - 1].scrollIntoView({ block: "nearest" });
+      const fixed = !!panel && getComputedStyle(panel).position === "fixed";
+      const height = fixed ? panel.offsetHeight : 0;
+      document.documentElement.style.setProperty("--entry-h", `${height}px`);
+      const grew = entryHeight !== null && height > entryHeight;
+      entryHeight = height;
+      return fixed && grew;
     }
-    window.addEventListener("resize", showDue);
+    // What a tap at the element's centre (or `from` pixels below its top) would not reach.
+    function covered(element, from) {
+      const rect = element.getBoundingClientRect();
+      const y = from === undefined ? rect.top + rect.height / 2 : rect.top + from;
+      const hit = document.elementFromPoint(rect.left + rect.width / 2, y);
+      return !hit || !element.contains(hit);
+    }
+    function showDue() {
+      measureEntry();
+      if (!entryHeight) return;
+      const due = $$(".sheet:not(.is-back) td.cell.due", board());
+      const seen = due.filter((cell) => !covered(cell)).length;
+      if (seen === due.length) return;
+      // The last first, then the first: all end up in view where they fit together; where
+      // they do not (a small phone, ↓ Einser and ↑ Chance), one already in view stays so.
+      const start = window.scrollY;
+      for (const cell of due.slice().reverse()) if (covered(cell)) cell.scrollIntoView({ block: "nearest" });
+      if (seen && due.some((cell) => covered(cell))) window.scrollTo(window.scrollX, start);
+    }
+    // A phone's toolbars come and go while the page scrolls (a resize of the height only):
+    // only a new width (the phone turned) scrolls the due cells again.
+    let shownWidth = window.innerWidth;
+    window.addEventListener("resize", () => {
+      if (window.innerWidth === shownWidth) return void measureEntry();
+      shownWidth = window.innerWidth;
+      showDue();
+    });
 
     // -- the turn, announced in place (the board itself is swapped)
     const turnLive = $("#turn-live");

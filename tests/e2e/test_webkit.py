@@ -1,0 +1,245 @@
+"""The board in WebKit, the engine of every iPhone (issue 19), driven through WebDriver.
+
+The same walks as the chromium tests, in a second engine (Debian's WebKitGTK, which has no
+``Element.moveBefore``): a whole Rauf-Runter-Kniffel game typed and tapped, an entry made by
+keyboard alone, two devices live (an iPhone in WebKit and a phone in chromium), the Tipp, and
+corrections (a new value, a cleared cell, undo). A tap is WebDriver's element click, which fails
+when something else covers the element's centre: the phone layout is checked on the way.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from .conftest import PHONE
+from .test_full_game import ANNA, ANNA_TOTAL, BEN, BEN_TOTAL, open_label, plan
+from .webdriver import Driver, Session
+
+pytestmark = [pytest.mark.e2e, pytest.mark.webkit]
+
+
+def new_game(server: str, players: list[str], **more: Any) -> dict[str, Any]:
+    body = json.dumps({"variant": "rauf-runter", "players": players, **more}).encode()
+    headers = {"Content-Type": "application/json"}
+    request = urllib.request.Request(server + "/api/games", body, headers, method="POST")
+    with urllib.request.urlopen(request, timeout=10) as response:
+        answer: dict[str, Any] = json.load(response)
+        return answer
+
+
+@pytest.fixture(scope="module")
+def iphone(webkit: Driver) -> Iterator[Session]:
+    """One WebKit window at phone size, reused by this module's tests (a start takes long)."""
+    with webkit.session() as session:
+        rect = session.resize(PHONE["width"], PHONE["height"])
+        # WebKitGTK's window is at least about 450 px wide: still the phone layout (< 62rem).
+        assert rect["width"] < 62 * 16
+        yield session
+
+
+def open_board(session: Session, url: str) -> None:
+    session.go(url)
+    session.wait(
+        "return document.querySelector('.game') && "
+        "document.querySelector('.game').dataset.live === 'open'",
+        what="the board's live connection",
+    )
+
+
+def version(session: Session) -> int:
+    return int(session.run("return document.querySelector('#board').dataset.version"))
+
+
+def wait_version(session: Session, number: int) -> None:
+    session.wait(
+        "return document.querySelector('#board').dataset.version === arguments[0]",
+        str(number),
+        what=f"version {number}",
+    )
+
+
+def labelled(label: str) -> str:
+    return f'[aria-label="{label}"]'
+
+
+def type_dice(session: Session, dice: str) -> None:
+    field = session.find("#dice-input")
+    field.clear()
+    field.type(dice)
+
+
+def enter(session: Session, dice: str, label: str) -> None:
+    """Types the dice, waits for the cell's preview and taps the cell.
+
+    A due cell is tapped where the page shows it (the page keeps due cells in view); any other
+    cell the player swipes to first.
+    """
+    before = version(session)
+    type_dice(session, dice)
+    cell = session.wait_for(labelled(label))
+    if not session.run("return arguments[0].closest('td').classList.contains('due')", cell):
+        cell.swipe_to()
+    cell.click()
+    wait_version(session, before + 1)
+
+
+def turn_name(session: Session) -> str:
+    return str(session.run("return document.querySelector('.turn-name').textContent.trim()"))
+
+
+def total(session: Session, seat: int) -> int:
+    text = session.run(f"return document.querySelector('#tab-{seat} .player-total').textContent")
+    return int(str(text).replace(".", ""))
+
+
+def correct(session: Session, tab: int, cell_label: str, points: int) -> None:
+    """Opens a filled cell's correction dialog and saves new points."""
+    before = version(session)
+    session.find(f"#tab-{tab}").click()
+    cell = session.wait_for(labelled(cell_label))
+    cell.swipe_to()  # a filled cell may sit under the column heads: the player swipes first
+    cell.click()
+    session.wait("return document.querySelector('#edit-dialog').open", what="the dialog")
+    field = session.find("#edit-points")
+    field.clear()
+    field.type(str(points))
+    session.find("#edit-dialog button.primary").click()
+    wait_version(session, before + 1)
+    session.wait("return !document.querySelector('#edit-dialog').open", what="the dialog to close")
+
+
+@pytest.mark.slow
+def test_a_full_game_in_webkit(iphone: Session, server: str) -> None:
+    game = new_game(server, ["Anna", "Ben"])
+    open_board(iphone, server + game["url"])
+    iphone.run(
+        "window.__errors = [];"
+        "window.addEventListener('error', (e) => window.__errors.push(String(e.message)))"
+    )
+    for number, turn in enumerate(plan()):
+        for player, rolls in (("Anna", ANNA), ("Ben", BEN)):
+            assert turn_name(iphone) == f"{player} ist am Zug"
+            dice, points = rolls[turn.row]
+            enter(iphone, dice, open_label(turn, points))
+            if number == 0 and player == "Anna":
+                correct(iphone, 0, "Runter, Einser, 3 Punkte", 4)
+    iphone.wait("return !!document.querySelector('.turn.over')", what="the end")
+    assert (total(iphone, 0), total(iphone, 1)) == (ANNA_TOTAL, BEN_TOTAL)
+    winner = iphone.run("return document.querySelector('#end-title').textContent")
+    assert f"Anna gewinnt mit {ANNA_TOTAL:,} Punkten!".replace(",", ".") in winner
+    assert iphone.run("return window.__errors") == []
+
+
+def test_an_entry_by_keyboard_in_webkit(iphone: Session, server: str) -> None:
+    """Dice typed, Enter to the cells, arrows, Enter: then the next player's dice have focus."""
+    game = new_game(server, ["Anna", "Ben"])
+    open_board(iphone, server + game["url"])
+    type_dice(iphone, "11123")
+    iphone.wait_for(labelled("Runter, Einser, Pflichtfeld, 3 Punkte möglich"))
+    # The preview came as a swap of the board: the kept dice field still has the focus (without
+    # Element.moveBefore, htmx re-inserts it, and the focus fell to the body: issue 19, item 3).
+    focused = iphone.run("return document.activeElement.id || document.activeElement.tagName")
+    assert focused == "dice-input", f"after the preview the focus is on {focused}"
+    iphone.press("Enter")
+    iphone.wait("return document.activeElement.id === 'c0-down.ones'", what="focus on ↓ Einser")
+    iphone.press("ArrowRight", "ArrowRight")
+    iphone.wait("return document.activeElement.id === 'c0-free.ones'", what="focus on Frei")
+    iphone.press("ArrowLeft", "ArrowLeft", "Enter")
+    wait_version(iphone, 1)
+    assert turn_name(iphone) == "Ben ist am Zug"
+    label = iphone.run("return document.getElementById('c0-down.ones').getAttribute('aria-label')")
+    assert label == "Runter, Einser, 3 Punkte"
+    # Ben types at once: the focus is in his dice field (docs/board.md).
+    iphone.wait(
+        "return document.activeElement && document.activeElement.id === 'dice-input'",
+        seconds=10,
+        what="focus in the next player's dice field",
+    )
+    iphone.press("2", "2", "2", "5", "6")
+    iphone.wait_for(labelled("Runter, Einser, Pflichtfeld, 0 Punkte möglich"))
+
+
+def test_two_devices_live_webkit_and_chromium(
+    iphone: Session, browser: Browser, server: str
+) -> None:
+    game = new_game(server, ["Anna", "Ben"])
+    open_board(iphone, server + game["url"])
+    android = browser.new_context(viewport=PHONE, locale="de-DE", has_touch=True)
+    page = android.new_page()
+    page.goto(server + game["url"])
+    expect(page.locator(".game")).to_have_attribute("data-live", "open")
+
+    # Anna enters on the iPhone: the other phone shows it.
+    enter(iphone, "11123", "Runter, Einser, Pflichtfeld, 3 Punkte möglich")
+    expect(page.locator("#board")).to_have_attribute("data-version", "1", timeout=15_000)
+    expect(page.locator(".turn-name")).to_have_text("Ben ist am Zug")
+
+    # Ben enters on the other phone: the iPhone shows it, without a reload.
+    page.locator("#dice-input").fill("22256")
+    page.get_by_role("button", name="Runter, Einser, Pflichtfeld, 0 Punkte möglich").tap()
+    expect(page.locator("#board")).to_have_attribute("data-version", "2")
+    wait_version(iphone, 2)
+    assert turn_name(iphone) == "Anna ist am Zug"
+
+    # A correction on the other phone reaches the iPhone as well, and one from the iPhone it.
+    page.get_by_role("tab").filter(has_text="Anna").tap()
+    page.get_by_role("button", name="Runter, Einser, 3 Punkte", exact=True).tap()
+    page.get_by_role("dialog").get_by_label("Neue Punkte").fill("5")
+    page.get_by_role("dialog").get_by_role("button", name="Speichern").tap()
+    wait_version(iphone, 3)
+    assert total(iphone, 0) == 5
+    correct(iphone, 1, "Runter, Einser, 0 Punkte", 1)
+    expect(page.locator("#tab-1 .player-total")).to_have_text("1", timeout=15_000)
+    android.close()
+
+
+def test_the_tipp_in_webkit(iphone: Session, server: str) -> None:
+    game = new_game(server, ["Anna", "Ben"])
+    open_board(iphone, server + game["url"])
+    type_dice(iphone, "66655")
+    iphone.wait_for(labelled("Frei, Sechser, 18 Punkte möglich"))
+    iphone.find(".tipp-button").click()
+    panel = "#tipp .tipp"
+    iphone.wait_for(panel, seconds=60)
+    assert "Tipp für Anna" in iphone.run(f"return document.querySelector('{panel}').textContent")
+    # The best cell is marked on the sheet, and the panel's top is not under the tabs.
+    iphone.wait_for("#board .tipp-best-cell")
+    hit = iphone.run(
+        """const panel = document.querySelector('#tipp');
+           const r = panel.getBoundingClientRect();
+           const hit = document.elementFromPoint(r.left + r.width / 2, r.top + 6);
+           return !!hit && panel.contains(hit);"""
+    )
+    assert hit, "the Tipp panel's top is covered"
+
+
+def test_corrections_in_webkit(iphone: Session, server: str) -> None:
+    """A new value, a cleared cell (due again) and undo, all through the page."""
+    game = new_game(server, ["Anna", "Ben"])
+    open_board(iphone, server + game["url"])
+    enter(iphone, "11123", "Runter, Einser, Pflichtfeld, 3 Punkte möglich")
+    enter(iphone, "22256", "Runter, Einser, Pflichtfeld, 0 Punkte möglich")
+    correct(iphone, 0, "Runter, Einser, 3 Punkte", 4)
+    assert total(iphone, 0) == 4
+    # Cleared, the arrow column's cell is due again; Anna's tab shows 0.
+    iphone.find("#tab-0").click()
+    cell = iphone.wait_for(labelled("Runter, Einser, 4 Punkte"))
+    cell.swipe_to()
+    cell.click()
+    iphone.wait("return document.querySelector('#edit-dialog').open", what="the dialog")
+    iphone.find("#edit-dialog button.danger").click()
+    wait_version(iphone, 4)
+    assert total(iphone, 0) == 0
+    assert "due" in iphone.run(
+        "return document.getElementById('c0-down.ones').closest('td').className"
+    )
+    # Undo takes the clearing back.
+    iphone.find(".undo button").click()
+    wait_version(iphone, 5)
+    assert total(iphone, 0) == 4
