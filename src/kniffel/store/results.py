@@ -299,6 +299,15 @@ class ResultStore:
         with self.engine.connect() as connection:
             return player_figures.figures(connection, player_key(name))
 
+    def every_figures(self) -> list[RawFigures]:
+        """Every player's figures without opponents and latest games, by key (the players'
+        CSV): a fixed number of queries however many players there are."""
+        from kniffel.store import player_figures  # it imports this module's table
+
+        self.sync()
+        with self.engine.connect() as connection:
+            return sorted(player_figures.every_figures(connection), key=lambda raw: raw.key)
+
     def series(self, name: str) -> list[tuple[str, int, float | None]]:
         from kniffel.store import player_figures  # it imports this module's table
 

@@ -1,0 +1,103 @@
+"""The cost of a keyless read does not grow with other games (docs/benchmarks.md, "Cost per
+request"): the work is counted (statements, replays, drawings), never timed."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import event
+
+from kniffel.board.bot_seats import BotSeats
+from kniffel.board.players.sample import random_record
+from kniffel.board.service import GameService
+from kniffel.settings import Settings
+from kniffel.store.results import ResultStore
+from kniffel.web.app import create_app
+from kniffel.web.player_routes import results_on
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    app = create_app(
+        Settings(db=f"sqlite:///{tmp_path / 'kniffel.db'}", background=False),
+        bots=BotSeats(delay=0),
+    )
+    with TestClient(app) as test_client:
+        yield test_client
+
+
+@pytest.fixture
+def service(client: TestClient) -> GameService:
+    board: GameService = client.app.state.service  # type: ignore[attr-defined]
+    return board
+
+
+def _import_games(service: GameService, count: int, seed: int, seats: int = 4) -> None:
+    """``count`` finished games of ``seats`` new players each (the attack's keyless imports)."""
+    draw = random.Random(seed)
+    for g in range(count):
+        names = [f"P{seed}-{g}-{s}" for s in range(seats)]
+        service.import_record(random_record("kniffel", names, draw))
+
+
+@contextmanager
+def _statements(client: TestClient) -> Iterator[list[str]]:
+    """The SQL statements run while the block runs."""
+    engine = client.app.state.store.engine  # type: ignore[attr-defined]
+    seen: list[str] = []
+
+    def take(_connection: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        seen.append(statement)
+
+    event.listen(engine, "before_cursor_execute", take)
+    try:
+        yield seen
+    finally:
+        event.remove(engine, "before_cursor_execute", take)
+
+
+def _csv_statements(client: TestClient) -> int:
+    client.get("/export/spieler.csv")  # the summary rows of the new games are written first
+    with _statements(client) as seen:
+        answer = client.get("/export/spieler.csv")
+    assert answer.status_code == 200
+    return len(seen)
+
+
+def test_the_players_csv_reads_as_many_statements_for_eight_players_as_for_forty(
+    client: TestClient, service: GameService
+) -> None:
+    _import_games(service, 2, seed=1)
+    few = _csv_statements(client)
+    _import_games(service, 8, seed=2)
+    many = _csv_statements(client)
+    lines = client.get("/export/spieler.csv").text.splitlines()
+    assert len(lines) == 1 + 40
+    assert many == few
+
+
+def test_every_players_figures_read_at_once_are_the_player_pages_figures(
+    client: TestClient, service: GameService
+) -> None:
+    draw = random.Random(7)
+    names = ["Anna", "Ben", "Cleo", "Dora"]
+    for g in range(12):
+        variant = draw.choice(["kniffel", "rauf-runter", "yahtzee"])
+        seated = draw.sample(names, draw.randint(1, 3))
+        if g % 4 == 0:
+            seated = [seated[0].upper(), *seated[1:]]  # the same player, spelt otherwise
+        service.import_record(random_record(variant, seated, draw))
+    results: ResultStore = results_on(client.app)
+    every = results.every_figures()
+    assert [raw.key for raw in every] == sorted({name.casefold() for name in names})
+    for raw in every:
+        one = results.figures(raw.key)
+        assert one is not None
+        assert raw == replace(one, opponents=(), latest=())
