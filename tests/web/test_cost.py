@@ -101,3 +101,25 @@ def test_every_players_figures_read_at_once_are_the_player_pages_figures(
         one = results.figures(raw.key)
         assert one is not None
         assert raw == replace(one, opponents=(), latest=())
+
+
+def test_the_end_chart_is_drawn_once_per_game_version(
+    client: TestClient, service: GameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kniffel.web import board_pages
+
+    drawn: list[str] = []
+    draw = board_pages.totals_chart_svg
+
+    def counted(game: Any, t: Any) -> str:
+        drawn.append(game.players[0])
+        return draw(game, t)
+
+    monkeypatch.setattr(board_pages, "totals_chart_svg", counted)
+    record = random_record("kniffel", ["Anna", "Ben"], random.Random(3))
+    view = service.import_record(record)
+    first = client.get(f"/g/{view.id}/chart.svg?v={view.version}")
+    again = [client.get(f"/g/{view.id}/chart.svg?v={view.version}") for _ in range(3)]
+    assert first.status_code == 200 and "<svg" in first.text
+    assert all(answer.text == first.text for answer in again)
+    assert drawn == ["Anna"]
