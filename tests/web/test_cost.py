@@ -123,3 +123,25 @@ def test_the_end_chart_is_drawn_once_per_game_version(
     assert first.status_code == 200 and "<svg" in first.text
     assert all(answer.text == first.text for answer in again)
     assert drawn == ["Anna"]
+
+
+def test_a_keyless_import_of_five_thousand_events_is_refused_and_stores_nothing(
+    client: TestClient, service: GameService
+) -> None:
+    """A legal record (a Chance entered, then corrected again and again) longer than any
+    game needs: replaying it inside the request cost the server about a CPU-second."""
+    first = {"type": "enter", "player": "Solo", "cell": "chance", "points": 20}
+    edits = [
+        {"type": "edit", "player": "Solo", "cell": "chance", "points": 5 + n % 26}
+        for n in range(4_999)
+    ]
+    document = {
+        "format": "kniffel-record/1",
+        "variant": "kniffel",
+        "players": ["Solo"],
+        "events": [first, *edits],
+    }
+    answer = client.post("/api/records", json=document)
+    assert answer.status_code == 400, answer.text
+    assert "at most 4,000 events" in answer.json()["detail"]
+    assert client.get("/api/games").json() == []
