@@ -100,7 +100,8 @@ def test_every_players_figures_read_at_once_are_the_player_pages_figures(
     for raw in every:
         one = results.figures(raw.key)
         assert one is not None
-        assert raw == replace(one, opponents=(), latest=())
+        histograms = tuple(replace(preset, histogram=()) for preset in one.presets)
+        assert raw == replace(one, opponents=(), latest=(), presets=histograms)
 
 
 def test_the_end_chart_is_drawn_once_per_game_version(
@@ -145,3 +146,22 @@ def test_a_keyless_import_of_five_thousand_events_is_refused_and_stores_nothing(
     assert answer.status_code == 400, answer.text
     assert "at most 4,000 events" in answer.json()["detail"]
     assert client.get("/api/games").json() == []
+
+
+def test_the_players_csv_is_made_again_only_when_the_summary_rows_change(
+    client: TestClient, service: GameService
+) -> None:
+    _import_games(service, 3, seed=5)
+    first = client.get("/export/spieler.csv").text
+    with _statements(client) as seen:
+        again = client.get("/export/spieler.csv").text
+    assert again == first
+    assert not any("player_results.total" in statement for statement in seen)
+    # A link counts at once (the store that made it says so), and so does a new game.
+    results: ResultStore = results_on(client.app)
+    key = first.splitlines()[1].split(",")[0]
+    game = next(row for row in results.rows() if row.player == key)
+    assert results.link(game.game_id, game.seat, "Umbenannt")
+    assert "umbenannt,Umbenannt," in client.get("/export/spieler.csv").text
+    _import_games(service, 1, seed=6)
+    assert len(client.get("/export/spieler.csv").text.splitlines()) == 1 + 4 * 4

@@ -278,6 +278,7 @@ def _raw(
     *,
     opponents: tuple[tuple[str, str, int, int, int, int], ...] = (),
     latest: tuple[RawGame, ...] = (),
+    histogram: bool = True,
 ) -> RawFigures:
     presets = []
     for variant, entry in sorted(
@@ -296,7 +297,7 @@ def _raw(
                 kniffels=entry["kniffels"],
                 bonus=tuple(entry["bonus"]),
                 recent=recent[variant],
-                histogram=bins(counts),
+                histogram=bins(counts) if histogram else (),
                 options=tuple(sorted(entry["options"].items(), key=lambda kv: (-kv[1], kv[0]))),
             )
         )
@@ -319,8 +320,8 @@ def _raw(
 
 
 def every_figures(connection: Connection) -> Iterator[RawFigures]:
-    """Every player's figures (by key), without the opponents and the latest games: what the
-    players' CSV shows (docs/cli.md, ``kniffel export``).
+    """Every player's figures (by key), without the opponents, the latest games and the
+    histograms: what the players' CSV shows (docs/cli.md, ``kniffel export``).
 
     Three queries whatever the number of players (the player page's :func:`figures` per
     player made an export of 1,000 players cost about 20 CPU-seconds): the sums grouped by
@@ -368,6 +369,7 @@ def every_figures(connection: Connection) -> Iterator[RawFigures]:
             overall,
             per,
             {variant: tuple(recent[key, variant]) for variant in per},
+            histogram=False,
         )
         start = end
 
