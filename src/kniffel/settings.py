@@ -67,6 +67,10 @@ class Settings(BaseSettings):
     cache_dir: str | None = None
     #: The most the solved tables on disk may take together; the least recently used go.
     cache_max_bytes: int = Field(default=500_000_000, ge=0)
+    #: Tables of new house rules that may wait to be built at once (the presets' never count).
+    table_queue: int = Field(default=6, ge=0)
+    #: New house-rule combinations one client may have built per hour.
+    table_builds_per_client: int = Field(default=2, ge=0)
     #: Build the presets' tables in the background when the board starts.
     prebuild_tables: bool = True
     #: Compute finished games' reviews and the best bot's yardsticks in a background thread.

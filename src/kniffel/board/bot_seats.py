@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from kniffel.board.errors import BoardError, Conflict, GameNotFound
 from kniffel.board.service import GameService, GameView
 from kniffel.rules import EnterAction, Game, KniffelError, Variant
-from kniffel.solver.builds import TableBuilds
+from kniffel.solver.builds import BuildsBusy, TableBuilds
 
 if TYPE_CHECKING:  # the bots (numpy) are imported when a bot first plays
     from kniffel.solver.play.bots import Bot
@@ -75,8 +75,11 @@ class BotSeats:
         bot seats were set by a key holder) and the game waits for them."""
         if bot != "best" or self._tables is None:
             return True
-        if self._tables.request(view.game.variant).ready:
-            return True
+        try:
+            if self._tables.request(view.game.variant).ready:
+                return True
+        except BuildsBusy:
+            pass  # the queue is full: the seat waits, and asks again after the next build
         with self._lock:
             self._waiting[view.id] = service
         return False

@@ -10,6 +10,8 @@
   :data:`MAX_KNIFFEL_BONUS`.
 - **Records**: at most :data:`MAX_EVENTS` events. A full eight-player Dreifach-Kniffel game with
   three rolls every turn has 1,248 events; with an undo and a new entry after every turn, 1,872.
+  An import is read and replayed inside its request, without a key (about 0.2 CPU-ms an event):
+  the bound keeps one import under a CPU-second (docs/decisions.md).
 
 The record format itself (``kniffel replay``) allows any non-blank name and any bonus; these are
 the board's limits, for what it keeps and shows to every visitor.
@@ -36,7 +38,7 @@ __all__ = [
 
 MAX_NAME = 40
 MAX_KNIFFEL_BONUS = 1000
-MAX_EVENTS = 10_000
+MAX_EVENTS = 4_000
 
 _ZWJ = "\u200d"
 #: Invisible characters that are not "Cf" in every Unicode version, and the bidi marks.

@@ -7,7 +7,14 @@ seconds of CPU, so the board never builds one inside a request:
 - :meth:`TableBuilds.readiness` says whether a variant's tables are ready
   (held, or on disk in the cache), being built (with the progress), or missing;
 - :meth:`TableBuilds.request` queues the missing ones. The board calls it only
-  for a key holder, and at start for the presets' default options;
+  for a key holder, and at start for the presets' default options. Anyone may
+  create a game and so hold a key, and each new house-rule combination costs about
+  a minute of CPU and some 24 MB of cache, so the builds of new house rules are
+  bounded (docs/deploy.md, "Limits"): at most ``queue_limit`` of their tables wait at
+  once, and one client starts at most ``per_client`` new combinations an hour;
+  beyond that :class:`BuildsBusy` says when to ask again, and nothing is queued.
+  The presets' tables never count against either bound (and the disk cache never
+  evicts them: :func:`kniffel.solver.exact.cache.preset_files`);
 - one worker thread works the queue, one table after the other; a queued table
   is queued once however often it is asked for. Each table is built in a
   child process (started with ``spawn``, at a lower priority), so a build
@@ -27,6 +34,7 @@ import logging
 import multiprocessing
 import os
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -43,12 +51,41 @@ from kniffel.solver.raufrunter import stored
 # numpy and the solvers are imported by the worker and the build processes, not with this module:
 # the board imports it at start (docs/benchmarks.md, "Start").
 
-__all__ = ["Readiness", "Table", "TableBuilds", "chance_tables_for", "tables_for"]
+__all__ = [
+    "CLIENT_WINDOW",
+    "PER_CLIENT",
+    "QUEUE_LIMIT",
+    "BuildsBusy",
+    "Readiness",
+    "Table",
+    "TableBuilds",
+    "chance_tables_for",
+    "tables_for",
+]
 
 _log = logging.getLogger(__name__)
 
 #: How often the worker looks at a running child (seconds); also how soon it stops.
 _POLL = 0.2
+#: Tables of house rules (not the presets') that may wait for the worker at once.
+QUEUE_LIMIT = 6
+#: New house-rule combinations one client may have queued within :data:`CLIENT_WINDOW`.
+PER_CLIENT = 2
+#: Seconds over which a client's builds count.
+CLIENT_WINDOW = 3600.0
+#: What a full queue asks to wait before trying again (seconds): about one build.
+_QUEUE_RETRY = 60
+
+
+class BuildsBusy(Exception):
+    """No new house rules' tables are queued now: the queue is full (``reason``
+    ``queue_full``) or this client started its share (``client_limit``); ask again in
+    ``retry_after`` seconds."""
+
+    def __init__(self, reason: str, retry_after: int) -> None:
+        self.reason = reason
+        self.retry_after = retry_after
+        super().__init__(f"no table builds now ({reason}); ask again in {retry_after} s")
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,7 +160,18 @@ def _build_in_child(table: Table, progress: Synchronized[float], results: Connec
 class TableBuilds:
     """The board's table builder: one worker thread, one build at a time, a deduplicated queue."""
 
-    def __init__(self) -> None:
+    def __init__(
+        self,
+        queue_limit: int = QUEUE_LIMIT,
+        per_client: int = PER_CLIENT,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.queue_limit = queue_limit
+        self.per_client = per_client
+        self._clock = clock
+        #: When each client last queued new house rules (within :data:`CLIENT_WINDOW`).
+        self._clients: dict[str, deque[float]] = {}
+        self._presets = frozenset(preset_tables())
         self._lock = threading.Lock()
         self._wake = threading.Condition(self._lock)
         self._queue: deque[Table] = deque()
@@ -183,12 +231,49 @@ class TableBuilds:
                 done += self._current_progress()
         return Readiness(False, True, done / len(tables))
 
-    def request(self, variant: Variant) -> Readiness:
+    def request(self, variant: Variant, client: str | None = None) -> Readiness:
         """Queues ``variant``'s missing tables (once each), then its chance table; where the
-        tables (not the chance table) stand now."""
+        tables (not the chance table) stand now.
+
+        New tables of house rules are bounded: :class:`BuildsBusy` when the queue holds
+        :attr:`queue_limit` of them, or when ``client`` (an address; ``None``: the board
+        itself, e.g. a bot seat) queued :attr:`per_client` new combinations within
+        :data:`CLIENT_WINDOW`. Tables already queued or running cost nothing more.
+        """
         wanted = (*tables_for(variant), *chance_tables_for(variant))
-        self.enqueue(t for t in wanted if not self.is_ready(t))
+        missing = tuple(t for t in wanted if not self.is_ready(t))
+        with self._lock:
+            new = [
+                t
+                for t in missing
+                if t != self._running and t not in self._queue and t not in self._presets
+            ]
+            if new and not self._stopped:
+                self._admit(new, client)
+        self.enqueue(missing)
         return self.readiness(variant)
+
+    def _admit(self, new: list[Table], client: str | None) -> None:
+        """Raises :class:`BuildsBusy` unless ``new`` tables of house rules may be queued now
+        (under the lock); counts them against ``client``."""
+        waiting = sum(1 for t in self._queue if t not in self._presets)
+        if waiting + len(new) > self.queue_limit:
+            raise BuildsBusy("queue_full", _QUEUE_RETRY)
+        if client is None:
+            return
+        now = self._clock()
+        started = self._clients.setdefault(client, deque())
+        while started and started[0] <= now - CLIENT_WINDOW:
+            started.popleft()
+        if len(started) >= self.per_client:
+            until = started[0] + CLIENT_WINDOW if started else now + CLIENT_WINDOW
+            raise BuildsBusy("client_limit", max(1, round(until - now)))
+        started.append(now)
+        # Forget clients whose builds are all older than the window (the dict stays small).
+        if len(self._clients) > 1024:
+            for other, times in list(self._clients.items()):
+                if not times or times[-1] <= now - CLIENT_WINDOW:
+                    del self._clients[other]
 
     def enqueue(self, tables: Iterable[Table]) -> None:
         """Queues each of ``tables`` not queued or running already."""

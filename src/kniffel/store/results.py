@@ -160,8 +160,11 @@ def sync_connection(
     since: datetime | None = None,
     *,
     versus: bool = False,
+    unfinished: list[int] | None = None,
 ) -> int:
     """Summarise the finished games whose rows are missing or stale; returns how many.
+
+    ``unfinished``: gets the number of rows set aside because their game is no longer finished.
 
     ``since``: look only at games changed since then (every change moves a game's
     ``updated_at``). ``versus``: rewrite their pairs of seats too
@@ -242,20 +245,22 @@ def sync_connection(
         pairs.fill(connection, [game_row["id"] for game_row in stale])
     # A game that is no longer finished (a cell cleared after the end) does not count;
     # its rows stay (with their links) at version -1 until it is finished again.
-    unfinished = select(GameRow.id).where(GameRow.finished.is_(False))
+    reopened = select(GameRow.id).where(GameRow.finished.is_(False))
     if since is not None:
-        unfinished = unfinished.where(GameRow.updated_at >= since)
-    connection.execute(
+        reopened = reopened.where(GameRow.updated_at >= since)
+    set_aside = connection.execute(
         update(PlayerResultRow)
-        .where(PlayerResultRow.game_id.in_(unfinished), PlayerResultRow.version >= 0)
+        .where(PlayerResultRow.game_id.in_(reopened), PlayerResultRow.version >= 0)
         .values(version=-1)
     )
+    if unfinished is not None:
+        unfinished.append(max(0, set_aside.rowcount or 0))
     if versus:
         from kniffel.store.versus import PlayerVersusRow
 
         connection.execute(
             update(PlayerVersusRow)
-            .where(PlayerVersusRow.game_id.in_(unfinished), PlayerVersusRow.version >= 0)
+            .where(PlayerVersusRow.game_id.in_(reopened), PlayerVersusRow.version >= 0)
             .values(version=-1)
         )
     return len(stale)
@@ -274,6 +279,9 @@ class ResultStore:
         self._lock = threading.Lock()
         #: Games summarised by this store so far (the background review looks for new ones).
         self.summarised = 0
+        #: Moves with every change this store makes or finds to the rows (what is kept from
+        #: them, the players' CSV, is kept for one generation).
+        self.generation = 0
 
     def sync(self) -> int:
         """Bring every finished game's rows up to date.
@@ -285,10 +293,13 @@ class ResultStore:
         with self._lock:
             now = datetime.now(UTC)
             since = None if self._checked is None else self._checked - self.SLACK
+            set_aside: list[int] = []
             with self.engine.begin() as connection:
-                done = sync_connection(connection, since=since, versus=True)
+                done = sync_connection(connection, since=since, versus=True, unfinished=set_aside)
             self._checked = now
             self.summarised += done
+            if done or sum(set_aside):
+                self.generation += 1
             return done
 
     def figures(self, name: str) -> RawFigures | None:
@@ -298,6 +309,15 @@ class ResultStore:
         self.sync()
         with self.engine.connect() as connection:
             return player_figures.figures(connection, player_key(name))
+
+    def every_figures(self) -> list[RawFigures]:
+        """Every player's figures without opponents and latest games, by key (the players'
+        CSV): a fixed number of queries however many players there are."""
+        from kniffel.store import player_figures  # it imports this module's table
+
+        self.sync()
+        with self.engine.connect() as connection:
+            return sorted(player_figures.every_figures(connection), key=lambda raw: raw.key)
 
     def series(self, name: str) -> list[tuple[str, int, float | None]]:
         from kniffel.store import player_figures  # it imports this module's table
@@ -400,6 +420,7 @@ class ResultStore:
             from kniffel.store import versus  # it imports this module's table
 
             versus.fill(connection, [game_id])
+        self.generation += 1
         return True
 
     def set_review(
@@ -418,6 +439,7 @@ class ResultStore:
                     )
                     .values(accuracy=accuracy, loss=loss, decisions=decisions)
                 )
+        self.generation += 1
 
     def unreviewed(self, limit: int = 20) -> list[tuple[str, int]]:
         """Finished games (id, version) whose rows have no review figures yet, newest first."""

@@ -370,6 +370,13 @@ def _waiting_for_tables(
             "Berechnen lassen kann sie, wer den Schlüssel des Spiels hat."
         )
         return {"message": message}, 403
+    except tables.BuildsBusy as busy:
+        message = words(
+            "Gerade werden Tabellen für andere Hausregeln berechnet. "
+            "Bitte in {minutes} Minuten noch einmal versuchen.",
+            minutes=max(1, -(-busy.retry_after // 60)),
+        )
+        return {"message": message, "busy": True}, 503
     return None
 
 
@@ -384,7 +391,7 @@ def waiting_page(request: Request, view: GameView) -> Response | None:
         context["building"]["text"] = words(
             "Die Analyse wird berechnet … {percent} %", percent=context["building"]["percent"]
         )
-    else:
+    elif "busy" not in context:
         context["message"] = words(
             "Für diese Hausregeln ist die Tabelle der Analyse noch nicht berechnet. "
             "Berechnen lassen kann sie, wer den Schlüssel des Spiels hat."

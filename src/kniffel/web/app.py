@@ -144,7 +144,7 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
         responses=COMMON_ERRORS,
     )
     app.state.settings = settings
-    table_builds = TableBuilds()
+    table_builds = TableBuilds(settings.table_queue, settings.table_builds_per_client)
     access_log.install()
     install_error_handlers(app)
     document_errors(app)

@@ -326,12 +326,23 @@ async def record(request: Request, game_id: str) -> Response:
     )
 
 
+#: End charts kept per app by (game id, version, language, the game's words): drawing one costs
+#: about 0.4 CPU-seconds (matplotlib), so a chart is drawn once per version, not per request
+#: (docs/benchmarks.md, "Cost per request").
+CHARTS_KEPT = 64
+
+
 @router.get("/g/{game_id}/chart.svg")
 async def chart(request: Request, game_id: str) -> Response:
+    """The running totals as SVG, drawn once per game version."""
     t = rendering.translator(request)
     try:
         view = await _load(request, game_id)
     except GameNotFound:
         return rendering.not_found(request)
-    svg = await run_in_threadpool(totals_chart_svg, view.game, t)
+    kept: Kept[tuple[object, ...], str] | None = getattr(request.app.state, "charts", None)
+    if kept is None:
+        kept = request.app.state.charts = Kept(CHARTS_KEPT)
+    key = (view.id, view.version, t.lang, t.game)
+    svg = await run_in_threadpool(kept.get, key, lambda: totals_chart_svg(view.game, t))
     return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-cache"})

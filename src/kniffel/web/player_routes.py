@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import time
 from typing import Annotated, Any
 from urllib.parse import quote, urlencode
 
@@ -493,10 +494,30 @@ async def games_csv_download(request: Request) -> Response:
     return _csv(games_csv(rows), "kniffel-spiele.csv")
 
 
+#: How long the players' CSV is handed out again while this process changed no summary row
+#: (seconds): another process's link or review shows after at most this long, a game change
+#: at the next download (docs/benchmarks.md, "Cost per request").
+CSV_FRESH = 60.0
+
+
+def _players_csv_kept(request: Request) -> str:
+    """The players' CSV, made again only when the summary rows changed (or after
+    :data:`CSV_FRESH`): made anew it costs about 0.1 ms a player."""
+    results = results_of(request)
+    results.sync()
+    generation, now = results.generation, time.monotonic()
+    kept: tuple[int, float, str] | None = getattr(request.app.state, "players_csv", None)
+    if kept is not None and kept[0] == generation and now - kept[1] < CSV_FRESH:
+        return kept[2]
+    text = players_csv(results)
+    request.app.state.players_csv = (generation, now, text)
+    return text
+
+
 @pages.get("/export/spieler.csv")
 async def players_csv_download(request: Request) -> Response:
     """Every player's figures per preset as CSV."""
-    text = await run_in_threadpool(players_csv, results_of(request))
+    text = await run_in_threadpool(_players_csv_kept, request)
     return _csv(text, "kniffel-spieler.csv")
 
 

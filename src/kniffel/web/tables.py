@@ -9,7 +9,12 @@ app's :class:`~kniffel.solver.builds.TableBuilds`:
   API answers 202 with ``{"code": "table_building", "params": {"progress": p},
   "message": ...}`` and the pages show as "wird berechnet" with the progress;
 - they are missing: only a request with the game's key queues them (and gets
-  202); without it :class:`TableNeedsKey` (403), and nothing is built.
+  202); without it :class:`TableNeedsKey` (403), and nothing is built. The
+  presets' tables are queued for anyone (should they have gone from the cache).
+- the builds of new house rules are full (the queue, or this client's share an hour:
+  :class:`~kniffel.solver.builds.BuildsBusy`): the API answers 503 with
+  ``Retry-After`` and ``{"code": "tables_busy", "params": {"reason": ..., "retry_after":
+  s}, "message": ...}``, and nothing is queued (docs/deploy.md, "Limits").
 
 The presets' tables with their default options are queued when the board
 starts (``Settings.prebuild_tables``), so a fresh server builds them once in
@@ -27,12 +32,13 @@ from pydantic import BaseModel
 
 from kniffel.board.errors import Forbidden
 from kniffel.board.service import GameView
-from kniffel.solver.builds import TableBuilds
+from kniffel.solver.builds import BuildsBusy, TableBuilds, preset_tables, tables_for
 from kniffel.web.errors import ErrorBody
 
 __all__ = [
     "GAME_RESPONSES",
     "RESPONSES",
+    "BuildsBusy",
     "TableBuilding",
     "TableNeedsKey",
     "builds",
@@ -55,6 +61,10 @@ RESPONSES: dict[int | str, dict[str, Any]] = {
     403: {
         "model": ErrorBody,
         "description": "the solver table is not built, and only the game's key may start it",
+    },
+    503: {
+        "model": ErrorBody,
+        "description": "the table builds of new house rules are full; ask again after Retry-After",
     },
 }
 #: What a reading route of one game that needs its tables documents (the review, the chances).
@@ -96,14 +106,33 @@ def ensure(request: Request, view: GameView, key: str | None) -> None:
     if state.ready:
         return
     if not state.building:
-        if not key or not secrets.compare_digest(
-            key.encode("utf-8", "surrogatepass"), view.key.encode()
+        presets = set(preset_tables())
+        if not all(t in presets for t in tables_for(view.variant)) and (
+            not key
+            or not secrets.compare_digest(key.encode("utf-8", "surrogatepass"), view.key.encode())
         ):
             raise TableNeedsKey()
-        state = table_builds.request(view.variant)
+        state = table_builds.request(view.variant, client_of(request))
         if state.ready:
             return
     raise TableBuilding(state.progress)
+
+
+def client_of(request: Request) -> str:
+    """Who asks, for the builds' share per client: the address (behind a proxy, the one
+    ``--forwarded-allow-ips`` lets uvicorn take from ``X-Forwarded-For``)."""
+    return request.client.host if request.client is not None else "?"
+
+
+def busy_body(busy: BuildsBusy) -> dict[str, object]:
+    return {
+        "code": "tables_busy",
+        "params": {"reason": busy.reason, "retry_after": busy.retry_after},
+        "message": (
+            "the solver tables of new house rules are being built for others; "
+            f"nothing was queued, ask again in {busy.retry_after} seconds"
+        ),
+    }
 
 
 def building_body(progress: float) -> dict[str, object]:
@@ -125,4 +154,11 @@ def install(app: FastAPI, table_builds: TableBuilds) -> None:
         assert isinstance(exc, TableBuilding)
         return JSONResponse(building_body(exc.progress), status_code=202)
 
+    async def busy(_request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, BuildsBusy)
+        return JSONResponse(
+            busy_body(exc), status_code=503, headers={"Retry-After": str(exc.retry_after)}
+        )
+
     app.add_exception_handler(TableBuilding, building)
+    app.add_exception_handler(BuildsBusy, busy)

@@ -14,7 +14,7 @@ import io
 from collections.abc import Iterable
 
 from kniffel.board.players.stats import player_stats
-from kniffel.board.players.yardstick import yardstick
+from kniffel.board.players.yardstick import Yardstick, yardstick
 from kniffel.store.results import PlayerResult, ResultStore
 
 __all__ = ["GAME_COLUMNS", "PLAYER_COLUMNS", "games_csv", "players_csv"]
@@ -96,17 +96,25 @@ def games_csv(rows: Iterable[PlayerResult]) -> str:
 
 
 def players_csv(results: ResultStore) -> str:
-    """One line per player and preset: the player page's figures."""
+    """One line per player and preset: the player page's figures.
+
+    Read with a few queries over every summary row (:meth:`ResultStore.every_figures`),
+    never per player: a keyless download must not cost more with every player imported
+    (docs/benchmarks.md, "Cost per request").
+    """
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(PLAYER_COLUMNS)
-    for key, *_ in sorted(results.players()):
-        raw = results.figures(key)
-        if raw is None:
-            continue
+    # One yardstick look-up per preset and options (it may read a file), not per player.
+    yardsticks: dict[tuple[str, str], Yardstick | None] = {}
+    for raw in results.every_figures():
         stats = player_stats(raw)
+        key = stats.key
         for preset in stats.presets:
-            bot = yardstick(preset.variant, preset.options)
+            rules = (preset.variant, preset.options)
+            if rules not in yardsticks:
+                yardsticks[rules] = yardstick(*rules)
+            bot = yardsticks[rules]
             writer.writerow(
                 [
                     key,

@@ -27,6 +27,7 @@ import json
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from kniffel.rules import get_variant
@@ -147,8 +148,14 @@ class PlayerStats:
         }
 
 
+@cache
+def _columns(variant: str) -> tuple[str, ...]:
+    """The column ids of a preset (asked once per preset, not per player and preset)."""
+    return tuple(spec.id for spec in get_variant(variant).columns)
+
+
 def _preset(raw: RawPreset) -> PresetStats:
-    columns = tuple(spec.id for spec in get_variant(raw.variant).columns)
+    columns = _columns(raw.variant)
     n = raw.games
     recent_mean = sum(raw.recent) / len(raw.recent)
     return PresetStats(

@@ -8,7 +8,10 @@ table is built again and the file replaced.
 The files together stay under the setting ``cache_max_bytes``
 (``$KNIFFEL_CACHE_MAX_BYTES``, 500 MB by default): after every write the least
 recently used tables (by the time they were last written or loaded) are
-removed until the rest fits; the table just written always stays.
+removed until the rest fits; the table just written always stays, and so do the tables of
+the presets with their standard options (:func:`preset_files`): tables of new house rules,
+which anyone who creates a game may ask for, never push out the ones every plain game reads
+(docs/deploy.md, "Limits").
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ __all__ = [
     "is_stored",
     "load",
     "path_for",
+    "preset_files",
     "read_arrays",
     "save",
     "stored_key",
@@ -189,11 +193,29 @@ def touch(path: Path) -> bool:
     return True
 
 
+def preset_files() -> frozenset[str]:
+    """The file names of the presets' tables with their standard options (the tables the
+    board builds at start: :func:`kniffel.solver.builds.preset_tables`)."""
+    from kniffel.solver.builds import preset_tables  # it imports this module
+    from kniffel.solver.raufrunter import stored  # it imports this module
+
+    names = set()
+    for table in preset_tables():
+        if table.discipline is None:
+            names.add(stored.path_for(stored.arrows_key(table.options)).name)
+            continue
+        column = column_path(table.options, table.discipline).name
+        names.add("chances-" + column if table.chances else column)
+    return frozenset(names)
+
+
 def evict(max_bytes: int, keep: Path | None = None) -> list[Path]:
     """Removes the least recently used tables until the rest take at most ``max_bytes``.
 
-    ``keep`` (the table just written) is never removed. Returns the removed files.
+    ``keep`` (the table just written) and the presets' tables (:func:`preset_files`) are
+    never removed. Returns the removed files.
     """
+    presets = preset_files()
     try:
         files = []
         for pattern in TABLE_FILES:
@@ -208,7 +230,7 @@ def evict(max_bytes: int, keep: Path | None = None) -> list[Path]:
     for _, path, size in files:
         if total <= max_bytes:
             break
-        if keep is not None and path == keep:
+        if (keep is not None and path == keep) or path.name in presets:
             continue
         try:
             path.unlink()

@@ -1,0 +1,167 @@
+"""The cost of a keyless read does not grow with other games (docs/benchmarks.md, "Cost per
+request"): the work is counted (statements, replays, drawings), never timed."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import event
+
+from kniffel.board.bot_seats import BotSeats
+from kniffel.board.players.sample import random_record
+from kniffel.board.service import GameService
+from kniffel.settings import Settings
+from kniffel.store.results import ResultStore
+from kniffel.web.app import create_app
+from kniffel.web.player_routes import results_on
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    app = create_app(
+        Settings(db=f"sqlite:///{tmp_path / 'kniffel.db'}", background=False),
+        bots=BotSeats(delay=0),
+    )
+    with TestClient(app) as test_client:
+        yield test_client
+
+
+@pytest.fixture
+def service(client: TestClient) -> GameService:
+    board: GameService = client.app.state.service  # type: ignore[attr-defined]
+    return board
+
+
+def _import_games(service: GameService, count: int, seed: int, seats: int = 4) -> None:
+    """``count`` finished games of ``seats`` new players each (the attack's keyless imports)."""
+    draw = random.Random(seed)
+    for g in range(count):
+        names = [f"P{seed}-{g}-{s}" for s in range(seats)]
+        service.import_record(random_record("kniffel", names, draw))
+
+
+@contextmanager
+def _statements(client: TestClient) -> Iterator[list[str]]:
+    """The SQL statements run while the block runs."""
+    engine = client.app.state.store.engine  # type: ignore[attr-defined]
+    seen: list[str] = []
+
+    def take(_connection: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        seen.append(statement)
+
+    event.listen(engine, "before_cursor_execute", take)
+    try:
+        yield seen
+    finally:
+        event.remove(engine, "before_cursor_execute", take)
+
+
+def _csv_statements(client: TestClient) -> int:
+    client.get("/export/spieler.csv")  # the summary rows of the new games are written first
+    with _statements(client) as seen:
+        answer = client.get("/export/spieler.csv")
+    assert answer.status_code == 200
+    return len(seen)
+
+
+def test_the_players_csv_reads_as_many_statements_for_eight_players_as_for_forty(
+    client: TestClient, service: GameService
+) -> None:
+    _import_games(service, 2, seed=1)
+    few = _csv_statements(client)
+    _import_games(service, 8, seed=2)
+    many = _csv_statements(client)
+    lines = client.get("/export/spieler.csv").text.splitlines()
+    assert len(lines) == 1 + 40
+    assert many == few
+
+
+def test_every_players_figures_read_at_once_are_the_player_pages_figures(
+    client: TestClient, service: GameService
+) -> None:
+    draw = random.Random(7)
+    names = ["Anna", "Ben", "Cleo", "Dora"]
+    for g in range(12):
+        variant = draw.choice(["kniffel", "rauf-runter", "yahtzee"])
+        seated = draw.sample(names, draw.randint(1, 3))
+        if g % 4 == 0:
+            seated = [seated[0].upper(), *seated[1:]]  # the same player, spelt otherwise
+        service.import_record(random_record(variant, seated, draw))
+    results: ResultStore = results_on(client.app)
+    every = results.every_figures()
+    assert [raw.key for raw in every] == sorted({name.casefold() for name in names})
+    for raw in every:
+        one = results.figures(raw.key)
+        assert one is not None
+        histograms = tuple(replace(preset, histogram=()) for preset in one.presets)
+        assert raw == replace(one, opponents=(), latest=(), presets=histograms)
+
+
+def test_the_end_chart_is_drawn_once_per_game_version(
+    client: TestClient, service: GameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kniffel.web import board_pages
+
+    drawn: list[str] = []
+    draw = board_pages.totals_chart_svg
+
+    def counted(game: Any, t: Any) -> str:
+        drawn.append(game.players[0])
+        return draw(game, t)
+
+    monkeypatch.setattr(board_pages, "totals_chart_svg", counted)
+    record = random_record("kniffel", ["Anna", "Ben"], random.Random(3))
+    view = service.import_record(record)
+    first = client.get(f"/g/{view.id}/chart.svg?v={view.version}")
+    again = [client.get(f"/g/{view.id}/chart.svg?v={view.version}") for _ in range(3)]
+    assert first.status_code == 200 and "<svg" in first.text
+    assert all(answer.text == first.text for answer in again)
+    assert drawn == ["Anna"]
+
+
+def test_a_keyless_import_of_five_thousand_events_is_refused_and_stores_nothing(
+    client: TestClient, service: GameService
+) -> None:
+    """A legal record (a Chance entered, then corrected again and again) longer than any
+    game needs: replaying it inside the request cost the server about a CPU-second."""
+    first = {"type": "enter", "player": "Solo", "cell": "chance", "points": 20}
+    edits = [
+        {"type": "edit", "player": "Solo", "cell": "chance", "points": 5 + n % 26}
+        for n in range(4_999)
+    ]
+    document = {
+        "format": "kniffel-record/1",
+        "variant": "kniffel",
+        "players": ["Solo"],
+        "events": [first, *edits],
+    }
+    answer = client.post("/api/records", json=document)
+    assert answer.status_code == 400, answer.text
+    assert "at most 4,000 events" in answer.json()["detail"]
+    assert client.get("/api/games").json() == []
+
+
+def test_the_players_csv_is_made_again_only_when_the_summary_rows_change(
+    client: TestClient, service: GameService
+) -> None:
+    _import_games(service, 3, seed=5)
+    first = client.get("/export/spieler.csv").text
+    with _statements(client) as seen:
+        again = client.get("/export/spieler.csv").text
+    assert again == first
+    assert not any("player_results.total" in statement for statement in seen)
+    # A link counts at once (the store that made it says so), and so does a new game.
+    results: ResultStore = results_on(client.app)
+    key = first.splitlines()[1].split(",")[0]
+    game = next(row for row in results.rows() if row.player == key)
+    assert results.link(game.game_id, game.seat, "Umbenannt")
+    assert "umbenannt,Umbenannt," in client.get("/export/spieler.csv").text
+    _import_games(service, 1, seed=6)
+    assert len(client.get("/export/spieler.csv").text.splitlines()) == 1 + 4 * 4
