@@ -236,3 +236,21 @@ def test_every_relative_link_resolves(doc: Path) -> None:
             assert anchor in _anchors(file.read_text(encoding="utf-8")), (
                 f"{doc.name}: the link {target} names no heading of {file.name}"
             )
+
+
+def test_every_api_route_is_in_docs_api() -> None:
+    """docs/api.md lists every route of the spec (`POST /api/games`), and no route it lacks."""
+    from kniffel.web.app import create_app
+
+    api_doc = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+    spec = create_app().openapi()["paths"]
+    routes = {
+        f"{method.upper()} {path}"
+        for path, operations in spec.items()
+        if path.startswith("/api/")
+        for method in operations
+    }
+    for route in routes:
+        assert f"`{route}" in api_doc, f"docs/api.md does not list {route}"
+    documented = set(re.findall(r"^\| `((?:GET|POST|PUT|PATCH|DELETE) /api/[^`?]+)", api_doc, re.M))
+    assert documented <= routes, f"docs/api.md lists routes the board lacks: {documented - routes}"
