@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import click
@@ -53,3 +54,203 @@ def test_the_readme_names_both_commands() -> None:
     assert "uv run --frozen pytest" in readme
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert ci.rstrip().endswith("uv run --frozen pytest")
+
+
+# --- Tables against code: defaults, help text, settings -----------------------------------------
+
+
+def _tables(markdown: str) -> list[list[dict[str, str]]]:
+    """Every pipe table of ``markdown`` as rows keyed by the header's words."""
+    tables: list[list[dict[str, str]]] = []
+    lines = markdown.splitlines()
+    for i, line in enumerate(lines[:-1]):
+        if not (line.startswith("|") and lines[i + 1].startswith("| ---")):
+            continue
+        header = [cell.strip() for cell in line.strip("|").split(" | ")]
+        rows = []
+        for row in lines[i + 2 :]:
+            if not row.startswith("|"):
+                break
+            cells = [cell.strip() for cell in row.strip().strip("|").split(" | ")]
+            rows.append(dict(zip(header, cells, strict=False)))
+        tables.append(rows)
+    return tables
+
+
+def _section(name: str) -> str:
+    return CLI_DOC.split(f"## `kniffel {name}`", 1)[1].split("\n## ", 1)[0]
+
+
+def _option(command: click.Command, cell: str) -> click.Option:
+    """The option a table cell names by its first backticked flag (`--plot FILE` names --plot)."""
+    flag = cell.strip("`").split()[0].split("`")[0]
+    for param in command.params:
+        if isinstance(param, click.Option) and flag in param.opts + param.secondary_opts:
+            return param
+    raise AssertionError(f"kniffel {command.name}: docs/cli.md documents {flag}, which it lacks")
+
+
+def _default(option: click.Option) -> object:
+    """The option's default, ``None`` when it has none (click marks that with a sentinel)."""
+    value = option.default
+    return None if value is None or type(value).__name__ == "Sentinel" else value
+
+
+def _said(value: object) -> set[str]:
+    """The ways docs/cli.md may write a default: a value in backticks or plain, on/off."""
+    if value is None:
+        return {"none"}
+    if isinstance(value, bool):
+        word = "true" if value else "false"
+        return {f"`{word}`", "on" if value else "off"}
+    return {f"`{value}`", str(value)}
+
+
+def _setting_default(variable: str) -> object:
+    from kniffel.settings import Settings
+
+    field = Settings.model_fields[variable.removeprefix("KNIFFEL_").lower()]
+    return None if field.default_factory is not None else field.default
+
+
+OPTION_ROWS = [
+    (name, row)
+    for name in COMMANDS
+    for table in _tables(_section(name))
+    for row in table
+    if "option" in table[0]
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "row"), OPTION_ROWS, ids=[f"{n}-{r['option']}" for n, r in OPTION_ROWS]
+)
+def test_every_documented_default_is_the_commands(name: str, row: dict[str, str]) -> None:
+    """A `default` column, a `default N` in the meaning, or the setting's default for serve."""
+    option = _option(cli.commands[name], row["option"])
+    documented = row.get("default")
+    if documented is not None and documented.startswith("`"):
+        documented = "`" + documented.split("`")[1] + "`"  # `1048576` (1 MiB): the value
+    if documented is None:
+        found = re.search(r"default (`[^`]+`|[^\s;),]+)", row.get("meaning", ""))
+        if found is None:
+            assert _default(option) in (None, False), (
+                f"kniffel {name} {row['option']}: its default {_default(option)!r} is undocumented"
+            )
+            return
+        documented = found.group(1)
+    if row.get("setting", "").startswith("`KNIFFEL_"):
+        # The option defaults to its setting, whose default this column states.
+        expected = _setting_default(row["setting"].strip("`"))
+    elif documented.startswith("`KNIFFEL_"):
+        assert f"env {documented.strip('`')}" in (option.help or ""), (
+            f"kniffel {name} {row['option']}: documented to default to {documented}"
+        )
+        return
+    else:
+        expected = _default(option)
+    if expected is None and documented not in _said(None):
+        # A default computed at run time (the SQLite file, the cache directory) is said in words.
+        assert documented and not documented.startswith("`"), (
+            f"kniffel {name} {row['option']}: documented default {documented} but it has none"
+        )
+        return
+    assert documented in _said(expected), (
+        f"kniffel {name} {row['option']}: docs/cli.md says {documented}, the command {expected!r}"
+    )
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_every_option_has_help_text_that_agrees_with_the_settings(name: str) -> None:
+    """`kniffel NAME --help` explains every option; an `env KNIFFEL_X; default V` in it is true."""
+    from kniffel.settings import Settings
+
+    for param in cli.commands[name].params:
+        if not isinstance(param, click.Option) or "--help" in param.opts:
+            continue
+        assert param.help, f"kniffel {name} {param.opts}: no help text"
+        for variable in re.findall(r"env (KNIFFEL_\w+)", param.help):
+            assert variable.removeprefix("KNIFFEL_").lower() in Settings.model_fields, variable
+            said = re.search(rf"env {variable}; default ([^\s;),]+)", param.help)
+            if said is not None and not said.group(1).endswith(":"):
+                expected = _setting_default(variable)
+                assert said.group(1) in {s.strip("`") for s in _said(expected)}, (
+                    f"kniffel {name} {param.opts}: --help says default {said.group(1)}, "
+                    f"the setting {expected!r}"
+                )
+
+
+def test_the_settings_table_lists_every_setting_with_its_default() -> None:
+    from kniffel.settings import Settings
+
+    settings = CLI_DOC.split("\n## Settings\n", 1)[1].split("\n## ", 1)[0]
+    rows = {row["variable"].strip("`"): row for table in _tables(settings) for row in table}
+    variables = {f"KNIFFEL_{field.upper()}" for field in Settings.model_fields}
+    assert set(rows) == variables, "docs/cli.md, Settings, lists other settings than Settings"
+    for variable, row in rows.items():
+        expected = _setting_default(variable)
+        if expected is None:
+            assert row["default"] and not row["default"].startswith("`"), variable
+        else:
+            assert row["default"] in _said(expected), (
+                f"{variable}: docs/cli.md says {row['default']}, Settings {expected!r}"
+            )
+
+
+# --- Links ---------------------------------------------------------------------------------------
+
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+
+def _anchors(markdown: str) -> set[str]:
+    """GitHub's anchors for the headings: lower case, punctuation dropped, spaces as hyphens."""
+    anchors: set[str] = set()
+    text = re.sub(r"^```.*?^```", "", markdown, flags=re.DOTALL | re.MULTILINE)
+    for heading in re.findall(r"^#{1,6} +(.+?) *#*$", text, flags=re.MULTILINE):
+        slug = re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-")
+        anchor, n = slug, 0
+        while anchor in anchors:
+            n += 1
+            anchor = f"{slug}-{n}"
+        anchors.add(anchor)
+    return anchors
+
+
+def _links(markdown: str) -> list[str]:
+    text = re.sub(r"^```.*?^```", "", markdown, flags=re.DOTALL | re.MULTILINE)
+    text = re.sub(r"`[^`\n]*`", "", text)
+    return [
+        target
+        for target in re.findall(r"\]\(<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\)", text)
+        if not re.match(r"[a-z][a-z0-9+.-]*:", target)
+    ]
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=[d.name for d in DOCS])
+def test_every_relative_link_resolves(doc: Path) -> None:
+    for target in _links(doc.read_text(encoding="utf-8")):
+        path, _, anchor = target.partition("#")
+        file = (doc.parent / path).resolve() if path else doc
+        assert file.exists(), f"{doc.name}: the link {target} leads to no file"
+        if anchor and file.suffix == ".md":
+            assert anchor in _anchors(file.read_text(encoding="utf-8")), (
+                f"{doc.name}: the link {target} names no heading of {file.name}"
+            )
+
+
+def test_every_api_route_is_in_docs_api() -> None:
+    """docs/api.md lists every route of the spec (`POST /api/games`), and no route it lacks."""
+    from kniffel.web.app import create_app
+
+    api_doc = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+    spec = create_app().openapi()["paths"]
+    routes = {
+        f"{method.upper()} {path}"
+        for path, operations in spec.items()
+        if path.startswith("/api/")
+        for method in operations
+    }
+    for route in routes:
+        assert f"`{route}" in api_doc, f"docs/api.md does not list {route}"
+    documented = set(re.findall(r"^\| `((?:GET|POST|PUT|PATCH|DELETE) /api/[^`?]+)", api_doc, re.M))
+    assert documented <= routes, f"docs/api.md lists routes the board lacks: {documented - routes}"

@@ -1,9 +1,9 @@
 """Where the board keeps its games and where it listens.
 
-Every setting can come from the environment (``KNIFFEL_DB``, ``KNIFFEL_HOST``,
-``KNIFFEL_PORT``, ``KNIFFEL_MAX_BODY``, ``KNIFFEL_MAX_ACTIVE``, ``KNIFFEL_WORKERS``,
-``KNIFFEL_METRICS``, ``KNIFFEL_PUBLIC_URL``) or from the ``kniffel serve`` options, which win
-(docs/cli.md, docs/deploy.md).
+Every field of :class:`Settings` comes from the environment as ``KNIFFEL_`` and its name in
+capitals (``max_body``: ``KNIFFEL_MAX_BODY``); the ``kniffel serve`` options, where there is one,
+win. docs/cli.md, "Settings", lists them all with their defaults (``tests/test_docs.py`` keeps
+that table and this class in step); docs/deploy.md says which to set behind a proxy.
 """
 
 from __future__ import annotations

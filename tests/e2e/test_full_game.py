@@ -197,8 +197,11 @@ def locked_cell_is_refused(page: Page) -> None:
     expect(
         page.get_by_role("button", name="Runter, Einser, Pflichtfeld, 0 Punkte möglich")
     ).to_be_visible()
+    toast = page.locator("#toast")
+    expect(toast).to_have_text("")  # typing cleared it, so the refusal below must say it anew
     locked.click(force=True)  # Playwright waits for enabled buttons; a finger does not
-    page.wait_for_timeout(150)
+    # The refusal is said (the tap was handled and sent nothing) rather than waited out.
+    expect(toast).to_have_text("Runter, Zweier ist nicht dran; dran ist Einser")
     assert version(page) == before
     expect(locked).to_have_attribute("aria-disabled", "true")
     page.locator("[data-pad=clear]").click()

@@ -70,7 +70,12 @@ def test_kniffel_serve_writes_no_key_into_its_access_log(tmp_path: Path) -> None
                 }
             ).encode()
             _call(f"{base}/api/games/{game['id']}/events?lang=de&key={key}", event)
-            time.sleep(0.5)
+            # Wait for the last request's log line (it is written after the answer) rather
+            # than for a fixed time that a busy machine may overrun.
+            last_line = f"/api/games/{game['id']}/events?lang=de&key={HIDDEN}"
+            deadline = time.monotonic() + 60
+            while last_line not in log_path.read_text() and time.monotonic() < deadline:
+                time.sleep(0.05)
         finally:
             server.terminate()
             server.wait(timeout=30)
