@@ -74,6 +74,34 @@ def test_metrics_count_requests_by_route_template_and_status(db_url: str) -> Non
     assert "kniffel_requests_waiting 0.0" in text
 
 
+def test_metrics_label_by_route_template_whatever_the_paths_asked_for(db_url: str) -> None:
+    """Unknown players, files and paths never become labels: /metrics stays the same size."""
+    asked = [f"nobody{i:04d}" for i in range(60)]
+    with TestClient(create_app(Settings(db=db_url, metrics=True))) as client:
+        client.get("/spieler/anna")
+        client.get("/nowhere")
+        before = client.get("/metrics").text
+        for i, word in enumerate(asked):
+            client.get(f"/spieler/{word}")
+            client.get(f"/spieler/{word}%20/punkte.svg")
+            client.get(f"/spieler/{word}/")
+            client.get(f"/spieler/x/{word}")
+            client.get(f"/api/players/{word}%2F{i}")
+            client.get(f"/static/{word}/{i}.css")
+            client.get(f"/{word}/nowhere")
+            client.get(f"/api/players/{word}")
+        text = client.get("/metrics").text
+    assert not [word for word in asked if word in text]
+    series = {line.split(" ")[0] for line in text.splitlines() if line.startswith("kniffel_http")}
+    seen_before = {
+        line.split(" ")[0] for line in before.splitlines() if line.startswith("kniffel_http")
+    }
+    # A handful of templates (and their histogram buckets), never one series per path.
+    assert len(series) < len(seen_before) + 150
+    assert 'route="/spieler/{name}",status="404"' in text
+    assert 'route="(unmatched)",status="404"' in text
+
+
 def test_metrics_show_the_turns_of_this_app(db_url: str) -> None:
     app = create_app(Settings(db=db_url, metrics=True, max_active=2))
     with TestClient(app) as client:
