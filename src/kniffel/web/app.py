@@ -151,7 +151,7 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
     tables.install(app, table_builds)
     # The limit inside, the headers outside: a 413 carries the headers too.
     app.add_middleware(BodyLimit, limit=settings.max_body)
-    app.add_middleware(SameOriginForms)
+    app.add_middleware(SameOriginForms, public_url=settings.public_url)
     app.add_middleware(SecurityHeaders)
     # Outermost: a request that waits for its turn has cost nothing yet (docs/decisions.md).
     app.state.turns = Turns(settings.max_active)

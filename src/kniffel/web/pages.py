@@ -123,7 +123,7 @@ async def create_game(request: Request) -> Response:
     except (KniffelError, BoardError) as exc:
         return await _home(request, form, message=refusal_text(exc, t), status=422)
     response = RedirectResponse(f"/g/{view.id}", status_code=303)
-    rendering.set_key(response, view)
+    rendering.set_key(request, response, view)
     return response
 
 
@@ -168,7 +168,7 @@ async def import_game(request: Request) -> Response:
         message = t("Import abgelehnt, nichts gespeichert: {reason}", reason=reason)
         return await _home(request, forms.NewGame(), import_message=message, status=400)
     response = RedirectResponse(f"/g/{view.id}", status_code=303)
-    rendering.set_key(response, view)
+    rendering.set_key(request, response, view)
     return response
 
 
