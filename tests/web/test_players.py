@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import csv
 import html
+import io
 import json
 import random
 from collections.abc import Iterator
@@ -194,10 +196,26 @@ def test_the_history_offers_the_csv_download(client: TestClient, service: GameSe
     answer = client.get("/export/spiele.csv")
     assert answer.status_code == 200 and answer.headers["content-type"].startswith("text/csv")
     assert "attachment" in answer.headers["content-disposition"]
-    lines = answer.text.splitlines()
+    lines = answer.text.removeprefix("\ufeff").splitlines()
     assert lines[0].startswith("game,finished_at,variant") and len(lines) == 3
-    players = client.get("/export/spieler.csv").text.splitlines()
+    players = client.get("/export/spieler.csv").text.removeprefix("\ufeff").splitlines()
     assert players[0].startswith("player,name,variant") and len(players) == 3
+
+
+def test_the_csv_downloads_never_turn_names_into_formulas(
+    client: TestClient, service: GameService
+) -> None:
+    names = ["=cmd|' /C calc'!A0", "@SUM(A1:A9)", "-2+3+cmd|' /C calc'!A0", "+SUM(1+1)"]
+    for seed, name in enumerate(names):
+        _import(service, "rauf-runter", [name, "Jürgen"], 20 + seed)
+    for path in ("/export/spiele.csv", "/export/spieler.csv"):
+        answer = client.get(path)
+        assert answer.content.startswith(b"\xef\xbb\xbf"), path  # spreadsheets read UTF-8
+        rows = list(csv.DictReader(io.StringIO(answer.content.decode("utf-8-sig"))))
+        assert {row["name"] for row in rows} == {"'" + name for name in names} | {"Jürgen"}
+        if path == "/export/spiele.csv":
+            # Rauf und runter has three columns: one bonus flag each, never "001".
+            assert {len(row["upper_bonus"].split("/")) for row in rows} == {3}
 
 
 def test_the_review_page_links_a_seat_for_a_key_holder(
