@@ -261,9 +261,14 @@ def _check_opens(url: str) -> None:
     from sqlalchemy import exc
 
     from kniffel.store import GameStore
+    from kniffel.store.database import NewerSchema
 
     try:
         GameStore.open(url).close()
+    except NewerSchema as error:
+        shown = url if "@" not in url else "the --db URL"
+        click.echo(f"--db {shown}: {error}", err=True)
+        raise SystemExit(2) from None
     except (exc.SQLAlchemyError, OSError) as error:
         shown = url if "@" not in url else "the --db URL"
         reason = str(getattr(error, "orig", None) or error).strip().splitlines()[0]
