@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import signal
 import socket
@@ -300,3 +301,29 @@ def test_several_workers_on_postgresql_share_changes_and_stop_cleanly(tmp_path: 
             if server.poll() is None:
                 server.kill()
                 server.wait()
+
+
+def test_a_database_outage_answers_503_with_retry_after_and_logs_one_line(
+    db_url: str, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    app = create_app(Settings(db=db_url))
+    with TestClient(app, raise_server_exceptions=False) as client:
+        game = new_game(client)
+        store: GameStore = app.state.store
+        # The database file's folder is gone: every new connection fails.
+        gone = tmp_path / "no-such-folder" / "k.db"
+        store.engine = create_engine(f"sqlite:///file:{gone}?mode=ro&uri=true")
+        caplog.clear()
+        answers = [
+            client.get("/api/games/abcdefghijkl"),
+            client.get("/api/games/bcdefghijklm"),
+            client.get("/api/games/cdefghijklmn/record"),
+        ]
+        for answer in answers:
+            assert answer.status_code == 503, answer.text
+            assert answer.headers["retry-after"] == "5"
+            assert answer.json()["code"] == "database_unavailable"
+        assert game["id"]
+    lines = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(lines) == 1, [r.getMessage() for r in lines]
+    assert "database unreachable" in lines[0].getMessage() and lines[0].exc_info is None

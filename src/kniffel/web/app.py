@@ -28,6 +28,7 @@ from kniffel.web import (
     chances_routes,
     health,
     live,
+    outage,
     pages,
     player_routes,
     review_routes,
@@ -147,6 +148,7 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
     table_builds = TableBuilds()
     access_log.install()
     install_error_handlers(app)
+    outage.install(app)
     document_errors(app)
     tables.install(app, table_builds)
     # The limit inside, the headers outside: a 413 carries the headers too.
