@@ -42,13 +42,13 @@ def test_export_csv_writes_every_seat_and_every_player(tmp_path: Path) -> None:
     totals = _fill(url)
     result = CliRunner().invoke(cli, ["export", "--csv", str(tmp_path / "out"), "--db", url])
     assert result.exit_code == 0, result.output
-    games = (tmp_path / "out" / "games.csv").read_text(encoding="utf-8")
+    games = (tmp_path / "out" / "games.csv").read_text(encoding="utf-8-sig")
     assert games.splitlines()[0].split(",") == list(GAME_COLUMNS)
     rows = _rows(games)
     assert len(rows) == 5  # 2 + 2 + 1 seats of the finished games; the running game is not there
     for row in rows:
         assert int(row["total"]) == totals[row["game"]][int(row["seat"])]
-    players = _rows((tmp_path / "out" / "players.csv").read_text(encoding="utf-8"))
+    players = _rows((tmp_path / "out" / "players.csv").read_text(encoding="utf-8-sig"))
     assert list(players[0]) == list(PLAYER_COLUMNS)
     by_key = {p["player"]: p for p in players}
     assert set(by_key) == {"anna", "ben", "cleo"}
@@ -85,7 +85,7 @@ def test_records_go_out_and_come_back_in_and_bad_files_are_named(tmp_path: Path)
     assert first.exit_code == second.exit_code == 0
 
     def totals(folder: str) -> list[tuple[str, str, str]]:
-        rows = _rows((tmp_path / folder / "games.csv").read_text(encoding="utf-8"))
+        rows = _rows((tmp_path / folder / "games.csv").read_text(encoding="utf-8-sig"))
         return sorted((r["player"], r["variant"], r["total"]) for r in rows)
 
     assert totals("a") == totals("b")
@@ -94,3 +94,33 @@ def test_records_go_out_and_come_back_in_and_bad_files_are_named(tmp_path: Path)
 def test_export_needs_a_target(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["export", "--db", f"sqlite:///{tmp_path / 'k.db'}"])
     assert result.exit_code == 2 and "--csv DIR" in result.output
+
+
+#: Names a spreadsheet program would take for formulas (OWASP, "CSV injection").
+FORMULAS = ["=cmd|' /C calc'!A0", "+SUM(1+1)", "@SUM(A1:A9)", "-2+3+cmd|' /C calc'!A0"]
+
+
+def test_export_csv_names_never_become_formulas_and_open_as_utf8(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'k.db'}"
+    store = GameStore.open(url)
+    service = GameService(store, LocalHub())
+    for seed, name in enumerate(FORMULAS):
+        record = random_record("kniffel", [name, "Çağla"], random.Random(seed))
+        service.import_record(record)
+    store.close()
+    result = CliRunner().invoke(cli, ["export", "--csv", str(tmp_path / "out"), "--db", url])
+    assert result.exit_code == 0, result.output
+    for file in ("games.csv", "players.csv"):
+        raw = (tmp_path / "out" / file).read_bytes()
+        assert raw.startswith(b"\xef\xbb\xbf")  # the UTF-8 byte order mark
+        rows = _rows(raw.decode("utf-8-sig"))
+        names = {row["name"] for row in rows}
+        assert names == {"'" + name for name in FORMULAS} | {"Çağla"}, file
+        for row in rows:
+            # No cell at all starts like a formula, except numbers such as a negative trend.
+            for value in row.values():
+                if value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+                    float(value)
+    games = _rows((tmp_path / "out" / "games.csv").read_text(encoding="utf-8-sig"))
+    for row in games:
+        assert len(row["upper_bonus"]) == 1 and row["upper_bonus"] in "01"  # one column

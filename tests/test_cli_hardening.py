@@ -44,6 +44,57 @@ def test_replay_prints_no_raw_control_characters(as_json: bool) -> None:
         assert "Eve\\x1b[2J" in result.stdout and "\\u202eevE" in result.stdout
 
 
+#: Two players, one rolled turn each: enough for every command that reads a record.
+def _two_turns(players: list[str]) -> str:
+    events = [
+        {"type": "roll", "player": players[0], "dice": [6, 6, 6, 6, 6]},
+        {"type": "enter", "player": players[0], "cell": "main.chance"},
+        {"type": "roll", "player": players[1], "dice": [1, 2, 3, 3, 4]},
+        {"type": "enter", "player": players[1], "cell": "main.small_straight"},
+        {"type": "roll", "player": players[0], "dice": [6, 6, 6, 1, 2]},
+    ]
+    document = {"format": "kniffel-record/1", "variant": "kniffel", "players": players}
+    return json.dumps({**document, "events": events}, ensure_ascii=False)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["analyse", "-"],
+        ["analyse", "--json", "-"],
+        ["chances", "-"],
+        ["chances", "--json", "-"],
+        ["advise", "--record", "-"],
+        ["advise", "--record", "-", "--json"],
+    ],
+    ids=" ".join,
+)
+def test_every_command_prints_names_without_raw_control_characters(
+    args: list[str], preset_tables: None
+) -> None:
+    hostile = ["Eve\x1b[2J\x07", "\u202eevE\x9b31m"]
+    result = CliRunner().invoke(cli, args, input=_two_turns(hostile))
+    assert result.exit_code == 0, result.output
+    assert _raw_controls(result.stdout) == []
+    if "--json" in args:
+        # The escapes are JSON's: a program reads the names exactly.
+        assert any(name in result.stdout for name in ("Eve\\u001b[2J\\u0007", "Eve\\u001b"))
+        assert set(hostile) & set(_strings(json.loads(result.stdout)))
+    else:
+        assert "Eve\\x1b[2J\\x07" in result.stdout or "\\u202eevE" in result.stdout
+
+
+def _strings(value: object) -> list[str]:
+    """Every string in a JSON document, keys and values."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [*value, *(s for v in value.values() for s in _strings(v))]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
 def test_replay_errors_quote_names_without_raw_control_characters() -> None:
     text = _record(["Eve\x1b[2J"]).replace('"chance"', '"nowhere"')
     result = CliRunner().invoke(cli, ["replay", "-"], input=text)

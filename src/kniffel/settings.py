@@ -15,7 +15,18 @@ from platformdirs import user_data_dir
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-__all__ = ["Settings", "default_db_url", "public_url_problem"]
+__all__ = [
+    "DEFAULT_HEADER_TIMEOUT",
+    "DEFAULT_MAX_WS_MESSAGE",
+    "Settings",
+    "default_db_url",
+    "public_url_problem",
+]
+
+#: Seconds a request's line and headers may take to arrive (kniffel.web.serving).
+DEFAULT_HEADER_TIMEOUT = 10.0
+#: The largest WebSocket message taken: the live channel's client sends a few bytes.
+DEFAULT_MAX_WS_MESSAGE = 4096
 
 
 def default_db_url() -> str:
@@ -55,6 +66,10 @@ class Settings(BaseSettings):
     host: str = "127.0.0.1"
     port: int = 8000
     max_body: int = Field(default=1024 * 1024, ge=1)
+    #: The largest message a live socket takes; a larger one closes it with 1009.
+    max_ws_message: int = Field(default=DEFAULT_MAX_WS_MESSAGE, ge=64, le=1024 * 1024)
+    #: Seconds a request's line and headers may take; then the connection is closed.
+    header_timeout: float = Field(default=DEFAULT_HEADER_TIMEOUT, gt=0, le=3600)
     #: Requests served at once; more wait for their turn, changes first (0: no bound).
     max_active: int = Field(default=4, ge=0, le=10_000)
     #: Server processes (uvicorn workers); more than one needs PostgreSQL.

@@ -16,6 +16,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from kniffel.settings import Settings
 from kniffel.web.app import create_app
+from kniffel.web.serving import uvicorn_options
 
 __all__ = ["Server", "next_message"]
 
@@ -23,11 +24,11 @@ __all__ = ["Server", "next_message"]
 class Server:
     """The board served by uvicorn in a thread on a free 127.0.0.1 port."""
 
-    def __init__(self, db_url: str) -> None:
-        self.app = create_app(Settings(db=db_url))
-        config = uvicorn.Config(
-            self.app, host="127.0.0.1", port=0, log_level="warning", ws="websockets-sansio"
-        )
+    def __init__(self, db_url: str, **settings: Any) -> None:
+        chosen = Settings(db=db_url, host="127.0.0.1", port=0, **settings)
+        self.app = create_app(chosen)
+        # The options `kniffel serve` runs with (its limits at the edge).
+        config = uvicorn.Config(self.app, log_level="warning", **uvicorn_options(chosen))
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 

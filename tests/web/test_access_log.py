@@ -70,9 +70,12 @@ def test_kniffel_serve_writes_no_key_into_its_access_log(tmp_path: Path) -> None
                 }
             ).encode()
             _call(f"{base}/api/games/{game['id']}/events?lang=de&key={key}", event)
+            # The same parameter with its name percent-encoded is the same key to the app.
+            assert _call(f"{base}/api/games/{game['id']}/record?%6Bey={key}")[0] == 200
+            assert _call(f"{base}/g/{game['id']}?k%65y={key}")[0] == 200
             # Wait for the last request's log line (it is written after the answer) rather
             # than for a fixed time that a busy machine may overrun.
-            last_line = f"/api/games/{game['id']}/events?lang=de&key={HIDDEN}"
+            last_line = f"/g/{game['id']}?k%65y={HIDDEN}"
             deadline = time.monotonic() + 60
             while last_line not in log_path.read_text() and time.monotonic() < deadline:
                 time.sleep(0.05)
@@ -82,4 +85,5 @@ def test_kniffel_serve_writes_no_key_into_its_access_log(tmp_path: Path) -> None
     output = log_path.read_text()
     assert f"/g/{game['id']}?key={HIDDEN}" in output, output  # the access log runs
     assert f"/api/games/{game['id']}/events?lang=de&key={HIDDEN}" in output, output
+    assert f"/g/{game['id']}?k%65y={HIDDEN}" in output, output
     assert key not in output

@@ -21,7 +21,8 @@ DATA = Path(__file__).parents[1] / "data"
 def test_a_new_game_answers_its_id_key_link_and_state(client: TestClient) -> None:
     game = new_game(client, options={"kniffel_bonus": 100})
     assert game["version"] == 0
-    assert game["url"] == f"/g/{game['id']}?key={game['key']}"
+    # The key travels in the fragment, which a browser never sends (docs/architecture.md).
+    assert game["url"] == f"/g/{game['id']}#key={game['key']}"
     assert len(game["id"]) >= 12 and len(game["key"]) >= 20 and game["id"] != game["key"]
     assert game["options"]["kniffel_bonus"] == 100
     assert game["options"]["joker"] == "free"  # the preset's value stays

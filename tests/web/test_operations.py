@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import signal
 import socket
@@ -72,6 +73,34 @@ def test_metrics_count_requests_by_route_template_and_status(db_url: str) -> Non
     # The scrape itself never waits for a turn, and nothing else runs now.
     assert "kniffel_requests_running 0.0" in text
     assert "kniffel_requests_waiting 0.0" in text
+
+
+def test_metrics_label_by_route_template_whatever_the_paths_asked_for(db_url: str) -> None:
+    """Unknown players, files and paths never become labels: /metrics stays the same size."""
+    asked = [f"nobody{i:04d}" for i in range(60)]
+    with TestClient(create_app(Settings(db=db_url, metrics=True))) as client:
+        client.get("/spieler/anna")
+        client.get("/nowhere")
+        before = client.get("/metrics").text
+        for i, word in enumerate(asked):
+            client.get(f"/spieler/{word}")
+            client.get(f"/spieler/{word}%20/punkte.svg")
+            client.get(f"/spieler/{word}/")
+            client.get(f"/spieler/x/{word}")
+            client.get(f"/api/players/{word}%2F{i}")
+            client.get(f"/static/{word}/{i}.css")
+            client.get(f"/{word}/nowhere")
+            client.get(f"/api/players/{word}")
+        text = client.get("/metrics").text
+    assert not [word for word in asked if word in text]
+    series = {line.split(" ")[0] for line in text.splitlines() if line.startswith("kniffel_http")}
+    seen_before = {
+        line.split(" ")[0] for line in before.splitlines() if line.startswith("kniffel_http")
+    }
+    # A handful of templates (and their histogram buckets), never one series per path.
+    assert len(series) < len(seen_before) + 150
+    assert 'route="/spieler/{name}",status="404"' in text
+    assert 'route="(unmatched)",status="404"' in text
 
 
 def test_metrics_show_the_turns_of_this_app(db_url: str) -> None:
@@ -272,3 +301,29 @@ def test_several_workers_on_postgresql_share_changes_and_stop_cleanly(tmp_path: 
             if server.poll() is None:
                 server.kill()
                 server.wait()
+
+
+def test_a_database_outage_answers_503_with_retry_after_and_logs_one_line(
+    db_url: str, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    app = create_app(Settings(db=db_url))
+    with TestClient(app, raise_server_exceptions=False) as client:
+        game = new_game(client)
+        store: GameStore = app.state.store
+        # The database file's folder is gone: every new connection fails.
+        gone = tmp_path / "no-such-folder" / "k.db"
+        store.engine = create_engine(f"sqlite:///file:{gone}?mode=ro&uri=true")
+        caplog.clear()
+        answers = [
+            client.get("/api/games/abcdefghijkl"),
+            client.get("/api/games/bcdefghijklm"),
+            client.get("/api/games/cdefghijklmn/record"),
+        ]
+        for answer in answers:
+            assert answer.status_code == 503, answer.text
+            assert answer.headers["retry-after"] == "5"
+            assert answer.json()["code"] == "database_unavailable"
+        assert game["id"]
+    lines = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(lines) == 1, [r.getMessage() for r in lines]
+    assert "database unreachable" in lines[0].getMessage() and lines[0].exc_info is None

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import csv
 import html
+import io
 import json
 import random
 from collections.abc import Iterator
@@ -105,19 +107,20 @@ def test_the_player_page_and_the_leaderboard(client: TestClient, service: GameSe
 def test_a_key_holder_links_a_seat_to_another_name(
     client: TestClient, service: GameService
 ) -> None:
-    game_id, _ = _import(service, "kniffel", ["Anna", "Annie"], 5)
+    _import(service, "kniffel", ["Anna", "Ben"], 4)
+    game_id, _ = _import(service, "kniffel", ["Annie", "Ben"], 5)
     key = service.get(game_id).key
-    url = f"/api/games/{game_id}/players/1/link"
+    url = f"/api/games/{game_id}/players/0/link"
     assert client.post(url, json={"name": "Anna"}).status_code == 403
     assert (
         client.post(url, json={"name": "Anna"}, headers={"X-Kniffel-Key": "x"}).status_code == 403
     )
     before = client.get("/api/players/anna").json()
-    assert before["games"] == 1 and [o["name"] for o in before["opponents"]] == ["Annie"]
+    assert before["games"] == 1
     answer = client.post(url, json={"name": " Anna "}, headers={"X-Kniffel-Key": key})
     assert answer.status_code == 200, answer.text
     after = client.get("/api/players/anna").json()
-    assert after["games"] == 2 and after["opponents"] == []  # never her own opponent
+    assert after["games"] == 2 and [o["games"] for o in after["opponents"]] == [2]
     assert client.get("/api/players/annie").status_code == 404
     bad = client.post(
         f"/api/games/{game_id}/players/7/link", json={"name": "X"}, headers={"X-Kniffel-Key": key}
@@ -193,16 +196,33 @@ def test_the_history_offers_the_csv_download(client: TestClient, service: GameSe
     answer = client.get("/export/spiele.csv")
     assert answer.status_code == 200 and answer.headers["content-type"].startswith("text/csv")
     assert "attachment" in answer.headers["content-disposition"]
-    lines = answer.text.splitlines()
+    lines = answer.text.removeprefix("\ufeff").splitlines()
     assert lines[0].startswith("game,finished_at,variant") and len(lines) == 3
-    players = client.get("/export/spieler.csv").text.splitlines()
+    players = client.get("/export/spieler.csv").text.removeprefix("\ufeff").splitlines()
     assert players[0].startswith("player,name,variant") and len(players) == 3
+
+
+def test_the_csv_downloads_never_turn_names_into_formulas(
+    client: TestClient, service: GameService
+) -> None:
+    names = ["=cmd|' /C calc'!A0", "@SUM(A1:A9)", "-2+3+cmd|' /C calc'!A0", "+SUM(1+1)"]
+    for seed, name in enumerate(names):
+        _import(service, "rauf-runter", [name, "Jürgen"], 20 + seed)
+    for path in ("/export/spiele.csv", "/export/spieler.csv"):
+        answer = client.get(path)
+        assert answer.content.startswith(b"\xef\xbb\xbf"), path  # spreadsheets read UTF-8
+        rows = list(csv.DictReader(io.StringIO(answer.content.decode("utf-8-sig"))))
+        assert {row["name"] for row in rows} == {"'" + name for name in names} | {"Jürgen"}
+        if path == "/export/spiele.csv":
+            # Rauf und runter has three columns: one bonus flag each, never "001".
+            assert {len(row["upper_bonus"].split("/")) for row in rows} == {3}
 
 
 def test_the_review_page_links_a_seat_for_a_key_holder(
     client: TestClient, service: GameService, preset_tables: None
 ) -> None:
-    game_id, _ = _import(service, "kniffel", ["Anna", "Annie"], 10)
+    _import(service, "kniffel", ["Anna", "Ben"], 9)
+    game_id, _ = _import(service, "kniffel", ["Ben", "Annie"], 10)
     view = service.get(game_id)
     watcher = client.get(f"/g/{game_id}/analyse?lang=de").text
     assert 'action="/g/' not in watcher and 'href="/spieler/annie"' in watcher
@@ -338,4 +358,50 @@ def test_a_game_cleared_after_the_end_stops_counting_until_finished_again(
     assert (
         client.post(url, json={"event": enter}, headers={"X-Kniffel-Key": key}).status_code == 200
     )
+    assert client.get("/api/players/anna").json()["games"] == 1
+
+
+def test_a_seat_link_keeps_the_name_rules_of_a_new_game(
+    client: TestClient, service: GameService
+) -> None:
+    game_id, _ = _import(service, "kniffel", ["Casey", "Eva"], 11)
+    key = {"X-Kniffel-Key": service.get(game_id).key}
+    url = f"/api/games/{game_id}/players/1/link"
+    for bad, code in [
+        ("x" * 160 + "\x1b[2J\x07\u202e\u200b", "name_character"),
+        ("Bob\u202e", "name_character"),
+        ("y" * 168, "name_too_long"),
+        ("casey", "player_names_repeat"),  # seat 0 is Casey: one player twice in one game
+        ("ＣＡＳＥＹ", "player_names_repeat"),
+    ]:
+        refused = client.post(url, json={"name": bad}, headers=key)
+        assert refused.status_code == 400, (bad, refused.text)
+        assert refused.json()["code"] == code
+    assert client.get("/api/players/casey").json()["games"] == 1
+    assert client.get("/api/players/eva").json()["games"] == 1
+    # The name is stored in NFC (e + combining acute is é).
+    done = client.post(url, json={"name": "Rene\u0301"}, headers=key)
+    assert done.status_code == 200 and done.json()["name"] == "René"
+    assert client.get("/api/players/ren%C3%A9").json()["games"] == 1
+
+
+def test_names_that_mean_one_player_are_one_player(
+    client: TestClient, service: GameService
+) -> None:
+    refused = client.post("/api/games", json={"variant": "kniffel", "players": ["Casey", "casey"]})
+    assert refused.status_code == 400 and refused.json()["code"] == "player_names_repeat"
+    _import(service, "kniffel", ["Ｅｖａ", "Ben"], 12)
+    _import(service, "kniffel", ["Eva", "Ben"], 13)
+    assert client.get("/api/players/eva").json()["games"] == 2
+    assert client.get("/api/players/%EF%BC%A5%EF%BD%96%EF%BD%81").json()["games"] == 2
+
+
+def test_a_seat_that_is_no_number_is_refused_in_plain_words(
+    client: TestClient, service: GameService
+) -> None:
+    game_id, _ = _import(service, "kniffel", ["Anna", "Ben"], 14)
+    client.cookies.set("kniffel_key", service.get(game_id).key, path=f"/g/{game_id}")
+    for seat in ("²", "٣", "9" * 5000, "-1", ""):
+        answer = client.post(f"/g/{game_id}/spieler?lang=en", data={"seat": seat, "name": "X"})
+        assert answer.status_code == 422, seat[:10]
     assert client.get("/api/players/anna").json()["games"] == 1

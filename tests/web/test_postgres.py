@@ -176,3 +176,68 @@ def test_two_servers_racing_never_store_two_events_with_one_number(
     assert all(sorted(pair) == [200, 409] for pair in outcomes), outcomes
     shown = first.state(game)
     assert shown["version"] == ROUNDS == second.state(game)["version"]
+
+
+def test_a_postgresql_outage_answers_503_once_logged_and_the_board_recovers(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The server stops (as in a restart): requests answer 503 with Retry-After, the log gets
+    one line, not a traceback per request; once it is back, the board answers again."""
+    import logging
+    import os
+    import subprocess
+    from pathlib import Path
+
+    from fastapi.testclient import TestClient
+    from sqlalchemy import make_url
+
+    from kniffel.settings import Settings
+    from kniffel.web.app import create_app
+
+    from .postgres import binaries, throwaway_postgres
+    from .table import new_game
+
+    folder = binaries()
+    assert folder is not None
+    with throwaway_postgres(folder) as url:
+        with psycopg.connect(libpq_url(url), autocommit=True) as connection:
+            found = connection.execute("SHOW data_directory").fetchone()
+        assert found is not None
+        data = str(found[0])
+        as_user = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+        root = Path(data).parent  # throwaway_postgres's folder: its socket lives there too
+        port = make_url(url).port
+        options = f"-c listen_addresses=127.0.0.1 -p {port} -k {root} -c fsync=off"
+
+        def pg_ctl(*args: str) -> None:
+            subprocess.run(
+                [*as_user, str(folder / "pg_ctl"), "-D", data, "-w", *args],
+                check=True,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                timeout=120,
+            )
+
+        app = create_app(Settings(db=url))
+        with TestClient(app, raise_server_exceptions=False) as client:
+            game = new_game(client)
+            pg_ctl("-m", "immediate", "stop")
+            try:
+                caplog.clear()
+                answers = [client.get(f"/api/games/{game['id']}/record") for _ in range(3)]
+                answers += [client.get(f"/api/games/{'x' * 12}") for _ in range(2)]
+                for answer in answers:
+                    assert answer.status_code == 503, answer.text
+                    assert answer.headers["retry-after"] == "5"
+                    assert answer.json()["code"] == "database_unavailable"
+                lines = [r for r in caplog.records if r.levelno >= logging.WARNING]
+                assert [r.name for r in lines if r.exc_info] == []
+                assert len([r for r in lines if r.name == "kniffel.web"]) == 1
+            finally:
+                pg_ctl("-o", options, "start")
+            back = None
+            for _ in range(60):  # the pool drops the dead connections and opens new ones
+                back = client.get(f"/api/games/{game['id']}/record")
+                if back.status_code == 200:
+                    break
+            assert back is not None and back.status_code == 200, back.text

@@ -288,6 +288,7 @@ UNSEEN = {
     "key_missing": {},
     "key_wrong": {},
     "too_busy": {},
+    "database_unavailable": {},
     "dice_mode": {"value": "wooden"},
     "bot_seat": {"player": "Zoe"},
     "unknown_bot": {"bot": "clever", "bots": ["random", "greedy", "best"]},

@@ -56,7 +56,8 @@ def test_a_form_post_from_another_origin_is_refused_and_changes_nothing(
     "headers",
     [
         {"Origin": f"http://{HOST}"},
-        {"Origin": f"https://{HOST}"},  # behind a proxy that ends TLS
+        # Behind a proxy that ends TLS the board sees https (X-Forwarded-Proto, or the
+        # --public-url): tests/web/test_edges.py.
         {"Sec-Fetch-Site": "same-origin", "Origin": f"http://{HOST}"},
         {"Sec-Fetch-Site": "same-origin"},
         {},  # neither header: not a browser, no visitor's cookie to borrow

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from fastapi.testclient import TestClient
 
 from kniffel.web import security
@@ -56,3 +57,37 @@ def test_templates_and_script_need_nothing_the_policy_forbids() -> None:
     script = (STATIC / "tafel.js").read_text()
     assert "eval(" not in script and "new Function" not in script
     assert '.setAttribute("style"' not in script
+
+
+@pytest.mark.parametrize("path", ["/docs", "/redoc"])
+def test_the_api_documentation_pages_may_load_what_they_are_made_of(
+    client: TestClient, path: str
+) -> None:
+    """FastAPI's /docs and /redoc load scripts, styles and fonts from CDNs and run an inline
+    script or style: the board's own policy left them blank, so they have their own."""
+    from urllib.parse import urlsplit
+
+    answer = client.get(path)
+    assert answer.status_code == 200
+    policy = {
+        name: values
+        for name, *values in (
+            part.split() for part in answer.headers["content-security-policy"].split(";")
+        )
+    }
+    page = answer.text
+    scripts = re.findall(r'<script[^>]*src="([^"]+)"', page)
+    styles = re.findall(r'<link[^>]*rel="stylesheet"[^>]*>', page)
+    assert scripts and styles
+    for url in scripts:
+        assert f"{urlsplit(url).scheme}://{urlsplit(url).netloc}" in policy["script-src"], url
+    for tag in styles:
+        url = re.search(r'href="([^"]+)"', tag).group(1)  # type: ignore[union-attr]
+        assert f"{urlsplit(url).scheme}://{urlsplit(url).netloc}" in policy["style-src"], url
+    if re.search(r"<script>", page):
+        assert "'unsafe-inline'" in policy["script-src"]
+    if "<style>" in page:
+        assert "'unsafe-inline'" in policy["style-src"]
+    # Still no frames around it, and the board's pages keep their strict policy.
+    assert policy["frame-ancestors"] == ["'none'"]
+    assert "'unsafe-inline'" not in client.get("/").headers["content-security-policy"]

@@ -167,7 +167,9 @@ def _page(tmp_path: Path, *, host: str, public_url: str | None = None, lang: str
         game: dict[str, Any] = client.post(
             "/api/games", json={"variant": "kniffel", "players": ["Anna", "Ben"]}
         ).json()
-        page = client.get(game["url"] + f"&lang={lang}", follow_redirects=True)
+        # An old key link (the API's url keeps the key in the fragment, which is not sent).
+        link = f"/g/{game['id']}?key={game['key']}&lang={lang}"
+        page = client.get(link, follow_redirects=True)
         assert page.status_code == 200
         return page.text
 

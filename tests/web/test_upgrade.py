@@ -134,3 +134,30 @@ def pg_url() -> Iterator[str]:
 
 def test_a_release_postgresql_database_upgrades_with_every_game_intact(pg_url: str) -> None:
     _check_upgrade(pg_url)
+
+
+@pytest.mark.parametrize(
+    "command", [["serve", "--port", "1"], ["export", "--csv", "out"], ["import", "."]]
+)
+def test_a_database_of_a_newer_release_is_refused_in_one_line(
+    tmp_path: Path, command: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from click.testing import CliRunner
+
+    from kniffel.cli import cli
+
+    url = f"sqlite:///{tmp_path / 'k.db'}"
+    GameStore.open(url).close()
+    engine = create_engine(url)
+    with engine.begin() as connection:  # as a later release's migration would leave it
+        connection.execute(text("UPDATE alembic_version SET version_num = '0099_later'"))
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, [*command, "--db", url])
+    assert result.exit_code == 2, result.output
+    assert result.stdout == ""
+    (line,) = result.stderr.splitlines()
+    assert "newer release" in line and "0099_later" in line
+    with engine.connect() as connection:  # left as it was
+        found = connection.execute(text("SELECT version_num FROM alembic_version")).scalar()
+    assert found == "0099_later"
+    engine.dispose()

@@ -2,10 +2,13 @@
 "Limits and security").
 
 - **Names**: 1 to :data:`MAX_NAME` characters after NFC normalisation, no leading or trailing
-  space, and none of the characters that make a name show as something else or break a terminal:
-  control characters (ESC, BEL, NUL, …), line and paragraph separators, bidirectional controls
-  (overrides, embeddings, isolates, marks), invisible zero-width characters (a zero-width joiner
-  only inside an emoji sequence), lone surrogates, unassigned code points.
+  space, no two in one game that mean the same player (:func:`~kniffel.store.player_key`: case
+  and compatibility forms such as ``Ｅｖａ`` for ``Eva`` ignored), and none of the characters
+  that make a name show as something else or break a terminal: control characters (ESC, BEL,
+  NUL, …), line and paragraph separators, bidirectional controls (overrides, embeddings,
+  isolates, marks), invisible zero-width characters (a zero-width joiner only inside an emoji
+  sequence), lone surrogates, unassigned code points. A seat linked to another name after the
+  game keeps the same rules.
 - **House rules**: every option as the new-game form offers it; the extra-Kniffel bonus from 0 to
   :data:`MAX_KNIFFEL_BONUS`.
 - **Records**: at most :data:`MAX_EVENTS` events. A full eight-player Dreifach-Kniffel game with
@@ -24,12 +27,14 @@ from collections.abc import Sequence
 
 from kniffel.board.errors import BoardError
 from kniffel.rules import Options
+from kniffel.store.results import player_key
 
 __all__ = [
     "MAX_EVENTS",
     "MAX_KNIFFEL_BONUS",
     "MAX_NAME",
     "LimitError",
+    "check_distinct",
     "check_options",
     "check_record_names",
     "player_name",
@@ -102,8 +107,25 @@ def player_name(name: object) -> str:
 
 
 def player_names(names: Sequence[object]) -> tuple[str, ...]:
-    """Every name checked and normalised (the engine checks the count and duplicates)."""
-    return tuple(player_name(name) for name in names)
+    """Every name checked and normalised, no two meaning the same player (the engine checks
+    the count)."""
+    normal = tuple(player_name(name) for name in names)
+    check_distinct(normal)
+    return normal
+
+
+def check_distinct(names: Sequence[str]) -> None:
+    """No two names of one game mean the same player: ``Casey`` and ``casey`` would be counted
+    as one player twice in every game they share (docs/board.md, "Players")."""
+    seen: dict[str, str] = {}
+    for name in names:
+        other = seen.setdefault(player_key(name), name)
+        if other is not name:
+            raise LimitError(
+                f"player names must be distinct: {_shown(other)} and {_shown(name)} "
+                "name the same player",
+                code="player_names_repeat",
+            )
 
 
 def check_record_names(names: Sequence[str]) -> None:
@@ -116,6 +138,7 @@ def check_record_names(names: Sequence[str]) -> None:
                 code="name_not_normal",
                 name=_shown(name),
             )
+    check_distinct(names)
 
 
 def check_options(options: Options) -> None:

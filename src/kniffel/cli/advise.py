@@ -9,6 +9,7 @@ from typing import Any
 import click
 import numpy as np
 
+from kniffel.cli.output import terminal_safe
 from kniffel.cli.variant_flags import variant_options
 from kniffel.locales import Translator
 from kniffel.record import RecordError, loads, replay
@@ -22,7 +23,7 @@ __all__ = ["advise_command"]
 
 
 def _fail(message: str) -> None:
-    click.echo(message, err=True)
+    click.echo(terminal_safe(message), err=True)
     sys.exit(2)
 
 
@@ -97,9 +98,9 @@ def advise_command(
         ahead = outlook(game, position.dice, position.rolls, samples, seed)
     result = _as_dict(game, position, ahead, top)
     if as_json:
-        click.echo(json.dumps(result, ensure_ascii=False))
+        click.echo(terminal_safe(json.dumps(result, ensure_ascii=False), json=True))
     else:
-        click.echo(_render(result))
+        click.echo(terminal_safe(_render(result)))
 
 
 def _exact_outlook(game: Game, position: Position) -> Outlook:

@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from kniffel.cli.output import terminal_safe
 from kniffel.locales import Translator
 from kniffel.locales.refusals import cell_words
 from kniffel.record import RecordError, loads
@@ -44,14 +45,14 @@ def analyse_command(record: Any, as_json: bool, top: int | None) -> None:
     try:
         result = review(loads(record.read()))
     except RecordError as exc:
-        click.echo(str(exc), err=True)
+        click.echo(terminal_safe(str(exc)), err=True)
         sys.exit(2)
     if as_json:
-        click.echo(json.dumps(result.as_dict(top), ensure_ascii=False))
+        click.echo(terminal_safe(json.dumps(result.as_dict(top), ensure_ascii=False), json=True))
     else:
-        click.echo(render_analysis(result.analysis, top))
+        click.echo(terminal_safe(render_analysis(result.analysis, top)))
         click.echo("")
-        click.echo(render_review(result))
+        click.echo(terminal_safe(render_review(result)))
 
 
 def labeller(variant: Variant) -> Callable[[Choice], str]:

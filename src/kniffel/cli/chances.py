@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from kniffel.cli.output import terminal_safe
 from kniffel.record import RecordError, loads
 from kniffel.solver.chances.chart import chances_chart_svg
 from kniffel.solver.chances.series import Series, chances_over
@@ -37,17 +38,17 @@ def chances_command(record: Any, as_json: bool, plot: Path | None) -> None:
     try:
         series = chances_over(loads(record.read()))
     except RecordError as exc:
-        click.echo(str(exc), err=True)
+        click.echo(terminal_safe(str(exc)), err=True)
         sys.exit(2)
     if as_json:
-        click.echo(json.dumps(series.as_dict(), ensure_ascii=False))
+        click.echo(terminal_safe(json.dumps(series.as_dict(), ensure_ascii=False), json=True))
     else:
-        click.echo(render_series(series))
+        click.echo(terminal_safe(render_series(series)))
     if plot is not None:
         try:
             plot.write_text(chances_chart_svg(series), encoding="utf-8")
         except OSError as exc:
-            click.echo(f"cannot write {plot}: {exc.strerror or exc}", err=True)
+            click.echo(terminal_safe(f"cannot write {plot}: {exc.strerror or exc}"), err=True)
             sys.exit(1)
 
 

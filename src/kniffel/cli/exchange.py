@@ -30,7 +30,13 @@ _DB = click.option("--db", metavar="URL", help="SQLAlchemy database URL (env KNI
 
 
 def _store(db: str | None) -> GameStore:
-    return GameStore.open(db or Settings().db)
+    from kniffel.store.database import NewerSchema
+
+    try:
+        return GameStore.open(db or Settings().db)
+    except NewerSchema as error:
+        click.echo(f"--db: {error}", err=True)
+        raise SystemExit(2) from None
 
 
 @click.command("export")

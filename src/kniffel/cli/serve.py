@@ -37,6 +37,20 @@ def _public_url_option(
     "(env KNIFFEL_MAX_BODY; default 1048576, 1 MiB).",
 )
 @click.option(
+    "--max-ws-message",
+    type=click.IntRange(64, 1024 * 1024),
+    metavar="BYTES",
+    help="Largest message a live socket takes; a larger one closes it with 1009 "
+    "(env KNIFFEL_MAX_WS_MESSAGE; default 4096).",
+)
+@click.option(
+    "--header-timeout",
+    type=click.FloatRange(min=0, min_open=True, max=3600),
+    metavar="SECONDS",
+    help="Time a request's line and headers may take to arrive; then the connection is "
+    "closed (env KNIFFEL_HEADER_TIMEOUT; default 10).",
+)
+@click.option(
     "--max-active",
     type=click.IntRange(0, 10_000),
     metavar="N",
@@ -65,6 +79,8 @@ def serve_command(
     host: str | None,
     port: int | None,
     max_body: int | None,
+    max_ws_message: int | None,
+    header_timeout: float | None,
     max_active: int | None,
     workers: int | None,
     metrics: bool | None,
@@ -95,6 +111,8 @@ def serve_command(
         "host": host,
         "port": port,
         "max_body": max_body,
+        "max_ws_message": max_ws_message,
+        "header_timeout": header_timeout,
         "max_active": max_active,
         "workers": workers,
         "metrics": metrics,
@@ -113,20 +131,13 @@ def serve_command(
         f"(games in {_shown(settings.db)})"
     )
     _print_joining(settings.host, settings.port, settings.public_url)
-    common = {
-        "host": settings.host,
-        "port": settings.port,
-        # The sans-I/O WebSocket protocol: uvicorn's older one warns with websockets >= 14.
-        "ws": "websockets-sansio",
-        # The live messages are a few bytes of JSON ({"type": "state", "version": N}):
-        # compressing them cost both ends CPU for nothing (docs/benchmarks.md, "Live updates").
-        "ws_per_message_deflate": False,
-        "timeout_graceful_shutdown": GRACEFUL_SECONDS,
-    }
+    from kniffel.web.serving import uvicorn_options
+
+    common = {**uvicorn_options(settings), "timeout_graceful_shutdown": GRACEFUL_SECONDS}
     if settings.workers == 1:
         from kniffel.web.app import create_app
 
-        uvicorn.run(create_app(settings), **common)  # type: ignore[arg-type]
+        uvicorn.run(create_app(settings), **common)
         return
     # Every worker is a fresh process that builds its app from the environment.
     os.environ.update(
@@ -135,6 +146,8 @@ def serve_command(
             "KNIFFEL_HOST": settings.host,
             "KNIFFEL_PORT": str(settings.port),
             "KNIFFEL_MAX_BODY": str(settings.max_body),
+            "KNIFFEL_MAX_WS_MESSAGE": str(settings.max_ws_message),
+            "KNIFFEL_HEADER_TIMEOUT": str(settings.header_timeout),
             "KNIFFEL_MAX_ACTIVE": str(settings.max_active),
             "KNIFFEL_WORKERS": str(settings.workers),
             "KNIFFEL_METRICS": "1" if settings.metrics else "0",
@@ -142,11 +155,13 @@ def serve_command(
     )
     if settings.public_url:
         os.environ["KNIFFEL_PUBLIC_URL"] = settings.public_url
+    # A worker process imports its protocol by name; it reads KNIFFEL_HEADER_TIMEOUT.
+    common["http"] = "kniffel.web.serving:FromEnvironment"
     uvicorn.run(
         "kniffel.web.app:create_app",
         factory=True,
         workers=settings.workers,
-        **common,  # type: ignore[arg-type]
+        **common,
     )
 
 
@@ -246,9 +261,14 @@ def _check_opens(url: str) -> None:
     from sqlalchemy import exc
 
     from kniffel.store import GameStore
+    from kniffel.store.database import NewerSchema
 
     try:
         GameStore.open(url).close()
+    except NewerSchema as error:
+        shown = url if "@" not in url else "the --db URL"
+        click.echo(f"--db {shown}: {error}", err=True)
+        raise SystemExit(2) from None
     except (exc.SQLAlchemyError, OSError) as error:
         shown = url if "@" not in url else "the --db URL"
         reason = str(getattr(error, "orig", None) or error).strip().splitlines()[0]

@@ -115,6 +115,9 @@ REFUSALS: dict[str, str] = {
     "watch_only": N_("Dieses Gerät darf nur zusehen"),
     "version_conflict": N_("Das Spiel wurde inzwischen geändert; bitte noch einmal"),
     "too_busy": N_("Das Spiel ändert sich gerade zu schnell; bitte noch einmal"),
+    "database_unavailable": N_(
+        "Die Datenbank antwortet gerade nicht; nichts gespeichert, gleich noch einmal"
+    ),
     "dice_mode": N_("Die Würfel sind echt oder virtuell, nicht {value}"),
     "physical_dice": N_("Dieses Spiel hat echte Würfel; die gefallenen Würfel eingeben"),
     "bot_seat": N_("Ein Bot nimmt nur den Platz eines Spielers ein; {player} spielt nicht mit"),

@@ -15,6 +15,7 @@ from sqlalchemy.pool import StaticPool
 
 __all__ = [
     "MIGRATIONS",
+    "NewerSchema",
     "WriteGate",
     "current_revision",
     "head_revision",
@@ -144,12 +145,40 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+class NewerSchema(RuntimeError):
+    """The database was migrated by a newer release: this one does not know its schema and
+    must not write to it (there is no downgrade; docs/deploy.md, "Upgrades")."""
+
+    def __init__(self, found: str) -> None:
+        self.found = found
+        super().__init__(
+            f"the database was migrated by a newer release of kniffel (schema {found}; this "
+            f"release knows schemas up to {head_revision()}): run the newer release, or "
+            "restore the backup taken before the upgrade (docs/deploy.md, Upgrades)"
+        )
+
+
+@cache
+def known_revisions() -> frozenset[str]:
+    """Every migration's revision id, read from the files."""
+    return frozenset(_revisions()[0])
+
+
 @cache
 def head_revision() -> str:
     """The newest migration's revision id, read from the files without importing Alembic.
 
     The head is the one revision no other names as its ``down_revision``.
     """
+    revisions, parents = _revisions()
+    heads = revisions - parents
+    if len(heads) != 1:
+        raise RuntimeError(f"the migrations must have one head, found {sorted(heads)}")
+    return heads.pop()
+
+
+def _revisions() -> tuple[set[str], set[str]]:
+    """Every revision and every revision some other names as its ``down_revision``."""
     revisions: set[str] = set()
     parents: set[str] = set()
     for path in (MIGRATIONS / "versions").glob("*.py"):
@@ -161,10 +190,7 @@ def head_revision() -> str:
         down = _DOWN.search(source)
         if down is not None and down.group(1):
             parents.add(down.group(1))
-    heads = revisions - parents
-    if len(heads) != 1:
-        raise RuntimeError(f"the migrations must have one head, found {sorted(heads)}")
-    return heads.pop()
+    return revisions, parents
 
 
 def current_revision(connection: Connection) -> str | None:
@@ -178,7 +204,8 @@ def current_revision(connection: Connection) -> str | None:
 def migrate(engine: Engine) -> None:
     """Bring the schema to the newest revision (safe when several processes start).
 
-    A database already at the head is only looked at (one small query): Alembic
+    A database migrated by a newer release raises :class:`NewerSchema` and is left as it
+    is. A database already at the head is only looked at (one small query): Alembic
     is not even imported, which keeps the start fast. A new SQLite database (no table
     at all) gets the models' tables and the head's stamp in one transaction
     (:func:`_create_fresh`), which is what the migrations build, without them.
@@ -189,6 +216,9 @@ def migrate(engine: Engine) -> None:
         connection.rollback()
     if revision == head_revision():
         return
+    if revision is not None and revision not in known_revisions():
+        # Alembic would fail with "Can't locate revision" deep in a traceback.
+        raise NewerSchema(revision)
     if fresh and engine.dialect.name == "sqlite" and _create_fresh(engine):
         return
     _upgrade(engine)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import threading
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -55,12 +56,16 @@ __all__ = ["PlayerResult", "PlayerResultRow", "ResultStore", "player_key", "summ
 
 
 def player_key(name: str) -> str:
-    """Who a name means across games: case and surrounding spaces ignored.
+    """Who a name means across games: case, surrounding spaces and compatibility forms
+    ignored (NFKC and case folding, the usual identity of names).
 
     >>> player_key("  Anna ") == player_key("ANNA")
     True
+    >>> player_key("Ｅｖａ") == player_key("eva")
+    True
     """
-    return name.strip().casefold()
+    folded = unicodedata.normalize("NFKC", name).casefold()
+    return unicodedata.normalize("NFKC", folded).strip()
 
 
 class PlayerResultRow(Base):

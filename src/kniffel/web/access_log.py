@@ -11,21 +11,36 @@ from __future__ import annotations
 
 import logging
 import re
+from urllib.parse import unquote_plus
 
 __all__ = ["ACCESS_LOGGER", "HIDDEN", "HideKeys", "hide_keys", "install"]
 
 ACCESS_LOGGER = "uvicorn.access"
 HIDDEN = "[hidden]"
-_KEY = re.compile(r"([?&](?:key|kniffel_key)=)[^&#\s\"]*", re.IGNORECASE)
+#: A query parameter: its name and its value (up to the next ``&``, ``#``, space or quote).
+_PARAMETER = re.compile(r"([?&;])([^=&#;\s\"]*)=([^&#;\s\"]*)")
+#: The names the board reads a key from, as the app decodes them (``%6Bey`` is ``key``).
+_KEY_NAMES = frozenset({"key", "kniffel_key"})
 
 
 def hide_keys(text: str) -> str:
     """``text`` with the value of every ``key=`` query parameter hidden.
 
+    The name counts as the app reads it, decoded: ``%6Bey=`` and ``KEY=`` are hidden too.
+
     >>> hide_keys('GET /g/abc?lang=de&key=s3cr3t HTTP/1.1')
     'GET /g/abc?lang=de&key=[hidden] HTTP/1.1'
+    >>> hide_keys('GET /api/games/abc?%6Bey=s3cr3t HTTP/1.1')
+    'GET /api/games/abc?%6Bey=[hidden] HTTP/1.1'
     """
-    return _KEY.sub(rf"\g<1>{HIDDEN}", text)
+
+    def hidden(found: re.Match[str]) -> str:
+        name = unquote_plus(found.group(2)).strip().casefold()
+        if name in _KEY_NAMES:
+            return f"{found.group(1)}{found.group(2)}={HIDDEN}"
+        return found.group(0)
+
+    return _PARAMETER.sub(hidden, text)
 
 
 class HideKeys(logging.Filter):

@@ -104,7 +104,9 @@ def state_response(request: Request, view: GameView) -> Response:
 
 
 def _created(view: GameView) -> dict[str, Any]:
-    return {**state_of(view), "key": view.key, "url": f"/g/{view.id}?key={view.key}"}
+    # The key in the fragment, as on the board's own play link: a browser never sends it, so
+    # it reaches no log and no proxy (docs/architecture.md, "Security").
+    return {**state_of(view), "key": view.key, "url": f"/g/{view.id}#key={view.key}"}
 
 
 @router.post(

@@ -28,6 +28,7 @@ from kniffel.web import (
     chances_routes,
     health,
     live,
+    outage,
     pages,
     player_routes,
     review_routes,
@@ -147,11 +148,12 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
     table_builds = TableBuilds(settings.table_queue, settings.table_builds_per_client)
     access_log.install()
     install_error_handlers(app)
+    outage.install(app)
     document_errors(app)
     tables.install(app, table_builds)
     # The limit inside, the headers outside: a 413 carries the headers too.
     app.add_middleware(BodyLimit, limit=settings.max_body)
-    app.add_middleware(SameOriginForms)
+    app.add_middleware(SameOriginForms, public_url=settings.public_url)
     app.add_middleware(SecurityHeaders)
     # Outermost: a request that waits for its turn has cost nothing yet (docs/decisions.md).
     app.state.turns = Turns(settings.max_active)

@@ -149,7 +149,7 @@ async def board_page(request: Request, game_id: str) -> Response:
     if key and secrets.compare_digest(key.encode("utf-8", "surrogatepass"), view.key.encode()):
         # The link's key goes into a cookie; the address bar keeps the plain link.
         response = RedirectResponse(f"/g/{view.id}", status_code=303)
-        rendering.set_key(response, view)
+        rendering.set_key(request, response, view)
         rendering.remember_language(request, response)
         return response
     dice, points, message = _typed(request, t, view)
@@ -175,7 +175,7 @@ async def take_key(request: Request, game_id: str) -> Response:
         message = t("Dieses Gerät darf nur zusehen.")
         return Response(message, status_code=403, media_type="text/plain")
     response = Response(status_code=204)
-    rendering.set_key(response, view)
+    rendering.set_key(request, response, view)
     return response
 
 

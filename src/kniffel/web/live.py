@@ -5,7 +5,9 @@ Listening needs no key. On connect the socket sends ``{"type": "state",
 stored change. A client refetches the game when the version is newer than
 the one it shows, so a device that was offline catches up with the first
 message after it reconnects. Any message the client sends is answered with
-the current version (a cheap "am I up to date?").
+the current version (a cheap "am I up to date?"); a message larger than
+``KNIFFEL_MAX_WS_MESSAGE`` (default 4 KiB) closes the socket with 1009
+(uvicorn refuses it first when it serves the board, :mod:`kniffel.web.serving`).
 """
 
 from __future__ import annotations
@@ -15,17 +17,20 @@ import contextlib
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from starlette.concurrency import run_in_threadpool
+from starlette.types import Message
 
 from kniffel.board.errors import GameNotFound
 from kniffel.board.hub import Hub, LocalHub, Subscription
 from kniffel.board.service import GameService
 
-__all__ = ["NOT_FOUND_CLOSE_CODE", "Hub", "LocalHub", "router"]
+__all__ = ["NOT_FOUND_CLOSE_CODE", "TOO_BIG_CLOSE_CODE", "Hub", "LocalHub", "router"]
 
 router = APIRouter()
 
 #: Close code for a game that does not exist (4000-4999 are the application's).
 NOT_FOUND_CLOSE_CODE = 4404
+#: Close code for a message larger than the limit (RFC 6455: "message too big").
+TOO_BIG_CLOSE_CODE = 1009
 
 
 def _message(version: int) -> dict[str, object]:
@@ -47,12 +52,22 @@ async def live(websocket: WebSocket, game_id: str) -> None:
         await websocket.accept()
         subscription.mark_seen(version)
         await websocket.send_json(_message(version))
+        limit: int = websocket.app.state.settings.max_ws_message
         with contextlib.suppress(WebSocketDisconnect):
-            await _forward(websocket, service, subscription)
+            await _forward(websocket, service, subscription, limit)
 
 
-async def _forward(websocket: WebSocket, service: GameService, subscription: Subscription) -> None:
-    """Send every newer version until the client goes away."""
+def _size(message: Message) -> int:
+    text = message.get("text")
+    if text is not None:
+        return len(text.encode("utf-8", "surrogatepass"))
+    return len(message.get("bytes") or b"")
+
+
+async def _forward(
+    websocket: WebSocket, service: GameService, subscription: Subscription, limit: int
+) -> None:
+    """Send every newer version until the client goes away (or sends too much)."""
     incoming = asyncio.ensure_future(websocket.receive())
     change = asyncio.ensure_future(subscription.next_version())
     try:
@@ -63,6 +78,9 @@ async def _forward(websocket: WebSocket, service: GameService, subscription: Sub
                 change = asyncio.ensure_future(subscription.next_version())
             if incoming in done:
                 if incoming.result()["type"] == "websocket.disconnect":
+                    return
+                if _size(incoming.result()) > limit:
+                    await websocket.close(code=TOO_BIG_CLOSE_CODE, reason="message too big")
                     return
                 version = await run_in_threadpool(service.version, subscription.game_id)
                 subscription.mark_seen(version)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from fastapi import FastAPI, Request
 from fastapi.responses import Response
@@ -118,13 +118,25 @@ class _MetricsMiddleware:
 
 
 def _template(scope: Scope) -> str:
-    """The matched route's path with its parameters as ``{name}``: no id reaches a label."""
-    if scope.get("route") is None:
+    """The matched route's template (``/spieler/{name}``), never a part of the path asked for,
+    so no name, id or made-up path becomes a label.
+
+    Rebuilding the template from the path let every new path through a ``{name:path}``
+    parameter (it may hold slashes) become a label of its own. A route included under a
+    prefix knows its path without it: the prefix is the static text before the first place
+    where the route's pattern matches the rest of the path (that place comes no later than the
+    prefix's end, so the label takes no part of what the client chose).
+    """
+    route = scope.get("route")
+    template = getattr(route, "path_format", None)
+    pattern = getattr(route, "path_regex", None)
+    if template is None or pattern is None:
         return "(unmatched)"
-    params: dict[str, Any] = scope.get("path_params") or {}
-    names = {str(value): name for name, value in params.items()}
-    segments = str(scope.get("path", "")).split("/")
-    return "/".join(f"{{{names[part]}}}" if part in names else part for part in segments)
+    path = str(scope.get("path", ""))
+    for start, char in enumerate(path):
+        if char == "/" and pattern.match(path[start:]):
+            return path[:start] + str(template)
+    return str(template)
 
 
 def install_metrics(app: FastAPI) -> None:

@@ -139,7 +139,7 @@ async def create_game(request: Request, form: Annotated[forms.NewGameForm, Form(
         message = forms.new_game_refusal(exc, t)
         return await _home(request, form.shown(), message=message, status=422)
     response = RedirectResponse(f"/g/{view.id}", status_code=303)
-    rendering.set_key(response, view)
+    rendering.set_key(request, response, view)
     return response
 
 
@@ -167,7 +167,7 @@ async def import_game(request: Request) -> Response:
         message = t("Import abgelehnt, nichts gespeichert: {reason}", reason=reason)
         return await _home(request, forms.NewGame(), import_message=message, status=400)
     response = RedirectResponse(f"/g/{view.id}", status_code=303)
-    rendering.set_key(response, view)
+    rendering.set_key(request, response, view)
     return response
 
 

@@ -26,10 +26,12 @@ from fastapi.responses import RedirectResponse, Response
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
+from kniffel.board import limits
 from kniffel.board.errors import BoardError, Forbidden, GameNotFound
 from kniffel.board.players.exchange import games_csv, players_csv
 from kniffel.board.players.stats import PlayerStats, PresetStats, leaderboard, player_stats
 from kniffel.board.players.yardstick import Simulations, Yardstick, yardstick
+from kniffel.locales.refusals import refusal_text
 from kniffel.rules import get_variant
 from kniffel.rules.variants import PRESETS
 from kniffel.store.player_figures import bins
@@ -189,9 +191,17 @@ def _link(
     view = rendering.service(request).get(game_id)
     if not key or not secrets.compare_digest(key.encode(), view.key.encode()):
         raise Forbidden("this needs the game's key")
-    if not results_of(request).link(game_id, seat, name):
+    results = results_of(request)
+    counted = results.counted_names(game_id)
+    if seat not in counted:
         raise NotLinkable(f"seat {seat} of game {game_id} is not a seat of a finished game")
-    shown = name.strip() if name and name.strip() else view.players[seat]
+    # The rules of a new game's names, and no two seats of the game counted as one player.
+    linked = limits.player_name(name) if name and name.strip() else None
+    counted[seat] = linked or view.players[seat]
+    limits.check_distinct([counted[s] for s in sorted(counted)])
+    if not results.link(game_id, seat, linked):
+        raise NotLinkable(f"seat {seat} of game {game_id} is not a seat of a finished game")
+    shown = counted[seat]
     return {"game": game_id, "seat": seat, "name": shown, "player": player_key(shown)}
 
 
@@ -540,12 +550,16 @@ async def link_page(request: Request, game_id: str) -> Response:
     seat_text = str(form.get("seat", ""))
     name = str(form.get("name", ""))
     words = ReviewWords(rendering.translator(request))
-    if not seat_text.isdigit() or int(seat_text) >= len(view.players) or len(name) > 200:
+    # ASCII digits only: "²" is a digit to str.isdigit() but no number to int().
+    seat_ok = seat_text.isascii() and seat_text.isdigit() and len(seat_text) <= 2
+    if not seat_ok or int(seat_text) >= len(view.players) or len(name) > 200:
         return Response(words("Diesen Platz gibt es nicht."), status_code=422)
     try:
         await run_in_threadpool(
             _link, request, game_id, int(seat_text), name, rendering.device_key(request, view)
         )
+    except limits.LimitError as refusal:
+        return Response(refusal_text(refusal, rendering.translator(request)), status_code=400)
     except Forbidden:
         return Response(words("Dafür braucht es den Schlüssel des Spiels."), status_code=403)
     except NotLinkable:

@@ -119,11 +119,14 @@ def device_key(request: Request, view: GameView) -> str | None:
     return None
 
 
-def set_key(response: Response, view: GameView) -> None:
+def set_key(request: Request, response: Response, view: GameView) -> None:
     """Keeps the key on this device, for this game's pages only.
 
     ``SameSite=Strict``: no request that another site starts, not even a link to the board,
-    carries it (docs/decisions.md, "Same-origin form posts").
+    carries it (docs/decisions.md, "Same-origin form posts"). ``Secure`` when the page came
+    over HTTPS, also through a proxy that says so (``X-Forwarded-Proto: https`` from an
+    address in ``FORWARDED_ALLOW_IPS``, docs/deploy.md): the browser then never sends the key
+    over plain HTTP.
     """
     response.set_cookie(
         KEY_COOKIE,
@@ -132,4 +135,5 @@ def set_key(response: Response, view: GameView) -> None:
         path=f"/g/{view.id}",
         httponly=True,
         samesite="strict",
+        secure=request.url.scheme == "https",
     )

@@ -246,7 +246,10 @@ class GameState(BaseModel):
 
 class CreatedGame(GameState):
     key: str = Field(description="the secret that allows changes; keep it in the link")
-    url: str = Field(description="the board's link that can change the game")
+    url: str = Field(
+        description="the board's play link that can change the game: /g/{id}#key={key}, the "
+        "key in the fragment, which browsers never send (the page trades it for a cookie)"
+    )
 
 
 class PreviewOut(BaseModel):

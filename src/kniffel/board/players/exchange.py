@@ -3,16 +3,17 @@
 ``games.csv`` has one line per seat of every finished game; ``players.csv`` one
 line per player and preset with the figures of the player page
 (:mod:`kniffel.board.players.stats`). Both are plain RFC 4180 CSV with a header
-line, UTF-8, numbers with a decimal point. The columns are documented in
-docs/cli.md (``kniffel export``).
+line, UTF-8 with a byte order mark, numbers with a decimal point, names that
+start like a formula with a leading ``'`` (:mod:`kniffel.board.players.spreadsheet`).
+The columns are documented in docs/cli.md (``kniffel export``).
 """
 
 from __future__ import annotations
 
-import csv
 import io
 from collections.abc import Iterable
 
+from kniffel.board.players.spreadsheet import SpreadsheetWriter
 from kniffel.board.players.stats import player_stats
 from kniffel.board.players.yardstick import Yardstick, yardstick
 from kniffel.store.results import PlayerResult, ResultStore
@@ -68,7 +69,7 @@ def _number(value: float | None, digits: int = 4) -> str:
 def games_csv(rows: Iterable[PlayerResult]) -> str:
     """One line per seat of every finished game (oldest first)."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
+    writer = SpreadsheetWriter(out)  # no formulas from names, a BOM first
     writer.writerow(GAME_COLUMNS)
     for r in rows:
         writer.writerow(
@@ -84,7 +85,7 @@ def games_csv(rows: Iterable[PlayerResult]) -> str:
                 r.total,
                 r.place,
                 int(r.place == 1),
-                r.bonus,
+                "/".join(r.bonus),  # "1/0/1": one per column ("101" read as a number)
                 r.kniffels,
                 _number(r.accuracy),
                 _number(r.loss),
@@ -103,7 +104,7 @@ def players_csv(results: ResultStore) -> str:
     (docs/benchmarks.md, "Cost per request").
     """
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
+    writer = SpreadsheetWriter(out)  # no formulas from names, a BOM first
     writer.writerow(PLAYER_COLUMNS)
     # One yardstick look-up per preset and options (it may read a file), not per player.
     yardsticks: dict[tuple[str, str], Yardstick | None] = {}

@@ -1,0 +1,85 @@
+"""A database that does not answer: 503 with ``Retry-After``, and one log line per outage
+(docs/deploy.md, "Limits at the edge").
+
+Without this, every request during a PostgreSQL restart (or with an SQLite file that cannot be
+opened) answered 500 and wrote its own traceback: hundreds of lines for one event that the
+operator already sees on ``/healthz``. Now a request that meets a connection error answers 503
+``database_unavailable`` with ``Retry-After: 5``, and the log gets one warning when the outage
+starts: the next one only after :data:`QUIET_SECONDS` without such an error.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
+from sqlalchemy import exc
+
+from kniffel.web.errors import error_response
+
+__all__ = ["CODE", "QUIET_SECONDS", "RETRY_AFTER", "install"]
+
+CODE = "database_unavailable"
+#: Seconds a client is asked to wait before it tries again.
+RETRY_AFTER = 5
+#: Seconds without a database error after which the next one starts a new outage (and logs).
+QUIET_SECONDS = 30.0
+_LOG = logging.getLogger("kniffel.web")
+_MESSAGE = "the database cannot be reached just now; nothing was stored, try again in a moment"
+
+
+def _is_outage(error: exc.DBAPIError) -> bool:
+    """A connection that failed or went away, not a wrong statement (that stays a bug)."""
+    return isinstance(error, exc.OperationalError | exc.InterfaceError) or bool(
+        error.connection_invalidated
+    )
+
+
+class _Outages:
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._last: float | None = None
+
+    def seen(self, error: Exception) -> None:
+        now = time.monotonic()
+        with self._lock:
+            new = self._last is None or now - self._last > QUIET_SECONDS
+            self._last = now
+        if new:
+            reason = str(getattr(error, "orig", None) or error).strip().splitlines()
+            _LOG.warning(
+                "database unreachable (%s): answering 503 until it answers again",
+                reason[0] if reason else type(error).__name__,
+            )
+
+
+def install(app: FastAPI) -> None:
+    """Answer connection errors of the database with 503 (one handler for every route)."""
+    outages = _Outages()
+
+    async def unavailable(_request: Request, error: Exception) -> JSONResponse:
+        if isinstance(error, exc.DBAPIError) and not _is_outage(error):
+            raise error
+        outages.seen(error)
+        return error_response(503, _MESSAGE, code=CODE, headers={"Retry-After": str(RETRY_AFTER)})
+
+    app.add_exception_handler(exc.DBAPIError, unavailable)
+    # The pool found no connection in time (every one lost or hanging).
+    app.add_exception_handler(exc.TimeoutError, unavailable)
+    # The drivers' own errors: the store's quick reads use the driver's connection directly.
+    for error in _driver_errors():
+        app.add_exception_handler(error, unavailable)
+
+
+def _driver_errors() -> list[type[Exception]]:
+    import sqlite3
+
+    found: list[type[Exception]] = [sqlite3.OperationalError, sqlite3.InterfaceError]
+    try:
+        import psycopg
+    except ImportError:  # only PostgreSQL needs it
+        return found
+    return [*found, psycopg.OperationalError, psycopg.InterfaceError]

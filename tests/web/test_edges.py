@@ -1,0 +1,138 @@
+"""The board's edges served for real (issue 21): socket messages within a limit, headers in
+time, the key cookie ``Secure`` behind TLS, the Origin's scheme.
+
+uvicorn runs with the options of ``kniffel serve`` (:func:`kniffel.web.serving.uvicorn_options`).
+Waits are generous deadlines on events, never timing assertions.
+"""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+from websockets.exceptions import ConnectionClosed
+
+from kniffel.settings import Settings
+from kniffel.web.app import create_app
+
+from .served import Server, next_message
+
+#: RFC 6455: "message too big".
+TOO_BIG_CLOSE_CODE = 1009
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    path: Path = tmp_path_factory.mktemp("edges") / "kniffel.db"
+    # A short header deadline, so that the test of it waits seconds, not the default's ten.
+    with Server(f"sqlite:///{path}", header_timeout=1.0) as running:
+        yield running
+
+
+def _closed_by_server(sock: socket.socket) -> bool:
+    """Whether the server closes the connection within a generous minute (no answer)."""
+    sock.settimeout(60)
+    try:
+        while chunk := sock.recv(4096):
+            if chunk:
+                return False  # an answer: the request was taken as whole
+    except TimeoutError:
+        return False
+    except ConnectionResetError:
+        return True
+    return True
+
+
+def test_a_live_socket_message_larger_than_the_limit_closes_the_socket(server: Server) -> None:
+    game = server.new_game()
+    with server.watch(game["id"]) as phone:
+        assert next_message(phone) == {"type": "state", "version": 0}
+        phone.send("?")  # the client's "am I up to date?" is answered
+        assert next_message(phone) == {"type": "state", "version": 0}
+        phone.send("x" * (1024 * 1024))  # uvicorn's default took 16 MiB
+        with pytest.raises(ConnectionClosed) as closed:
+            next_message(phone, timeout=60)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == TOO_BIG_CLOSE_CODE
+    # The board goes on serving.
+    assert server.http.get("/healthz").status_code == 200
+
+
+def test_the_app_closes_a_socket_that_sends_too_much_whoever_serves_it(db_url: str) -> None:
+    with TestClient(create_app(Settings(db=db_url, max_ws_message=100))) as client:
+        game = client.post("/api/games", json={"variant": "kniffel", "players": ["A"]}).json()
+        with client.websocket_connect(f"/api/games/{game['id']}/live") as socket_:
+            assert socket_.receive_json() == {"type": "state", "version": 0}
+            socket_.send_text("y" * 100)
+            assert socket_.receive_json() == {"type": "state", "version": 0}
+            socket_.send_bytes(b"z" * 101)
+            with pytest.raises(WebSocketDisconnect) as closed:
+                socket_.receive_json()
+    assert closed.value.code == TOO_BIG_CLOSE_CODE
+
+
+def test_a_half_sent_request_is_closed_after_the_header_deadline(server: Server) -> None:
+    address = ("127.0.0.1", int(server.ws_base.rsplit(":", 1)[1]))
+    with socket.create_connection(address, timeout=10) as half:
+        half.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+        assert _closed_by_server(half)
+    with socket.create_connection(address, timeout=10) as silent:
+        assert _closed_by_server(silent)  # a connection that never sends a byte
+    # A kept-alive connection: its first request is answered, a half second one is closed.
+    with socket.create_connection(address, timeout=10) as kept:
+        kept.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        kept.settimeout(30)
+        first = b""
+        while b'{"status":"ok"}' not in first:
+            chunk = kept.recv(4096)
+            assert chunk, "the first request was not answered"
+            first += chunk
+        kept.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        assert _closed_by_server(kept)
+    # Whole requests are served as before.
+    assert server.http.get("/healthz").status_code == 200
+
+
+def test_the_key_cookie_is_secure_behind_a_proxy_that_speaks_tls(server: Server) -> None:
+    # uvicorn trusts X-Forwarded-Proto from FORWARDED_ALLOW_IPS (default 127.0.0.1, this test).
+    created = server.http.post(
+        "/games",
+        data={"player": ["Anna", "Ben"]},
+        headers={"X-Forwarded-Proto": "https"},
+        follow_redirects=False,
+    )
+    assert created.status_code == 303, created.text
+    cookie = created.headers["set-cookie"].lower()
+    assert "kniffel_key=" in cookie and "; secure" in cookie
+    plain = server.http.post("/games", data={"player": ["Anna"]}, follow_redirects=False)
+    assert plain.status_code == 303 and "secure" not in plain.headers["set-cookie"].lower()
+
+
+def test_a_form_post_from_the_board_host_under_another_scheme_is_refused(
+    client: TestClient,
+) -> None:
+    def post(origin: str) -> int:
+        return client.post(
+            "/games", data={"player": ["Anna"]}, headers={"Origin": origin}, follow_redirects=False
+        ).status_code
+
+    assert post("http://testserver") == 303
+    assert post("https://testserver") == 403  # the board here speaks http
+    assert post("http://testserver:443") == 403
+
+
+def test_behind_a_public_https_address_its_origin_is_the_boards_own(tmp_path: Path) -> None:
+    settings = Settings(db=f"sqlite:///{tmp_path / 'k.db'}", public_url="https://tafel.example")
+    with TestClient(create_app(settings)) as client:
+
+        def post(origin: str) -> int:
+            return client.post(
+                "/games", data={"player": ["A"]}, headers={"Origin": origin}, follow_redirects=False
+            ).status_code
+
+        assert post("https://tafel.example") == 303
+        assert post("http://tafel.example") == 403
+        assert post("https://other.example") == 403
