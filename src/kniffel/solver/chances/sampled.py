@@ -40,7 +40,7 @@ KEPT = 512
 #: Mixed into every sheet's seed, so that these games are not those of ``kniffel simulate``.
 SEED = 20
 
-_kept: OrderedDict[tuple[Variant, int, int], IntArray] = OrderedDict()
+_kept: OrderedDict[tuple[Variant, int, int, int], IntArray] = OrderedDict()
 _lock = threading.Lock()
 
 
@@ -62,23 +62,24 @@ def sheet_key(game: Game, player: int) -> int:
     return int.from_bytes(hashlib.sha256(fields.astype(np.int64).tobytes()).digest()[:8], "big")
 
 
-def sample_finals(game: Game, player: int, n: int | None = None) -> IntArray:
+def sample_finals(game: Game, player: int, n: int | None = None, seed: int = SEED) -> IntArray:
     """The points ``player`` still scores in each of ``n`` games of the best bot from their
-    sheet (by default :func:`samples_for`), seeded by the sheet's key (none for a full sheet)."""
+    sheet (by default :func:`samples_for`), seeded by the sheet's key (none for a full sheet).
+    ``seed`` other than :data:`SEED` only for measuring the figures' spread (benchmarks)."""
     left = turns_left(game, player)
     if n is None:
         n = samples_for(left)
     if n <= 0 or left == 0:
         return np.zeros(0, dtype=np.int64)
     key = sheet_key(game, player)
-    found = (game.variant, key, n)
+    found = (game.variant, key, n, seed)
     with _lock:
         if found in _kept:
             _kept.move_to_end(found)
             return _kept[found]
     sheets = sheets_of(game, [player], n)
     before = sheets.totals()
-    rng = np.random.default_rng([SEED, key, n])
+    rng = np.random.default_rng([seed, key, n])
     faces = rng.integers(1, 7, size=(n, left, 3, 5))
     bot = best_bot(game.variant)
     choices = np.zeros((n, 3))
