@@ -1,19 +1,21 @@
-"""Win chances: API latency for a four-player Rauf-Runter game, and how well calibrated they are.
+"""Win chances: API latency for a four-player Rauf-Runter game, and the normal model's calibration.
 
 Run: ``uv run python benchmarks/chances.py [--games N] [--variant V ...] [--seed S]``.
 
 1. **Latency.** Four seeded best-bot games of ``rauf-runter`` are interleaved into one
    four-player game; after every entry, ``forecast`` (what ``GET /api/games/{id}/chances``
-   computes for a new version, at the API's simulation budget) is timed. Prints p50, p99, max.
-2. **Calibration.** Plays ``N`` seeded two-player and three-player games per variant with the
+   computes for a new version) is timed. Prints p50, p99, max.
+2. **Calibration of the normal model** (the calibrated level and spread that the "Auf Sieg"
+   Tipp uses far from the end; the forecast of the board used it before issue 20). Plays
+   ``N`` seeded two-player and three-player games per variant with the
    best bot and records, after every entry, each player's predicted chance to finish first and
    who won (a tie shared). Prints the Brier score beside that of a logistic fit on the points
    lead alone (fitted on the same games, so it is flattered), and a reliability table: ten bins
    of predicted chance, with the mean prediction, the observed rate and the count.
 
 The predictions come from the simulated games' own logs (each turn's bot expectation, the
-totals so far): exactly what ``forecast`` computes at budget 0, which a check on the first
-games asserts. Seeds differ from those the calibration data were fitted on.
+totals so far). Seeds differ from those the calibration data were fitted on. How sure the
+simulated chances of the forecast are: ``benchmarks/chances_intervals.py``.
 """
 
 from __future__ import annotations
@@ -59,19 +61,17 @@ def _split(events: list) -> list[list]:  # type: ignore[type-arg]
 
 
 def latency(seed: int) -> None:
-    from kniffel.web.chances_routes import API_BUDGET
-
     variant = get_variant("rauf-runter")
     sims = simulate(variant, "best", 4, seed, keep_logs=4)
     whole = interleaved(sims, 0, 4)
     game = Game(variant, whole.players)
-    forecast(game, budget=API_BUDGET)  # load the tables
+    forecast(game)  # load the tables
     times = []
     for event in whole.log:
         game.push(event)
         if type(event).__name__ == "Enter":
             start = time.perf_counter()
-            forecast(game, budget=API_BUDGET, seed=seed)
+            forecast(game)
             times.append(time.perf_counter() - start)
     ms = np.array(times) * 1000
     print("## Latency: a four-player Rauf-Runter game, after every entry\n")
@@ -123,23 +123,7 @@ def predictions(name: str, games: int, players: int, seed: int) -> tuple[Array, 
                     predicted.append(chances[j])
                     leads.append(totals[j] - others.max())
                     outcomes.append(share[g, j])
-        if g < 2 and players == 2:
-            _check(sims, g, players, predicted[-2 * turns :])
     return np.array(predicted), np.array(leads), np.array(outcomes)
-
-
-def _check(sims: Simulation, g: int, players: int, tail: list[float]) -> None:
-    """The array path equals ``forecast`` on the real game (the last entries of game ``g``)."""
-    whole = interleaved(sims, g * players, players)
-    game = Game(whole.variant, whole.players)
-    entries = [e for e in whole.log]
-    got = []
-    for event in entries:
-        game.push(event)
-        if type(event).__name__ == "Enter":
-            got.extend(forecast(game, budget=0).by_name().values())
-    diff = np.abs(np.array(got[-len(tail) :]) - np.array(tail)).max()
-    assert diff < 1e-6, f"forecast and the array path differ by {diff}"
 
 
 def logistic_brier(leads: Array, outcomes: Array) -> float:

@@ -36,9 +36,15 @@ def test_an_empty_game_is_even(client: TestClient) -> None:
     assert set(body) == {"version", "method", "samples", "players"}
     assert body["method"] == "simulation"
     assert [p["name"] for p in body["players"]] == ["Anna", "Ben", "Cem", "Dora"]
+    assert body["samples"] > 0
     for player in body["players"]:
-        assert set(player) == {"name", "win", "expected_total", "p10", "p90"}
-        assert player["win"] == pytest.approx(0.25)
+        assert set(player) == {
+            *("name", "win", "interval", "method", "samples", "expected_total", "p10", "p90")
+        }
+        assert player["method"] == "simulation" and player["samples"] == body["samples"]
+        assert player["win"] == pytest.approx(0.25)  # equal sheets: the same games
+        low, high = player["interval"]
+        assert low < 0.25 < high
         # the best bot's mean over 100,000 seeded games (docs/bot.md) is 687.72
         assert abs(player["expected_total"] - 687.72) < 3
         assert player["p10"] < player["expected_total"] < player["p90"]
@@ -48,7 +54,7 @@ def test_a_lead_shows_and_a_finished_game_is_decided(client: TestClient) -> None
     game = _new(client, "kniffel", ["Anna", "Ben"])
     _enter(client, game, {"type": "enter", "player": "Anna", "cell": "main.kniffel", "points": 50})
     body = client.get(f"/api/games/{game['id']}/chances").json()
-    assert body["method"] == "exact"
+    assert body["method"] == "simulation"  # twelve entries left: simulated
     anna, ben = body["players"]
     assert anna["win"] > 0.6 > ben["win"]
     assert anna["win"] + ben["win"] == pytest.approx(1.0)
@@ -65,7 +71,9 @@ def test_a_lead_shows_and_a_finished_game_is_decided(client: TestClient) -> None
     body = client.get(f"/api/games/{game['id']}/chances").json()
     assert body["version"] > first
     # Anna: 50 + 5; Ben: zeros and 5: Anna has won
+    assert body["method"] == "exact"
     assert [p["win"] for p in body["players"]] == [1.0, 0.0]
+    assert [p["interval"] for p in body["players"]] == [[1.0, 1.0], [0.0, 0.0]]
     assert [p["expected_total"] for p in body["players"]] == [55.0, 5.0]
     chart = client.get(f"/g/{game['id']}/chancen.svg")
     assert chart.status_code == 200
@@ -73,6 +81,35 @@ def test_a_lead_shows_and_a_finished_game_is_decided(client: TestClient) -> None
     page = client.get(f"/g/{game['id']}")
     assert f"/g/{game['id']}/chancen.svg" in page.text
     assert "data-chances-switch" in page.text
+
+
+def test_the_series_the_api_and_the_board_agree(client: TestClient) -> None:
+    """One position, three paths: the CLI's series (and the end-of-game chart), the API and
+    the board's page give the same chance and interval, simulated and exact alike."""
+    from kniffel.record import loads
+    from kniffel.solver.chances.series import chances_over
+
+    game = _new(client, "kniffel", ["Anna", "Ben"])
+    rows = [row.value for row in ROWS]
+    checked = set()
+    for index, row in enumerate(rows):
+        for name in ("Anna", "Ben"):
+            points = 20 if row == "chance" else 0
+            event = {"type": "enter", "player": name, "cell": f"main.{row}", "points": points}
+            _enter(client, game, event)
+        if index not in (1, 10, 11):  # far from the end (simulated), and near it (exact)
+            continue
+        api = client.get(f"/api/games/{game['id']}/chances").json()
+        page = client.get(f"/g/{game['id']}/chancen.json").json()
+        assert page == api
+        record = client.get(f"/g/{game['id']}/record").content
+        last = chances_over(loads(record)).turns[-1].as_dict()
+        for player in api["players"]:
+            assert last["chances"][player["name"]] == player["win"]
+            assert last["intervals"][player["name"]] == player["interval"]
+        assert last["method"] == api["method"]
+        checked.add(api["method"])
+    assert checked == {"simulation", "exact"}
 
 
 def test_unknown_game(client: TestClient) -> None:

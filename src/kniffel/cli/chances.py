@@ -12,6 +12,7 @@ import click
 from kniffel.cli.output import terminal_safe
 from kniffel.record import RecordError, loads
 from kniffel.solver.chances.chart import chances_chart_svg
+from kniffel.solver.chances.forecast import Chances
 from kniffel.solver.chances.series import Series, chances_over
 
 __all__ = ["chances_command", "render_series"]
@@ -21,22 +22,33 @@ __all__ = ["chances_command", "render_series"]
 @click.argument("record", type=click.File("rb"))
 @click.option("--json", "as_json", is_flag=True, help="Print the chances as one JSON object.")
 @click.option(
+    "--samples",
+    type=click.IntRange(min=1, max=100_000),
+    default=None,
+    metavar="N",
+    help="Games of the best bot per simulated sheet (default: as the board, by the entries left).",
+)
+@click.option(
     "--plot",
     type=click.Path(dir_okay=False, path_type=Path),
     metavar="FILE.svg",
     help="Also draw the chances after every entry as an SVG chart.",
 )
-def chances_command(record: Any, as_json: bool, plot: Path | None) -> None:
+def chances_command(record: Any, as_json: bool, samples: int | None, plot: Path | None) -> None:
     """Print each player's chance to finish first after every entry of a game record
     (RECORD, or - for stdin).
 
     The chances assume every player plays on like the best bot; ties count as
-    shared. The variant and its options come from the record. A broken record
+    shared. They are exact where each player's final total has its exact
+    distribution (one-column games near their end), else simulated from games of
+    the best bot, seeded by the position, with a 95 % interval (the same figures
+    as the board and the API). The variant and its options come from the record.
+    A broken record
     exits with status 2 and one line on standard error (``event N: ...`` for
     events); a plot file that cannot be written exits with status 1.
     """
     try:
-        series = chances_over(loads(record.read()))
+        series = chances_over(loads(record.read()), samples=samples)
     except RecordError as exc:
         click.echo(terminal_safe(str(exc)), err=True)
         sys.exit(2)
@@ -56,14 +68,38 @@ def _percent(p: float) -> str:
     return f"{100 * p:.1f}%"
 
 
+def _cell(chances: Chances, name: str) -> str:
+    """``75.0%`` where exact; ``≈52.3% ±4.1`` where simulated (± the 95 % interval, in points)."""
+    player = next(p for p in chances.players if p.name == name)
+    if player.high - player.low < 5e-7:
+        return _percent(player.win)
+    half = 100 * max(player.high - player.win, player.win - player.low)
+    return f"≈{_percent(player.win)} ±{half:.1f}"
+
+
+METHODS = {
+    "exact": (
+        "exact: every player's final total has its exact distribution under the best bot's "
+        "play, and the chances follow from them (ties shared)"
+    ),
+    "simulation": (
+        "simulated where marked ≈: games of the best bot from each player's sheet, seeded by "
+        "the sheet; ± is the 95 % interval from the games (exact where unmarked)"
+    ),
+}
+
+
 def render_series(series: Series) -> str:
     """One line per entry: the event, who entered, every player's chance."""
-    how = "exact expected totals" if series.method == "exact" else "estimated from the best bot"
-    lines = [f"win chances after every entry ({how})", ""]
+    lines = [
+        "win chances after every entry, every player playing on like the best bot",
+        "method: " + METHODS[series.method],
+        "",
+    ]
     head = ("event", "entry by", *series.players)
-    rows = [("", "start", *(_percent(series.start[n]) for n in series.players))]
+    rows = [("", "start", *(_cell(series.start, n) for n in series.players))]
     rows += [
-        (str(t.event), t.player, *(_percent(t.chances[n]) for n in series.players))
+        (str(t.event), t.player, *(_cell(t.chances, n) for n in series.players))
         for t in series.turns
     ]
     widths = [max(len(row[i]) for row in (head, *rows)) for i in range(len(head))]

@@ -1,11 +1,16 @@
 """Win chances in the board: ``/api/games/{id}/chances`` and the end screen's chart.
 
-- ``GET /api/games/{id}/chances``: each player's chance to finish first, expected
-  final total and 10th/90th percentiles (docs/board.md, "Gewinnchancen").
+- ``GET /api/games/{id}/chances``: each player's chance to finish first with its
+  95 % interval, how it was computed, expected final total and 10th/90th
+  percentiles (docs/board.md, "Gewinnchancen"; docs/solver.md, "Win chances").
+- ``GET /g/{id}/chancen.json``: the same for the board's page (static/chances.js): it
+  lies under the page's address, so the device's key (a cookie for that address
+  only) comes with it and may start building the tables of a house-rules game.
 - ``GET /g/{id}/chancen.svg``: each player's chance after every entry.
 
-Both are computed once per game version and kept (a small LRU), so every
-device at the table that shows the chances costs one computation per entry.
+All come from one function (:func:`kniffel.solver.chances.forecast.forecast`) and are
+computed once per game version and kept (a small LRU), so every device at the table
+that shows the chances costs one computation per entry.
 """
 
 from __future__ import annotations
@@ -28,10 +33,7 @@ if TYPE_CHECKING:  # the solver (numpy) is imported by the first request that ne
     from kniffel.solver.chances.forecast import Chances
     from kniffel.solver.chances.series import Series
 
-__all__ = ["API_BUDGET", "chances_for", "router"]
-
-#: Bot turns the API may simulate per answer (docs/solver.md, "Win chances").
-API_BUDGET = 0
+__all__ = ["chances_body", "chances_for", "router"]
 
 #: The chart's words (message ids of the catalogues) by keyword of :func:`chances_chart_svg`.
 CHART_WORDS = {
@@ -54,7 +56,18 @@ def chances_for(view: GameView) -> Chances:
     """The chances of a stored game at its version (computed once per version)."""
     from kniffel.solver.chances.forecast import forecast
 
-    return _chances.get((view.id, view.version), lambda: forecast(view.game, budget=API_BUDGET))
+    return _chances.get((view.id, view.version), lambda: forecast(view.game))
+
+
+def chances_body(view: GameView) -> dict[str, Any]:
+    """The answer of the API and of the board's page."""
+    found = chances_for(view)
+    return {
+        "version": view.version,
+        "method": found.method,
+        "samples": found.samples,
+        "players": [p.as_dict() for p in found.players],
+    }
 
 
 @api.get(
@@ -64,21 +77,16 @@ def chances_for(view: GameView) -> Chances:
     summary="Each player's chance to finish first, expected final total, 10th and 90th percentile",
 )
 def chances_json(game_id: str, request: Request, key: Key = None) -> dict[str, Any]:
-    """``version``, ``method`` (``exact``: one-column presets, the expected totals are the
-    exact solver's; ``simulation``: estimated from seeded games of the best bot),
-    ``samples`` (simulated games per player behind this answer; 0: the spread measured
-    ahead for the number of entries left) and ``players`` in seat order, each with
-    ``name``, ``win``, ``expected_total``, ``p10`` and ``p90``. Players are assumed to
-    play on like the best bot; dice not yet entered do not count."""
+    """``version``, ``method`` (``exact``: every player's final total has its exact
+    distribution, so the chances are exact; ``simulation``: some are estimated from games of
+    the best bot, seeded by the position), ``samples`` (the most simulated games behind one
+    player; 0 when exact) and ``players`` in seat order, each with ``name``, ``win``, its 95 %
+    ``interval`` [low, high] (the chance itself when exact), ``method`` and ``samples`` of
+    their own distribution, ``expected_total``, ``p10`` and ``p90``. Players are assumed to
+    play on like the best bot; dice not yet entered do not count; ties count as shared."""
     view = rendering.service(request).get(game_id)
     tables.ensure(request, view, key)
-    found = chances_for(view)
-    return {
-        "version": view.version,
-        "method": found.method,
-        "samples": found.samples,
-        "players": [p.as_dict() for p in found.players],
-    }
+    return chances_body(view)
 
 
 @api.get(
@@ -114,6 +122,14 @@ def win_advice(
         "version": view.version,
         "choices": [c.as_dict() for c in choices[:top]],
     }
+
+
+@pages.get("/g/{game_id}/chancen.json")
+def chances_page_json(request: Request, game_id: str) -> dict[str, Any]:
+    """The chances for the board's page, with this device's key (the API's answer)."""
+    view = rendering.service(request).get(game_id)
+    tables.ensure(request, view, rendering.device_key(request, view))
+    return chances_body(view)
 
 
 @pages.get("/g/{game_id}/chancen.svg")

@@ -31,17 +31,23 @@ def finished_record(tmp_path: Path) -> Path:
 
 
 def test_json_after_every_entry(tmp_path: Path) -> None:
-    result = CliRunner().invoke(cli, ["chances", "--json", str(finished_record(tmp_path))])
+    result = CliRunner().invoke(
+        cli, ["chances", "--json", "--samples", "40", str(finished_record(tmp_path))]
+    )
     assert result.exit_code == 0, result.output
     body = json.loads(result.output)
-    assert set(body) == {"turns", "winners"}
+    assert set(body) == {"method", "start", "turns", "winners"}
+    assert body["method"] == "simulation"  # exact only near the end
     assert body["winners"] == ["Anna"]
     assert len(body["turns"]) == 26
     assert [t["event"] for t in body["turns"]] == list(range(1, 27))
     assert body["turns"][0]["player"] == "Anna"
     for turn in body["turns"]:
-        assert set(turn) == {"event", "player", "chances"}
-        assert sum(turn["chances"].values()) == pytest.approx(1.0)
+        assert set(turn) == {"event", "player", "method", "samples", "chances", "intervals"}
+        assert sum(turn["chances"].values()) == pytest.approx(1.0, abs=1e-5)  # rounded to 1e-6
+        for name, (low, high) in turn["intervals"].items():
+            assert low <= turn["chances"][name] <= high
+            assert (low == high) == (turn["method"] == "exact")
     # Anna's Kniffel (her 12th entry) puts her ahead; at the end she has won
     before, after = body["turns"][20]["chances"], body["turns"][22]["chances"]
     assert after["Anna"] > before["Anna"]
@@ -51,9 +57,13 @@ def test_json_after_every_entry(tmp_path: Path) -> None:
 def test_text_and_plot(tmp_path: Path) -> None:
     plot = tmp_path / "chances.svg"
     record = str(DATA / "rrk-due-and-clear.json")
-    result = CliRunner().invoke(cli, ["chances", record, "--plot", str(plot)])
+    result = CliRunner().invoke(cli, ["chances", record, "--samples", "20", "--plot", str(plot)])
     assert result.exit_code == 0, result.output
     assert "Anna" in result.output and "the game is not finished" in result.output
+    # the method in words, and each simulated chance with its interval
+    assert "method: simulated where marked ≈" in result.output
+    assert "exact expected totals" not in result.output
+    assert "≈50.0% ±" in result.output
     assert plot.read_text(encoding="utf-8").startswith("<?xml")
 
 
@@ -66,6 +76,8 @@ def test_a_broken_record_is_one_line_and_status_2() -> None:
 
 def test_an_unwritable_plot_is_status_1(tmp_path: Path) -> None:
     record = str(DATA / "kniffel-bonus-100.json")
-    result = CliRunner().invoke(cli, ["chances", record, "--plot", str(tmp_path / "no" / "x.svg")])
+    result = CliRunner().invoke(
+        cli, ["chances", record, "--samples", "10", "--plot", str(tmp_path / "no" / "x.svg")]
+    )
     assert result.exit_code == 1
     assert "cannot write" in result.output

@@ -19,7 +19,8 @@ def chances_chart_svg(
     xlabel: str = "Eintrag",
     ylabel: str = "Gewinnchance",
 ) -> str:
-    """The chances as a line per player over the entries (0: before the first)."""
+    """The chances as a line per player over the entries (0: before the first), with a
+    pale band for the 95 % interval where they are simulated."""
     # Imported when a chart is drawn: matplotlib would add about a third to the
     # server's start (docs/architecture.md, "Start").
     from matplotlib.figure import Figure
@@ -28,9 +29,16 @@ def chances_chart_svg(
     figure = Figure(figsize=(6.4, 3.6), layout="constrained")
     axes = figure.add_subplot()
     xs = list(range(len(series.turns) + 1))
+    every = [series.start, *(t.chances for t in series.turns)]
     for p, name in enumerate(series.players):
-        ys = [series.start[name]] + [t.chances[name] for t in series.turns]
-        axes.plot(xs, ys, label=name, color=PALETTE[p % len(PALETTE)], linewidth=2)
+        colour = PALETTE[p % len(PALETTE)]
+        ys = [c.by_name()[name] for c in every]
+        axes.plot(xs, ys, label=name, color=colour, linewidth=2)
+        # where the chances are simulated, their 95 % interval as a pale band
+        lows = [c.intervals()[name][0] for c in every]
+        highs = [c.intervals()[name][1] for c in every]
+        if any(h - lo > 1e-6 for lo, h in zip(lows, highs, strict=True)):
+            axes.fill_between(xs, lows, highs, color=colour, alpha=0.15, linewidth=0)
     axes.set_xlabel(xlabel)
     axes.set_ylabel(ylabel)
     axes.set_title(title, loc="left", fontsize=11)

@@ -84,9 +84,14 @@ class LateFinals:
 
     def keys(self, sheets: SheetBatch) -> IntArray:
         """Each sheet's key."""
+        return self.keys_of(self.variant, sheets)
+
+    @classmethod
+    def keys_of(cls, variant: Variant, sheets: SheetBatch) -> IntArray:
+        """Each sheet's key in ``variant`` (up to three columns)."""
         key = np.zeros(sheets.size, dtype=np.int64)
-        for c in range(len(self.variant.columns)):
-            key |= self._field(sheets.filled[:, c], sheets.upper[:, c], sheets.fifty[:, c]) << (
+        for c in range(len(variant.columns)):
+            key |= cls._field(sheets.filled[:, c], sheets.upper[:, c], sheets.fifty[:, c]) << (
                 _FIELD * c
             )
         return key

@@ -1,23 +1,23 @@
 """Win chances for a game: each player's final-total distribution, then who finishes first.
 
-For each player, from their sheet at the start of their next turn (dice on
-the table that are not entered yet do not count):
+For each player, from their sheet at the start of their next turn (dice on the
+table that are not entered yet do not count), the distribution of the points
+still to come when they play on like the best bot:
 
-- **mean**: points on the sheet plus the best bot's expectation of the points
-  still to come (:func:`~kniffel.solver.chances.distribution.bot_expectations`),
-  plus the measured offset of :mod:`~kniffel.solver.chances.calibration` where
-  the bot's value is an estimate. In one-column presets the expectation is the
-  exact solver's value and needs no offset (``method`` ``"exact"``).
-- **shape**: ``samples`` seeded games of the best bot from the sheet
-  (:func:`~kniffel.solver.chances.distribution.simulate_finals`), moved so that
-  their mean is the mean above; when fewer than :data:`MIN_SAMPLES` games fit
-  the budget, a normal distribution with the measured spread for the number of
-  entries left (``samples`` is then 0).
+- **exact** where it can be (:mod:`.endgame`): one-column variants, when the
+  sheet's reachable states are few enough to solve within a request;
+- **simulated** elsewhere (:mod:`.sampled`): games of the best bot from the
+  sheet, seeded by the sheet, so the same position gives the same figures in the
+  series (CLI, end-of-game chart), the API and the board.
 
-Under house rules the figures measured for the preset with the same columns
-stand in (offset and spread: an approximation, not measured under those rules).
-Only a variant with no such preset falls back to :data:`FALLBACK_SAMPLES`
-simulated games per player for the mean and the shape.
+The chances follow exactly from these distributions (:func:`~.win.win_chances`,
+ties shared); each comes with its 95 % interval from the simulated games
+(:func:`~.interval.win_intervals`), which is the chance itself where every
+distribution is exact. ``expected_total`` is the exact mean where the
+distribution is exact or the variant has one column (the solver's value),
+otherwise the best bot's expectation corrected by the measured offset
+(:mod:`.calibration`, the presets' options) or, under other house rules, the
+simulated games' mean.
 """
 
 from __future__ import annotations
@@ -28,30 +28,42 @@ from dataclasses import dataclass
 import numpy as np
 
 from kniffel.rules import Game
-from kniffel.solver.chances.calibration import load_calibration, nearest_calibration
-from kniffel.solver.chances.distribution import bot_expectations, simulate_finals, turns_left
-from kniffel.solver.chances.win import Pmf, win_chances
+from kniffel.solver.chances.calibration import load_calibration
+from kniffel.solver.chances.distribution import bot_expectations, turns_left
+from kniffel.solver.chances.endgame import exact_finals
+from kniffel.solver.chances.interval import win_intervals
+from kniffel.solver.chances.sampled import sample_finals
+from kniffel.solver.chances.win import Pmf
 
-__all__ = ["MIN_SAMPLES", "Chances", "PlayerChance", "forecast", "samples_for"]
-
-#: Fewer simulated games than this per player give way to the measured spread.
-MIN_SAMPLES = 200
-#: Games per player when no measured figures stand in (no preset with the same columns).
-FALLBACK_SAMPLES = 100
+__all__ = ["Chances", "PlayerChance", "chances_series", "forecast"]
 
 
 @dataclass(frozen=True)
 class PlayerChance:
+    """One player's chance to finish first, its 95 % interval, and their final total.
+
+    ``method``: ``exact`` (the distribution of the final total is exact) or ``simulation``
+    (``samples`` games of the best bot); the interval is the sampling error of the chance
+    (that of every simulated player counts), ``low == win == high`` when all are exact.
+    """
+
     name: str
     win: float
+    low: float
+    high: float
     expected_total: float
     p10: int
     p90: int
+    method: str
+    samples: int
 
     def as_dict(self) -> dict[str, object]:
         return {
             "name": self.name,
-            "win": self.win,
+            "win": round(self.win, 6),
+            "interval": [round(self.low, 6), round(self.high, 6)],
+            "method": self.method,
+            "samples": self.samples,
             "expected_total": self.expected_total,
             "p10": self.p10,
             "p90": self.p90,
@@ -60,68 +72,71 @@ class PlayerChance:
 
 @dataclass(frozen=True)
 class Chances:
-    method: str  # "exact" | "simulation"
+    """``method``: ``exact`` when every player's distribution is; ``samples``: the most
+    simulated games behind one player's distribution (0: none simulated)."""
+
+    method: str
     samples: int
     players: tuple[PlayerChance, ...]
 
     def by_name(self) -> dict[str, float]:
         return {p.name: p.win for p in self.players}
 
-
-def is_exact(game: Game) -> bool:
-    """Whether the bot's expectation is the exact solver's value (one-column presets)."""
-    return len(game.variant.columns) == 1
+    def intervals(self) -> dict[str, tuple[float, float]]:
+        return {p.name: (p.low, p.high) for p in self.players}
 
 
-def samples_for(game: Game, budget: int) -> int:
-    """How many games per player fit ``budget`` bot turns (all players together)."""
-    work = sum(turns_left(game, p) for p in range(len(game.players)))
-    return budget // work if work else 0
-
-
-def forecast(game: Game, *, budget: int = 1000, seed: int = 0) -> Chances:
-    """The win chances of every player of ``game``.
-
-    ``budget`` bounds the simulation: games times entries left, over all
-    players (about a millisecond each on the development machine).
-    """
-    players = list(range(len(game.players)))
-    exact = is_exact(game)
-    calibration = load_calibration(game.variant) or nearest_calibration(game.variant)
-    samples = samples_for(game, budget)
-    if samples < MIN_SAMPLES:
-        samples = 0
+def _expected(game: Game, player: int, pmf: Pmf, exact: bool, points: np.ndarray) -> float:
+    if exact:
+        return pmf.mean
+    if len(game.variant.columns) == 1:
+        return game.total(player) + bot_expectations(game, [player])[player]
+    calibration = load_calibration(game.variant)
     if calibration is None:
-        samples = max(samples, FALLBACK_SAMPLES)
-    expected = bot_expectations(game, players)
-    simulated = simulate_finals(game, players, samples, seed) if samples else {}
-    pmfs = []
-    means = []
-    for p in players:
-        left = turns_left(game, p)
+        return game.total(player) + float(points.mean())
+    left = turns_left(game, player)
+    expectation = bot_expectations(game, [player])[player]
+    return game.total(player) + expectation + calibration.offset[left]
+
+
+def forecast(game: Game, *, samples: int | None = None) -> Chances:
+    """The win chances of every player of ``game``; ``samples``: games per simulated sheet
+    (by default as many as :func:`~kniffel.solver.chances.sampled.samples_for` gives)."""
+    pmfs: list[Pmf] = []
+    counts: list[int] = []
+    expected: list[float] = []
+    for p in range(len(game.players)):
         now = game.total(p)
-        offset = 0.0 if exact or calibration is None else calibration.offset[left]
-        mean = now + expected[p] + offset
-        if left == 0:
-            pmf = Pmf(now, np.ones(1))
-        elif p in simulated:
-            finals = simulated[p]
-            if calibration is None and not exact:
-                mean = float(finals.mean())
-            pmf = Pmf.of_samples(finals + round(mean - float(finals.mean())))
+        exact = exact_finals(game, p) if turns_left(game, p) else np.ones(1)
+        if exact is not None:
+            pmf = Pmf(now, exact)
+            points = np.zeros(1, dtype=np.int64)
         else:
-            assert calibration is not None
-            pmf = Pmf.normal(mean, calibration.std[left])
+            points = sample_finals(game, p, samples)
+            pmf = Pmf.of_samples(now + points)
         pmfs.append(pmf)
-        means.append(mean)
-    wins = [min(1.0, max(0.0, w)) for w in win_chances(pmfs)]
-    result = tuple(
-        PlayerChance(name, win, round(mean, 1), pmf.quantile(0.1), pmf.quantile(0.9))
-        for name, win, mean, pmf in zip(game.players, wins, means, pmfs, strict=True)
+        counts.append(0 if exact is not None else len(points))
+        expected.append(_expected(game, p, pmf, exact is not None, points))
+    intervals = win_intervals(pmfs, counts)
+    players = tuple(
+        PlayerChance(
+            name,
+            found.win,
+            found.low,
+            found.high,
+            round(mean, 1),
+            pmf.quantile(0.1),
+            pmf.quantile(0.9),
+            "simulation" if n else "exact",
+            n,
+        )
+        for name, found, mean, pmf, n in zip(
+            game.players, intervals, expected, pmfs, counts, strict=True
+        )
     )
-    return Chances("exact" if exact else "simulation", samples, result)
+    return Chances("simulation" if any(counts) else "exact", max(counts, default=0), players)
 
 
 def chances_series(games: Sequence[Game]) -> list[Chances]:
-    """The chances at each of several positions (for the CLI and the end screen)."""
+    """The chances at each of several positions."""
     return [forecast(g) for g in games]

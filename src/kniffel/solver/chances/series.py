@@ -1,4 +1,8 @@
-"""The win chances after every entry of a game, for the CLI and the end screen."""
+"""The win chances after every entry of a game, for the CLI and the end screen.
+
+Every position is valued by :func:`~kniffel.solver.chances.forecast.forecast`, the
+function behind the API and the board, so a position has the same figures here.
+"""
 
 from __future__ import annotations
 
@@ -7,12 +11,9 @@ from typing import Any
 
 from kniffel.record import Record, replay
 from kniffel.rules import Enter, Game, standing_events
-from kniffel.solver.chances.forecast import forecast
+from kniffel.solver.chances.forecast import Chances, forecast
 
 __all__ = ["Series", "Turn", "chances_over"]
-
-#: Simulation budget per position (bot turns), small: a game has up to 156 entries.
-SERIES_BUDGET = 0
 
 
 @dataclass(frozen=True)
@@ -21,35 +22,52 @@ class Turn:
 
     event: int
     player: str
-    chances: dict[str, float]
+    chances: Chances
 
     def as_dict(self) -> dict[str, Any]:
-        return {"event": self.event, "player": self.player, "chances": self.chances}
+        return {
+            "event": self.event,
+            "player": self.player,
+            "method": self.chances.method,
+            "samples": self.chances.samples,
+            "chances": {p.name: round(p.win, 6) for p in self.chances.players},
+            "intervals": {
+                p.name: [round(p.low, 6), round(p.high, 6)] for p in self.chances.players
+            },
+        }
 
 
 @dataclass(frozen=True)
 class Series:
     players: tuple[str, ...]
-    method: str
-    start: dict[str, float]  # before the first entry
+    start: Chances  # before the first entry
     turns: tuple[Turn, ...]
     winners: tuple[str, ...]  # empty while the game is not finished
 
+    @property
+    def method(self) -> str:
+        """``exact`` when every figure of the series is exact, else ``simulation``."""
+        every = [self.start, *(t.chances for t in self.turns)]
+        return "exact" if all(c.method == "exact" for c in every) else "simulation"
+
     def as_dict(self) -> dict[str, Any]:
-        return {"turns": [t.as_dict() for t in self.turns], "winners": list(self.winners)}
+        return {
+            "method": self.method,
+            "start": Turn(0, "", self.start).as_dict() | {"event": None, "player": None},
+            "turns": [t.as_dict() for t in self.turns],
+            "winners": list(self.winners),
+        }
 
 
-def chances_over(source: Record | Game, *, budget: int = SERIES_BUDGET, seed: int = 0) -> Series:
-    """Replay ``source`` (its events still standing) and forecast after every entry."""
+def chances_over(source: Record | Game, *, samples: int | None = None) -> Series:
+    """Replay ``source`` (its events still standing) and forecast after every entry
+    (``samples``: games per simulated sheet; by default the board's)."""
     played = replay(source) if isinstance(source, Record) else source
     game = Game(played.variant, played.players)
-    start = forecast(game, budget=budget, seed=seed)
+    start = forecast(game, samples=samples)
     turns = []
     for number, event in standing_events(played.log):
         game.push(event)
         if isinstance(event, Enter):
-            now = forecast(game, budget=budget, seed=seed)
-            turns.append(Turn(number, event.player, now.by_name()))
-    return Series(
-        tuple(game.players), start.method, start.by_name(), tuple(turns), tuple(game.winners())
-    )
+            turns.append(Turn(number, event.player, forecast(game, samples=samples)))
+    return Series(tuple(game.players), start, tuple(turns), tuple(game.winners()))

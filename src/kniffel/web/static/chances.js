@@ -1,7 +1,10 @@
 // The board's "Gewinnchancen" switch: off by default, remembered per device (localStorage).
 // While on, each player's tab shows their chance to finish first, read from
-// /api/games/{id}/chances for the board's version and refreshed after every swap of the
-// board (a live update, an entry). docs/board.md, "Gewinnchancen".
+// /g/{id}/chancen.json (the API's answer, under the page's address so that this device's key
+// comes with it and can start building a house-rules game's tables) for the board's version
+// and refreshed after every swap of the board (a live update, an entry). A simulated chance
+// whose 95 % interval is wider than 2 points shows as "≈" and its range. docs/board.md,
+// "Gewinnchancen".
 (() => {
   const KEY = "kniffel.gewinnchancen";
   const isOn = () => {
@@ -18,6 +21,13 @@
     return Math.round(p * 100) + " %";
   }
 
+  // "≈ 41–55 %" where the interval is wider than 2 points of percentage, else the chance.
+  function shown(player) {
+    const [low, high] = player.interval || [player.win, player.win];
+    if (high - low <= 0.02) return percent(player.win);
+    return "≈ " + Math.round(low * 100) + "–" + Math.round(high * 100) + " %";
+  }
+
   function paint() {
     const box = document.querySelector("[data-chances-switch]");
     const board = document.getElementById("board");
@@ -26,7 +36,7 @@
     clear();
     if (!board || !box.checked) return;
     const version = board.dataset.version;
-    fetch("/api/games/" + encodeURIComponent(box.dataset.game) + "/chances")
+    fetch("/g/" + encodeURIComponent(box.dataset.game) + "/chancen.json", { credentials: "same-origin" })
       .then((r) => {
         // 202: the solver's tables are being built; ask again in a moment.
         if (r.status === 202) setTimeout(paint, 2000);
@@ -43,9 +53,10 @@
           const span = document.createElement("span");
           span.className = "player-chance";
           span.dataset.win = String(player.win);
-          span.textContent = percent(player.win);
-          span.title = box.dataset.label + " " + percent(player.win);
-          span.setAttribute("aria-label", box.dataset.label + " " + percent(player.win));
+          span.dataset.method = player.method;
+          span.textContent = shown(player);
+          span.title = box.dataset.label + " " + shown(player);
+          span.setAttribute("aria-label", box.dataset.label + " " + shown(player));
           tab.appendChild(span);
         });
       })
