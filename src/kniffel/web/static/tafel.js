@@ -748,6 +748,7 @@ document.documentElement.classList.add("js");
     }
   }
   document.addEventListener("htmx:afterSwap", markTipp);
+  document.addEventListener("kniffel:tipp", markTipp); // static/tipp.js filled the panel in
   document.addEventListener("click", (event) => {
     const close = event.target instanceof Element && event.target.closest("[data-close-tipp]");
     if (!close) return;

@@ -2,7 +2,8 @@
 // "Auf Punkte" or "Auf Sieg": the device's last choice (localStorage), as the
 // "Gewinnchancen" switch. Where the chances of bonus and Kniffel are simulated, the panel
 // comes first and the same panel with its chances follows (data-tipp-reasons); it is
-// only put in place while the panel it was asked for is still shown. docs/board.md, "Tipp".
+// only put in place while the panel it was asked for is still shown. While the tables are
+// built, the panel asks again until they are there. docs/board.md, "Tipp".
 (() => {
   if (window.kniffelTippModes) return;
   window.kniffelTippModes = true;
@@ -44,10 +45,36 @@
       .catch(() => {});
   }
 
+  // While the game's tables are built the panel says so (data-tipp-building) and asks
+  // again every two seconds until the Tipp is there (issue 19 item 4: the panel came by
+  // fetch, so htmx never saw its hx-trigger and it stayed at "wird berechnet … 0 %").
+  const BUILDING_POLL_MS = 2000;
+  function poll(section) {
+    const url = section.dataset.tippBuilding;
+    if (!url || section.dataset.tippPolling) return;
+    section.dataset.tippPolling = "1";
+    const again = () => {
+      if (!section.isConnected) return;
+      fetch(url, { credentials: "same-origin" })
+        .then((answer) => answer.text())
+        .then((html) => {
+          if (!section.isConnected) return;
+          const box = document.createElement("div");
+          box.innerHTML = html;
+          if (!box.firstElementChild) return setTimeout(again, BUILDING_POLL_MS);
+          section.replaceWith(...box.childNodes);
+          document.dispatchEvent(new CustomEvent("kniffel:tipp"));
+        })
+        .catch(() => setTimeout(again, BUILDING_POLL_MS)); // offline a moment: ask again
+    };
+    setTimeout(again, BUILDING_POLL_MS);
+  }
+
   function setup() {
     for (const section of document.querySelectorAll("#tipp .tipp")) {
       show(section);
       load(section);
+      poll(section);
     }
   }
 
