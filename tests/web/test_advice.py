@@ -268,7 +268,7 @@ def test_simulated_reasons_follow_the_panel(client: TestClient) -> None:
     full = _panel(client, game, gruende="1")
     assert "data-tipp-reasons" not in full and "data-reasons-waiting" not in full
     assert re.search(r"Bonus Runter \d+ % → <b", full) and "Bonus Frei" in full
-    assert re.search(r"Chancen aus \d+ Spielen des starken Bots je Wahl geschätzt", full)
+    assert re.search(r"der Rest aus \d+ Spielen des starken Bots, auf ±[\d,]+ Prozentpunkte", full)
     # Kept: the panel asked again has its chances at once.
     assert "data-tipp-reasons" not in _panel(client, game)
 
