@@ -115,7 +115,7 @@ def _late_rauf_runter() -> str:
     up = ["up.twos=2", "up.threes=9", "up.fours=12", "up.fives=15", "up.sixes=18"]
     up += [f"up.{r}=0" for r in LOWER] + ["up.kniffel=0", "up.chance=20"]
     free = ["free.ones=3", "free.twos=6", "free.threes=12", "free.fours=16", "free.fives=20"]
-    free += [f"free.{r}=0" for r in LOWER] + ["free.chance=20"]
+    free += [f"free.{r}=0" for r in LOWER] + ["free.kniffel=0", "free.chance=20"]
     return ",".join(down + up + free)
 
 
@@ -150,5 +150,11 @@ def test_reasons_of_the_rolls_of_one_turn_read_the_same_games() -> None:
         actions = [c.action for c in position.choices[:5]]
         kept.append(reasons(game, ROLL_INDEX[dice], rolls, actions, exact=False))
     assert all(0 < r.half_width <= HALF_WIDTH for r in kept)
+    # Roll 2 alone, on a fresh server: what roll 1 played before it changes nothing.
+    reasons_module._CACHE = reasons_module._Cache()
+    turn_ends._STREAMS = turn_ends._Streams()
+    position = evaluate(game, dice, 2)
+    actions = [c.action for c in position.choices[:5]]
+    assert reasons(game, ROLL_INDEX[dice], 2, actions, exact=False) == kept[1]
     assert {r.now.bonus["up"] for r in kept} == {0.0}
     assert Row.KNIFFEL.value in kept[0].now.decided

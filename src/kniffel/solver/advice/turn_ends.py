@@ -18,9 +18,11 @@ parts (docs/solver.md, "The Tipp's reasons"):
 A figure is the sum over end states of its probability times the share of games. How many
 games each state needs is chosen so that every figure's 95 % interval is at most
 ±:data:`HALF_WIDTH` (Neyman allocation from a first chunk each, then rounds until it
-holds): the same position always gets the same numbers. A column whose bonus is decided in
-an end state (reached, or out of reach even with five of each open face) needs no games
-there; it counts exactly 1 or 0.
+holds), within a bound of work (:data:`WORK`): early in a long game the bound may come
+first, and the figures then carry their wider interval. A position reads only the first
+chunks its own rounds chose, so it always gets the same numbers, whatever was asked
+before. A column whose bonus is decided in an end state (reached, or out of reach even
+with five of each open face) needs no games there; it counts exactly 1 or 0.
 """
 
 from __future__ import annotations
@@ -50,7 +52,7 @@ from kniffel.solver.exact.dice_tables import KEEP_INDEX, P_FIRST, P_KEEP, ROLL_K
 from kniffel.solver.exact.turn import keep_values
 from kniffel.solver.play.sheets import SheetBatch
 
-__all__ = ["CHUNK", "HALF_WIDTH", "Estimate", "estimate"]
+__all__ = ["CHUNK", "HALF_WIDTH", "WORK", "Estimate", "estimate"]
 
 Array = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -61,6 +63,11 @@ CHUNK = 16
 #: The widest 95 % interval a simulated figure may have (±2 points of percentage).
 HALF_WIDTH = 0.02
 _Z = 1.959963984540054
+#: The bound of one position's work: games times turns still to play after this one
+#: (about a minute on the development machine, shared and busy; docs/benchmarks.md).
+#: Where it is spent before every figure is within ±2 points, the figures say how sure
+#: they are (``half_width``).
+WORK = 60_000
 #: Enough games for any figure: with all its weight on one state and a share of 1/2,
 #: 1.96² / 4 / 0.02² = 2401 games give ±2 points.
 _MOST_CHUNKS = math.ceil(_Z**2 / 4 / HALF_WIDTH**2 / CHUNK)
@@ -187,12 +194,11 @@ def _distributions(
 
 @dataclass
 class _Stream:
-    """The games played so far from one end state: per column how many reached the bonus,
-    and how many gave a Kniffel cell open now its 50."""
+    """The chunks played so far from one end state, in order: per chunk and column how many
+    games reached the bonus, and how many gave a Kniffel cell open now its 50. A position
+    reads the first chunks it needs, whatever others played beyond them."""
 
-    games: int
-    bonus: IntArray  # [C]
-    kniffel: int
+    hits: list[IntArray]  # per chunk [C + 1]: the columns' bonus, then the Kniffel
 
 
 class _Streams:
@@ -203,11 +209,11 @@ class _Streams:
         self.lock = threading.Lock()
         self.kept: OrderedDict[bytes, _Stream] = OrderedDict()
 
-    def get(self, key: bytes, columns: int) -> _Stream:
+    def get(self, key: bytes) -> _Stream:
         with self.lock:
             found = self.kept.get(key)
             if found is None:
-                found = self.kept[key] = _Stream(0, np.zeros(columns, dtype=np.int64), 0)
+                found = self.kept[key] = _Stream([])
             self.kept.move_to_end(key)
             while len(self.kept) > self.size:
                 self.kept.popitem(last=False)
@@ -242,21 +248,23 @@ def _seed(key: bytes) -> list[int]:
 def _play(
     game: Game,
     ends: SheetBatch,
+    streams: list[_Stream],
     keys: list[bytes],
-    wanted: dict[int, int],
+    upto: dict[int, int],
     left: int,
     open_now: BoolArray,
 ) -> None:
-    """Adds ``wanted[s]`` chunks to the stream of end state ``s``, all in one batch."""
-    order = sorted(wanted)
-    streams = [_STREAMS.get(keys[s], ends.upper.shape[1]) for s in order]
-    states, faces = [], []
-    for s, stream in zip(order, streams, strict=True):
-        first = stream.games // CHUNK
-        for chunk in range(first, first + wanted[s]):
+    """Plays the chunks of end state ``s``'s stream up to ``upto[s]`` that are not played
+    yet, all in one batch; chunk ``i`` of a state is seeded by the state and ``i``."""
+    states, faces, chunks = [], [], []
+    for s, last in sorted(upto.items()):
+        for chunk in range(len(streams[s].hits), last):
             rng = np.random.default_rng([*_seed(keys[s]), chunk])
             faces.append(rng.integers(1, 7, size=(CHUNK, left, 3, 5)))
             states.append(s)
+            chunks.append(chunk)
+    if not states:
+        return
     picked = np.repeat(np.array(states, dtype=np.int64), CHUNK)
     sheets = SheetBatch(game.variant, len(picked))
     for name in ("filled", "upper", "fifty"):
@@ -268,19 +276,25 @@ def _play(
         bot.play_turns(sheets, roller(dice, turn), choices)
     reached = sheets.upper >= UPPER_BONUS_THRESHOLD
     scored: BoolArray = np.asarray((sheets.fifty & open_now[None, :]).any(axis=1))
-    for s, stream in zip(order, streams, strict=True):
-        mine = picked == s
-        with _STREAMS.lock:
-            stream.games += int(mine.sum())
-            stream.bonus += reached[mine].sum(axis=0)
-            stream.kniffel += int(scored[mine].sum())
+    outcome = np.concatenate([reached, scored[:, None]], axis=1).astype(np.int64)
+    per_chunk = outcome.reshape(len(states), CHUNK, -1).sum(axis=1)
+    with _STREAMS.lock:
+        for s, chunk, hits in zip(states, chunks, per_chunk, strict=True):
+            if len(streams[s].hits) == chunk:  # another thread may have played it meanwhile
+                streams[s].hits.append(hits)
 
 
-def _shares(streams: list[_Stream], bonus: Array, kniffel: Array) -> tuple[Array, Array]:
-    """``[S, C + 1]`` shares (decided: exact) and the variance of one game's outcome."""
+def _shares(
+    streams: list[_Stream], have: IntArray, bonus: Array, kniffel: Array
+) -> tuple[Array, Array]:
+    """``[S, C + 1]`` shares over the first ``have[s]`` chunks (settled: exact), and the
+    variance of one game's outcome."""
     decided = np.concatenate([bonus, kniffel[:, None]], axis=1)
-    games = np.array([s.games for s in streams], dtype=np.float64)[:, None]
-    hits = np.array([[*s.bonus.tolist(), s.kniffel] for s in streams], dtype=np.float64)
+    hits = np.zeros(decided.shape)
+    for s, (stream, n) in enumerate(zip(streams, have.tolist(), strict=True)):
+        if n:
+            hits[s] = np.sum(stream.hits[:n], axis=0)
+    games = (have * CHUNK).astype(np.float64)[:, None]
     share = np.where(games > 0, hits / np.maximum(games, 1), 0.5)
     careful = (hits + 2) / (games + 4)  # Agresti–Coull: never a variance of 0 from few games
     variance = careful * (1 - careful)
@@ -308,43 +322,51 @@ def estimate(
     variant = game.variant
     salt = variant.name.encode() + repr(variant.options).encode() + open_now.tobytes()
     keys = [salt + k for k in _state_keys(turn.ends)]
-    streams = [_STREAMS.get(k, len(variant.columns)) for k in keys]
+    streams = [_STREAMS.get(k) for k in keys]
     left = turns_left(game, player) - 1
     undecided = np.isnan(np.concatenate([bonus, kniffel[:, None]], axis=1)).any(axis=1)
     needed = undecided & (weights.max(axis=0) > 0) & (left > 0)
     target = (HALF_WIDTH / _Z) ** 2
+    have = np.zeros(len(streams), dtype=np.int64)  # the chunks this position reads
+    most = max(1, WORK // max(left, 1) // CHUNK)  # chunks within the bound of work
     while True:
-        share, variance = _shares(streams, bonus, kniffel)
-        games = np.array([s.games for s in streams], dtype=np.float64)
-        spread = variance / np.maximum(games, 1)[:, None]  # [S, C+1]
-        spread[needed & (games == 0)] = 0.25  # not played yet: as unsure as can be
+        share, variance = _shares(streams, have, bonus, kniffel)
+        spread = variance / np.maximum(have * CHUNK, 1)[:, None]  # [S, C+1]
+        spread[needed & (have == 0)] = 0.25  # not played yet: as unsure as can be
         figure_var = (weights**2) @ spread  # [G, C+1]
         if (figure_var <= target * (1 + 1e-9)).all():
             break
         # Neyman: games in proportion to weight times spread, enough for each figure.
-        root = np.sqrt(np.where(games[:, None] > 0, variance, 0.25))  # [S, C+1]
+        root = np.sqrt(np.where(have[:, None] > 0, variance, 0.25))  # [S, C+1]
         want = np.zeros(len(streams))
         for g, c in zip(*np.nonzero(figure_var > target), strict=True):
             part = weights[g] * root[:, c]
             want = np.maximum(want, part * part.sum() / target)
         chunks = np.minimum(np.ceil(want / CHUNK), _MOST_CHUNKS).astype(np.int64)
-        have = (games // CHUNK).astype(np.int64)
-        first = needed & (have == 0)
-        more = np.where(first, 1, np.minimum(chunks - have, np.maximum(have, 1)))
+        more = np.where(have == 0, 1, np.minimum(chunks - have, have))  # at most doubling
         more = np.where(needed, np.maximum(more, 0), 0)
-        if not more.any():
-            break  # every state at its most: the interval holds by construction
+        spare = most - int(have.sum())
+        if not more.any() or spare <= 0:
+            break  # at its most (the interval holds by construction), or the work is spent
+        if more.sum() > spare:  # the last round within the bound: the largest first
+            order = np.argsort(-more, kind="stable")
+            fits = np.cumsum(more[order]) <= spare
+            more[order[~fits]] = 0
+            if not more.any():
+                break
+        upto = have + more
         _play(
             game,
             turn.ends,
+            streams,
             keys,
-            {int(s): int(more[s]) for s in np.flatnonzero(more)},
+            {int(s): int(upto[s]) for s in np.flatnonzero(more)},
             left,
             open_now,
         )
+        have = upto
         if progress is not None:
-            done = np.minimum(games + more * CHUNK, np.maximum(want, 1))
-            progress(float(done.sum() / max(np.maximum(want, 1).sum(), 1)))
+            progress(min(1.0, float(have.sum()) / max(float(np.ceil(want / CHUNK).sum()), 1.0)))
     figures = np.round(weights @ share, 12)  # [G, C+1]; settled: exactly 0 or 1
     half = float(_Z * np.sqrt(figure_var.max()))
     columns = [spec.id for spec in variant.columns]
@@ -352,6 +374,6 @@ def estimate(
     return Estimate(
         tuple({c: float(f[i]) for i, c in enumerate(columns)} for f in figures),
         tuple(float(f[-1]) if has_kniffel else None for f in figures),
-        int(sum(s.games for s in streams)),
+        int(have.sum()) * CHUNK,
         half,
     )

@@ -19,9 +19,10 @@
     for (const part of section.querySelectorAll("[data-tipp-mode]")) part.hidden = part.dataset.tippMode !== mode;
   }
 
+  const REASONS_POLL_MS = 1500;
   function load(section) {
     const url = section.dataset.tippReasons;
-    if (!url || section.dataset.tippLoading) return;
+    if (!url || section.dataset.tippLoading || !section.isConnected) return;
     section.dataset.tippLoading = "1";
     fetch(url, { credentials: "same-origin" })
       .then((answer) => (answer.ok ? answer.text() : null))
@@ -30,10 +31,21 @@
         const box = document.createElement("div");
         box.innerHTML = html;
         const fresh = box.querySelector(".tipp");
-        if (!fresh || fresh.dataset.tippReasons) return;
+        if (!fresh) return;
+        if (fresh.dataset.tippReasons) {
+          // Still being simulated: say how far, and ask again in a moment.
+          const waiting = section.querySelector("[data-reasons-waiting]");
+          const said = fresh.querySelector("[data-reasons-waiting]");
+          if (waiting && said) waiting.textContent = said.textContent;
+          section.dataset.tippReasons = fresh.dataset.tippReasons;
+          delete section.dataset.tippLoading;
+          setTimeout(() => load(section), REASONS_POLL_MS);
+          return;
+        }
         const focused = section.contains(document.activeElement) ? document.activeElement : null;
         show(fresh);
         section.replaceWith(fresh);
+        document.dispatchEvent(new CustomEvent("kniffel:tipp"));
         if (focused && focused.name === "tipp-modus") {
           const same = fresh.querySelector(`input[name="tipp-modus"][value="${focused.value}"]`);
           if (same) same.focus();
