@@ -93,9 +93,7 @@ class ChancesOut(BaseModel):
 
 class _Reasoned(BaseModel):
     cost: float = Field(description="expected points this choice costs against the best")
-    chances: ChancesOut | None = Field(
-        description="the chances after this choice (null: not simulated, beyond the first six)"
-    )
+    chances: ChancesOut | None = Field(description="the chances after this choice")
 
 
 class AdviceRollChoice(RollChoice, _Reasoned):
@@ -119,9 +117,10 @@ class AdviceOut(BaseModel):
     chances: ChancesOut = Field(description="the chances now, playing on like the best bot")
     chances_method: Literal["exact", "simulation"] = Field(
         description="exact: carried through the solver's recursion (one-column presets, once "
-        "their chance table is built); simulation: shares of seeded games of the best bot"
+        "their chance table is built); simulation: this turn exactly, then shares of seeded "
+        "games of the best bot from each end state of the turn (docs/solver.md)"
     )
-    samples: int = Field(description="simulated games behind each choice's chances (0: exact)")
+    samples: int = Field(description="simulated games read over the turn's end states (0: exact)")
 
 
 class DecisionOut(BaseModel):

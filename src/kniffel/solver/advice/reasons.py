@@ -343,6 +343,10 @@ def _settled(
 _Progress = Callable[[float], None]
 
 
+#: Positions waiting for the background at most (a page that asks again queues its own anew).
+_QUEUED = 4
+
+
 class _Background:
     """One thread that works out simulated reasons, the latest asked first; how far each is."""
 
@@ -369,6 +373,9 @@ class _Background:
             self._wanted[key] = (game.copy(), dice_index, rolls, actions)
             self._wanted.move_to_end(key, last=False)
             self._progress[key] = 0.0
+            while len(self._wanted) > _QUEUED:  # positions long left behind are dropped
+                dropped, _ = self._wanted.popitem()
+                self._progress.pop(dropped, None)
             if self._thread is None or not self._thread.is_alive():
                 self._thread = threading.Thread(target=self._work, name="tipp-reasons", daemon=True)
                 self._thread.start()
