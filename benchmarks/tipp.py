@@ -11,10 +11,13 @@ A seeded two-player game of the best bot is walked; at ``N`` positions spread ov
 - **panel**: the choices with their expected totals (``evaluate``), the "Auf Sieg" list
   (``win_choices``), and, in one-column presets, the exact chances (``reasons`` over the
   chance table);
-- **chances** (Rauf-Runter, Dreifach): the simulated chances, which the panel asks for in a
-  second request (``reasons`` at the budget, ``?gruende=1``).
+- **chances** (Rauf-Runter, Dreifach): the simulated chances (``reasons``: this turn exactly,
+  then the end states' streams to ±2 points or the bound of work), which the board works out
+  in the background while the panel answers without them (after at most 0.3 s) and fills
+  them in when they are ready (``?gruende=1``); **chances again**: the same position asked
+  again (kept).
 
-Each figure is a first computation (the caches are cleared); prints p50, p99 and max in ms.
+Each figure is a first computation (the caches are cleared); prints p50, p95 and max in ms.
 The tables are built first (not timed).
 """
 
@@ -27,6 +30,7 @@ import numpy as np
 
 from kniffel.rules import Dice, Enter, Game, get_variant
 from kniffel.solver.advice import reasons as reasons_module
+from kniffel.solver.advice import turn_ends
 from kniffel.solver.advice.position import evaluate
 from kniffel.solver.advice.reasons import reasons
 from kniffel.solver.chances.winbot import win_choices
@@ -86,8 +90,10 @@ def main() -> None:
         evaluate(game, None, 3)  # load the tables
         win_choices(game, dice, rolls)
         panel, chances, again, samples = [], [], [], []
+        widths: list[float] = []
         for game, dice, rolls in chosen:
             reasons_module._CACHE = reasons_module._Cache()
+            turn_ends._STREAMS = turn_ends._Streams()
             start = time.perf_counter()
             position = evaluate(game)
             win_choices(game, position.dice, position.rolls)
@@ -101,12 +107,14 @@ def main() -> None:
                 found = reasons(game, index, rolls, actions, exact=False)
                 chances.append(time.perf_counter() - start)
                 samples.append(found.samples)
+                widths.append(found.half_width)
                 start = time.perf_counter()
                 reasons(game, index, rolls, actions, exact=False)
                 again.append(time.perf_counter() - start)
         print(f"{name}: panel    {_stats(panel)}")
         if chances:
             games = f"games {min(samples)}..{max(samples)}"
+            games += f", ±{100 * min(widths):.1f}..{100 * max(widths):.1f} points (95 %)"
             print(f"{name}: chances  {_stats(chances)}  {games}")
             print(f"{name}: chances again (kept, as the panel's next request) {_stats(again)}")
         if args.main:
