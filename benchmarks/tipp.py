@@ -1,6 +1,9 @@
 """The Tipp's latency: its panel, and the chances of bonus and Kniffel behind each choice.
 
-Run: ``uv run python benchmarks/tipp.py [--variant V ...] [--positions N] [--seed S]``.
+Run: ``uv run python benchmarks/tipp.py [--variant V ...] [--positions N] [--seed S]
+[--main DIR]``; with ``--main`` (a checkout of main, e.g. ``git worktree add /tmp/main
+c5fda87``) that checkout's own benchmark runs after each preset and its p50 stands beside
+this one's, with the ratio.
 
 A seeded two-player game of the best bot is walked; at ``N`` positions spread over the game
 (dice on the table after roll 1 or 2), what ``GET /g/{id}/tipp`` computes is timed:
@@ -8,10 +11,13 @@ A seeded two-player game of the best bot is walked; at ``N`` positions spread ov
 - **panel**: the choices with their expected totals (``evaluate``), the "Auf Sieg" list
   (``win_choices``), and, in one-column presets, the exact chances (``reasons`` over the
   chance table);
-- **chances** (Rauf-Runter, Dreifach): the simulated chances, which the panel asks for in a
-  second request (``reasons`` at the budget, ``?gruende=1``).
+- **chances** (Rauf-Runter, Dreifach): the simulated chances (``reasons``: this turn exactly,
+  then the end states' streams to ±2 points or the bound of work), which the board works out
+  in the background while the panel answers without them (after at most 0.3 s) and fills
+  them in when they are ready (``?gruende=1``); **chances again**: the same position asked
+  again (kept).
 
-Each figure is a first computation (the caches are cleared); prints p50, p99 and max in ms.
+Each figure is a first computation (the caches are cleared); prints p50, p95 and max in ms.
 The tables are built first (not timed).
 """
 
@@ -24,6 +30,7 @@ import numpy as np
 
 from kniffel.rules import Dice, Enter, Game, get_variant
 from kniffel.solver.advice import reasons as reasons_module
+from kniffel.solver.advice import turn_ends
 from kniffel.solver.advice.position import evaluate
 from kniffel.solver.advice.reasons import reasons
 from kniffel.solver.chances.winbot import win_choices
@@ -60,7 +67,7 @@ def positions(variant: str, seed: int) -> list[tuple[Game, Dice, int]]:
 def _stats(times: list[float]) -> str:
     ms = np.array(times) * 1000
     return (
-        f"p50 {np.percentile(ms, 50):7.1f} ms  p99 {np.percentile(ms, 99):7.1f} ms  "
+        f"p50 {np.percentile(ms, 50):7.1f} ms  p95 {np.percentile(ms, 95):7.1f} ms  "
         f"max {ms.max():7.1f} ms  (n = {len(ms)})"
     )
 
@@ -70,6 +77,7 @@ def main() -> None:
     parser.add_argument("--variant", action="append", default=None)
     parser.add_argument("--positions", type=int, default=16)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--main", default=None, help="a checkout of main to compare with")
     args = parser.parse_args()
     for name in args.variant or ["kniffel", "rauf-runter"]:
         variant = get_variant(name)
@@ -81,9 +89,11 @@ def main() -> None:
         game, dice, rolls = chosen[0]
         evaluate(game, None, 3)  # load the tables
         win_choices(game, dice, rolls)
-        panel, chances, samples = [], [], []
+        panel, chances, again, samples = [], [], [], []
+        widths: list[float] = []
         for game, dice, rolls in chosen:
             reasons_module._CACHE = reasons_module._Cache()
+            turn_ends._STREAMS = turn_ends._Streams()
             start = time.perf_counter()
             position = evaluate(game)
             win_choices(game, position.dice, position.rolls)
@@ -97,10 +107,41 @@ def main() -> None:
                 found = reasons(game, index, rolls, actions, exact=False)
                 chances.append(time.perf_counter() - start)
                 samples.append(found.samples)
+                widths.append(found.half_width)
+                start = time.perf_counter()
+                reasons(game, index, rolls, actions, exact=False)
+                again.append(time.perf_counter() - start)
         print(f"{name}: panel    {_stats(panel)}")
         if chances:
-            games = f"games per choice {min(samples)}..{max(samples)}"
+            games = f"games {min(samples)}..{max(samples)}"
+            games += f", ±{100 * min(widths):.1f}..{100 * max(widths):.1f} points (95 %)"
             print(f"{name}: chances  {_stats(chances)}  {games}")
+            print(f"{name}: chances again (kept, as the panel's next request) {_stats(again)}")
+        if args.main:
+            _beside_main(args, name, panel, chances)
+
+
+def _beside_main(
+    args: argparse.Namespace, name: str, panel: list[float], chances: list[float]
+) -> None:
+    """main's own benchmark on the same positions; its p50 beside this one's."""
+    import os
+    import re
+    import subprocess
+    import sys
+
+    script = os.path.join(args.main, "benchmarks", "tipp.py")
+    env = {**os.environ, "PYTHONPATH": os.path.join(args.main, "src")}
+    command = [sys.executable, script, "--variant", name, "--positions", str(args.positions)]
+    output = subprocess.run(command, env=env, capture_output=True, text=True, check=True).stdout
+    for label, mine in (("panel", panel), ("chances", chances)):
+        found = re.search(rf"{label}\s+p50\s+([\d.]+) ms", output)
+        if found is None or not mine:
+            continue
+        theirs = float(found.group(1))
+        ours = float(np.percentile(np.array(mine) * 1000, 50))
+        ratio = ours / theirs
+        print(f"{name}: {label:8} p50 {ours:7.1f} ms  main {theirs:7.1f} ms  ratio {ratio:5.2f}")
 
 
 if __name__ == "__main__":

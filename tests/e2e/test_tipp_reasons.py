@@ -94,7 +94,8 @@ def test_rauf_runter_chances_follow_from_the_simulation(browser: Browser, server
     page = _board(browser, server, "rauf-runter", ["Anna", "Ben"])
     _open_tipp(page)
     reasons = page.locator("#tipp [data-tipp-mode=punkte] li").first.locator("[data-reasons]")
-    expect(reasons).to_contain_text(re.compile(r"Bonus Runter \d+ % → \d+ %"), timeout=120_000)
+    # The simulation's work early in the game takes a minute or more on a busy machine.
+    expect(reasons).to_contain_text(re.compile(r"Bonus Runter \d+ % → \d+ %"), timeout=400_000)
     expect(reasons).to_contain_text(re.compile(r"Bonus Frei"))
-    expect(page.locator("#tipp")).to_contain_text(re.compile(r"Chancen aus \d+ Spielen"))
+    expect(page.locator("#tipp")).to_contain_text(re.compile(r"der Rest aus \d+ Spielen"))
     page.context.close()

@@ -258,17 +258,23 @@ def test_alone_the_tipp_has_one_mode(client: TestClient) -> None:
 
 def test_simulated_reasons_follow_the_panel(client: TestClient) -> None:
     """Rauf-Runter: the panel answers without the simulation and names where the chances
-    are; that answer has them, per column."""
+    are; asked there again (as static/tipp.js does) it says how far they are, until an
+    answer has them, per column."""
     game = _new(client, "rauf-runter")
     _roll(client, game, "66612")
     text = _panel(client, game)
     found = re.search(r'data-tipp-reasons="([^"]+)"', text)
     assert found is not None and "data-reasons-waiting" in text
     assert found.group(1) == f"/g/{game['id']}/tipp?gruende=1"
-    full = _panel(client, game, gruende="1")
+    assert re.search(r"Die Chancen von Bonus und Kniffel werden geschätzt … \d+ %", text)
+    for _ in range(2000):  # up to about 20 minutes on a busy machine: each ask waits 0.6 s
+        full = _panel(client, game, gruende="1")
+        if "data-tipp-reasons" not in full:
+            break
+        assert f'data-tipp-reasons="{found.group(1)}"' in full
     assert "data-tipp-reasons" not in full and "data-reasons-waiting" not in full
     assert re.search(r"Bonus Runter \d+ % → <b", full) and "Bonus Frei" in full
-    assert re.search(r"Chancen aus \d+ Spielen des starken Bots je Wahl geschätzt", full)
+    assert re.search(r"der Rest aus \d+ Spielen des starken Bots, auf ±[\d,]+ Prozentpunkte", full)
     # Kept: the panel asked again has its chances at once.
     assert "data-tipp-reasons" not in _panel(client, game)
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Annotated, Any, Literal, overload
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
@@ -45,6 +45,10 @@ __all__ = ["router"]
 
 #: The choices the Tipp lists; the best first.
 TIPP_CHOICES = 5
+#: How long the panel waits for simulated reasons before it answers without them (seconds),
+#: at its first request and when static/tipp.js asks again: within the second of
+#: docs/benchmarks.md, "Tipp".
+REASONS_WAIT, REASONS_WAIT_AGAIN = 0.3, 0.6
 
 api = APIRouter(tags=["advice"])
 pages = APIRouter(include_in_schema=False)
@@ -89,9 +93,7 @@ class ChancesOut(BaseModel):
 
 class _Reasoned(BaseModel):
     cost: float = Field(description="expected points this choice costs against the best")
-    chances: ChancesOut | None = Field(
-        description="the chances after this choice (null: not simulated, beyond the first six)"
-    )
+    chances: ChancesOut | None = Field(description="the chances after this choice")
 
 
 class AdviceRollChoice(RollChoice, _Reasoned):
@@ -115,9 +117,10 @@ class AdviceOut(BaseModel):
     chances: ChancesOut = Field(description="the chances now, playing on like the best bot")
     chances_method: Literal["exact", "simulation"] = Field(
         description="exact: carried through the solver's recursion (one-column presets, once "
-        "their chance table is built); simulation: shares of seeded games of the best bot"
+        "their chance table is built); simulation: this turn exactly, then shares of seeded "
+        "games of the best bot from each end state of the turn (docs/solver.md)"
     )
-    samples: int = Field(description="simulated games behind each choice's chances (0: exact)")
+    samples: int = Field(description="simulated games read over the turn's end states (0: exact)")
 
 
 class DecisionOut(BaseModel):
@@ -158,30 +161,42 @@ def _position(view: GameView, dice: Dice | None, rolls: int) -> Position:
     return evaluate(game, dice, rolls)
 
 
-@overload
-def _reasons(request: Request, view: GameView, position: Position, top: int) -> Reasons: ...
-@overload
-def _reasons(
-    request: Request, view: GameView, position: Position, top: int, simulate: bool
-) -> Reasons | None: ...
-def _reasons(
-    request: Request, view: GameView, position: Position, top: int, simulate: bool = True
-) -> Reasons | None:
+def _exact_ready(request: Request, view: GameView) -> bool:
+    """Whether the variant's chance table is built (one column only)."""
+    wanted = chance_tables_for(view.variant)
+    return bool(wanted) and all(tables.builds(request).is_ready(t) for t in wanted)
+
+
+def _reasons(request: Request, view: GameView, position: Position, top: int) -> Reasons:
     """The chances now and after each of the first ``top`` choices: exact where the
-    variant's chance table is built, else simulated within the budget (without
-    ``simulate``: only when they are kept already, else ``None``)."""
+    variant's chance table is built, else simulated (:mod:`kniffel.solver.advice.reasons`)."""
     from kniffel.solver.advice.reasons import reasons
     from kniffel.solver.exact.dice_tables import ROLL_INDEX
 
-    ready = all(tables.builds(request).is_ready(t) for t in chance_tables_for(view.variant))
-    exact = bool(chance_tables_for(view.variant)) and ready
     return reasons(
         view.game,
         None if position.dice is None else ROLL_INDEX[position.dice],
         position.rolls,
         [c.action for c in position.choices[:top]],
-        exact=exact,
-        compute=simulate or exact,
+        exact=_exact_ready(request, view),
+    )
+
+
+def _reasons_within(
+    request: Request, view: GameView, position: Position, top: int, seconds: float
+) -> Reasons | float:
+    """As :func:`_reasons`, waiting at most ``seconds`` for simulated ones; else how far
+    their computation in the background is (0 to 1)."""
+    from kniffel.solver.advice.reasons import pending
+    from kniffel.solver.exact.dice_tables import ROLL_INDEX
+
+    return pending(
+        view.game,
+        None if position.dice is None else ROLL_INDEX[position.dice],
+        position.rolls,
+        [c.action for c in position.choices[:top]],
+        exact=_exact_ready(request, view),
+        seconds=seconds,
     )
 
 
@@ -325,14 +340,24 @@ async def tipp(request: Request, game_id: str) -> Response:
     except KniffelError as exc:
         context["message"] = refusal_text(exc, words.t)
         return _render(request, "advice/tipp.html", context, status=422)
-    complete = request.query_params.get("gruende") == "1"
-    found = await run_in_threadpool(_reasons, request, view, position, TIPP_CHOICES, complete)
+    # Simulated reasons are worked out in the background; the panel waits a moment for
+    # them and otherwise says how far they are, and static/tipp.js asks again (?gruende=1).
+    asked_again = request.query_params.get("gruende") == "1"
+    wait = REASONS_WAIT_AGAIN if asked_again else REASONS_WAIT
+    found = await run_in_threadpool(_reasons_within, request, view, position, TIPP_CHOICES, wait)
     wins = await run_in_threadpool(_wins, view, position)
-    context["tipp"] = _tipp_view(view, position, words, found, wins)
-    if found is None:
-        query = request.url.query
-        context["tipp"]["reasons_url"] = (
-            f"{request.url.path}?{query}{'&' if query else ''}gruende=1"
+    done = found if not isinstance(found, float) else None
+    context["tipp"] = _tipp_view(view, position, words, done, wins)
+    if isinstance(found, float):
+        query = (
+            request.url.query
+            if asked_again
+            else request.url.query + ("&" if request.url.query else "") + "gruende=1"
+        )
+        context["tipp"]["reasons_url"] = f"{request.url.path}?{query}"
+        context["tipp"]["reasons_waiting"] = words(
+            "Die Chancen von Bonus und Kniffel werden geschätzt … {percent} %",
+            percent=round(100 * found),
         )
     return _render(request, "advice/tipp.html", context)
 
@@ -450,6 +475,7 @@ def _tipp_view(
         "now": "" if found is None else tipp_words.now_line(variant, found.now, words),
         "method": "" if found is None else tipp_words.method_note(found, words),
         "reasons_url": "",
+        "reasons_waiting": "",
         "wins": None
         if wins is None
         else tipp_words.win_rows(variant, position, wins, words, TIPP_CHOICES),

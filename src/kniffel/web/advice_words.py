@@ -48,11 +48,19 @@ class AdviceWords:
     def percent(self, p: float) -> str:
         """A chance in whole percent (``77 %``); below 1 % and above 99 % say so."""
         space = " " if self.lang == "de" else ""
-        if 0 < p < 0.005:
+        whole = round(p * 100)
+        if p > 0 and whole == 0:
             return f"< 1{space}%"
-        if 0.995 < p < 1:
+        if p < 1 and whole == 100:
             return f"> 99{space}%"
-        return f"{round(p * 100)}{space}%"
+        return f"{whole}{space}%"
+
+    def chance(self, p: float, decided: bool) -> str:
+        """As :meth:`percent`; a chance the sheet has not settled is never 0 % or 100 %
+        (docs/solver.md, "The Tipp's reasons")."""
+        if not decided:
+            p = min(max(p, 1e-9), 1 - 1e-9)
+        return self.percent(p)
 
     def choice(self, choice: Choice, variant: Variant, rolls: int) -> str:
         """``Behalten: 6 6 6``, ``Alle neu würfeln``, ``Eintragen: Runter, Sechser (18)``."""

@@ -20,6 +20,8 @@ if TYPE_CHECKING:
 
 __all__ = ["choice_reasons", "method_note", "now_line", "win_rows"]
 
+_KNIFFEL = Row.KNIFFEL.value
+
 
 def _columns(variant: Variant, words: AdviceWords) -> dict[str, str]:
     """Each column's name, or nothing in a one-column game (there is one bonus)."""
@@ -33,12 +35,12 @@ def now_line(variant: Variant, now: Chances, words: AdviceWords) -> str:
     names = _columns(variant, words)
     bonus = words("Bonus")
     parts = [
-        " ".join(part for part in (bonus, names[c], words.percent(p)) if part)
+        " ".join(part for part in (bonus, names[c], words.chance(p, c in now.decided)) if part)
         for c, p in now.bonus.items()
     ]
     if now.kniffel is not None:
         kniffel = words.t.row(Row.KNIFFEL)
-        parts.append(f"{kniffel} {words.percent(now.kniffel)}")
+        parts.append(f"{kniffel} {words.chance(now.kniffel, _KNIFFEL in now.decided)}")
     return words("Jetzt: {chances}", chances=", ".join(parts))
 
 
@@ -62,15 +64,11 @@ def choice_reasons(
     if after is not None:
         for column, before in now.bonus.items():
             then = after.bonus[column]
-            bonus.append(
-                {
-                    "column": names[column],
-                    "before": words.percent(before),
-                    "after": words.percent(then),
-                    "trend": _trend(before, then),
-                }
-            )
-            figures = {"before": words.percent(before), "after": words.percent(then)}
+            figures = {
+                "before": words.chance(before, column in now.decided),
+                "after": words.chance(then, column in after.decided),
+            }
+            bonus.append({"column": names[column], **figures, "trend": _trend(before, then)})
             spoken.append(
                 words(
                     "Chance auf den Bonus in {column} von {before} auf {after}",
@@ -82,8 +80,8 @@ def choice_reasons(
             )
         if now.kniffel is not None and after.kniffel is not None:
             kniffel_figures = {
-                "before": words.percent(now.kniffel),
-                "after": words.percent(after.kniffel),
+                "before": words.chance(now.kniffel, _KNIFFEL in now.decided),
+                "after": words.chance(after.kniffel, _KNIFFEL in after.decided),
                 "trend": _trend(now.kniffel, after.kniffel),
             }
             spoken.append(
@@ -111,7 +109,12 @@ def _trend(before: float, after: float) -> str:
 def method_note(found: Reasons, words: AdviceWords) -> str:
     if found.method == "exact":
         return words("Chancen exakt berechnet, wenn man weiter wie der starke Bot spielt.")
-    return words("Chancen aus {n} Spielen des starken Bots je Wahl geschätzt.", n=found.samples)
+    return words(
+        "Chancen geschätzt: der Zug exakt, der Rest aus {n} Spielen des starken Bots, "
+        "auf ±{points} Prozentpunkte genau (95 %).",
+        n=found.samples,
+        points=words.decimal(100 * found.half_width),
+    )
 
 
 def win_rows(

@@ -1,25 +1,28 @@
 """Why the Tipp ranks its choices: each choice's chances of the upper bonus and of a Kniffel.
 
 For the player to move, :func:`reasons` gives, now and after each choice, when the
-player plays on like the best bot (docs/solver.md, "Exact chances"):
+player plays on like the best bot (docs/solver.md, "The Tipp's reasons"):
 
 - ``bonus``: per column, the chance that its upper sum reaches 63 by the end;
 - ``kniffel``: the chance that a ``kniffel`` cell that is open now gets its 50
   (``None`` when none is open).
 
-One-column presets read them exactly off the chance table
+They are properties of the position (the sheet, the dice, the rolls made), never of
+sampling noise. One-column presets read them exactly off the chance table
 (:mod:`kniffel.solver.exact.chance_table`) when it is built; elsewhere (and until it
-is) they are shares of seeded games of the best bot
-(:func:`kniffel.solver.chances.outlook.choice_outlooks`). Both are cached by the
-position, so a page and its JSON ask once.
+is) :mod:`.turn_ends` carries this turn exactly and simulates what follows from each
+end state in seeded streams, with enough games for a 95 % interval of at most ±2
+points of percentage. Both are cached by the position, so a page and its JSON ask
+once; :func:`start` computes the simulated ones in a background thread, so that a
+page need not wait for them (:func:`pending` says how far it is).
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from typing import overload
 
 import numpy as np
@@ -27,41 +30,36 @@ import numpy.typing as npt
 
 from kniffel.rules import (
     MAX_ROLLS,
+    UPPER_BONUS_THRESHOLD,
     Action,
+    Cell,
     Discipline,
+    Enter,
     EnterAction,
     Game,
     Options,
+    Roll,
     Row,
+    holds_fifty,
 )
 from kniffel.solver.advice.position import column_table
-from kniffel.solver.chances.distribution import turns_left
-from kniffel.solver.chances.outlook import ChoiceOutlook, choice_outlooks
+from kniffel.solver.advice.turn_ends import HALF_WIDTH, estimate
 from kniffel.solver.exact.chance_table import ChanceTable, entry_chances, load_chances
 from kniffel.solver.exact.dice_tables import KEEP_INDEX, P_FIRST, P_KEEP, ROLL_KEEPS, ROLLS
 from kniffel.solver.exact.sheet_space import SheetState, StateBatch
 from kniffel.solver.play.sheets import SheetBatch
 
 __all__ = [
-    "BUDGET",
+    "HALF_WIDTH",
     "Chances",
     "Reasons",
     "exact_chances",
+    "pending",
     "reasons",
-    "samples_for",
+    "start",
 ]
 
 Array = npt.NDArray[np.float64]
-
-#: The simulation's bound: games times turns left, over the position and every choice
-#: (about half a millisecond each on the development machine).
-BUDGET = 6000
-#: Where the chances are simulated: for this many choices at most (the best first); the
-#: others have none (``None``).
-SIMULATED = 6
-#: Simulated games per choice: at least (early in a long game the budget gives fewer) and
-#: at most (late, where the budget would give more).
-MIN_SAMPLES, MAX_SAMPLES = 20, 400
 
 
 @dataclass(frozen=True)
@@ -70,6 +68,10 @@ class Chances:
 
     bonus: dict[str, float]
     kniffel: float | None
+    #: The figures the sheet settles already (the column ids, and ``kniffel``): only these
+    #: may be 0 or 1 on the board (a bonus is settled once reached, or out of reach even
+    #: with five of each open face; a Kniffel once the cells open now are filled).
+    decided: frozenset[str] = frozenset()
 
     def as_dict(self) -> dict[str, object]:
         return {"bonus": self.bonus, "kniffel": self.kniffel}
@@ -80,9 +82,10 @@ class Reasons:
     """The chances now (playing on like the best bot) and after each choice, in order."""
 
     method: str  # "exact" | "simulation"
-    samples: int  # simulated games per choice (0 when exact)
+    samples: int  # simulated games behind the figures, over every end state (0 when exact)
     now: Chances
-    after: tuple[Chances | None, ...]  # None: not simulated (beyond the first SIMULATED)
+    after: tuple[Chances | None, ...]
+    half_width: float = 0.0  # the widest 95 % half-width of a figure (0 when exact)
 
 
 _LOADED: dict[tuple[Options, Discipline], ChanceTable] = {}
@@ -175,10 +178,6 @@ def _exact(
     return of(stage[:, dice_index]), after
 
 
-def _of_outlook(outlook: ChoiceOutlook) -> Chances:
-    return Chances(outlook.bonus, outlook.kniffel)
-
-
 class _Cache:
     """Reasons by position (the player's sheet, dice, rolls and choices), least recent out."""
 
@@ -210,13 +209,6 @@ def _sheet_key(game: Game, player: int) -> bytes:
     return b"".join(np.ascontiguousarray(p, dtype=np.int64).tobytes() for p in parts)
 
 
-def samples_for(game: Game, choices: int, budget: int = BUDGET) -> int:
-    """Simulated games per choice (and for the position) within ``budget``."""
-    player = game.current_player()
-    left = 1 if player is None else max(1, turns_left(game, player))
-    return min(MAX_SAMPLES, max(MIN_SAMPLES, budget // ((choices + 1) * left)))
-
-
 @overload
 def reasons(
     game: Game,
@@ -225,8 +217,6 @@ def reasons(
     actions: Sequence[Action],
     *,
     exact: bool,
-    samples: int | None = None,
-    seed: int = 0,
 ) -> Reasons: ...
 @overload
 def reasons(
@@ -236,8 +226,6 @@ def reasons(
     actions: Sequence[Action],
     *,
     exact: bool,
-    samples: int | None = None,
-    seed: int = 0,
     compute: bool,
 ) -> Reasons | None: ...
 def reasons(
@@ -247,8 +235,6 @@ def reasons(
     actions: Sequence[Action],
     *,
     exact: bool,
-    samples: int | None = None,
-    seed: int = 0,
     compute: bool = True,
 ) -> Reasons | None:
     """The chances now and after each of ``actions`` for the player to move.
@@ -256,39 +242,204 @@ def reasons(
     ``dice_index`` is the roll on the table (an index into ``ROLLS``; ``None`` before
     the first roll) after ``rolls`` rolls. ``exact`` asks for the chance table (one
     column only; when it is not on disk, or in several columns, the chances are
-    simulated); otherwise ``samples`` seeded games of the best bot per choice (by
-    default as many as :data:`BUDGET` allows).
+    simulated, :mod:`.turn_ends`). Without ``compute``: only what is kept already
+    (else ``None``).
     """
+    key, table = _key(game, dice_index, rolls, actions, exact)
+    found = _CACHE.get(key)
+    if found is not None or not compute:
+        return found
+    return _compute(key, table, game, dice_index, rolls, actions)
+
+
+def _key(
+    game: Game, dice_index: int | None, rolls: int, actions: Sequence[Action], exact: bool
+) -> tuple[tuple[object, ...], ChanceTable | None]:
     player = game.current_player()
     if player is None:
         raise ValueError("the game is finished")
     one_column = exact and len(game.columns) == 1
     table = exact_chances(game.options, game.columns[0].discipline) if one_column else None
-    exact = table is not None
-    if samples is None:
-        samples = samples_for(game, min(len(actions), SIMULATED))
     key = (
         game.variant,
         _sheet_key(game, player),
         dice_index,
         rolls,
         tuple(actions),
-        exact,
-        samples,
-        seed,
+        table is not None,
     )
-    found = _CACHE.get(key)
-    if found is not None or not compute:
-        return found
+    return key, table
+
+
+def _compute(
+    key: object,
+    table: ChanceTable | None,
+    game: Game,
+    dice_index: int | None,
+    rolls: int,
+    actions: Sequence[Action],
+    progress: _Progress | None = None,
+) -> Reasons:
     if table is not None:
         now, exact_after = _exact(game, table, dice_index, rolls, actions)
         result = Reasons("exact", 0, now, tuple(exact_after))
     else:
-        dice = None if dice_index is None else ROLLS[dice_index]
-        simulated = actions[:SIMULATED]
-        base, outlooks = choice_outlooks(game, dice, rolls, simulated, samples, seed)
-        after: list[Chances | None] = [_of_outlook(o) for o in outlooks]
-        after += [None] * (len(actions) - len(simulated))
-        result = Reasons("simulation", samples, _of_outlook(base), tuple(after))
+        found = estimate(game, dice_index, rolls, actions, progress)
+        chances = [Chances(b, k) for b, k in zip(found.bonus, found.kniffel, strict=True)]
+        result = Reasons(
+            "simulation", found.games, chances[0], tuple(chances[1:]), found.half_width
+        )
+    result = _settled(game, dice_index, actions, result)
     _CACHE.put(key, result)
     return result
+
+
+def _decided(game: Game, player: int, open_now: list[Cell]) -> frozenset[str]:
+    """What ``game``'s sheet of ``player`` settles (see :attr:`Chances.decided`)."""
+    settled = set()
+    for spec in game.columns:
+        upper = game.column_totals(player, spec.id).upper
+        most = sum(
+            5 * (row.face or 0)
+            for row in game.rows
+            if row.is_upper and game.points(player, game.cell(f"{spec.id}.{row.value}")) is None
+        )
+        if upper >= UPPER_BONUS_THRESHOLD or upper + most < UPPER_BONUS_THRESHOLD:
+            settled.add(spec.id)
+    held = [game.points(player, cell) for cell in open_now]
+    if any(p is not None and holds_fifty(True, p) for p in held) or all(
+        p is not None for p in held
+    ):
+        settled.add(Row.KNIFFEL.value)
+    return frozenset(settled)
+
+
+def _settled(
+    game: Game, dice_index: int | None, actions: Sequence[Action], result: Reasons
+) -> Reasons:
+    """``result`` with what the sheet settles now, and after each entry."""
+    player = game.current_player()
+    assert player is not None
+    open_now = [
+        game.cell(f"{spec.id}.{Row.KNIFFEL.value}")
+        for spec in game.columns
+        if game.points(player, game.cell(f"{spec.id}.{Row.KNIFFEL.value}")) is None
+    ]
+    now = _decided(game, player, open_now)
+    after: list[Chances | None] = []
+    for action, found in zip(actions, result.after, strict=True):
+        settled = now
+        if isinstance(action, EnterAction) and dice_index is not None:
+            entered = game.copy()
+            name = game.players[player]
+            if entered.pending(player) is None:
+                entered.push(Roll(name, ROLLS[dice_index], ()))
+            entered.push(Enter(name, action.cell))
+            settled = _decided(entered, player, open_now)
+        after.append(None if found is None else replace(found, decided=settled))
+    return replace(result, now=replace(result.now, decided=now), after=tuple(after))
+
+
+_Progress = Callable[[float], None]
+
+
+#: Positions waiting for the background at most (a page that asks again queues its own anew).
+_QUEUED = 4
+
+
+class _Background:
+    """One thread that works out simulated reasons, the latest asked first; how far each is."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._wanted: OrderedDict[object, tuple[Game, int | None, int, tuple[Action, ...]]] = (
+            OrderedDict()
+        )
+        self._progress: dict[object, float] = {}
+        self._done = threading.Condition(self._lock)
+        self._thread: threading.Thread | None = None
+
+    def start(
+        self,
+        key: object,
+        game: Game,
+        dice_index: int | None,
+        rolls: int,
+        actions: tuple[Action, ...],
+    ) -> None:
+        with self._lock:
+            if key in self._progress:
+                return
+            self._wanted[key] = (game.copy(), dice_index, rolls, actions)
+            self._wanted.move_to_end(key, last=False)
+            self._progress[key] = 0.0
+            while len(self._wanted) > _QUEUED:  # positions long left behind are dropped
+                dropped, _ = self._wanted.popitem()
+                self._progress.pop(dropped, None)
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._work, name="tipp-reasons", daemon=True)
+                self._thread.start()
+
+    def progress(self, key: object) -> float | None:
+        with self._lock:
+            return self._progress.get(key)
+
+    def wait(self, key: object, seconds: float) -> None:
+        with self._done:
+            self._done.wait_for(lambda: key not in self._progress, timeout=seconds)
+
+    def _work(self) -> None:
+        while True:
+            with self._lock:
+                if not self._wanted:
+                    self._thread = None
+                    return
+                key, (game, dice_index, rolls, actions) = self._wanted.popitem(last=False)
+
+            def told(done: float, key: object = key) -> None:
+                with self._lock:
+                    self._progress[key] = done
+
+            try:
+                if _CACHE.get(key) is None:
+                    _compute(key, None, game, dice_index, rolls, actions, told)
+            finally:
+                with self._done:
+                    self._progress.pop(key, None)
+                    self._done.notify_all()
+
+
+_BACKGROUND = _Background()
+
+
+def start(
+    game: Game, dice_index: int | None, rolls: int, actions: Sequence[Action], *, exact: bool
+) -> Reasons | float:
+    """The reasons when they are kept (or exact), else how far the background is (0 to 1),
+    having asked it to work them out."""
+    key, table = _key(game, dice_index, rolls, actions, exact)
+    found = _CACHE.get(key)
+    if found is not None:
+        return found
+    if table is not None:
+        return _compute(key, table, game, dice_index, rolls, actions)
+    _BACKGROUND.start(key, game, dice_index, rolls, tuple(actions))
+    return _BACKGROUND.progress(key) or 0.0
+
+
+def pending(
+    game: Game,
+    dice_index: int | None,
+    rolls: int,
+    actions: Sequence[Action],
+    *,
+    exact: bool,
+    seconds: float,
+) -> Reasons | float:
+    """As :func:`start`, waiting up to ``seconds`` for the background."""
+    found = start(game, dice_index, rolls, actions, exact=exact)
+    if isinstance(found, Reasons):
+        return found
+    key, _ = _key(game, dice_index, rolls, actions, exact)
+    _BACKGROUND.wait(key, seconds)
+    return _CACHE.get(key) or (_BACKGROUND.progress(key) or 0.0)

@@ -924,6 +924,7 @@ if (window.htmx) window.htmx.config.attributesToSettle = [];
     }
   }
   document.addEventListener("htmx:afterSwap", markTipp);
+  document.addEventListener("kniffel:tipp", markTipp); // static/tipp.js filled the panel in
   document.addEventListener("click", (event) => {
     const close = event.target instanceof Element && event.target.closest("[data-close-tipp]");
     if (!close) return;

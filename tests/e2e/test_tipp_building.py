@@ -1,0 +1,49 @@
+"""The Tipp of a house-rules game whose table is not built fills in once the table is ready
+(issue 19 item 4: it stayed at "wird berechnet … 0 %", one request answered 202 and none after).
+
+The board gets a cache directory of its own, so that no other test has built these rules'
+table; the family's device holds the key, so its first Tipp starts the build.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from .conftest import PHONE, running_board
+from .test_accessibility import post
+
+pytestmark = pytest.mark.e2e
+
+#: The column table of these rules takes seconds to build, a minute or more on a busy machine.
+BUILD_WAIT = 300_000
+
+
+def test_the_tipp_fills_in_once_the_house_rules_table_is_built(
+    browser: Browser, tmp_path: Path
+) -> None:
+    command = [sys.executable, "-m", "kniffel", "serve", "--port", "{port}"]
+    env = {"KNIFFEL_CACHE_DIR": str(tmp_path / "cache"), "KNIFFEL_PREBUILD_TABLES": "0"}
+    with running_board(tmp_path, command, env) as server:
+        rules = {"chance": False, "kniffel_bonus": 50}
+        game = post(
+            server + "/api/games", {"variant": "kniffel", "players": ["Anna"], "options": rules}
+        )
+        page = browser.new_context(viewport=PHONE, locale="de-DE").new_page()
+        page.goto(server + game["url"])
+        expect(page.locator(".game")).to_have_attribute("data-live", "open")
+        page.locator("#dice-input").focus()
+        page.keyboard.type("66612")
+        page.get_by_role("button", name="1. Wurf", exact=True).click()
+        page.get_by_role("button", name="Tipp").click()
+        expect(page.locator("#tipp")).to_contain_text("Der Tipp wird berechnet")
+        # Without a reload or a second tap: the panel asks again until the table is there.
+        choices = page.locator("#tipp .tipp-choices li")
+        expect(choices.first).to_contain_text("beste Wahl", timeout=BUILD_WAIT)
+        expect(page.locator("#tipp")).not_to_contain_text("wird berechnet")
+        expect(page.locator("#tipp [data-expected]")).to_have_text(re.compile(r"^\d+,\d$"))
+        page.context.close()

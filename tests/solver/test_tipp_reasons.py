@@ -1,0 +1,160 @@
+"""The Tipp's reasons are properties of the position (issue 20 item 3): exact in one column
+against a brute-force count, the same on every request, settled figures exactly 0 or 1 and
+open ones never shown as 0 % or 100 % (docs/solver.md, "The Tipp's reasons")."""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import pytest
+
+from kniffel.locales import Translator
+from kniffel.rules import UPPER_BONUS_THRESHOLD, Dice, Row, get_variant
+from kniffel.solver.advice import reasons as reasons_module
+from kniffel.solver.advice import turn_ends
+from kniffel.solver.advice.notation import parse_sheet
+from kniffel.solver.advice.position import evaluate
+from kniffel.solver.advice.reasons import HALF_WIDTH, reasons
+from kniffel.solver.exact.dice_tables import ROLL_INDEX
+from kniffel.web.advice_words import AdviceWords
+
+UPPER = ["ones", "twos", "threes", "fours", "fives", "sixes"]
+LOWER = ["three_kind", "four_kind", "full_house", "small_straight", "large_straight"]
+
+
+def _chain(keep_best: int, rolls: int = 3) -> list[Fraction]:
+    """Brute force: the distribution of how many dice show the aimed-at value after
+    ``rolls`` rolls, keeping those and rolling the rest (``keep_best`` 6: sixes; 0: the
+    most common face, the Kniffel chase), by counting every outcome of five dice."""
+    outcomes = list(itertools.product(range(1, 7), repeat=5))
+
+    def first_count(faces: tuple[int, ...]) -> int:
+        if keep_best:
+            return faces.count(keep_best)
+        return max(faces.count(f) for f in range(1, 7))
+
+    dist = [Fraction(0)] * 6
+    for faces in outcomes:
+        dist[first_count(faces)] += Fraction(1, len(outcomes))
+    for _ in range(rolls - 1):
+        step = [Fraction(0)] * 6
+        for held, p in enumerate(dist):
+            if p == 0:
+                continue
+            free = 5 - held
+            for faces in itertools.product(range(1, 7), repeat=free):
+                if keep_best:
+                    got = held + faces.count(keep_best)
+                elif held == 0:
+                    got = max(faces.count(f) for f in range(1, 7))
+                else:  # the held face (say 1s) stays the aim, unless more of another fell
+                    others = max((faces.count(f) for f in range(2, 7)), default=0)
+                    got = max(held + faces.count(1), others)
+                step[got] += p / 6**free
+        dist = step
+    return dist
+
+
+@pytest.fixture(scope="module")
+def kniffel_chances() -> None:
+    from kniffel.solver.exact.chance_table import column_chances
+
+    variant = get_variant("kniffel")
+    column_chances(variant.options, variant.columns[0].discipline)
+
+
+@pytest.mark.usefixtures("kniffel_chances")
+def test_one_open_sixes_row_equals_the_brute_force_count() -> None:
+    """Only the Sechser left, 45 in the upper rows: the bonus comes with three sixes or more."""
+    done = [f"{r}={3 * (i + 1)}" for i, r in enumerate(UPPER[:5])]
+    lower = ["three_kind=20", "four_kind=0", "full_house=25", "small_straight=30"]
+    lower += ["large_straight=40", "kniffel=0", "chance=22"]
+    game = parse_sheet(get_variant("kniffel"), ",".join(done + lower))
+    assert game.column_totals(0, "main").upper == UPPER_BONUS_THRESHOLD - 18
+    found = reasons(game, None, 1, [], exact=True)
+    dist = _chain(6)
+    assert found.method == "exact"
+    assert found.now.bonus["main"] == pytest.approx(float(sum(dist[3:])), abs=1e-9)
+    assert found.now.kniffel is None
+    assert "main" not in found.now.decided
+
+
+@pytest.mark.usefixtures("kniffel_chances")
+def test_one_open_kniffel_row_equals_the_brute_force_count() -> None:
+    upper = [f"{r}={3 * (i + 1)}" for i, r in enumerate(UPPER)]
+    lower = [f"{r}=0" for r in LOWER] + ["chance=22"]
+    game = parse_sheet(get_variant("kniffel"), ",".join(upper + lower))
+    found = reasons(game, None, 1, [], exact=True)
+    assert found.now.kniffel == pytest.approx(float(_chain(0)[5]), abs=1e-9)
+    # The bonus is settled (63 reached): exactly 1, and shown as 100 %.
+    assert found.now.bonus["main"] == 1.0 and "main" in found.now.decided
+
+
+@pytest.mark.usefixtures("kniffel_chances")
+def test_settled_figures_are_exact_and_open_ones_are_never_0_or_100_percent() -> None:
+    # Out of reach: nothing in the upper rows but the sixes, 5 of them make 30 < 63.
+    sheet = ",".join([f"{r}=0" for r in UPPER[:5]] + ["three_kind=20"])
+    game = parse_sheet(get_variant("kniffel"), sheet)
+    position = evaluate(game, Dice.parse("66612"), 1)
+    actions = [c.action for c in position.choices[:5]]
+    found = reasons(game, ROLL_INDEX[Dice.parse("66612")], 1, actions, exact=True)
+    assert found.now.bonus["main"] == 0.0 and "main" in found.now.decided
+    words = AdviceWords(Translator("de"))
+    assert words.chance(0.0, True) == "0 %" and words.chance(1.0, True) == "100 %"
+    assert words.chance(0.0, False) == "< 1 %" and words.chance(1.0, False) == "> 99 %"
+    assert words.chance(0.996, False) == "> 99 %" and words.chance(0.004, False) == "< 1 %"
+    assert words.chance(0.995, False) == "> 99 %" and words.chance(0.005, False) == "< 1 %"
+
+
+def _late_rauf_runter() -> str:
+    """Three cells left: Runter's Chance (63 reached), Rauf's Einser (56: out of reach even
+    with five ones), Frei's Sechser (57: one six gives the bonus)."""
+    down = [f"down.{r}={3 * (i + 1)}" for i, r in enumerate(UPPER)]
+    down += [f"down.{r}=0" for r in LOWER] + ["down.kniffel=0"]
+    up = ["up.twos=2", "up.threes=9", "up.fours=12", "up.fives=15", "up.sixes=18"]
+    up += [f"up.{r}=0" for r in LOWER] + ["up.kniffel=0", "up.chance=20"]
+    free = ["free.ones=3", "free.twos=6", "free.threes=12", "free.fours=16", "free.fives=20"]
+    free += [f"free.{r}=0" for r in LOWER] + ["free.kniffel=0", "free.chance=20"]
+    return ",".join(down + up + free)
+
+
+def test_simulated_reasons_are_the_same_on_every_request_and_within_their_interval() -> None:
+    game = parse_sheet(get_variant("rauf-runter"), _late_rauf_runter())
+    dice = Dice.parse("66612")
+    position = evaluate(game, dice, 2)
+    actions = [c.action for c in position.choices[:5]]
+    first = reasons(game, ROLL_INDEX[dice], 2, actions, exact=False)
+    # A new request, on a fresh server: the same streams give the same figures.
+    reasons_module._CACHE = reasons_module._Cache()
+    turn_ends._STREAMS = turn_ends._Streams()
+    again = reasons(game, ROLL_INDEX[dice], 2, actions, exact=False)
+    assert again == first
+    assert first.method == "simulation" and 0 < first.half_width <= HALF_WIDTH
+    # Runter's and Rauf's bonus are settled (reached: 63 each); Frei's is open.
+    for chances in (first.now, *first.after):
+        assert chances is not None
+        assert chances.bonus["down"] == 1.0 and chances.bonus["up"] == 0.0
+        assert "free" not in chances.decided or chances.bonus["free"] in (0.0, 1.0)
+    assert "free" not in first.now.decided and 0 < first.now.bonus["free"] < 1
+    assert first.now.kniffel is None  # every Kniffel cell is filled
+
+
+def test_reasons_of_the_rolls_of_one_turn_read_the_same_games() -> None:
+    """Roll 1, 2 and 3 of one turn: each end state's games are the same stream."""
+    game = parse_sheet(get_variant("rauf-runter"), _late_rauf_runter())
+    dice = Dice.parse("66612")
+    kept = []
+    for rolls in (1, 2, 3):
+        position = evaluate(game, dice, rolls)
+        actions = [c.action for c in position.choices[:5]]
+        kept.append(reasons(game, ROLL_INDEX[dice], rolls, actions, exact=False))
+    assert all(0 < r.half_width <= HALF_WIDTH for r in kept)
+    # Roll 2 alone, on a fresh server: what roll 1 played before it changes nothing.
+    reasons_module._CACHE = reasons_module._Cache()
+    turn_ends._STREAMS = turn_ends._Streams()
+    position = evaluate(game, dice, 2)
+    actions = [c.action for c in position.choices[:5]]
+    assert reasons(game, ROLL_INDEX[dice], 2, actions, exact=False) == kept[1]
+    assert {r.now.bonus["up"] for r in kept} == {0.0}
+    assert Row.KNIFFEL.value in kept[0].now.decided
