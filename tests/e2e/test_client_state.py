@@ -322,6 +322,35 @@ def test_a_message_never_takes_a_tap_meant_for_a_cell(browser: Browser, server: 
     context.close()
 
 
+def test_a_tap_as_the_preview_shows_is_entered_on_the_same_page(
+    browser: Browser, server: str
+) -> None:
+    """A cell tapped the moment its preview is drawn is entered through the page: before, htmx
+    bound the swapped-in entry form only when it settled the swap (~20 ms later), and a tap in
+    between was the browser's own form post, which loaded a new page (docs/decisions.md, "One
+    client state"). The page times the tap itself, in its own event after the swap's."""
+    game = new_game(server, "rauf-runter", ["Anna", "Ben"])
+    context = context_for(browser, "chromium", PHONE)
+    page = open_board(context, server, game)
+    page.evaluate(
+        """label => {
+             window.samePage = true;
+             document.addEventListener('htmx:afterSwap', function tap() {
+               const cell = document.querySelector(`[aria-label="${label}"]`);
+               if (!cell) return;
+               document.removeEventListener('htmx:afterSwap', tap);
+               setTimeout(() => cell.click(), 0);
+             });
+           }""",
+        "Runter, Einser, Pflichtfeld, 3 Punkte möglich",
+    )
+    type_dice(page, "11123")
+    wait_version(page, 1)
+    expect(page.locator(".turn-name")).to_have_text("Ben ist am Zug")
+    assert page.evaluate("window.samePage") is True, "the tap loaded a new page"
+    context.close()
+
+
 # ------------------------------------------------ item 8: one drawing per roll, holds kept
 
 

@@ -114,25 +114,87 @@ def correct(session: Session, tab: int, cell_label: str, points: int) -> None:
     session.wait("return !document.querySelector('#edit-dialog').open", what="the dialog to close")
 
 
+def watch_page(session: Session) -> None:
+    """Collects the page's script errors and notes the step during which the page is left.
+
+    The game runs in one page: a form sent by the browser itself (not through htmx) loads a
+    new page, and the errors collected so far go with the old one. The step it happened in
+    is kept in the tab's sessionStorage, which outlives the page.
+    """
+    session.run(
+        "window.__errors = [];"
+        "window.addEventListener('error', (e) => window.__errors.push(String(e.message)));"
+        "sessionStorage.removeItem('test:left-at');"
+        "window.addEventListener('pagehide', () => sessionStorage.setItem("
+        "'test:left-at', sessionStorage.getItem('test:step') || 'the start'));"
+    )
+
+
+def step(session: Session, name: str) -> None:
+    """Checks that the page of ``watch_page`` is still the one shown, then names the next step."""
+    if session.run("return window.__errors") is None:
+        left = session.run("return sessionStorage.getItem('test:left-at')")
+        pytest.fail(f"the page was left (a new page loaded) during {left}, before {name}")
+    session.run("sessionStorage.setItem('test:step', arguments[0])", name)
+
+
 @pytest.mark.slow
 def test_a_full_game_in_webkit(iphone: Session, server: str) -> None:
     game = new_game(server, ["Anna", "Ben"])
     open_board(iphone, server + game["url"])
-    iphone.run(
-        "window.__errors = [];"
-        "window.addEventListener('error', (e) => window.__errors.push(String(e.message)))"
-    )
+    watch_page(iphone)
     for number, turn in enumerate(plan()):
         for player, rolls in (("Anna", ANNA), ("Ben", BEN)):
             assert turn_name(iphone) == f"{player} ist am Zug"
             dice, points = rolls[turn.row]
-            enter(iphone, dice, open_label(turn, points))
+            label = open_label(turn, points)
+            step(iphone, f"{player}'s entry {number + 1} ({label})")
+            enter(iphone, dice, label)
             if number == 0 and player == "Anna":
+                step(iphone, "the correction of Anna's Einser")
                 correct(iphone, 0, "Runter, Einser, 3 Punkte", 4)
+    step(iphone, "the end")
     iphone.wait("return !!document.querySelector('.turn.over')", what="the end")
     assert (total(iphone, 0), total(iphone, 1)) == (ANNA_TOTAL, BEN_TOTAL)
     winner = iphone.run("return document.querySelector('#end-title').textContent")
     assert f"Anna gewinnt mit {ANNA_TOTAL:,} Punkten!".replace(",", ".") in winner
+    assert iphone.run("return window.__errors") == []
+
+
+def test_a_tap_as_the_preview_shows_stays_on_the_page(iphone: Session, server: str) -> None:
+    """A cell tapped the moment its preview is drawn is entered through the page, not sent as a
+    form of its own that loads a new page (issue 19: the full game's page was left at some
+    entry, and with it the page's state).
+
+    htmx binds the swapped-in entry form only when it "settles" the swap (20 ms later by
+    default); a tap before that was the browser's own form post. The tap is timed by the page
+    itself, at the swap that draws the preview: no finger (and no WebDriver round trip) is as
+    quick, but some are quick enough to land inside those 20 ms.
+    """
+    game = new_game(server, ["Anna", "Ben"])
+    open_board(iphone, server + game["url"])
+    watch_page(iphone)
+    label = "Runter, Einser, Pflichtfeld, 3 Punkte möglich"
+    iphone.run(
+        """const label = arguments[0];
+           document.addEventListener('htmx:afterSwap', function tap() {
+             const cell = document.querySelector(`[aria-label="${label}"]`);
+             if (!cell) return;
+             document.removeEventListener('htmx:afterSwap', tap);
+             // A finger's tap is an event of its own, after the swap's.
+             setTimeout(() => {
+               window.__tapped = true;
+               cell.click();
+             }, 0);
+           });""",
+        label,
+    )
+    step(iphone, "the tap as the preview shows")
+    type_dice(iphone, "11123")
+    wait_version(iphone, 1)
+    step(iphone, "the check")
+    assert iphone.run("return window.__tapped") is True
+    assert turn_name(iphone) == "Ben ist am Zug"
     assert iphone.run("return window.__errors") == []
 
 

@@ -8,7 +8,13 @@ document.documentElement.classList.add("js");
 // htmx "settles" a swap by giving the swapped elements the server's class and style again
 // about 20 ms later, which undid the sheet chosen and the Tipp marks this script draws
 // (docs/decisions.md, "One client state"): nothing of the board is settled.
-if (window.htmx) window.htmx.config.attributesToSettle = [];
+// htmx also binds the swapped-in forms and buttons (hx-post) only when it settles: a tap in
+// between was the browser's own form post, which left the page (a cell tapped the moment its
+// preview showed, issue 19). With nothing to settle, the swap settles at once.
+if (window.htmx) {
+  window.htmx.config.attributesToSettle = [];
+  window.htmx.config.defaultSettleDelay = 0;
+}
 
 (function () {
   const $ = (selector, root) => (root || document).querySelector(selector);
