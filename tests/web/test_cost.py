@@ -33,12 +33,6 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
         yield test_client
 
 
-@pytest.fixture
-def service(client: TestClient) -> GameService:
-    board: GameService = client.app.state.service  # type: ignore[attr-defined]
-    return board
-
-
 def _import_games(service: GameService, count: int, seed: int, seats: int = 4) -> None:
     """``count`` finished games of ``seats`` new players each (the attack's keyless imports)."""
     draw = random.Random(seed)

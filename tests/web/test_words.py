@@ -31,12 +31,6 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
         yield test_client
 
 
-@pytest.fixture
-def service(client: TestClient) -> GameService:
-    board: GameService = client.app.state.service  # type: ignore[attr-defined]
-    return board
-
-
 def _play_out(service: GameService, players: list[str], points: dict[str, int]) -> str:
     """A finished Kniffel game; each player's chance holds ``points[name]``, the rest 0."""
     view = service.create("kniffel", {}, players)
