@@ -188,6 +188,9 @@ def new_game_on_the_start_page(
         if seats and name in seats:
             page.get_by_label(f"Wer spielt Platz {n}").select_option(label=seats[name])
     page.get_by_role("radio", name=re.compile(variant)).check()
+    if seats and any(seat.startswith("Bot") for seat in seats.values()):
+        # A bot rolls virtual dice, and the form says so: the family chooses them.
+        page.get_by_role("radio", name=re.compile("^Virtuelle Würfel")).check()
 
 
 def start(page: Page) -> None:

@@ -954,7 +954,9 @@ if (window.htmx) {
     })
       .then((answer) => {
         if (answer.ok) {
-          location.reload();
+          // A new load of the page, not a reload: a reload puts the scroll position back
+          // once the page has loaded, over the due cells the board has just scrolled into view.
+          location.replace(location.pathname + location.search);
           return null;
         }
         return answer.text();
