@@ -103,6 +103,8 @@ def _said(value: object) -> set[str]:
     if isinstance(value, bool):
         word = "true" if value else "false"
         return {f"`{word}`", "on" if value else "off"}
+    if isinstance(value, float) and value.is_integer():  # 10.0 s reads 10
+        return {f"`{value}`", str(value), f"`{int(value)}`", str(int(value))}
     return {f"`{value}`", str(value)}
 
 
