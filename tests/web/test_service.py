@@ -79,7 +79,7 @@ def test_a_refused_change_is_neither_stored_nor_announced(
 def test_names_are_kept_in_normal_form_and_must_be_text(board: GameService) -> None:
     # " Anna" and "Anna" look the same on the board: they are one name (kniffel.board.limits).
     assert board.create("kniffel", {}, [" Anna ", "Ben"]).players == ("Anna", "Ben")
-    with pytest.raises(KniffelError, match="distinct"):
+    with pytest.raises(LimitError, match="distinct"):
         board.create("kniffel", {}, [" Anna", "Anna"])
     with pytest.raises(LimitError, match="U\\+D800"):
         board.create("kniffel", {}, ["\ud800"])

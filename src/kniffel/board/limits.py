@@ -27,6 +27,7 @@ from collections.abc import Sequence
 
 from kniffel.board.errors import BoardError
 from kniffel.rules import Options
+from kniffel.rules.errors import printable
 from kniffel.store.results import player_key
 
 __all__ = [
@@ -125,6 +126,7 @@ def check_distinct(names: Sequence[str]) -> None:
                 f"player names must be distinct: {_shown(other)} and {_shown(name)} "
                 "name the same player",
                 code="player_names_repeat",
+                name=printable(name),
             )
 
 
