@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from kniffel.board.service import GameService
 from kniffel.locales import Translator
 from kniffel.rules import EnterAction, Game, RollAction
-from kniffel.solver.advice import advise, evaluate
+from kniffel.solver.advice import advise, evaluate, reasons, turn_ends
 from kniffel.solver.advice.analysis import analyse
 from kniffel.web.advice_words import AdviceWords
 
@@ -256,10 +256,17 @@ def test_alone_the_tipp_has_one_mode(client: TestClient) -> None:
     assert "tipp-modus" not in text and "data-reasons" in text
 
 
-def test_simulated_reasons_follow_the_panel(client: TestClient) -> None:
+def test_simulated_reasons_follow_the_panel(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Rauf-Runter: the panel answers without the simulation and names where the chances
     are; asked there again (as static/tipp.js does) it says how far they are, until an
     answer has them, per column."""
+    # The process keeps each position's reasons (reasons._CACHE) and every end state's games
+    # (turn_ends._STREAMS): after an earlier test of the same position the panel would have
+    # them at once.
+    monkeypatch.setattr(reasons, "_CACHE", reasons._Cache())
+    monkeypatch.setattr(turn_ends, "_STREAMS", turn_ends._Streams())
     game = _new(client, "rauf-runter")
     _roll(client, game, "66612")
     text = _panel(client, game)
