@@ -13,10 +13,11 @@ from __future__ import annotations
 import json
 import urllib.request
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
+
+from .test_board_state import new_game
 
 pytestmark = pytest.mark.e2e
 
@@ -67,15 +68,6 @@ ROWS = """
 """
 
 
-def new_game(server: str, players: list[str]) -> dict[str, Any]:
-    body = json.dumps({"variant": "rauf-runter", "players": players}).encode()
-    headers = {"Content-Type": "application/json"}
-    request = urllib.request.Request(server + "/api/games", body, headers, method="POST")
-    with urllib.request.urlopen(request, timeout=10) as response:
-        answer: dict[str, Any] = json.load(response)
-        return answer
-
-
 @pytest.fixture(scope="module")
 def phone(browser: Browser) -> Iterator[Page]:
     context = browser.new_context(viewport=SIZES[1], locale="de-DE", has_touch=True)
@@ -110,7 +102,7 @@ def covered_places(page: Page) -> list[str]:
 def test_no_due_cell_or_column_head_is_covered_on_a_phone(
     phone: Page, server: str, players: int
 ) -> None:
-    game = new_game(server, NAMES[:players])
+    game = new_game(server, "rauf-runter", NAMES[:players])
     phone.goto(server + game["url"])
     expect(phone.locator(".game")).to_have_attribute("data-live", "open")
     found: list[str] = []
@@ -133,7 +125,7 @@ HIDDEN_DUE = """
 
 
 def open_with_chances(page: Page, server: str, players: list[str]) -> None:
-    page.goto(server + new_game(server, players)["url"])
+    page.goto(server + new_game(server, "rauf-runter", players)["url"])
     expect(page.locator(".game")).to_have_attribute("data-live", "open")
     show_chances(page, True, len(players))
 
@@ -143,15 +135,20 @@ def type_dice(page: Page, dice: str) -> None:
     expect(page.locator(".sheet:not(.is-back) .cell.open .preview").first).to_be_visible()
 
 
+def dice_typed_at_the_foot(page: Page, server: str, size: dict[str, int]) -> None:
+    """Three players with chances on at ``size``; Anna's dice typed, the sheet swiped down."""
+    page.set_viewport_size(size)
+    open_with_chances(page, server, NAMES[:3])
+    type_dice(page, "66655")
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+
+
 @pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size['width']}x{size['height']}")
 def test_after_an_entry_the_next_players_due_cells_are_in_view(
     phone: Page, server: str, size: dict[str, int]
 ) -> None:
-    phone.set_viewport_size(size)
-    open_with_chances(phone, server, NAMES[:3])
-    type_dice(phone, "66655")
     # Anna has swiped down to the foot of her sheet and enters her Chance in the free column.
-    phone.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    dice_typed_at_the_foot(phone, server, size)
     phone.locator('[id="c0-free.chance"]').tap()
     expect(phone.locator("#board")).to_have_attribute("data-player", "Ben")
     expect(phone.locator("#board .player-chance")).to_have_count(3, timeout=60_000)
@@ -179,11 +176,8 @@ MISSES = """
 def test_the_tipp_is_at_hand_and_its_panel_opens_below_the_tabs(
     phone: Page, server: str, size: dict[str, int]
 ) -> None:
-    phone.set_viewport_size(size)
-    open_with_chances(phone, server, NAMES[:3])
-    type_dice(phone, "66655")
     # Down at the foot of the sheet, the Tipp button is still beside the tabs ...
-    phone.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    dice_typed_at_the_foot(phone, server, size)
     button = phone.evaluate(MISSES, [".tipp-button", None])
     assert button["miss"] is None, f"the Tipp button is under {button['miss']}"
     phone.touchscreen.tap(button["x"], button["y"])

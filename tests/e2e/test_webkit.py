@@ -9,28 +9,17 @@ when something else covers the element's centre: the phone layout is checked on 
 
 from __future__ import annotations
 
-import json
-import urllib.request
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, expect
 
 from .conftest import PHONE
+from .test_board_state import new_game
 from .test_full_game import ANNA, ANNA_TOTAL, BEN, BEN_TOTAL, open_label, plan
 from .webdriver import Driver, Session
 
 pytestmark = [pytest.mark.e2e, pytest.mark.webkit]
-
-
-def new_game(server: str, players: list[str], **more: Any) -> dict[str, Any]:
-    body = json.dumps({"variant": "rauf-runter", "players": players, **more}).encode()
-    headers = {"Content-Type": "application/json"}
-    request = urllib.request.Request(server + "/api/games", body, headers, method="POST")
-    with urllib.request.urlopen(request, timeout=10) as response:
-        answer: dict[str, Any] = json.load(response)
-        return answer
 
 
 @pytest.fixture(scope="module")
@@ -140,7 +129,7 @@ def step(session: Session, name: str) -> None:
 
 @pytest.mark.slow
 def test_a_full_game_in_webkit(iphone: Session, server: str) -> None:
-    game = new_game(server, ["Anna", "Ben"])
+    game = new_game(server, "rauf-runter", ["Anna", "Ben"])
     open_board(iphone, server + game["url"])
     watch_page(iphone)
     for number, turn in enumerate(plan()):
@@ -171,7 +160,7 @@ def test_a_tap_as_the_preview_shows_stays_on_the_page(iphone: Session, server: s
     itself, at the swap that draws the preview: no finger (and no WebDriver round trip) is as
     quick, but some are quick enough to land inside those 20 ms.
     """
-    game = new_game(server, ["Anna", "Ben"])
+    game = new_game(server, "rauf-runter", ["Anna", "Ben"])
     open_board(iphone, server + game["url"])
     watch_page(iphone)
     label = "Runter, Einser, Pflichtfeld, 3 Punkte möglich"
@@ -200,7 +189,7 @@ def test_a_tap_as_the_preview_shows_stays_on_the_page(iphone: Session, server: s
 
 def test_an_entry_by_keyboard_in_webkit(iphone: Session, server: str) -> None:
     """Dice typed, Enter to the cells, arrows, Enter: then the next player's dice have focus."""
-    game = new_game(server, ["Anna", "Ben"])
+    game = new_game(server, "rauf-runter", ["Anna", "Ben"])
     open_board(iphone, server + game["url"])
     type_dice(iphone, "11123")
     iphone.wait_for(labelled("Runter, Einser, Pflichtfeld, 3 Punkte möglich"))
@@ -230,7 +219,7 @@ def test_an_entry_by_keyboard_in_webkit(iphone: Session, server: str) -> None:
 def test_two_devices_live_webkit_and_chromium(
     iphone: Session, browser: Browser, server: str
 ) -> None:
-    game = new_game(server, ["Anna", "Ben"])
+    game = new_game(server, "rauf-runter", ["Anna", "Ben"])
     open_board(iphone, server + game["url"])
     android = browser.new_context(viewport=PHONE, locale="de-DE", has_touch=True)
     page = android.new_page()
@@ -262,7 +251,7 @@ def test_two_devices_live_webkit_and_chromium(
 
 
 def test_the_tipp_in_webkit(iphone: Session, server: str) -> None:
-    game = new_game(server, ["Anna", "Ben"])
+    game = new_game(server, "rauf-runter", ["Anna", "Ben"])
     open_board(iphone, server + game["url"])
     type_dice(iphone, "66655")
     iphone.wait_for(labelled("Frei, Sechser, 18 Punkte möglich"))
@@ -283,7 +272,7 @@ def test_the_tipp_in_webkit(iphone: Session, server: str) -> None:
 
 def test_corrections_in_webkit(iphone: Session, server: str) -> None:
     """A new value, a cleared cell (due again) and undo, all through the page."""
-    game = new_game(server, ["Anna", "Ben"])
+    game = new_game(server, "rauf-runter", ["Anna", "Ben"])
     open_board(iphone, server + game["url"])
     enter(iphone, "11123", "Runter, Einser, Pflichtfeld, 3 Punkte möglich")
     enter(iphone, "22256", "Runter, Einser, Pflichtfeld, 0 Punkte möglich")

@@ -93,3 +93,11 @@ def pg_url() -> Iterator[str]:
         pytest.skip("PostgreSQL binaries are missing")
     with throwaway_postgres(folder) as url:
         yield url
+
+
+@pytest.fixture
+def fresh_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty solver cache of this test's own (no table of the session's cache is found)."""
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("KNIFFEL_CACHE_DIR", str(folder))
+    return folder

@@ -21,13 +21,6 @@ from kniffel.solver.exact.column import solve_column
 from kniffel.web.app import create_app
 
 
-@pytest.fixture
-def fresh_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("KNIFFEL_CACHE_DIR", str(folder))
-    return folder
-
-
 def _client(tmp_path: Path, **settings: Any) -> TestClient:
     return TestClient(
         create_app(

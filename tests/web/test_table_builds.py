@@ -31,13 +31,6 @@ from kniffel.web.app import create_app
 RARE = {"pasch": "matching_dice", "zero_only_upper": True, "kniffel_bonus": 50}
 
 
-@pytest.fixture
-def fresh_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("KNIFFEL_CACHE_DIR", str(folder))
-    return folder
-
-
 def _client(tmp_path: Path, **settings: Any) -> TestClient:
     return TestClient(create_app(Settings(db=f"sqlite:///{tmp_path / 'k.db'}", **settings)))
 

@@ -28,7 +28,7 @@ from starlette.concurrency import run_in_threadpool
 from kniffel.board.errors import GameNotFound
 from kniffel.board.service import GameView
 from kniffel.locales.refusals import refusal_text
-from kniffel.rules import Dice, EnterAction, KniffelError
+from kniffel.rules import Action, Dice, EnterAction, KniffelError
 from kniffel.solver.builds import chance_tables_for
 from kniffel.web import forms, rendering, tables, tipp_words
 from kniffel.web.advice_words import AdviceWords
@@ -167,19 +167,21 @@ def _exact_ready(request: Request, view: GameView) -> bool:
     return bool(wanted) and all(tables.builds(request).is_ready(t) for t in wanted)
 
 
+def _asked(position: Position, top: int) -> tuple[int | None, int, list[Action]]:
+    """What the reasons are asked for: the roll (its index), the rolls made, the first
+    ``top`` choices."""
+    from kniffel.solver.exact.dice_tables import ROLL_INDEX
+
+    dice_index = None if position.dice is None else ROLL_INDEX[position.dice]
+    return dice_index, position.rolls, [c.action for c in position.choices[:top]]
+
+
 def _reasons(request: Request, view: GameView, position: Position, top: int) -> Reasons:
     """The chances now and after each of the first ``top`` choices: exact where the
     variant's chance table is built, else simulated (:mod:`kniffel.solver.advice.reasons`)."""
     from kniffel.solver.advice.reasons import reasons
-    from kniffel.solver.exact.dice_tables import ROLL_INDEX
 
-    return reasons(
-        view.game,
-        None if position.dice is None else ROLL_INDEX[position.dice],
-        position.rolls,
-        [c.action for c in position.choices[:top]],
-        exact=_exact_ready(request, view),
-    )
+    return reasons(view.game, *_asked(position, top), exact=_exact_ready(request, view))
 
 
 def _reasons_within(
@@ -188,15 +190,9 @@ def _reasons_within(
     """As :func:`_reasons`, waiting at most ``seconds`` for simulated ones; else how far
     their computation in the background is (0 to 1)."""
     from kniffel.solver.advice.reasons import pending
-    from kniffel.solver.exact.dice_tables import ROLL_INDEX
 
     return pending(
-        view.game,
-        None if position.dice is None else ROLL_INDEX[position.dice],
-        position.rolls,
-        [c.action for c in position.choices[:top]],
-        exact=_exact_ready(request, view),
-        seconds=seconds,
+        view.game, *_asked(position, top), exact=_exact_ready(request, view), seconds=seconds
     )
 
 

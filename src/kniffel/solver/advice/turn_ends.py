@@ -48,6 +48,7 @@ from kniffel.rules import (
     holds_fifty,
 )
 from kniffel.solver.chances.distribution import best_bot, roller, turns_left
+from kniffel.solver.chances.interval import Z95
 from kniffel.solver.exact.dice_tables import KEEP_INDEX, P_FIRST, P_KEEP, ROLL_KEEPS
 from kniffel.solver.exact.turn import keep_values
 from kniffel.solver.play.sheets import SheetBatch
@@ -62,7 +63,6 @@ BoolArray = npt.NDArray[np.bool_]
 CHUNK = 16
 #: The widest 95 % interval a simulated figure may have (±2 points of percentage).
 HALF_WIDTH = 0.02
-_Z = 1.959963984540054
 #: The bound of one position's work: games times turns still to play after this one
 #: (about a minute on the development machine, shared and busy; docs/benchmarks.md).
 #: Where it is spent before every figure is within ±2 points, the figures say how sure
@@ -70,7 +70,7 @@ _Z = 1.959963984540054
 WORK = 60_000
 #: Enough games for any figure: with all its weight on one state and a share of 1/2,
 #: 1.96² / 4 / 0.02² = 2401 games give ±2 points.
-_MOST_CHUNKS = math.ceil(_Z**2 / 4 / HALF_WIDTH**2 / CHUNK)
+_MOST_CHUNKS = math.ceil(Z95**2 / 4 / HALF_WIDTH**2 / CHUNK)
 
 
 @dataclass(frozen=True)
@@ -326,7 +326,7 @@ def estimate(
     left = turns_left(game, player) - 1
     undecided = np.isnan(np.concatenate([bonus, kniffel[:, None]], axis=1)).any(axis=1)
     needed = undecided & (weights.max(axis=0) > 0) & (left > 0)
-    target = (HALF_WIDTH / _Z) ** 2
+    target = (HALF_WIDTH / Z95) ** 2
     have = np.zeros(len(streams), dtype=np.int64)  # the chunks this position reads
     most = max(1, WORK // max(left, 1) // CHUNK)  # chunks within the bound of work
     while True:
@@ -368,7 +368,7 @@ def estimate(
         if progress is not None:
             progress(min(1.0, float(have.sum()) / max(float(np.ceil(want / CHUNK).sum()), 1.0)))
     figures = np.round(weights @ share, 12)  # [G, C+1]; settled: exactly 0 or 1
-    half = float(_Z * np.sqrt(figure_var.max()))
+    half = float(Z95 * np.sqrt(figure_var.max()))
     columns = [spec.id for spec in variant.columns]
     has_kniffel = bool(open_now.any())
     return Estimate(

@@ -36,7 +36,7 @@ __all__ = ["Z95", "WinInterval", "given_total", "win_intervals"]
 Array = npt.NDArray[np.float64]
 
 #: The normal quantile of a two-sided 95 % interval.
-Z95 = 1.959964
+Z95 = 1.959963984540054
 
 
 @dataclass(frozen=True)
