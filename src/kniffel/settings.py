@@ -19,6 +19,7 @@ __all__ = [
     "DEFAULT_HEADER_TIMEOUT",
     "DEFAULT_MAX_WS_MESSAGE",
     "Settings",
+    "TableSettings",
     "default_db_url",
     "public_url_problem",
 ]
@@ -57,7 +58,23 @@ def public_url_problem(url: str) -> str | None:
     return None
 
 
-class Settings(BaseSettings):
+class TableSettings(BaseSettings):
+    """Where the solved tables live: all the solver reads of the settings.
+
+    Apart from :class:`Settings`, so that a command that only solves
+    (``kniffel solve``) never fails on a board setting it does not use, such as a
+    ``KNIFFEL_PORT`` that is no number; the board reads both through :class:`Settings`.
+    """
+
+    model_config = SettingsConfigDict(env_prefix="KNIFFEL_", extra="ignore")
+
+    #: Where solved tables are kept (``None``: the user cache directory).
+    cache_dir: str | None = None
+    #: The most the solved tables on disk may take together; the least recently used go.
+    cache_max_bytes: int = Field(default=500_000_000, ge=0)
+
+
+class Settings(TableSettings):
     """The board's settings: the database as an SQLAlchemy URL, where to listen, how to run."""
 
     model_config = SettingsConfigDict(env_prefix="KNIFFEL_", extra="ignore")
@@ -78,10 +95,6 @@ class Settings(BaseSettings):
     metrics: bool = False
     #: Where phones reach the board (behind a proxy): the start of every share link.
     public_url: str | None = None
-    #: Where solved tables are kept (``None``: the user cache directory).
-    cache_dir: str | None = None
-    #: The most the solved tables on disk may take together; the least recently used go.
-    cache_max_bytes: int = Field(default=500_000_000, ge=0)
     #: Tables of new house rules that may wait to be built at once (the presets' never count).
     table_queue: int = Field(default=6, ge=0)
     #: New house-rule combinations one client may have built per hour.

@@ -107,3 +107,16 @@ def test_bad_flags_are_refused_plainly(args: list[str], message: str) -> None:
     result = run(*args)
     assert result.exit_code == 2
     assert message in result.output and "Traceback" not in result.output
+
+
+def test_a_bad_board_setting_does_not_stop_the_solver(
+    solved: Callable[..., ColumnTable], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The solver reads only its table folder's settings: a port that is no number is the
+    board's problem, not the solver's (issue 22)."""
+    solved("kniffel")
+    monkeypatch.setenv("KNIFFEL_PORT", "eighty")
+    result = run("--variant", "kniffel")
+    assert result.exit_code == 0, result.output
+    assert result.exception is None
+    assert "ev       " in result.output

@@ -1,8 +1,9 @@
 """Solved tables on disk: one ``.npz`` per discipline and options, in the user cache dir.
 
 The directory is ``platformdirs.user_cache_dir("kniffel")``, or the setting
-``cache_dir`` (``$KNIFFEL_CACHE_DIR``). A file that cannot be read, or that was
-written for other rules or by another table format, counts as missing: the
+``cache_dir`` (``$KNIFFEL_CACHE_DIR``); the solver reads only these two settings
+(:class:`kniffel.settings.TableSettings`), never the board's. A file that cannot be read,
+or that was written for other rules or by another table format, counts as missing: the
 table is built again and the file replaced.
 
 The files together stay under the setting ``cache_max_bytes``
@@ -28,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 import platformdirs
 
 from kniffel.rules import Discipline, Options
-from kniffel.settings import Settings
+from kniffel.settings import TableSettings
 
 if TYPE_CHECKING:  # numpy is imported when a table is read or written, not with this module
     from kniffel.solver.exact.column import ColumnTable
@@ -60,7 +61,9 @@ FORMAT = "kniffel-column/1"
 
 
 def cache_dir() -> Path:
-    override = Settings().cache_dir
+    # Only the table settings: a board setting the solver does not use (a bad KNIFFEL_PORT)
+    # must not stop `kniffel solve` (issue 22).
+    override = TableSettings().cache_dir
     return Path(override) if override else Path(platformdirs.user_cache_dir("kniffel"))
 
 
@@ -156,7 +159,7 @@ def write_arrays(path: Path, key: object, arrays: dict[str, Any]) -> bool:
         if partial is not None:
             Path(partial).unlink(missing_ok=True)
         return False
-    evict(Settings().cache_max_bytes, keep=path)
+    evict(TableSettings().cache_max_bytes, keep=path)
     return True
 
 
