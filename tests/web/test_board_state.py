@@ -55,6 +55,23 @@ def test_dice_typed_in_an_older_turn_are_not_previewed(client: TestClient) -> No
     assert previews(current.text) > 0
 
 
+def test_dice_typed_before_a_turn_that_was_taken_back_are_not_previewed(
+    client: TestClient,
+) -> None:
+    """A turn taken and taken back is a new turn: the key the page sends does not repeat."""
+    game_id = new_game(client, "Anna", "Ben")
+    before = client.get(f"/g/{game_id}/board", headers=HX)
+    entry = {"cell": "down.ones", "dice": "11123", "version": "0"}
+    assert client.post(f"/g/{game_id}/enter", data=entry, headers=HX).status_code == 200
+    undo = client.post(f"/g/{game_id}/undo", data={"version": "1"}, headers=HX)
+    assert undo.status_code == 200 and "<bdi>Anna</bdi> ist am Zug" in undo.text
+    assert 'data-turn="0"' in before.text and 'data-turn="0"' not in undo.text
+    # A preview typed before the entry arrives after the undo: it belongs to the turn over.
+    late = client.get(f"/g/{game_id}/board", params={"dice": "11123", "turn": "0"}, headers=HX)
+    assert late.status_code == 200 and "<bdi>Anna</bdi> ist am Zug" in late.text
+    assert previews(late.text) == 0
+
+
 def test_a_lost_simultaneous_tap_keeps_no_dice_of_the_turn_that_is_over(
     client: TestClient, service: GameService
 ) -> None:

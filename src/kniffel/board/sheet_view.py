@@ -18,6 +18,7 @@ from kniffel.locales.refusals import refusal_text
 from kniffel.rules import (
     UPPER_BONUS_THRESHOLD,
     Cell,
+    Clear,
     Dice,
     Discipline,
     Enter,
@@ -27,6 +28,7 @@ from kniffel.rules import (
     KniffelError,
     Options,
     Row,
+    Undo,
     point_ranges,
     possible_points,
 )
@@ -41,6 +43,7 @@ __all__ = [
     "TurnView",
     "UndoView",
     "board_view",
+    "turn_key",
 ]
 
 
@@ -181,10 +184,39 @@ def board_view(
         undo=undo_view(game, t, dice_mode),
         winners=winners,
         winner_line=_winner_line(t, winners, max(totals)) if winners else "",
-        turn_key=sum(game.filled_count(p) for p in range(len(game.players))),
+        turn_key=turn_key(game),
         dice="" if dice is None or dice_mode == "virtual" else str(dice),
         points=points,
     )
+
+
+def turn_key(game: Game) -> int:
+    """Changes whenever a turn is taken or taken back, and never comes back (the board's
+    ``data-turn``; typed dice and previews belong to it, docs/board.md).
+
+    The number of events in the record up to the last one that took or took back a turn (an
+    entry, a cleared cell, or the undo of either). Counting filled cells instead came back to
+    the same number after an undo, so dice typed before a turn that was taken back counted as
+    typed for the turn after it.
+
+    >>> from kniffel.rules import Dice, Enter, Roll, Undo, get_variant
+    >>> game = Game(get_variant("kniffel"), ["Anna", "Ben"])
+    >>> game.push(Enter("Anna", game.cell("sixes"), dice=Dice.parse("66613")))
+    >>> game.push(Undo())
+    >>> turn_key(game)
+    2
+    """
+    key = 0
+    standing: list[bool] = []  # per standing event: did it take a turn?
+    for number, event in enumerate(game.log, start=1):
+        if isinstance(event, Undo):
+            took = standing.pop() if standing else False
+        else:
+            took = isinstance(event, (Enter, Clear))
+            standing.append(took)
+        if took:
+            key = number
+    return key
 
 
 def _sheet(

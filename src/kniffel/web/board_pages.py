@@ -22,7 +22,7 @@ from kniffel.board.chart import running_totals, totals_chart_svg
 from kniffel.board.errors import BoardError, Conflict, Forbidden, GameNotFound
 from kniffel.board.kept import Kept
 from kniffel.board.service import GameService, GameView
-from kniffel.board.sheet_view import BoardView, board_view
+from kniffel.board.sheet_view import BoardView, board_view, turn_key
 from kniffel.locales import Translator
 from kniffel.locales.refusals import refusal_text
 from kniffel.rules import Dice, KniffelError
@@ -110,12 +110,6 @@ def _board_context(
     }
 
 
-def _turn_key(view: GameView) -> int:
-    """Changes whenever a turn is taken or taken back (the board's ``data-turn``)."""
-    game = view.game
-    return sum(game.filled_count(p) for p in range(len(game.players)))
-
-
 def _typed(request: Request, t: Translator, view: GameView) -> tuple[Dice | None, int | None, str]:
     """The dice or points typed into the address (``?dice=66655``), or why they are refused.
 
@@ -124,7 +118,7 @@ def _typed(request: Request, t: Translator, view: GameView) -> tuple[Dice | None
     player's sheet.
     """
     turn = request.query_params.get("turn")
-    if turn is not None and turn != str(_turn_key(view)):
+    if turn is not None and turn != str(turn_key(view.game)):
         return None, None, ""
     try:
         dice = forms.dice_field(request.query_params.get("dice"), t)
@@ -233,7 +227,7 @@ async def _change(
     except Conflict as exc:
         status, message = 409, refusal_text(exc, t)
         view = await _load(request, game_id)
-        if form_data.get("turn") != str(_turn_key(view)):
+        if form_data.get("turn") != str(turn_key(view.game)):
             dice = points = None  # typed for a turn that is over
     except Forbidden as exc:
         status, message = 403, refusal_text(exc, t)
