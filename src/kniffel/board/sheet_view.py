@@ -235,14 +235,12 @@ def _sheet(
         for spec in game.columns
         if spec.discipline is not Discipline.FREE
     }
-    one_column = len(game.columns) == 1
     rows = []
     for row in game.rows:
         cells = []
         for spec in game.columns:
             cell = Cell(spec.id, row)
-            row_label = t.row(row)
-            prefix = [row_label] if one_column else [t.column(spec), row_label]
+            prefix = [t.cell(game.variant, cell)]
             cells.append(
                 _cell(
                     game,

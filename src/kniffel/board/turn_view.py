@@ -10,7 +10,6 @@ from kniffel.locales import Translator
 from kniffel.locales.refusals import refusal_text
 from kniffel.rules import (
     MAX_ROLLS,
-    Cell,
     Clear,
     Dice,
     Edit,
@@ -94,7 +93,7 @@ def _extra_kniffel(game: Game, t: Translator, p: int, dice: Dice | None) -> tupl
         )
     elif case is JokerCase.MATCHING:
         matching = [c for c in game.allowed_cells(p) if joker_permits(case, dice.faces[0], c.row)]
-        names = " / ".join(_cell_words(game, t, c) for c in matching)
+        names = " / ".join(t.cell(game.variant, c) for c in matching)
         lines.append(t("Joker (Pflicht): Der Kniffel muss in {cells}.", cells=names))
     elif case is JokerCase.LOWER:
         lines.append(
@@ -108,12 +107,6 @@ def _extra_kniffel(game: Game, t: Translator, p: int, dice: Dice | None) -> tupl
     else:
         lines.append(t("Kein Joker: Der Wurf zählt überall normal."))
     return tuple(lines)
-
-
-def _cell_words(game: Game, t: Translator, cell: Cell) -> str:
-    if len(game.columns) == 1:
-        return t.row(cell.row)
-    return f"{t.column(game.variant.column(cell.column))}, {t.row(cell.row)}"
 
 
 def undo_view(game: Game, t: Translator, dice_mode: str) -> UndoView:
@@ -151,7 +144,7 @@ def _event_words(game: Game, t: Translator, event: Event) -> str:
     if isinstance(event, Roll):
         return t("Wurf von {name} ({dice})", name=event.player, dice=" ".join(map(str, event.dice)))
     assert isinstance(event, Enter | Edit | Clear)
-    where = _cell_words(game, t, event.cell)
+    where = t.cell(game.variant, event.cell)
     if isinstance(event, Enter):
         value = game.points(event.player, event.cell)
         if value is not None:

@@ -64,10 +64,7 @@ def labeller(variant: Variant) -> Callable[[Choice], str]:
         action = choice.action
         if not isinstance(action, EnterAction):
             return choice.label
-        cell = t.row(action.cell.row)
-        if len(variant.columns) > 1:
-            cell = f"{t.column(variant.column(action.cell.column))}, {cell}"
-        return f"enter {cell} ({choice.points})"
+        return f"enter {t.cell(variant, action.cell)} ({choice.points})"
 
     return label
 

@@ -34,7 +34,7 @@ from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 from babel.support import Translations
 
-from kniffel.rules import ColumnSpec, Discipline, Row, Variant
+from kniffel.rules import Cell, ColumnSpec, Discipline, Row, Variant
 
 __all__ = [
     "DEFAULT_LANGUAGE",
@@ -194,6 +194,18 @@ class Translator:
     def column(self, spec: ColumnSpec) -> str:
         """The column's name in words (``Runter``, ``Down``, ``×2``)."""
         return self.t(spec.label) if spec.label in COLUMN_LABELS else spec.label
+
+    def place(self, column: ColumnSpec | None, row: str) -> str:
+        """A row's words with its column's name before them (``Runter, Dreier``), or alone
+        when there is no column to name (a one-column game): the one place that wording is
+        made (issue 22).
+        """
+        return row if column is None else f"{self.column(column)}, {row}"
+
+    def cell(self, variant: Variant, cell: Cell) -> str:
+        """``cell`` in words: ``Runter, Dreier``; in a one-column game only ``Dreier``."""
+        column = None if len(variant.columns) == 1 else variant.column(cell.column)
+        return self.place(column, self.row(cell.row))
 
     def column_header(self, spec: ColumnSpec) -> str:
         """The column's head on the sheet: its arrow, then its name."""

@@ -227,7 +227,7 @@ def cell_words(name: str, t: Translator) -> str:
         return _row(name, t)
     if column not in _COLUMNS:
         return name
-    return f"{t.column(_COLUMNS[column])}, {_row(row, t)}"
+    return t.place(_COLUMNS[column], _row(row, t))
 
 
 def _either(items: list[str], t: Translator) -> str:

@@ -66,10 +66,8 @@ class AdviceWords:
         """``Behalten: 6 6 6``, ``Alle neu würfeln``, ``Eintragen: Runter, Sechser (18)``."""
         action = choice.action
         if isinstance(action, EnterAction):
-            row = self.t.row(action.cell.row)
-            if len(variant.columns) > 1:
-                row = f"{self.t.column(variant.column(action.cell.column))}, {row}"
-            return self.t("Eintragen: {cell} ({points})", cell=row, points=choice.points)
+            cell = self.t.cell(variant, action.cell)
+            return self.t("Eintragen: {cell} ({points})", cell=cell, points=choice.points)
         if action.keep:
             return self.t("Behalten: {dice}", dice=" ".join(map(str, action.keep)))
         return self.t("Alle neu würfeln") if rolls else self.t("Würfeln")

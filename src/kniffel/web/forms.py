@@ -42,6 +42,7 @@ __all__ = [
     "keep_field",
     "new_game_body",
     "new_game_refusal",
+    "number_field",
     "optional_int",
     "points_field",
     "presets",
@@ -293,7 +294,26 @@ def optional_int(text: str | None) -> int | None:
     return int(value)
 
 
+def number_field(form: FormData | Any, t: Translator, name: str) -> int | None:
+    """A whole number from the field ``name`` of ``form`` (or from ``form`` itself, a query
+    parameter's text), ``None`` when empty: the rolls of the Tipp, how many choices it lists.
+
+    >>> from kniffel.locales import Translator
+    >>> number_field(" 2 ", Translator("de"), "rolls"), number_field("", Translator("de"), "rolls")
+    (2, None)
+    >>> number_field("zwei", Translator("en"), "rolls")
+    Traceback (most recent call last):
+    kniffel.web.forms.FormError: "zwei" is not a whole number.
+    """
+    text = _text(form, name) if isinstance(form, FormData) else str(form or "")
+    try:
+        return optional_int(text)
+    except ValueError:
+        raise FormError(t("„{value}“ ist keine ganze Zahl.", value=text.strip())) from None
+
+
 def points_field(form: FormData | Any, t: Translator, name: str = "points") -> int | None:
+    """The points typed instead of dice (or into a correction), ``None`` when empty."""
     text = _text(form, name) if isinstance(form, FormData) else str(form or "")
     try:
         return optional_int(text)

@@ -186,11 +186,7 @@ def _severity_word(words: ReviewWords, loss: float) -> str:
 
 
 def _cell_words(words: ReviewWords, view: GameView, cell: str) -> str:
-    found = view.game.cell(cell)
-    row = words.t.row(found.row)
-    if len(view.variant.columns) > 1:
-        return f"{words.t.column(view.variant.column(found.column))}, {row}"
-    return row
+    return words.t.cell(view.variant, view.game.cell(cell))
 
 
 @pages.get("/g/{game_id}/analyse/verlauf.svg")
