@@ -4,6 +4,26 @@ Every field of :class:`Settings` comes from the environment as ``KNIFFEL_`` and 
 capitals (``max_body``: ``KNIFFEL_MAX_BODY``); the ``kniffel serve`` options, where there is one,
 win. docs/cli.md, "Settings", lists them all with their defaults (``tests/test_docs.py`` keeps
 that table and this class in step); docs/deploy.md says which to set behind a proxy.
+
+The settings (``tests/test_docs.py`` checks that this list names every field of
+:class:`Settings`):
+
+- ``db``: the database, an SQLAlchemy URL (an SQLite file in the user data directory);
+- ``host``, ``port``: where ``kniffel serve`` listens;
+- ``max_body``: the largest request body taken, in bytes;
+- ``max_ws_message``: the largest message a live socket takes;
+- ``header_timeout``: seconds a request's line and headers may take;
+- ``max_active``: requests served at once, changes first;
+- ``workers``: server processes (more than one needs PostgreSQL);
+- ``metrics``: Prometheus metrics at ``/metrics``;
+- ``public_url``: where phones reach the board, the start of every share link;
+- ``cache_dir``, ``cache_max_bytes``: where the solved tables are kept and how much they may
+  take (:class:`TableSettings`, all the solver reads);
+- ``table_queue``, ``table_builds_per_client``: how many tables of new house rules may wait,
+  and how many one client may have built an hour;
+- ``prebuild_tables``: build the presets' tables in the background at start;
+- ``background``: reviews and yardsticks in a background thread;
+- ``gc_freeze``: keep what start-up made out of the collector's sight.
 """
 
 from __future__ import annotations
