@@ -192,6 +192,35 @@ def test_every_option_has_help_text_that_agrees_with_the_settings(name: str) -> 
                 )
 
 
+def _terms(help_text: str) -> set[str]:
+    """What a table row must say as ``--help`` does: numbers, names with dots, slashes or ``=``
+    (files, formats, paths, examples) and capitalised names (``PostgreSQL``, ``JSON``); the
+    ``(env …; default …)`` part is checked against the settings above."""
+    text = re.sub(r"\(env KNIFFEL_\w+[^)]*\)", "", help_text).replace("e.g.", "")
+    words = [word.rstrip(".:,;") for word in re.findall(r"[\w./:=,-]+", text)]
+    return {
+        word
+        for i, word in enumerate(words)
+        if re.search(r"\d|[./=]\w", word) or (i > 0 and re.search(r"[A-Z]", word))
+    }
+
+
+@pytest.mark.parametrize(
+    ("name", "row"), OPTION_ROWS, ids=[f"{n}-{r['option']}" for n, r in OPTION_ROWS]
+)
+def test_every_documented_option_says_what_its_help_says(name: str, row: dict[str, str]) -> None:
+    """docs/cli.md's row and ``--help`` agree: the row names every figure, file, format and
+    choice the help text names (the row may say more; issue 22)."""
+    option = _option(cli.commands[name], row["option"])
+    documented = " ".join(row.values())
+    named = _terms(option.help or "")
+    if isinstance(option.type, click.Choice):
+        named |= {str(choice) for choice in option.type.choices}
+    assert sorted(t for t in named if t not in documented) == [], (
+        f"kniffel {name} {row['option']}: --help says {option.help!r}"
+    )
+
+
 def test_the_settings_table_lists_every_setting_with_its_default() -> None:
     from kniffel.settings import Settings
 
