@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from kniffel.board.background import Background
 from kniffel.board.bot_seats import BotSeats
 from kniffel.board.players.sample import random_record
 from kniffel.board.service import GameService
@@ -20,7 +21,6 @@ from kniffel.record import parse, replay
 from kniffel.settings import Settings
 from kniffel.solver.advice.review import review
 from kniffel.web.app import create_app
-from kniffel.web.background import Background
 from kniffel.web.review_words import ReviewWords
 
 pytestmark = pytest.mark.usefixtures("table_cache")
@@ -79,9 +79,9 @@ def test_a_finished_game_is_reviewed_without_opening_its_review(
 
 def test_a_game_waits_while_its_tables_are_missing(tmp_path: Path) -> None:
     """Without ready tables a finished game stays unrated; the chore does not loop on it."""
+    from kniffel.board.background import Reviews
     from kniffel.store import GameStore
     from kniffel.store.results import ResultStore
-    from kniffel.web.background import Reviews
 
     store = GameStore.open(f"sqlite:///{tmp_path / 'k.db'}")
 
@@ -124,10 +124,10 @@ def test_a_failing_chore_does_not_end_the_thread() -> None:
 
 def test_games_waiting_for_tables_do_not_hide_an_older_ready_one(tmp_path: Path) -> None:
     """More waiting games than one look takes (20) stand before a game whose tables are ready."""
+    from kniffel.board.background import Reviews
     from kniffel.board.hub import LocalHub
     from kniffel.store import GameStore
     from kniffel.store.results import ResultStore
-    from kniffel.web.background import Reviews
 
     store = GameStore.open(f"sqlite:///{tmp_path / 'k.db'}")
     service = GameService(store, LocalHub())

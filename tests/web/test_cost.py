@@ -20,7 +20,6 @@ from kniffel.board.service import GameService
 from kniffel.settings import Settings
 from kniffel.store.results import ResultStore
 from kniffel.web.app import create_app
-from kniffel.web.player_routes import results_on
 
 
 @pytest.fixture
@@ -88,7 +87,7 @@ def test_every_players_figures_read_at_once_are_the_player_pages_figures(
         if g % 4 == 0:
             seated = [seated[0].upper(), *seated[1:]]  # the same player, spelt otherwise
         service.import_record(random_record(variant, seated, draw))
-    results: ResultStore = results_on(client.app)
+    results: ResultStore = client.app.state.players.results  # type: ignore[attr-defined]
     every = results.every_figures()
     assert [raw.key for raw in every] == sorted({name.casefold() for name in names})
     for raw in every:
@@ -152,7 +151,7 @@ def test_the_players_csv_is_made_again_only_when_the_summary_rows_change(
     assert again == first
     assert not any("player_results.total" in statement for statement in seen)
     # A link counts at once (the store that made it says so), and so does a new game.
-    results: ResultStore = results_on(client.app)
+    results: ResultStore = client.app.state.players.results  # type: ignore[attr-defined]
     key = first.splitlines()[1].split(",")[0]
     game = next(row for row in results.rows() if row.player == key)
     assert results.link(game.game_id, game.seat, "Umbenannt")

@@ -23,7 +23,7 @@ from kniffel.locales import Translator
 from kniffel.rules import EnterAction, Variant
 
 if TYPE_CHECKING:
-    from kniffel.solver.advice.position import Choice
+    from kniffel.board.advice_values import Choice
 
 __all__ = ["AdviceWords"]
 

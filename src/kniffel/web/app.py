@@ -6,25 +6,24 @@ import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 
 import kniffel
+from kniffel.board import background
 from kniffel.board.bot_seats import BotSeats
-from kniffel.board.hub import Hub, LocalHub
-from kniffel.board.service import BotDriver, GameService
+from kniffel.board.opening import open_board
+from kniffel.board.players.service import PlayerService
+from kniffel.board.reviews import ReviewService
+from kniffel.board.service import BotDriver
+from kniffel.board.tables import TableReadiness
 from kniffel.settings import Settings
-from kniffel.solver.builds import TableBuilds, preset_tables
-from kniffel.store import GameStore
-from kniffel.store.group_commit import GroupCommit
 from kniffel.web import (
     access_log,
     advice_routes,
     api,
-    background,
     chances_routes,
     health,
     live,
@@ -40,10 +39,7 @@ from kniffel.web.errors import COMMON_ERRORS, document_errors, install_error_han
 from kniffel.web.origin import SameOriginForms
 from kniffel.web.security import SecurityHeaders
 
-if TYPE_CHECKING:
-    from kniffel.store.loop_versions import LoopVersions
-
-__all__ = ["STATIC", "create_app", "hub_for"]
+__all__ = ["STATIC", "create_app"]
 
 STATIC = Path(__file__).parent / "static"
 #: Allocations between two collections of the youngest generation once the board has started
@@ -67,49 +63,34 @@ when `N` is newer than the version you show. Code 4404 closes it for an unknown 
 """
 
 
-def hub_for(store: GameStore) -> Hub:
-    """The hub that fits the store: PostgreSQL carries changes between processes."""
-    if store.dialect == "postgresql":
-        from kniffel.board.pghub import PgHub
-
-        return PgHub(store.url, store.version, store_announces=store.announces)
-    return LocalHub()
-
-
-async def loop_versions_for(store: GameStore) -> LoopVersions | None:
-    """PostgreSQL: a reader of versions on the event loop, started on the running one (its
-    query is a network round trip, which SQLite's is not)."""
-    if store.dialect != "postgresql":
-        return None
-    from kniffel.store.loop_versions import LoopVersions
-
-    versions = LoopVersions(store.url)
-    await versions.start()
-    return versions
-
-
 def create_app(settings: Settings | None = None, *, bots: BotDriver | None = None) -> FastAPI:
     """The board as an ASGI app; the store opens (and migrates) in the lifespan."""
     settings = settings if settings is not None else Settings()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = await run_in_threadpool(GameStore.open, settings.db)
-        hub = hub_for(store)
-        await hub.start()
-        app.state.store = store
-        app.state.hub = hub
         driver = bots if bots is not None else BotSeats()
         if isinstance(driver, BotSeats):
-            driver.use_tables(table_builds)
-        # SQLite: one writer thread stores the board's changes, many to a commit (group commit).
-        writer = GroupCommit(store) if store.dialect == "sqlite" else None
-        versions = await loop_versions_for(store)
-        app.state.service = GameService(store, hub, driver, writer=writer, versions=versions)
+            driver.use_tables(readiness.builds)
+        board = app.state.board = await open_board(settings.db, driver)
+        app.state.store = board.store
+        app.state.hub = board.hub
+        app.state.service = board.service
+        # The services the routes call on (docs/architecture.md): no route keeps a cache.
+        players = app.state.players = PlayerService(
+            board.service,
+            lambda variant: readiness.readiness(variant).ready,
+            simulate=settings.background,
+        )
+        reviews = app.state.reviews = ReviewService(players.results, advice_routes.analysis_of)
         if settings.prebuild_tables:
             # In the background: the worker skips the tables already on disk.
-            table_builds.enqueue(preset_tables())
-        chores = background.start(app)  # reviews and yardsticks (kniffel.web.background)
+            readiness.start_presets()
+        chores = None
+        if settings.background:  # reviews and yardsticks (kniffel.board.background)
+            chores = app.state.background = background.start(
+                board.service, players, reviews, readiness.builds
+            )
         if settings.gc_freeze:
             # What start-up made lives as long as the process: kept out of the collector's full
             # passes, which otherwise walked it all and held every request for 50-200 ms, the
@@ -126,15 +107,10 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
         finally:
             if chores is not None:
                 await run_in_threadpool(chores.close)
-            await run_in_threadpool(table_builds.close)
+            await run_in_threadpool(readiness.builds.close)
             if isinstance(driver, BotSeats):
                 await run_in_threadpool(driver.close)
-            if writer is not None:
-                await run_in_threadpool(writer.close)
-            await hub.stop()
-            if versions is not None:
-                await versions.close()
-            store.close()
+            await board.close()
 
     app = FastAPI(
         title="Die Tafel",
@@ -145,12 +121,12 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
         responses=COMMON_ERRORS,
     )
     app.state.settings = settings
-    table_builds = TableBuilds(settings.table_queue, settings.table_builds_per_client)
+    readiness = TableReadiness.of(settings.table_queue, settings.table_builds_per_client)
     access_log.install()
     install_error_handlers(app)
     outage.install(app)
     document_errors(app)
-    tables.install(app, table_builds)
+    tables.install(app, readiness)
     # The limit inside, the headers outside: a 413 carries the headers too.
     app.add_middleware(BodyLimit, limit=settings.max_body)
     app.add_middleware(SameOriginForms, public_url=settings.public_url)

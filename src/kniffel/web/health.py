@@ -6,7 +6,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
-from kniffel.store import GameStore
+from kniffel.board.opening import OpenBoard
 
 __all__ = ["router"]
 
@@ -15,8 +15,8 @@ router = APIRouter(include_in_schema=False)
 
 @router.get("/healthz")
 async def healthz(request: Request) -> JSONResponse:
-    store: GameStore = request.app.state.store
-    if await run_in_threadpool(store.reachable):
+    board: OpenBoard = request.app.state.board
+    if await run_in_threadpool(board.reachable):
         return JSONResponse({"status": "ok"})
     return JSONResponse(
         {"detail": "the database cannot be reached"},

@@ -9,14 +9,11 @@
   ``POST /api/games/{id}/players/{seat}/link``: the same as JSON.
 
 All figures come from the summary rows of finished games
-(:mod:`kniffel.store.results`, :mod:`kniffel.board.players.stats`).
+through the app's :class:`~kniffel.board.players.service.PlayerService`.
 """
 
 from __future__ import annotations
 
-import json
-import secrets
-import time
 from typing import Annotated, Any
 from urllib.parse import quote, urlencode
 
@@ -27,22 +24,19 @@ from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
 from kniffel.board import limits
-from kniffel.board.errors import BoardError, Forbidden, GameNotFound
-from kniffel.board.players.exchange import games_csv, players_csv
-from kniffel.board.players.stats import PlayerStats, PresetStats, leaderboard, player_stats
-from kniffel.board.players.yardstick import Simulations, Yardstick, yardstick
+from kniffel.board.errors import Forbidden, GameNotFound
+from kniffel.board.players.service import NotLinkable, PlayerNotFound, PlayerService, player_key
+from kniffel.board.players.stats import PlayerStats
+from kniffel.board.players.yardstick import Yardstick, yardstick
 from kniffel.locales.refusals import refusal_text
-from kniffel.rules import get_variant
 from kniffel.rules.variants import PRESETS
-from kniffel.store.player_figures import bins
-from kniffel.store.results import ResultStore, player_key
 from kniffel.web import rendering
 from kniffel.web.api import Key
 from kniffel.web.errors import ErrorBody
 from kniffel.web.player_charts import histogram_svg, lines_svg
 from kniffel.web.review_words import ReviewWords
 
-__all__ = ["leaderboard_context", "results_of", "results_on", "router"]
+__all__ = ["leaderboard_context", "player_href", "players_of", "router"]
 
 api = APIRouter(tags=["players"])
 pages = APIRouter(include_in_schema=False)
@@ -52,31 +46,9 @@ router = APIRouter()
 LEADERS = 5
 
 
-class NotLinkable(BoardError):
-    """The seat is not a seat of a finished game."""
-
-    status = 409
-
-
-class PlayerNotFound(BoardError):
-    status = 404
-
-    def __init__(self, name: str) -> None:
-        super().__init__(f"there is no player {name!r} with a finished game")
-
-
-def results_of(request: Request) -> ResultStore:
-    """The summary rows of the app's store."""
-    return results_on(request.app)
-
-
-def results_on(app: Any) -> ResultStore:
-    """The summary rows of ``app``'s store (made on first use)."""
-    state = app.state
-    found = getattr(state, "results", None)
-    if found is None:
-        found = state.results = ResultStore(state.store.engine)
-    assert isinstance(found, ResultStore)
+def players_of(request: Request) -> PlayerService:
+    """The app's players (:class:`kniffel.board.players.service.PlayerService`)."""
+    found: PlayerService = request.app.state.players
     return found
 
 
@@ -84,65 +56,14 @@ def player_href(name: str) -> str:
     return "/spieler/" + quote(player_key(name) or "-", safe="")
 
 
-def _stats(results: ResultStore, name: str) -> PlayerStats:
-    raw = results.figures(name)
-    if raw is None:
-        raise PlayerNotFound(name)
-    return player_stats(raw)
-
-
-def simulations_on(app: Any) -> Simulations | None:
-    """The best bot's yardsticks being simulated in the background (``None`` when the
-    background is off: then only the documented ones are shown)."""
-    state = app.state
-    if not state.settings.background:
-        return None
-    found = getattr(state, "yardsticks", None)
-    if found is None:
-        tables = state.tables
-
-        def ready(variant: str, options: str) -> bool:
-            return bool(tables.readiness(get_variant(variant, json.loads(options))).ready)
-
-        found = state.yardsticks = Simulations(ready)
-    assert isinstance(found, Simulations)
-    return found
-
-
-def _bot(request: Request, preset: PresetStats) -> tuple[Yardstick | None, dict[str, Any] | None]:
-    """The preset's yardstick for its options, or where its simulation stands (asking for it)."""
-    found = yardstick(preset.variant, preset.options)
-    if found is not None:
-        return found, None
-    simulations = simulations_on(request.app)
-    if simulations is None:
-        return None, None
-    simulations.want(preset.variant, preset.options)
-    background = getattr(request.app.state, "background", None)
-    if background is not None:
-        background.wake()
-    if not simulations.ready(preset.variant, preset.options):
-        return None, {"status": "waiting_for_tables"}
-    progress = simulations.progress(preset.variant, preset.options)
-    return None, {"status": "computing", "progress": progress}
-
-
-def _stats_json(request: Request, stats: PlayerStats) -> dict[str, Any]:
-    data = stats.as_dict()
-    for preset, shown in zip(stats.presets, data["presets"], strict=True):
-        found, pending = _bot(request, preset)
-        shown["bot"] = None if found is None else found.as_dict()
-        shown["bot_pending"] = pending
-    return data
-
-
 # ------------------------------------------------------------------------ JSON
 
 
 @api.get("/players", summary="Every player with a finished game, and the leaderboard per preset")
 def players_json(request: Request) -> dict[str, Any]:
-    results = results_of(request)
-    return {"players": _player_list(results), "leaderboard": _board_json(results)}
+    players = players_of(request)
+    board = {v: [r.as_dict() for r in rows] for v, rows in players.leaderboard().items()}
+    return {"players": players.listed(), "leaderboard": board}
 
 
 @api.get(
@@ -154,7 +75,8 @@ def players_json(request: Request) -> dict[str, Any]:
     summary="One player's figures across games (name without regard to case and spaces)",
 )
 def player_json(name: str, request: Request) -> dict[str, Any]:
-    return _stats_json(request, _stats(results_of(request), name))
+    players = players_of(request)
+    return players.stats_json(players.stats(name))
 
 
 class LinkBody(BaseModel):
@@ -182,45 +104,7 @@ def link_json(
     key: Key,
     request: Request,
 ) -> dict[str, Any]:
-    return _link(request, game_id, seat, body.name, key)
-
-
-def _link(
-    request: Request, game_id: str, seat: int, name: str | None, key: str | None
-) -> dict[str, Any]:
-    view = rendering.service(request).get(game_id)
-    if not key or not secrets.compare_digest(key.encode(), view.key.encode()):
-        raise Forbidden("this needs the game's key")
-    results = results_of(request)
-    counted = results.counted_names(game_id)
-    if seat not in counted:
-        raise NotLinkable(f"seat {seat} of game {game_id} is not a seat of a finished game")
-    # The rules of a new game's names, and no two seats of the game counted as one player.
-    linked = limits.player_name(name) if name and name.strip() else None
-    counted[seat] = linked or view.players[seat]
-    limits.check_distinct([counted[s] for s in sorted(counted)])
-    if not results.link(game_id, seat, linked):
-        raise NotLinkable(f"seat {seat} of game {game_id} is not a seat of a finished game")
-    shown = counted[seat]
-    return {"game": game_id, "seat": seat, "name": shown, "player": player_key(shown)}
-
-
-def _player_list(results: ResultStore) -> list[dict[str, Any]]:
-    return [
-        {
-            "name": name,
-            "key": key,
-            "games": games,
-            "wins": wins,
-            "win_rate": contested_wins / contested if contested else None,
-            "bot": bot,
-        }
-        for key, name, games, wins, contested, contested_wins, bot in results.players()
-    ]
-
-
-def _board_json(results: ResultStore) -> dict[str, list[dict[str, Any]]]:
-    return {v: [r.as_dict() for r in rows] for v, rows in leaderboard(results.leaders()).items()}
+    return players_of(request).link(game_id, seat, body.name, key)
 
 
 # ----------------------------------------------------------------------- pages
@@ -242,7 +126,7 @@ def _variant_label(words: ReviewWords, variant: str) -> str:
 def leaderboard_context(request: Request) -> dict[str, Any]:
     """The start page's leaderboard: per preset the best means (bots left out)."""
     words = ReviewWords(rendering.translator(request))
-    board = leaderboard(results_of(request).leaders())
+    board = players_of(request).leaderboard()
     return {
         "title": words("Bestenliste"),
         "all_players": words("Alle Spieler"),
@@ -271,7 +155,7 @@ def leaderboard_context(request: Request) -> dict[str, Any]:
 
 @pages.get("/spieler")
 async def players_page(request: Request) -> Response:
-    listed = await run_in_threadpool(_player_list, results_of(request))
+    listed = await run_in_threadpool(players_of(request).listed)
     words = ReviewWords(rendering.translator(request))
     players = [
         {**p, "href": player_href(p["name"]), "win_rate": _rate(words, p["win_rate"])}
@@ -292,14 +176,8 @@ async def histogram_chart(request: Request, name: str) -> Response:
     words = ReviewWords(rendering.translator(request))
 
     def draw() -> str:
-        results = results_of(request)
-        variant = request.query_params.get("variant", "")
-        counts = results.totals(name, variant) if variant else {}
-        if not counts:
-            stats = _stats(results, name)
-            variant = stats.presets[0].variant
-            counts = results.totals(name, variant)
-        mean = sum(t * n for t, n in counts.items()) / sum(counts.values())
+        asked = request.query_params.get("variant", "")
+        variant, binned, mean = players_of(request).histogram(name, asked)
         marks = [(words("Schnitt"), mean)]
         options = request.query_params.get("options")
         bot = yardstick(variant, options)
@@ -308,7 +186,7 @@ async def histogram_chart(request: Request, name: str) -> Response:
                 (words("Der starke Bot: {mean} im Schnitt", mean=words.decimal(bot.mean)), bot.mean)
             )
         return histogram_svg(
-            bins(counts),
+            binned,
             title=words("Punkteverteilung"),
             xlabel=words("Punkte"),
             ylabel=words("Anzahl"),
@@ -318,19 +196,12 @@ async def histogram_chart(request: Request, name: str) -> Response:
     return await _svg(request, draw)
 
 
-def _played(results: ResultStore, name: str) -> list[tuple[str, int, float | None]]:
-    played = results.series(name)
-    if not played:
-        raise PlayerNotFound(name)
-    return played
-
-
 @pages.get("/spieler/{name:path}/punkte.svg")
 async def totals_chart(request: Request, name: str) -> Response:
     words = ReviewWords(rendering.translator(request))
 
     def draw() -> str:
-        played = _played(results_of(request), name)
+        played = players_of(request).played(name)
         by_variant: dict[str, list[tuple[int, int]]] = {}
         for i, (variant, total, _) in enumerate(played, 1):
             by_variant.setdefault(variant, []).append((i, total))
@@ -354,11 +225,11 @@ async def accuracy_chart(request: Request, name: str) -> Response:
     words = ReviewWords(rendering.translator(request))
 
     def draw() -> str:
-        results = results_of(request)
-        played = _played(results, name)
+        players = players_of(request)
+        played = players.played(name)
         points = [(i, a) for i, (_, _, a) in enumerate(played, 1) if a is not None]
         return lines_svg(
-            [(results.shown_name(name) or name, [i for i, _ in points], [a for _, a in points])],
+            [(players.shown_name(name), [i for i, _ in points], [a for _, a in points])],
             title=words("Genauigkeit über die Zeit"),
             xlabel=words("Spiel"),
             ylabel=words("Genauigkeit") + " (%)",
@@ -381,8 +252,9 @@ async def player_page(request: Request, name: str) -> Response:
     words = ReviewWords(rendering.translator(request))
 
     def read() -> tuple[PlayerStats, list[tuple[Yardstick | None, dict[str, Any] | None]]]:
-        stats = _stats(results_of(request), name)
-        return stats, [_bot(request, p) for p in stats.presets]
+        players = players_of(request)
+        stats = players.stats(name)
+        return stats, [players.bot(p.variant, p.options) for p in stats.presets]
 
     try:
         stats, bots = await run_in_threadpool(read)
@@ -500,34 +372,14 @@ def _player_context(
 @pages.get("/export/spiele.csv")
 async def games_csv_download(request: Request) -> Response:
     """Every seat of every finished game as CSV (the columns of ``kniffel export --csv``)."""
-    rows = await run_in_threadpool(lambda: results_of(request).rows())
-    return _csv(games_csv(rows), "kniffel-spiele.csv")
-
-
-#: How long the players' CSV is handed out again while this process changed no summary row
-#: (seconds): another process's link or review shows after at most this long, a game change
-#: at the next download (docs/benchmarks.md, "Cost per request").
-CSV_FRESH = 60.0
-
-
-def _players_csv_kept(request: Request) -> str:
-    """The players' CSV, made again only when the summary rows changed (or after
-    :data:`CSV_FRESH`): made anew it costs about 0.1 ms a player."""
-    results = results_of(request)
-    results.sync()
-    generation, now = results.generation, time.monotonic()
-    kept: tuple[int, float, str] | None = getattr(request.app.state, "players_csv", None)
-    if kept is not None and kept[0] == generation and now - kept[1] < CSV_FRESH:
-        return kept[2]
-    text = players_csv(results)
-    request.app.state.players_csv = (generation, now, text)
-    return text
+    text = await run_in_threadpool(players_of(request).games_csv)
+    return _csv(text, "kniffel-spiele.csv")
 
 
 @pages.get("/export/spieler.csv")
 async def players_csv_download(request: Request) -> Response:
     """Every player's figures per preset as CSV."""
-    text = await run_in_threadpool(_players_csv_kept, request)
+    text = await run_in_threadpool(players_of(request).players_csv)
     return _csv(text, "kniffel-spieler.csv")
 
 
@@ -556,7 +408,11 @@ async def link_page(request: Request, game_id: str) -> Response:
         return Response(words("Diesen Platz gibt es nicht."), status_code=422)
     try:
         await run_in_threadpool(
-            _link, request, game_id, int(seat_text), name, rendering.device_key(request, view)
+            players_of(request).link,
+            game_id,
+            int(seat_text),
+            name,
+            rendering.device_key(request, view),
         )
     except limits.LimitError as refusal:
         return Response(refusal_text(refusal, rendering.translator(request)), status_code=400)

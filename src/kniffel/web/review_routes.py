@@ -7,9 +7,9 @@
 - ``GET /api/games/{id}/review``: the review as JSON (the analysis's keys
   plus ``accuracy``, ``counts``, ``loss_per_decision`` … per player).
 
-Reviews are kept per game version (the analysis is cached by
-:func:`kniffel.web.advice_routes.analysis_of`; the review's figures and chart
-here), so a page, its chart and its JSON cost one analysis.
+Reviews are kept per game version by the app's
+:class:`~kniffel.board.reviews.ReviewService` (``app.state.reviews``), so a page, its
+chart and its JSON cost one analysis.
 """
 
 from __future__ import annotations
@@ -21,47 +21,29 @@ from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
 from kniffel.board.errors import GameNotFound
-from kniffel.board.kept import Kept
+from kniffel.board.reviews import ReviewService
 from kniffel.board.service import GameView
-from kniffel.store.results import ResultStore
 from kniffel.web import rendering, tables
-from kniffel.web.advice_routes import analysis_of, waiting_page
+from kniffel.web.advice_routes import waiting_page
 from kniffel.web.api import OPTIONAL_KEY, Key
-from kniffel.web.player_routes import player_href, results_of
+from kniffel.web.player_routes import player_href, players_of
 from kniffel.web.review_chart import expected_chart_svg
 from kniffel.web.review_words import ReviewWords
 
-if TYPE_CHECKING:  # the solver (numpy) is imported by the first request that needs it
-    from kniffel.solver.advice.review import Review
+if TYPE_CHECKING:
+    from kniffel.board.reviews import Review
 
-__all__ = ["review_for", "router"]
+__all__ = ["reviews", "router"]
 
 api = APIRouter(tags=["advice"])
 pages = APIRouter(include_in_schema=False)
 router = APIRouter()
 
 
-_reviews: Kept[tuple[str, int], Review] = Kept()
-_charts: Kept[tuple[str, int, str], str] = Kept()
-
-
-def review_for(view: GameView, results: ResultStore | None = None) -> Review:
-    """The review of a stored game at its version (computed once per version).
-
-    With ``results``, a finished game's figures go into its summary rows (the
-    players' mean accuracy and loss per decision come from there).
-    """
-
-    def compute() -> Review:
-        from kniffel.solver.advice.review import review_of
-
-        found = review_of(analysis_of(view), view.game)
-        if results is not None and view.game.is_finished:
-            figures = [(p.accuracy, p.loss, p.decisions) for p in found.players]
-            results.set_review(view.id, view.version, figures)
-        return found
-
-    return _reviews.get((view.id, view.version), compute)
+def reviews(request: Request) -> ReviewService:
+    """The app's reviews (:class:`kniffel.board.reviews.ReviewService`)."""
+    found: ReviewService = request.app.state.reviews
+    return found
 
 
 # ------------------------------------------------------------------------ JSON
@@ -81,7 +63,7 @@ def review_json(game_id: str, request: Request, key: Key = None) -> dict[str, An
     ``accuracy``, ``costliest`` (event numbers) and ``not_rated`` entries."""
     view = rendering.service(request).get(game_id)
     tables.ensure(request, view, key)
-    return review_for(view, results_of(request)).as_dict()
+    return reviews(request).review(view).as_dict()
 
 
 # ----------------------------------------------------------------------- pages
@@ -105,11 +87,11 @@ async def review_page(request: Request, game_id: str) -> Response:
         return rendering.not_found(request)
     if (waiting := waiting_page(request, view)) is not None:
         return waiting
-    result = await run_in_threadpool(review_for, view, results_of(request))
+    result = await run_in_threadpool(reviews(request).review, view)
     context = _context(view, result, words)
     if view.game.is_finished:
         # The names the seats count as across games; a key holder may link them.
-        counted = await run_in_threadpool(results_of(request).counted_names, view.id)
+        counted = await run_in_threadpool(players_of(request).counted_names, view.id)
         for player in context["players"]:
             name = counted.get(player["seat"], player["name"])
             player["counted_as"] = name
@@ -179,9 +161,7 @@ def _context(view: GameView, result: Review, words: ReviewWords) -> dict[str, An
 
 
 def _severity_word(words: ReviewWords, loss: float) -> str:
-    from kniffel.solver.advice.review import severity
-
-    name = severity(loss)
+    name = ReviewService.severity(loss)
     return "" if name is None else words.severity(name)
 
 
@@ -201,12 +181,11 @@ async def review_chart(request: Request, game_id: str) -> Response:
         # Drawn once the review page found the tables ready; a chart never starts a build.
         return Response(status_code=202, headers={"Cache-Control": "no-store"})
 
-    def draw() -> str:
-        result = review_for(view)
+    def draw(result: Review) -> str:
         series = [(p.name, [v for _, v in p.expected]) for p in result.players]
         return expected_chart_svg(series, words)
 
-    svg = await run_in_threadpool(_charts.get, (view.id, view.version, words.lang), draw)
+    svg = await run_in_threadpool(reviews(request).chart, view, words.lang, draw)
     return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-cache"})
 
 

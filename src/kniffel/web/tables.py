@@ -1,8 +1,7 @@
-"""Solved tables in the board: no request builds one, and only a key holder starts a build.
+"""Solved tables in the board over HTTP: no request builds one, and only a key holder starts one.
 
-The Tipp, the analysis, the review and the best bot read solved tables
-(:mod:`kniffel.solver.builds`). Before one of them runs, :func:`ensure` asks the
-app's :class:`~kniffel.solver.builds.TableBuilds`:
+The Tipp, the analysis, the review and the best bot read solved tables. Before one of them
+runs, :func:`ensure` asks the app's :class:`~kniffel.board.tables.TableReadiness`:
 
 - the tables are ready: go on (reading stays open to everyone, as watching is);
 - they are being built (queued or running): :class:`TableBuilding`, which the
@@ -12,7 +11,7 @@ app's :class:`~kniffel.solver.builds.TableBuilds`:
   202); without it :class:`TableNeedsKey` (403), and nothing is built. The
   presets' tables are queued for anyone (should they have gone from the cache).
 - the builds of new house rules are full (the queue, or this client's share an hour:
-  :class:`~kniffel.solver.builds.BuildsBusy`): the API answers 503 with
+  :class:`~kniffel.board.tables.BuildsBusy`): the API answers 503 with
   ``Retry-After`` and ``{"code": "tables_busy", "params": {"reason": ..., "retry_after":
   s}, "message": ...}``, and nothing is queued (docs/deploy.md, "Limits").
 
@@ -23,16 +22,14 @@ the background and they are there from then on (cached on disk).
 
 from __future__ import annotations
 
-import secrets
 from typing import Any, Literal
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 
-from kniffel.board.errors import Forbidden
 from kniffel.board.service import GameView
-from kniffel.solver.builds import BuildsBusy, TableBuilds, preset_tables, tables_for
+from kniffel.board.tables import BuildsBusy, TableBuilding, TableNeedsKey, TableReadiness
 from kniffel.web.errors import ErrorBody
 
 __all__ = [
@@ -75,47 +72,16 @@ GAME_RESPONSES: dict[int | str, dict[str, Any]] = {
 }
 
 
-class TableNeedsKey(Forbidden):
-    """The game's tables are not built, and the request cannot start it (no key)."""
-
-    def __init__(self) -> None:
-        super().__init__(
-            "the solver table for this game's house rules is not built yet; "
-            "only a request with the game's key can start building it"
-        )
-
-
-class TableBuilding(Exception):
-    """The game's tables are being built: ``progress`` from 0 to 1."""
-
-    def __init__(self, progress: float) -> None:
-        self.progress = progress
-        super().__init__(f"the solver table is being built ({progress:.0%})")
-
-
-def builds(request: Request) -> TableBuilds:
-    table_builds: TableBuilds = request.app.state.tables
-    return table_builds
+def builds(request: Request) -> TableReadiness:
+    """The app's table readiness (:class:`kniffel.board.tables.TableReadiness`)."""
+    readiness: TableReadiness = request.app.state.readiness
+    return readiness
 
 
 def ensure(request: Request, view: GameView, key: str | None) -> None:
     """Returns when ``view``'s tables are ready; raises :class:`TableBuilding` or
     :class:`TableNeedsKey` otherwise (queueing the build when ``key`` is the game's)."""
-    table_builds = builds(request)
-    state = table_builds.readiness(view.variant)
-    if state.ready:
-        return
-    if not state.building:
-        presets = set(preset_tables())
-        if not all(t in presets for t in tables_for(view.variant)) and (
-            not key
-            or not secrets.compare_digest(key.encode("utf-8", "surrogatepass"), view.key.encode())
-        ):
-            raise TableNeedsKey()
-        state = table_builds.request(view.variant, client_of(request))
-        if state.ready:
-            return
-    raise TableBuilding(state.progress)
+    builds(request).ensure(view, key, client_of(request))
 
 
 def client_of(request: Request) -> str:
@@ -146,9 +112,11 @@ def building_body(progress: float) -> dict[str, object]:
     }
 
 
-def install(app: FastAPI, table_builds: TableBuilds) -> None:
-    """Puts the builder on ``app`` and answers :class:`TableBuilding` with 202."""
-    app.state.tables = table_builds
+def install(app: FastAPI, readiness: TableReadiness) -> None:
+    """Puts the readiness (and its builder) on ``app`` and answers :class:`TableBuilding`
+    with 202 and :class:`BuildsBusy` with 503."""
+    app.state.readiness = readiness
+    app.state.tables = readiness.builds
 
     async def building(_request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, TableBuilding)

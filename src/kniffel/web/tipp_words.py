@@ -13,9 +13,7 @@ from typing import TYPE_CHECKING, Any
 from kniffel.rules import Row, Variant
 
 if TYPE_CHECKING:
-    from kniffel.solver.advice.position import Choice, Position
-    from kniffel.solver.advice.reasons import Chances, Reasons
-    from kniffel.solver.chances.winbot import WinChoice
+    from kniffel.board.advice_values import Chances, Choice, Position, Reasons, WinChoice
     from kniffel.web.advice_words import AdviceWords
 
 __all__ = ["choice_reasons", "method_note", "now_line", "win_rows"]
@@ -125,7 +123,7 @@ def win_rows(
     top: int,
 ) -> list[dict[str, Any]]:
     """The "Auf Sieg" list: each choice's win chance and its cost in points, best first."""
-    from kniffel.solver.advice.position import Choice as PointsChoice
+    from kniffel.board.advice_values import Choice as PointsChoice
 
     rows = []
     for i, win in enumerate(choices[:top]):

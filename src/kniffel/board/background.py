@@ -27,9 +27,11 @@ import logging
 import os
 import threading
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from kniffel.board.errors import BoardError
+from kniffel.board.players.service import PlayerService
+from kniffel.board.reviews import ReviewService
 from kniffel.board.service import GameService, GameView
 from kniffel.solver.builds import TableBuilds
 from kniffel.store.results import ResultStore
@@ -110,7 +112,7 @@ class Reviews:
         self.service = service
         self.results = results
         self.tables = tables
-        self.review = review  # kniffel.web.review_routes.review_for: kept per version
+        self.review = review  # kniffel.board.reviews.ReviewService.review: kept per version
         self._seen = -1  # results.summarised when last looked: new finished games since?
         self._waiting: set[tuple[str, int]] = set()  # tables not ready, or it failed
         self._more = True  # the last look found more games than it took
@@ -155,19 +157,19 @@ class Reviews:
         return True
 
 
-def start(app: Any) -> Background | None:
-    """The app's background thread with its chores, started; ``None`` when switched off
-    (``KNIFFEL_BACKGROUND=false``). Called in the app's lifespan once the store is open."""
-    if not app.state.settings.background:
-        return None
-    from kniffel.web.player_routes import results_on, simulations_on
-    from kniffel.web.review_routes import review_for
-
-    results = results_on(app)
-    chores: list[Chore] = [Reviews(app.state.service, results, app.state.tables, review_for)]
-    simulations = simulations_on(app)
-    if simulations is not None:
-        chores.append(simulations.step)
-    background = app.state.background = Background(chores)
+def start(
+    games: GameService, players: PlayerService, reviews: ReviewService, tables: TableBuilds
+) -> Background:
+    """The board's background thread with its chores, started (in the app's lifespan once
+    the store is open, unless ``KNIFFEL_BACKGROUND=false``): the reviews, and the best bot's
+    yardsticks when ``players`` simulates them. A player page that asks for a yardstick
+    wakes it."""
+    chores: list[Chore] = [
+        Reviews(games, players.results, tables, lambda view: reviews.review(view, store=False))
+    ]
+    if players.simulations is not None:
+        chores.append(players.simulations.step)
+    background = Background(chores)
+    players.wake = background.wake
     background.start()
     return background

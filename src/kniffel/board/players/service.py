@@ -1,0 +1,189 @@
+"""Players across games without HTTP: their figures, the leaderboard, the best bot's
+yardsticks, the CSV downloads and a key holder's link of a seat to another name.
+
+All figures come from the summary rows of finished games (:mod:`kniffel.store.results`,
+:mod:`kniffel.board.players.stats`); one service per app (``app.state.players``).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from collections.abc import Callable
+from typing import Any
+
+from kniffel.board import limits
+from kniffel.board.errors import BoardError, Forbidden
+from kniffel.board.players.exchange import games_csv, players_csv
+from kniffel.board.players.stats import LeaderboardRow, PlayerStats, leaderboard, player_stats
+from kniffel.board.players.yardstick import Simulations, Yardstick, yardstick
+from kniffel.board.service import GameService
+from kniffel.rules import Variant, get_variant
+from kniffel.store.player_figures import bins
+from kniffel.store.results import ResultStore, player_key
+
+__all__ = ["CSV_FRESH", "NotLinkable", "PlayerNotFound", "PlayerService", "player_key"]
+
+#: How long the players' CSV is handed out again while this process changed no summary row
+#: (seconds): another process's link or review shows after at most this long, a game change
+#: at the next download (docs/benchmarks.md, "Cost per request").
+CSV_FRESH = 60.0
+
+#: Where the best bot's figures for a player page stand: ``None`` when there is nothing to
+#: wait for, else ``{"status": "computing", "progress": p}`` or ``"waiting_for_tables"``.
+Pending = dict[str, Any] | None
+
+
+class NotLinkable(BoardError):
+    """The seat is not a seat of a finished game."""
+
+    status = 409
+
+
+class PlayerNotFound(BoardError):
+    status = 404
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"there is no player {name!r} with a finished game")
+
+
+def _simulations(ready: Callable[[Variant], bool]) -> Simulations:
+    def tables_ready(variant: str, options: str) -> bool:
+        return ready(get_variant(variant, json.loads(options)))
+
+    return Simulations(tables_ready)
+
+
+class PlayerService:
+    """The players' figures of ``games``' store.
+
+    ``ready`` says whether a variant's solved tables are built (the yardsticks of new house
+    rules are simulated only then); ``simulate``: the yardsticks are simulated in the
+    background (off: only the documented ones are shown).
+    """
+
+    def __init__(
+        self, games: GameService, ready: Callable[[Variant], bool], *, simulate: bool
+    ) -> None:
+        self.games = games
+        self.results = ResultStore(games.store.engine)
+        self.simulations = _simulations(ready) if simulate else None
+        #: Called when a page asks for work the background does (it looks at once).
+        self.wake: Callable[[], None] = lambda: None
+        self._csv: tuple[int, float, str] | None = None
+
+    # ------------------------------------------------------------------ figures
+
+    def stats(self, name: str) -> PlayerStats:
+        raw = self.results.figures(name)
+        if raw is None:
+            raise PlayerNotFound(name)
+        return player_stats(raw)
+
+    def played(self, name: str) -> list[tuple[str, int, float | None]]:
+        """Each finished game of ``name`` in order: variant, total, accuracy."""
+        played = self.results.series(name)
+        if not played:
+            raise PlayerNotFound(name)
+        return played
+
+    def shown_name(self, name: str) -> str:
+        return self.results.shown_name(name) or name
+
+    def histogram(
+        self, name: str, variant: str
+    ) -> tuple[str, tuple[tuple[int, int, int], ...], float]:
+        """The totals of one preset (``variant``, else the most played) as bins, and the mean."""
+        counts = self.results.totals(name, variant) if variant else {}
+        if not counts:
+            variant = self.stats(name).presets[0].variant
+            counts = self.results.totals(name, variant)
+        mean = sum(t * n for t, n in counts.items()) / sum(counts.values())
+        return variant, bins(counts), mean
+
+    def listed(self) -> list[dict[str, Any]]:
+        """Every player with a finished game: games, wins, the win rate against others."""
+        return [
+            {
+                "name": name,
+                "key": key,
+                "games": games,
+                "wins": wins,
+                "win_rate": contested_wins / contested if contested else None,
+                "bot": bot,
+            }
+            for key, name, games, wins, contested, contested_wins, bot in self.results.players()
+        ]
+
+    def leaderboard(self) -> dict[str, list[LeaderboardRow]]:
+        """Per preset the best means (bots left out)."""
+        return leaderboard(self.results.leaders())
+
+    def counted_names(self, game_id: str) -> dict[int, str]:
+        return self.results.counted_names(game_id)
+
+    # --------------------------------------------------------------- yardsticks
+
+    def bot(self, variant: str, options: str) -> tuple[Yardstick | None, Pending]:
+        """The best bot's yardstick for these rules, or where its simulation stands (asking
+        for it)."""
+        found = yardstick(variant, options)
+        if found is not None:
+            return found, None
+        if self.simulations is None:
+            return None, None
+        self.simulations.want(variant, options)
+        self.wake()
+        if not self.simulations.ready(variant, options):
+            return None, {"status": "waiting_for_tables"}
+        return None, {
+            "status": "computing",
+            "progress": self.simulations.progress(variant, options),
+        }
+
+    def stats_json(self, stats: PlayerStats) -> dict[str, Any]:
+        data = stats.as_dict()
+        for preset, shown in zip(stats.presets, data["presets"], strict=True):
+            found, pending = self.bot(preset.variant, preset.options)
+            shown["bot"] = None if found is None else found.as_dict()
+            shown["bot_pending"] = pending
+        return data
+
+    # ---------------------------------------------------------------------- CSV
+
+    def games_csv(self) -> str:
+        """Every seat of every finished game (the columns of ``kniffel export --csv``)."""
+        return games_csv(self.results.rows())
+
+    def players_csv(self) -> str:
+        """The players' CSV, made again only when the summary rows changed (or after
+        :data:`CSV_FRESH`): made anew it costs about 0.1 ms a player."""
+        self.results.sync()
+        generation, now = self.results.generation, time.monotonic()
+        kept = self._csv
+        if kept is not None and kept[0] == generation and now - kept[1] < CSV_FRESH:
+            return kept[2]
+        text = players_csv(self.results)
+        self._csv = (generation, now, text)
+        return text
+
+    # --------------------------------------------------------------------- link
+
+    def link(self, game_id: str, seat: int, name: str | None, key: str | None) -> dict[str, Any]:
+        """Counts ``seat`` of the finished game as ``name`` (``None`` or blank: its own
+        name); needs the game's ``key``."""
+        view = self.games.get(game_id)
+        if not key or not secrets.compare_digest(key.encode(), view.key.encode()):
+            raise Forbidden("this needs the game's key")
+        counted = self.results.counted_names(game_id)
+        if seat not in counted:
+            raise NotLinkable(f"seat {seat} of game {game_id} is not a seat of a finished game")
+        # The rules of a new game's names, and no two seats of the game counted as one player.
+        linked = limits.player_name(name) if name and name.strip() else None
+        counted[seat] = linked or view.players[seat]
+        limits.check_distinct([counted[s] for s in sorted(counted)])
+        if not self.results.link(game_id, seat, linked):
+            raise NotLinkable(f"seat {seat} of game {game_id} is not a seat of a finished game")
+        shown = counted[seat]
+        return {"game": game_id, "seat": seat, "name": shown, "player": player_key(shown)}

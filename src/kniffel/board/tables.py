@@ -1,0 +1,99 @@
+"""Solved tables for the board: whether a game's are ready, and who may start a build.
+
+The Tipp, the analysis, the review and the best bot read solved tables
+(:mod:`kniffel.solver.builds`); no request builds one. :meth:`TableReadiness.ensure`
+answers before one of them runs:
+
+- the tables are ready: go on (reading stays open to everyone, as watching is);
+- they are being built (queued or running): :class:`TableBuilding` with the progress;
+- they are missing: only the game's key queues them; without it :class:`TableNeedsKey`,
+  and nothing is built. The presets' tables are queued for anyone (should they have gone
+  from the cache);
+- the builds of new house rules are full: :class:`BuildsBusy` (docs/deploy.md, "Limits").
+
+One per app, on ``app.state.readiness`` beside the builder it asks (``app.state.tables``);
+the web answers these refusals with 202, 403 and 503 (``kniffel.web.tables``).
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import TYPE_CHECKING
+
+from kniffel.board.errors import Forbidden
+from kniffel.solver.builds import (
+    BuildsBusy,
+    Readiness,
+    Table,
+    TableBuilds,
+    preset_tables,
+    tables_for,
+)
+
+if TYPE_CHECKING:
+    from kniffel.board.service import GameView
+    from kniffel.rules import Variant
+
+__all__ = ["BuildsBusy", "TableBuilding", "TableNeedsKey", "TableReadiness"]
+
+
+class TableNeedsKey(Forbidden):
+    """The game's tables are not built, and the request cannot start it (no key)."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "the solver table for this game's house rules is not built yet; "
+            "only a request with the game's key can start building it"
+        )
+
+
+class TableBuilding(Exception):
+    """The game's tables are being built: ``progress`` from 0 to 1."""
+
+    def __init__(self, progress: float) -> None:
+        self.progress = progress
+        super().__init__(f"the solver table is being built ({progress:.0%})")
+
+
+class TableReadiness:
+    """Asks ``builds`` whether a game's tables are ready, and queues them for a key holder."""
+
+    def __init__(self, builds: TableBuilds) -> None:
+        self.builds = builds
+
+    @classmethod
+    def of(cls, queue: int, per_client: int) -> TableReadiness:
+        """With a builder of its own: at most ``queue`` tables of new house rules waiting, and
+        ``per_client`` new ones an hour for one client (docs/deploy.md, "Limits")."""
+        return cls(TableBuilds(queue, per_client))
+
+    def readiness(self, variant: Variant) -> Readiness:
+        return self.builds.readiness(variant)
+
+    def is_ready(self, table: Table) -> bool:
+        return self.builds.is_ready(table)
+
+    def start_presets(self) -> None:
+        """Queues the presets' tables (default options); the worker skips those on disk."""
+        self.builds.enqueue(preset_tables())
+
+    def ensure(self, view: GameView, key: str | None, client: str) -> None:
+        """Returns when ``view``'s tables are ready; raises :class:`TableBuilding` or
+        :class:`TableNeedsKey` otherwise (queueing the build when ``key`` is the game's;
+        ``client`` is who asks, for the builds' share per client)."""
+        state = self.builds.readiness(view.variant)
+        if state.ready:
+            return
+        if not state.building:
+            presets = set(preset_tables())
+            if not all(t in presets for t in tables_for(view.variant)) and (
+                not key
+                or not secrets.compare_digest(
+                    key.encode("utf-8", "surrogatepass"), view.key.encode()
+                )
+            ):
+                raise TableNeedsKey()
+            state = self.builds.request(view.variant, client)
+            if state.ready:
+                return
+        raise TableBuilding(state.progress)
