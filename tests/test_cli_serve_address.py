@@ -14,8 +14,8 @@ import pytest
 from click.testing import CliRunner
 
 from kniffel.cli import cli
-from kniffel.web import addresses
-from kniffel.web.qr import qr_matrix
+from kniffel.web.present import addresses
+from kniffel.web.present.qr import qr_matrix
 
 #: The half-block characters back to their two modules (top, bottom); ``True`` is dark.
 _MODULES = {" ": (False, False), "▀": (True, False), "▄": (False, True), "█": (True, True)}

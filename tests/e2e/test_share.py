@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from kniffel.web.qr import qr_svg
+from kniffel.web.present.qr import qr_svg
 
 from .conftest import PHONE, running_board
 from .test_accessibility import violations
@@ -29,7 +29,7 @@ NETWORK_ADDRESS = "192.0.2.7"
 _LAUNCH = f"""
 import sys
 import uvicorn
-from kniffel.web import addresses
+from kniffel.web.present import addresses
 addresses.network_addresses = lambda: [{NETWORK_ADDRESS!r}]
 from kniffel.web.app import create_app
 uvicorn.run(create_app(), host="127.0.0.1", port=int(sys.argv[1]), log_level="warning")

@@ -17,7 +17,7 @@ from kniffel.solver.advice.notation import parse_sheet
 from kniffel.solver.advice.position import evaluate
 from kniffel.solver.advice.reasons import HALF_WIDTH, reasons
 from kniffel.solver.exact.dice_tables import ROLL_INDEX
-from kniffel.web.advice_words import AdviceWords
+from kniffel.web.present.advice_words import AdviceWords
 
 UPPER = ["ones", "twos", "threes", "fours", "fives", "sixes"]
 LOWER = ["three_kind", "four_kind", "full_house", "small_straight", "large_straight"]

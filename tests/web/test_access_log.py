@@ -12,7 +12,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from kniffel.web.access_log import HIDDEN
+from kniffel.web.middleware.access_log import HIDDEN
 
 
 def _free_port() -> int:

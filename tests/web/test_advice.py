@@ -14,7 +14,7 @@ from kniffel.locales import Translator
 from kniffel.rules import EnterAction, Game, RollAction
 from kniffel.solver.advice import advise, evaluate, reasons, turn_ends
 from kniffel.solver.advice.analysis import analyse
-from kniffel.web.advice_words import AdviceWords
+from kniffel.web.present.advice_words import AdviceWords
 
 PRESETS = ["kniffel", "yahtzee", "rauf-runter", "dreifach"]
 HX = {"HX-Request": "true"}

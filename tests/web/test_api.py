@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 
 from kniffel.record import loads, replay, state_dict
 from kniffel.rules import PRESETS
-from kniffel.web.schemas import VariantName
+from kniffel.web.api.schemas import VariantName
 
 from .table import enter, new_game, send, state
 

@@ -21,7 +21,7 @@ from kniffel.record import parse, replay
 from kniffel.settings import Settings
 from kniffel.solver.advice.review import review
 from kniffel.web.app import create_app
-from kniffel.web.review_words import ReviewWords
+from kniffel.web.present.review_words import ReviewWords
 
 pytestmark = pytest.mark.usefixtures("table_cache")
 

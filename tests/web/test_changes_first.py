@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 
 from kniffel.settings import Settings
 from kniffel.web.app import create_app
-from kniffel.web.changes_first import DEFAULT_MAX_ACTIVE, ChangesFirst, Turns
+from kniffel.web.middleware.changes_first import DEFAULT_MAX_ACTIVE, ChangesFirst, Turns
 
 WAIT = 10.0  # generous: the waits below end at once unless the middleware is wrong
 

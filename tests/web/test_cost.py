@@ -100,7 +100,7 @@ def test_every_players_figures_read_at_once_are_the_player_pages_figures(
 def test_the_end_chart_is_drawn_once_per_game_version(
     client: TestClient, service: GameService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from kniffel.web import board_pages
+    from kniffel.web.pages import board_pages
 
     drawn: list[str] = []
     draw = board_pages.totals_chart_svg

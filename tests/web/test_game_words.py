@@ -12,7 +12,7 @@ from kniffel.board.service import GameService
 from kniffel.locales import Translator
 from kniffel.rules import PRESETS, Cell, EnterAction, Row
 from kniffel.solver.advice.position import Choice
-from kniffel.web.advice_words import AdviceWords
+from kniffel.web.present.advice_words import AdviceWords
 
 HX = {"HX-Request": "true"}
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from kniffel.web.live import NOT_FOUND_CLOSE_CODE
+from kniffel.web.api.live import NOT_FOUND_CLOSE_CODE
 
 from .served import Server, next_message
 

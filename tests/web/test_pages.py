@@ -16,8 +16,8 @@ from kniffel.board.service import GameService
 from kniffel.record import loads, replay
 from kniffel.rules import Dice, Enter, Game, Undo, get_variant, rows_for
 from kniffel.settings import Settings
-from kniffel.web import i18n
 from kniffel.web.app import create_app
+from kniffel.web.present import i18n
 
 HX = {"HX-Request": "true"}
 WEB = Path(create_app.__code__.co_filename).parent
@@ -548,7 +548,7 @@ def test_an_unknown_game_is_404(client: TestClient) -> None:
 
 
 def test_the_variant_notes_and_jokers_are_translated() -> None:
-    from kniffel.web import forms
+    from kniffel.web.pages import forms
 
     t, de = i18n.Translator("en"), i18n.Translator("de")
     notes = [p.note for p in forms.presets(t)]

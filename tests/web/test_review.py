@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from kniffel.board.service import GameService
 from kniffel.locales import Translator
 from kniffel.solver.advice.review import review
-from kniffel.web.review_words import ReviewWords
+from kniffel.web.present.review_words import ReviewWords
 
 NAME = "<b>$x$ Anna</b>"
 

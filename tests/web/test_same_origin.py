@@ -8,7 +8,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from kniffel.board.service import GameService
-from kniffel.web.origin import CROSS_ORIGIN_MESSAGE
+from kniffel.web.middleware.origin import CROSS_ORIGIN_MESSAGE
 
 HOST = "testserver"  # what the test client sends as Host
 

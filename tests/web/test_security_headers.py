@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from kniffel.web import security
+from kniffel.web import rendering
 
 from .table import new_game
 
-TEMPLATES = Path(security.__file__).parent / "templates"
-STATIC = Path(security.__file__).parent / "static"
+TEMPLATES = rendering.TEMPLATES
+STATIC = Path(rendering.__file__).parent / "static"
 
 
 def _csp(answer_headers: dict[str, str]) -> dict[str, str]:

@@ -16,10 +16,10 @@ from fastapi.testclient import TestClient
 from pydantic import ValidationError
 
 from kniffel.settings import Settings
-from kniffel.web import addresses
-from kniffel.web.addresses import Reach, share_base
 from kniffel.web.app import create_app
-from kniffel.web.qr import qr_svg
+from kniffel.web.present import addresses
+from kniffel.web.present.addresses import Reach, share_base
+from kniffel.web.present.qr import qr_svg
 
 LAN = "192.168.1.20"
 

@@ -13,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from kniffel.board.service import GameService
-from kniffel.web import api
+from kniffel.web.api import api
 
 
 def _enter(client: TestClient, game: dict[str, Any], version: int) -> Any:

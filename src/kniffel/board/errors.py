@@ -2,7 +2,7 @@
 
 Like the engine's errors each carries a stable ``code`` and its ``params``, from which the pages
 say the refusal in the reader's language (:mod:`kniffel.locales.refusals`). The web layer
-(:mod:`kniffel.web.errors`) turns them, and the rules' errors, into 4xx answers.
+(:mod:`kniffel.web.middleware.errors`) turns them, and the rules' errors, into 4xx answers.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ answers before one of them runs:
 - the builds of new house rules are full: :class:`BuildsBusy` (docs/deploy.md, "Limits").
 
 One per app, on ``app.state.readiness`` beside the builder it asks (``app.state.tables``);
-the web answers these refusals with 202, 403 and 503 (``kniffel.web.tables``).
+the web answers these refusals with 202, 403 and 503 (``kniffel.web.api.tables``).
 """
 
 from __future__ import annotations

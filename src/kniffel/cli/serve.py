@@ -175,7 +175,7 @@ def _setting_problem(loc: tuple[int | str, ...], message: str) -> str:
 
 def _local_host(host: str) -> str:
     """The address this machine opens the board with (not ``0.0.0.0``, which names none)."""
-    from kniffel.web.addresses import host_in_url, is_wildcard
+    from kniffel.web.present.addresses import host_in_url, is_wildcard
 
     if is_wildcard(host):
         return "[::1]" if ":" in host else "127.0.0.1"
@@ -184,7 +184,12 @@ def _local_host(host: str) -> str:
 
 def _print_joining(host: str, port: int, public_url: str | None) -> None:
     """Where phones at the table join, with a QR code of it (docs/board.md)."""
-    from kniffel.web.addresses import host_in_url, is_loopback, is_wildcard, network_addresses
+    from kniffel.web.present.addresses import (
+        host_in_url,
+        is_loopback,
+        is_wildcard,
+        network_addresses,
+    )
 
     if public_url:
         urls = [f"{public_url}/"]
@@ -213,7 +218,7 @@ def _print_joining(host: str, port: int, public_url: str | None) -> None:
 
 def _print_qr(url: str) -> None:
     """The QR code of ``url`` in half-block characters (painted black on white on a terminal)."""
-    from kniffel.web.qr import qr_text
+    from kniffel.web.present.qr import qr_text
 
     stdout = sys.stdout
     text = qr_text(url, ansi=stdout.isatty() and not os.environ.get("NO_COLOR"))

@@ -8,10 +8,10 @@
   one, and the expected loss per player (:func:`kniffel.solver.advice.analysis.analyse`).
 - ``GET /g/{id}/tipp``: the Tipp panel (an htmx fragment of the board).
 - ``GET /g/{id}/analyse/alle``: the table of every decision (the game review,
-  :mod:`kniffel.web.review_routes`, is the first view at ``/g/{id}/analyse``).
+  :mod:`kniffel.web.pages.review_routes`, is the first view at ``/g/{id}/analyse``).
 
 Both only read the game: no key is needed, as for watching it, once the game's
-solver tables are built; a request never builds one (:mod:`kniffel.web.tables`).
+solver tables are built; a request never builds one (:mod:`kniffel.web.api.tables`).
 """
 
 from __future__ import annotations
@@ -30,10 +30,13 @@ from kniffel.board.service import GameView
 from kniffel.locales.refusals import refusal_text
 from kniffel.rules import Action, Dice, EnterAction, KniffelError
 from kniffel.solver.builds import chance_tables_for
-from kniffel.web import forms, rendering, tables, tipp_words
-from kniffel.web.advice_words import AdviceWords
-from kniffel.web.api import OPTIONAL_KEY, Key, Rolls, TableDice, Top
-from kniffel.web.errors import ErrorBody
+from kniffel.web import rendering
+from kniffel.web.api import tables
+from kniffel.web.api.api import OPTIONAL_KEY, Key, Rolls, TableDice, Top
+from kniffel.web.middleware.errors import ErrorBody
+from kniffel.web.pages import forms
+from kniffel.web.present import tipp_words
+from kniffel.web.present.advice_words import AdviceWords
 
 if TYPE_CHECKING:  # the solver (numpy) is imported by the first request that needs it
     from kniffel.solver.advice.analysis import Analysis

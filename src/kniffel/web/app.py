@@ -20,24 +20,15 @@ from kniffel.board.reviews import ReviewService
 from kniffel.board.service import BotDriver
 from kniffel.board.tables import TableReadiness
 from kniffel.settings import Settings
-from kniffel.web import (
-    access_log,
-    advice_routes,
-    api,
-    chances_routes,
-    health,
-    live,
-    outage,
-    pages,
-    player_routes,
-    review_routes,
-    tables,
-)
-from kniffel.web.body_limit import BodyLimit
-from kniffel.web.changes_first import ChangesFirst, Turns
-from kniffel.web.errors import COMMON_ERRORS, document_errors, install_error_handlers
-from kniffel.web.origin import SameOriginForms
-from kniffel.web.security import SecurityHeaders
+from kniffel.web import advice_routes, chances_routes
+from kniffel.web.api import api, health, live, tables
+from kniffel.web.middleware import access_log, outage
+from kniffel.web.middleware.body_limit import BodyLimit
+from kniffel.web.middleware.changes_first import ChangesFirst, Turns
+from kniffel.web.middleware.errors import COMMON_ERRORS, document_errors, install_error_handlers
+from kniffel.web.middleware.origin import SameOriginForms
+from kniffel.web.middleware.security import SecurityHeaders
+from kniffel.web.pages import player_routes, review_routes, start
 
 __all__ = ["STATIC", "create_app"]
 
@@ -136,13 +127,13 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
     app.add_middleware(ChangesFirst, turns=app.state.turns)
     app.include_router(health.router)
     if settings.metrics:
-        from kniffel.web.metrics import install_metrics
+        from kniffel.web.middleware.metrics import install_metrics
 
         install_metrics(app)
     # The pages first: FastAPI prepares each router's routes when a request first passes
     # them, so the start page's first answer no longer waits for every API route's models
     # (docs/benchmarks.md, "Start"). No page's path is also another router's.
-    app.include_router(pages.router)
+    app.include_router(start.router)
     app.include_router(api.router, prefix="/api")
     app.include_router(live.router, prefix="/api")
     app.include_router(advice_routes.router)

@@ -25,9 +25,10 @@ from kniffel.board.kept import Kept
 from kniffel.board.views import GameView
 from kniffel.locales import N_
 from kniffel.rules import Dice
-from kniffel.web import rendering, tables
-from kniffel.web.api import OPTIONAL_KEY, Key, Rolls, TableDice, Top
-from kniffel.web.errors import GameNotFound
+from kniffel.web import rendering
+from kniffel.web.api import tables
+from kniffel.web.api.api import OPTIONAL_KEY, Key, Rolls, TableDice, Top
+from kniffel.web.middleware.errors import GameNotFound
 
 if TYPE_CHECKING:  # the solver (numpy) is imported by the first request that needs it
     from kniffel.solver.chances.forecast import Chances

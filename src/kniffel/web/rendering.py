@@ -1,7 +1,7 @@
 """How a page of the board is answered: templates, language, htmx and the device's key.
 
-Shared by the start page (:mod:`kniffel.web.pages`) and the board
-(:mod:`kniffel.web.board_pages`).
+Shared by the start page (:mod:`kniffel.web.pages.start`) and the board
+(:mod:`kniffel.web.pages.board_pages`).
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from jinja2_fragments.fastapi import Jinja2Blocks
 from starlette.datastructures import FormData
 
 from kniffel.board.service import GameService, GameView
-from kniffel.web import i18n
-from kniffel.web.i18n import LANGUAGES, Translator, negotiate
+from kniffel.web.present import i18n
+from kniffel.web.present.i18n import LANGUAGES, Translator, negotiate
 
 __all__ = [
     "KEY_COOKIE",

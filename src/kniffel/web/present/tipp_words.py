@@ -14,7 +14,7 @@ from kniffel.rules import Row, Variant
 
 if TYPE_CHECKING:
     from kniffel.board.advice_values import Chances, Choice, Position, Reasons, WinChoice
-    from kniffel.web.advice_words import AdviceWords
+    from kniffel.web.present.advice_words import AdviceWords
 
 __all__ = ["choice_reasons", "method_note", "now_line", "win_rows"]
 

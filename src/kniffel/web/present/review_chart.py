@@ -1,6 +1,6 @@
 """The game review's chart: each player's expected final total after every decision, as SVG.
 
-Written as SVG text by :mod:`kniffel.web.player_charts` in the end chart's colours
+Written as SVG text by :mod:`kniffel.web.present.player_charts` in the end chart's colours
 (:data:`kniffel.board.chart.PALETTE`): opening a review must take under a second
 (docs/benchmarks.md, "Opening a review"), and matplotlib alone took longer than that to
 import and draw the first chart of a process. Player names are escaped text nodes, never
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from kniffel.web.player_charts import lines_svg
+from kniffel.web.present.player_charts import lines_svg
 
 __all__ = ["expected_chart_svg"]
 

@@ -18,7 +18,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from sqlalchemy import exc
 
-from kniffel.web.errors import error_response
+from kniffel.web.middleware.errors import error_response
 
 __all__ = ["CODE", "QUIET_SECONDS", "RETRY_AFTER", "install"]
 

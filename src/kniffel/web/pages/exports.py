@@ -8,7 +8,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
-from kniffel.web.players import players_of
+from kniffel.web.pages.players import players_of
 
 __all__ = ["exports"]
 

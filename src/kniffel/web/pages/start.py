@@ -1,6 +1,6 @@
 """The board's start page: the new-game form, the games to resume, the history and the import.
 
-The board itself is :mod:`kniffel.web.board_pages`; both go through
+The board itself is :mod:`kniffel.web.pages.board_pages`; both go through
 :class:`~kniffel.board.service.GameService`, the same object the JSON API uses.
 """
 
@@ -18,7 +18,8 @@ from kniffel.board.views import GameSummary
 from kniffel.locales import Translator
 from kniffel.locales.refusals import refusal_text
 from kniffel.rules import MAX_PLAYERS, PRESETS, KniffelError
-from kniffel.web import board_pages, forms, player_routes, rendering
+from kniffel.web import rendering
+from kniffel.web.pages import board_pages, forms, player_routes
 
 __all__ = ["router"]
 

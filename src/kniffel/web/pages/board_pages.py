@@ -26,9 +26,10 @@ from kniffel.board.sheet_view import BoardView, board_view, turn_key
 from kniffel.locales import Translator
 from kniffel.locales.refusals import refusal_text
 from kniffel.rules import Dice, KniffelError
-from kniffel.web import forms, moves, rendering
-from kniffel.web.addresses import share_base
-from kniffel.web.qr import qr_svg
+from kniffel.web import rendering
+from kniffel.web.pages import forms, moves
+from kniffel.web.present.addresses import share_base
+from kniffel.web.present.qr import qr_svg
 
 __all__ = ["router"]
 
@@ -139,7 +140,8 @@ async def board_page(request: Request, game_id: str) -> Response:
         return rendering.not_found(request)
     key = request.query_params.get("key")
     # Links of older versions carry the key in the address (?key=): it goes into the cookie
-    # and the address bar keeps the plain link (the access log hides it: web/access_log.py).
+    # and the address bar keeps the plain link (the access log hides it:
+    # web/middleware/access_log.py).
     if key and secrets.compare_digest(key.encode("utf-8", "surrogatepass"), view.key.encode()):
         # The link's key goes into a cookie; the address bar keeps the plain link.
         response = RedirectResponse(f"/g/{view.id}", status_code=303)

@@ -27,7 +27,7 @@ from urllib.parse import urlsplit
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from kniffel.web.errors import error_response
+from kniffel.web.middleware.errors import error_response
 
 __all__ = ["CROSS_ORIGIN_MESSAGE", "SameOriginForms", "is_same_origin"]
 

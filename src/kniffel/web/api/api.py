@@ -14,8 +14,7 @@ from fastapi.security import APIKeyHeader, APIKeyQuery
 
 from kniffel.board.kept import Kept
 from kniffel.board.service import GameService, GameView, preview_of
-from kniffel.web.errors import ErrorBody
-from kniffel.web.schemas import (
+from kniffel.web.api.schemas import (
     CreatedGame,
     EventBody,
     GameState,
@@ -28,6 +27,7 @@ from kniffel.web.schemas import (
     entries_of,
     state_of,
 )
+from kniffel.web.middleware.errors import ErrorBody
 
 __all__ = ["STATES_KEPT", "router", "state_response"]
 

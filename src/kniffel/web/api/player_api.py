@@ -10,9 +10,9 @@ from fastapi import APIRouter, Request
 from fastapi import Path as PathParam
 from pydantic import BaseModel, Field
 
-from kniffel.web.api import Key
-from kniffel.web.errors import ErrorBody
-from kniffel.web.players import players_of
+from kniffel.web.api.api import Key
+from kniffel.web.middleware.errors import ErrorBody
+from kniffel.web.pages.players import players_of
 
 __all__ = ["api"]
 

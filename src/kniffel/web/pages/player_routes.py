@@ -16,11 +16,11 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from kniffel.web.exports import exports
-from kniffel.web.player_api import api
-from kniffel.web.player_pages import leaderboard_context, pages
-from kniffel.web.player_svg import charts
-from kniffel.web.players import player_href, players_of
+from kniffel.web.api.player_api import api
+from kniffel.web.pages.exports import exports
+from kniffel.web.pages.player_pages import leaderboard_context, pages
+from kniffel.web.pages.player_svg import charts
+from kniffel.web.pages.players import player_href, players_of
 
 __all__ = ["leaderboard_context", "player_href", "players_of", "router"]
 

@@ -16,7 +16,7 @@ from starlette.datastructures import FormData
 from kniffel.board.service import GameView, check_virtual
 from kniffel.locales import Translator
 from kniffel.record import event_from_json
-from kniffel.web import forms
+from kniffel.web.pages import forms
 
 __all__ = ["check", "clear_event", "edit_event", "entry_event"]
 

@@ -75,7 +75,7 @@ class OptionsIn(_Body):
 
 
 class NewGameBody(_Body):
-    """A new game, from the API's JSON and from the new-game form (``kniffel.web.forms``):
+    """A new game, from the API's JSON and from the new-game form (``kniffel.web.pages.forms``):
     the one check of its shape; the service checks the rest (``kniffel.board.limits``, the
     rules engine) with coded refusals."""
 

@@ -30,7 +30,7 @@ from pydantic import BaseModel
 
 from kniffel.board.service import GameView
 from kniffel.board.tables import BuildsBusy, TableBuilding, TableNeedsKey, TableReadiness
-from kniffel.web.errors import ErrorBody
+from kniffel.web.middleware.errors import ErrorBody
 
 __all__ = [
     "GAME_RESPONSES",

@@ -23,12 +23,13 @@ from starlette.concurrency import run_in_threadpool
 from kniffel.board.errors import GameNotFound
 from kniffel.board.reviews import ReviewService
 from kniffel.board.service import GameView
-from kniffel.web import rendering, tables
+from kniffel.web import rendering
 from kniffel.web.advice_routes import waiting_page
-from kniffel.web.api import OPTIONAL_KEY, Key
-from kniffel.web.player_routes import player_href, players_of
-from kniffel.web.review_chart import expected_chart_svg
-from kniffel.web.review_words import ReviewWords
+from kniffel.web.api import tables
+from kniffel.web.api.api import OPTIONAL_KEY, Key
+from kniffel.web.pages.player_routes import player_href, players_of
+from kniffel.web.present.review_chart import expected_chart_svg
+from kniffel.web.present.review_words import ReviewWords
 
 if TYPE_CHECKING:
     from kniffel.board.reviews import Review

@@ -16,7 +16,7 @@ from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from kniffel.web.errors import error_response
+from kniffel.web.middleware.errors import error_response
 
 __all__ = ["DEFAULT_MAX_BODY", "BodyLimit", "BodyTooLarge", "too_large_message"]
 

@@ -8,7 +8,7 @@ from fastapi import Request
 
 from kniffel.board.players.service import PlayerService, player_key
 from kniffel.rules.variants import PRESETS
-from kniffel.web.review_words import ReviewWords
+from kniffel.web.present.review_words import ReviewWords
 
 __all__ = ["player_href", "players_of", "variant_label"]
 

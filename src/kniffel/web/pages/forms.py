@@ -5,7 +5,7 @@ A form field is text; these functions turn it into what the service takes and
 raise :class:`FormError` (a ``ValueError``) with a message for the player.
 
 The new-game form is read by FastAPI into :class:`NewGameForm` (a form model) and validated as
-the JSON API's :class:`~kniffel.web.schemas.NewGameBody`: one model checks a new game from both
+the JSON API's :class:`~kniffel.web.api.schemas.NewGameBody`: one model checks a new game from both
 (docs/architecture.md, "Limits and security"); here its refusals get the reader's words.
 """
 
@@ -26,8 +26,8 @@ from kniffel.locales import Translator
 from kniffel.locales.refusals import refusal_text
 from kniffel.locales.variant_notes import variant_note
 from kniffel.rules import MAX_PLAYERS, PRESETS, Dice, KniffelError, Options
-from kniffel.web.errors import validation_message
-from kniffel.web.schemas import NewGameBody
+from kniffel.web.api.schemas import NewGameBody
+from kniffel.web.middleware.errors import validation_message
 
 __all__ = [
     "JOKERS",
@@ -145,7 +145,8 @@ class NewGameForm(BaseModel):
         }
 
     def body(self) -> dict[str, Any]:
-        """The JSON API's request body (:class:`~kniffel.web.schemas.NewGameBody`) for this form."""
+        """The JSON API's request body (:class:`~kniffel.web.api.schemas.NewGameBody`) for this
+        form."""
         names, bots = self.players()
         options = self.options()
         return {
@@ -303,7 +304,7 @@ def number_field(form: FormData | Any, t: Translator, name: str) -> int | None:
     (2, None)
     >>> number_field("zwei", Translator("en"), "rolls")
     Traceback (most recent call last):
-    kniffel.web.forms.FormError: "zwei" is not a whole number.
+    kniffel.web.pages.forms.FormError: "zwei" is not a whole number.
     """
     text = _text(form, name) if isinstance(form, FormData) else str(form or "")
     try:

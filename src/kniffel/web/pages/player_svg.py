@@ -13,9 +13,9 @@ from starlette.concurrency import run_in_threadpool
 from kniffel.board.players.service import PlayerNotFound
 from kniffel.board.players.yardstick import yardstick
 from kniffel.web import rendering
-from kniffel.web.player_charts import histogram_svg, lines_svg
-from kniffel.web.players import players_of, variant_label
-from kniffel.web.review_words import ReviewWords
+from kniffel.web.pages.players import players_of, variant_label
+from kniffel.web.present.player_charts import histogram_svg, lines_svg
+from kniffel.web.present.review_words import ReviewWords
 
 __all__ = ["charts"]
 

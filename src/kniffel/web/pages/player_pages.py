@@ -21,8 +21,8 @@ from kniffel.board.players.yardstick import Yardstick
 from kniffel.locales.refusals import refusal_text
 from kniffel.rules.variants import PRESETS
 from kniffel.web import rendering
-from kniffel.web.players import player_href, players_of, variant_label
-from kniffel.web.review_words import ReviewWords
+from kniffel.web.pages.players import player_href, players_of, variant_label
+from kniffel.web.present.review_words import ReviewWords
 
 __all__ = ["leaderboard_context", "pages"]
 

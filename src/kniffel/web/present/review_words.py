@@ -1,7 +1,7 @@
 """The words of the game review and the player pages, German first and English second.
 
 The words come from the board's catalogues (:mod:`kniffel.locales`), like the
-Tipp's and the analysis's (:class:`~kniffel.web.advice_words.AdviceWords`).
+Tipp's and the analysis's (:class:`~kniffel.web.present.advice_words.AdviceWords`).
 
 >>> from kniffel.locales import Translator
 >>> ReviewWords(Translator("en"))("Spielbericht: {variant}", variant="Kniffel")
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from babel.numbers import format_decimal
 
 from kniffel.locales import NP_
-from kniffel.web.advice_words import AdviceWords
+from kniffel.web.present.advice_words import AdviceWords
 
 __all__ = ["ReviewWords"]
 
