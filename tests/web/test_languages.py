@@ -162,3 +162,28 @@ def test_a_game_page_keeps_its_language_for_htmx_fragments(client: TestClient) -
     client.get(f"/g/{game_id}?lang=fr")
     fragment = client.get(f"/g/{game_id}/board", headers=HX).text
     assert "Descendante" in text(fragment)
+
+
+def test_points_take_the_form_the_count_asks_for() -> None:
+    """A cell's points in words (its label for a screen reader) count as the language does."""
+    croatian = Translator("hr")
+    assert [croatian.points(n) for n in (1, 2, 5, 21, 1234)] == [
+        "1 bod",
+        "2 boda",
+        "5 bodova",
+        "21 bod",
+        "1.234 boda",
+    ]
+    assert croatian.points(3, possible=True) == "moguća 3 boda"
+    assert Translator("sr_Latn").points(24) == "24 poena"
+    assert Translator("fr").points(0) == "0 point" and Translator("fr").points(50) == "50 points"
+    german, english = Translator("de"), Translator("en")
+    assert (german.points(1), german.points(0), german.points(18, possible=True)) == (
+        "1 Punkt",
+        "0 Punkte",
+        "18 Punkte möglich",
+    )
+    assert (english.points(1, possible=True), english.points(1234)) == (
+        "1 point possible",
+        "1,234 points",
+    )

@@ -227,14 +227,11 @@ class Translator:
         return page_tag(self.lang)
 
     def points(self, value: int, *, possible: bool = False) -> str:
-        """``3 Punkte``, ``1 Punkt`` (with ``möglich`` for a preview)."""
+        """``3 Punkte``, ``1 Punkt`` (with ``möglich`` for a preview), in the form the language
+        takes for ``value`` (Croatian ``2 boda``, ``5 bodova``, ``21 bod``)."""
         if possible:
-            return (
-                self.t("1 Punkt möglich")
-                if value == 1
-                else self.t("{n} Punkte möglich", n=self.number(value))
-            )
-        return self.t("1 Punkt") if value == 1 else self.t("{n} Punkte", n=self.number(value))
+            return self.ngettext("{n} Punkt möglich", "{n} Punkte möglich", value)
+        return self.ngettext("{n} Punkt", "{n} Punkte", value)
 
     def when(self, moment: datetime) -> str:
         return format_datetime(moment, "short", locale=self.lang)
