@@ -21,7 +21,7 @@ __all__ = ["replay_command"]
 @click.option("--json", "as_json", is_flag=True, help="Print the state as one JSON object.")
 @click.option(
     "--lang",
-    type=click.Choice([page_tag(lang) for lang in LANGUAGES], case_sensitive=False),
+    type=click.Choice([page_tag(lang) for lang in LANGUAGES]),
     default=DEFAULT_LANGUAGE,
     show_default=True,
     help="The language of the printed sheets.",
