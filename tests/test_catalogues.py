@@ -1,7 +1,11 @@
-"""The catalogues: every message the code and the templates use is translated in both languages."""
+"""The catalogues: every message the code and the templates use is translated in every language
+(German ids; English, Croatian, Serbian in Latin script, French), placeholders kept, plural forms
+as each language counts."""
 
 from __future__ import annotations
 
+import gettext
+import string
 from pathlib import Path
 
 import pytest
@@ -74,9 +78,10 @@ def test_every_used_message_is_translated(lang: str) -> None:
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_catalogue_entry_is_translated_in_both(lang: str) -> None:
-    """Both catalogues hold the same message ids, each with a translation."""
+    """Every catalogue holds the German one's message ids, no more, each with a translation."""
     mine, other = translated(lang), translated("en" if lang == "de" else "de")
     assert sorted(k for k in mine if k not in other) == []
+    assert sorted(f"{k}" for k in other if k not in mine) == []
     assert sorted(f"{k}" for k, text in mine.items() if not text) == []
 
 
@@ -87,15 +92,82 @@ def test_a_missing_translation_is_caught(tmp_path: Path) -> None:
     assert (None, "Rückgängig") in used_messages() - catalogue.keys()
 
 
-def test_placeholders_match() -> None:
-    """A translation keeps the message's ``{name}`` placeholders."""
-    import string
+def names(text: str) -> set[str]:
+    return {f for _, f, _, _ in string.Formatter().parse(text) if f}
 
-    def names(text: str) -> set[str]:
-        return {f for _, f, _, _ in string.Formatter().parse(text) if f}
 
-    english = translated("en")
-    assert [k for k, text in english.items() if names(text) != names(k[1])] == []
+@pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "de"])
+def test_placeholders_match(lang: str) -> None:
+    """A translation keeps the message's ``{name}`` placeholders, in every plural form."""
+    with po_file(lang).open("rb") as source:
+        catalog = read_po(source, locale=lang)
+    wrong = []
+    for m in catalog:
+        if not m.id:
+            continue
+        ids = (m.id,) if isinstance(m.id, str) else m.id
+        forms = (m.string,) if isinstance(m.string, str) else m.string
+        wanted = set().union(*(names(i) for i in ids))
+        if m.id == "review-formula":  # an id that names its text; the text has no placeholders
+            wanted = set()
+        wrong += [(m.context, ids[0], form) for form in forms if names(form) != wanted]
+    assert wrong == []
+
+
+def test_a_lost_placeholder_is_caught() -> None:
+    """The check above is real: a translation that drops ``{n}`` is told apart."""
+    assert names("{n} poteza") == names("{n} Züge") and names("poteza") != names("{n} Züge")
+
+
+#: Each language's plural rule: how many forms, and the form (0, 1, 2) for some counts.
+PLURALS = {
+    "de": (2, {0: 1, 1: 0, 2: 1, 5: 1, 21: 1}),
+    "en": (2, {0: 1, 1: 0, 2: 1, 5: 1, 21: 1}),
+    # Croatian and Serbian: 1, 21, 101 / 2–4, 22–24 / 0, 5–20, 25–30, 111–114.
+    "hr": (3, {0: 2, 1: 0, 2: 1, 4: 1, 5: 2, 11: 2, 12: 2, 14: 2, 20: 2, 21: 0, 22: 1, 25: 2}),
+    "sr_Latn": (3, {0: 2, 1: 0, 2: 1, 4: 1, 5: 2, 11: 2, 12: 2, 14: 2, 20: 2, 21: 0, 22: 1}),
+    # French: 0 and 1 take the singular.
+    "fr": (2, {0: 0, 1: 0, 2: 1, 5: 1, 21: 1}),
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_plural_forms_are_the_language_s(lang: str) -> None:
+    """The ``Plural-Forms`` header counts as the language does, and every plural entry has that
+    many forms (gettext picks a form by the header's rule: a wrong rule says "5 potez")."""
+    with po_file(lang).open("rb") as source:
+        catalog = read_po(source, locale=lang)
+    count, forms = PLURALS[lang]
+    assert catalog.num_plurals == count
+    rule = gettext.c2py(catalog.plural_expr)
+    assert {n: rule(n) for n in forms} == forms
+    plurals = [m for m in catalog if m.id and isinstance(m.id, tuple)]
+    assert plurals and all(len(m.string) == count and all(m.string) for m in plurals)
+
+
+def test_the_new_languages_say_their_words() -> None:
+    """Spot checks that the catalogues are the languages they claim (not copies of another)."""
+    assert Translator("hr")("Neues Spiel") == "Nova igra"
+    assert Translator("sr_Latn")("Neues Spiel") == "Nova partija"
+    assert Translator("fr")("Neues Spiel") == "Nouvelle partie"
+    assert [Translator("hr").row(row) for row in Row][:6] == [
+        "Jedinice",
+        "Dvojke",
+        "Trojke",
+        "Četvorke",
+        "Petice",
+        "Šestice",
+    ]
+    french = Translator("fr")
+    assert [french.row(r) for r in (Row.THREE_KIND, Row.FOUR_KIND, Row.FULL_HOUSE)] == [
+        "Brelan",
+        "Carré",
+        "Full",
+    ]
+    assert french.row(Row.SMALL_STRAIGHT) == "Petite suite"
+    for lang in ("hr", "sr_Latn", "fr"):
+        same = [k for k, text in translated(lang).items() if text == translated("en")[k]]
+        assert len(same) < 40, (lang, same)  # names, formats and "Bonus", not whole sentences
 
 
 def test_row_and_column_labels_come_from_the_catalogues() -> None:

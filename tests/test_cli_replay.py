@@ -113,6 +113,34 @@ def test_lang_en_prints_english_sheets(tmp_path: Path) -> None:
     assert any(line.startswith("Upper sum ") for line in lines)
 
 
+@pytest.mark.parametrize(
+    ("lang", "header", "total"),
+    [
+        ("hr", "↓ Dolje   ↑ Gore   Slobodna", "Anna – bodovi: 27"),
+        ("sr-Latn", "↓ Na dole   ↑ Na gore   Slobodna", "Anna – poeni: 27"),
+    ],
+)
+def test_lang_hr_and_sr_latn_print_the_sheets_as_jamb_players_read_them(
+    tmp_path: Path, lang: str, header: str, total: str
+) -> None:
+    result = run(tmp_path, record(*EVENTS), "--lang", lang)
+    assert result.exit_code == 0, result.stderr
+    out = result.stdout
+    assert total in out and "Einser" not in out and "Punkte" not in out
+    rows = [line.split("  ")[0] for line in out.splitlines()]
+    assert "Jedinice" in rows and "Šestice" in rows and "Triling" in rows
+    assert out.splitlines()[3].split() == header.split()
+
+
+def test_lang_fr_prints_french_sheets_and_an_unknown_language_is_refused(tmp_path: Path) -> None:
+    result = run(tmp_path, record(*EVENTS), "--lang", "fr")
+    assert result.exit_code == 0, result.stderr
+    rows = [line.split("  ")[0] for line in result.stdout.splitlines()]
+    assert "Brelan" in rows and "Carré" in rows and "Petite suite" in rows
+    refused = run(tmp_path, record(*EVENTS), "--lang", "sr-Cyrl")
+    assert refused.exit_code == 2 and "sr-Latn" in refused.stderr
+
+
 def test_the_yahtzee_preset_says_yahtzee_in_english(tmp_path: Path) -> None:
     result = run(tmp_path, record(variant="yahtzee"), "--lang", "en")
     assert result.exit_code == 0, result.stderr

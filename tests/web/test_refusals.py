@@ -20,7 +20,7 @@ from fastapi.testclient import TestClient
 
 from kniffel.board.errors import BoardError, Conflict, Forbidden
 from kniffel.board.service import MAX_IMPORT_EVENTS
-from kniffel.locales import Translator
+from kniffel.locales import LANGUAGES, Translator, language_of, page_tag
 from kniffel.locales.refusals import REFUSALS, refusal_text
 from kniffel.record import RecordError, loads, replay
 from kniffel.rules import CODES, IllegalMoveError, KniffelError, Row
@@ -145,6 +145,19 @@ def test_an_import_refusal_reads_in_the_page_language(client: TestClient, code: 
     assert german not in page
 
 
+@pytest.mark.parametrize("code", sorted(RECORDS))
+def test_an_import_refusal_reads_in_croatian_serbian_and_french(
+    client: TestClient, code: str
+) -> None:
+    error = refused(RECORDS[code])
+    for lang in ("hr", "sr_Latn", "fr"):
+        t = Translator(lang)
+        said = t("Import abgelehnt, nichts gespeichert: {reason}", reason=refusal_text(error, t))
+        page = import_page(client, RECORDS[code], page_tag(lang))
+        assert " ".join(said.split()) in page, lang
+        assert refusal_text(error, DE) not in page and refusal_text(error, EN) not in page
+
+
 def test_the_import_refusal_of_the_issue_reads_in_german(client: TestClient) -> None:
     document = doc(enter("down.threes", points=9))
     assert import_page(client, document, "de").count(
@@ -239,15 +252,18 @@ BOARD_CASES = {
 
 
 @pytest.mark.parametrize("code", sorted(BOARD_CASES))
-@pytest.mark.parametrize("lang", ["de", "en"])
+@pytest.mark.parametrize("lang", [page_tag(lang) for lang in LANGUAGES])
 def test_a_board_refusal_reads_in_the_page_language(
     client: TestClient, code: str, lang: str
 ) -> None:
     answer, error = BOARD_CASES[code](client, lang)
     assert answer.status_code in (403, 409, 422), answer.text
-    mine, other = (DE, EN) if lang == "de" else (EN, DE)
+    mine = Translator(language_of(lang) or "")
     assert notice(answer) == refusal_text(error, mine)
-    assert refusal_text(error, other) not in page_text(answer)
+    for other in LANGUAGES:
+        if other != mine.lang:
+            theirs = " ".join(refusal_text(error, Translator(other)).split())  # as page_text
+            assert theirs not in page_text(answer), other
 
 
 def test_the_board_says_why_a_cell_is_locked_before_it_is_tapped(client: TestClient) -> None:

@@ -10,7 +10,7 @@ import click
 
 from kniffel.cli.output import terminal_safe
 from kniffel.cli.text import render_game
-from kniffel.locales import DEFAULT_LANGUAGE, LANGUAGES, Translator
+from kniffel.locales import DEFAULT_LANGUAGE, LANGUAGES, Translator, language_of, page_tag
 from kniffel.record import RecordError, loads, replay, state_dict
 
 __all__ = ["replay_command"]
@@ -21,7 +21,7 @@ __all__ = ["replay_command"]
 @click.option("--json", "as_json", is_flag=True, help="Print the state as one JSON object.")
 @click.option(
     "--lang",
-    type=click.Choice(LANGUAGES),
+    type=click.Choice([page_tag(lang) for lang in LANGUAGES]),
     default=DEFAULT_LANGUAGE,
     show_default=True,
     help="The language of the printed sheets.",
@@ -41,7 +41,8 @@ def replay_command(file: str, as_json: bool, lang: str) -> None:
     if as_json:
         click.echo(terminal_safe(json.dumps(state_dict(game), ensure_ascii=False), json=True))
     else:
-        click.echo(terminal_safe(render_game(game, Translator(lang))))
+        words = Translator(language_of(lang) or DEFAULT_LANGUAGE)
+        click.echo(terminal_safe(render_game(game, words)))
 
 
 def _read(file: str) -> bytes:

@@ -1,10 +1,13 @@
-"""The board's words in German and English: gettext catalogues, compiled when first used.
+"""The board's words in German, English, Croatian, Serbian (Latin script) and French: gettext
+catalogues, compiled when first used.
 
-The catalogues are the ``.po`` files beside this module
-(``de/LC_MESSAGES/messages.po``, ``en/LC_MESSAGES/messages.po``); the German
-text is the message id. Nothing compiled is kept in the repository: the first
-lookup of a language reads its ``.po`` file with Babel and compiles it in
-memory (docs/decisions.md, "Translations").
+The catalogues are the ``.po`` files beside this module (``de/LC_MESSAGES/messages.po``,
+``en/…``, ``hr/…``, ``sr_Latn/…``, ``fr/…``); the German text is the message id. Nothing
+compiled is kept in the repository: the first lookup of a language reads its ``.po`` file with
+Babel and compiles it in memory (docs/decisions.md, "Translations").
+
+A language is named as Babel names its locale (``sr_Latn``); the page and the API write it as a
+language tag (``sr-Latn``, :func:`page_tag`), and :func:`language_of` reads either.
 
 A game may speak its own words: a message looked up for the ``yahtzee`` preset
 first tries the message context ``yahtzee`` (English "Yahtzee bonus" where
@@ -17,6 +20,8 @@ Kniffel says "Kniffel bonus").
 ('1.234', '1,234')
 >>> Translator("en", game="yahtzee")("Kniffel-Bonus")
 'Yahtzee bonus'
+>>> Translator("hr").ngettext("{n} Zug", "{n} Züge", 22), Translator("fr").percent("77")
+('22 poteza', '77 %')
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
+from babel import Locale
 from babel.dates import format_datetime
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
@@ -47,12 +53,38 @@ __all__ = [
     "Catalogue",
     "Translator",
     "catalogue",
+    "language_of",
+    "page_tag",
 ]
 
-LANGUAGES = ("de", "en")
+#: The board's languages, German first (the message ids), then English; then Croatian and Serbian
+#: in Latin script for Jamb, French for Yams (issue 23). Babel's locale names.
+LANGUAGES = ("de", "en", "hr", "sr_Latn", "fr")
 DEFAULT_LANGUAGE = "de"
 DOMAIN = "messages"
 LOCALES = Path(__file__).parent
+
+
+def page_tag(lang: str) -> str:
+    """``lang`` as a language tag on the page and in the API (BCP 47: ``sr-Latn``).
+
+    >>> page_tag("sr_Latn"), page_tag("fr")
+    ('sr-Latn', 'fr')
+    """
+    return lang.replace("_", "-")
+
+
+def language_of(tag: str | None) -> str | None:
+    """The board's language a ``?lang=``, a cookie or a ``--lang`` names (``sr-Latn``,
+    ``sr_latn``; any case), or None for anything else.
+
+    >>> language_of("sr-Latn"), language_of("FR"), language_of("sr"), language_of(None)
+    ('sr_Latn', 'fr', None, None)
+    """
+    if tag is None:
+        return None
+    wanted = tag.strip().replace("-", "_").casefold()
+    return next((lang for lang in LANGUAGES if lang.casefold() == wanted), None)
 
 
 def N_(message: str) -> str:
@@ -135,6 +167,15 @@ def _number(value: int, lang: str) -> str:
     return format_decimal(value, locale=lang)
 
 
+@cache
+def _percent_gap(lang: str) -> str:
+    """What stands between a number and ``%`` in ``lang``, read from Babel's percent pattern
+    (``77 %`` in German, French and Croatian; ``77%`` in English and Serbian). The board writes a
+    plain space where the pattern has a (narrow) no-break one, as it always has in German."""
+    pattern = Locale.parse(lang).percent_formats[None].pattern
+    return " " if any(c.isspace() for c in pattern) else ""
+
+
 @dataclass(frozen=True, slots=True)
 class Translator:
     """Translates the board's German message ids into ``lang`` and formats for it.
@@ -175,15 +216,22 @@ class Translator:
     def number(self, value: int) -> str:
         return _number(value, self.lang)
 
+    def percent(self, number: str) -> str:
+        """``number`` (already written in this language) with the percent sign, as the language
+        writes it: ``77 %`` or ``77%``."""
+        return f"{number}{_percent_gap(self.lang)}%"
+
+    @property
+    def tag(self) -> str:
+        """This language as the page's ``lang`` attribute writes it (``sr-Latn``)."""
+        return page_tag(self.lang)
+
     def points(self, value: int, *, possible: bool = False) -> str:
-        """``3 Punkte``, ``1 Punkt`` (with ``möglich`` for a preview)."""
+        """``3 Punkte``, ``1 Punkt`` (with ``möglich`` for a preview), in the form the language
+        takes for ``value`` (Croatian ``2 boda``, ``5 bodova``, ``21 bod``)."""
         if possible:
-            return (
-                self.t("1 Punkt möglich")
-                if value == 1
-                else self.t("{n} Punkte möglich", n=self.number(value))
-            )
-        return self.t("1 Punkt") if value == 1 else self.t("{n} Punkte", n=self.number(value))
+            return self.ngettext("{n} Punkt möglich", "{n} Punkte möglich", value)
+        return self.ngettext("{n} Punkt", "{n} Punkte", value)
 
     def when(self, moment: datetime) -> str:
         return format_datetime(moment, "short", locale=self.lang)

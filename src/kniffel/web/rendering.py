@@ -17,7 +17,7 @@ from starlette.datastructures import FormData
 
 from kniffel.board.service import GameService, GameView
 from kniffel.web.present import i18n
-from kniffel.web.present.i18n import LANGUAGES, Translator, negotiate
+from kniffel.web.present.i18n import Translator, language_of, negotiate, page_tag
 
 __all__ = [
     "KEY_COOKIE",
@@ -95,9 +95,10 @@ def page_not_found(request: Request) -> Response:
 
 
 def remember_language(request: Request, response: Response) -> None:
-    chosen = request.query_params.get("lang")
-    if chosen in LANGUAGES:
-        response.set_cookie(LANG_COOKIE, chosen, max_age=COOKIE_MAX_AGE, samesite="lax")
+    """A ``?lang=`` the board speaks is remembered in the cookie, as its tag (``sr-Latn``)."""
+    chosen = language_of(request.query_params.get("lang"))
+    if chosen is not None:
+        response.set_cookie(LANG_COOKIE, page_tag(chosen), max_age=COOKIE_MAX_AGE, samesite="lax")
 
 
 async def text_form(request: Request) -> FormData:

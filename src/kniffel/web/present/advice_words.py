@@ -46,14 +46,14 @@ class AdviceWords:
         return format_decimal(round(value, 1), format="#,##0.0", locale=self.t.lang)
 
     def percent(self, p: float) -> str:
-        """A chance in whole percent (``77 %``); below 1 % and above 99 % say so."""
-        space = " " if self.lang == "de" else ""
+        """A chance in whole percent (``77 %``, ``77%`` as the language writes it); below 1 %
+        and above 99 % say so."""
         whole = round(p * 100)
         if p > 0 and whole == 0:
-            return f"< 1{space}%"
+            return f"< {self.t.percent('1')}"
         if p < 1 and whole == 100:
-            return f"> 99{space}%"
-        return f"{whole}{space}%"
+            return f"> {self.t.percent('99')}"
+        return self.t.percent(str(whole))
 
     def chance(self, p: float, decided: bool) -> str:
         """As :meth:`percent`; a chance the sheet has not settled is never 0 % or 100 %

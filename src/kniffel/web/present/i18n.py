@@ -1,15 +1,25 @@
 """The page language: ``?lang=``, the remembered choice, then Babel's negotiation.
 
 The words themselves live in the gettext catalogues of :mod:`kniffel.locales`
-(German message ids, English translations); this module picks the language of
-a request and offers the templates their ``gettext`` (``jinja2.ext.i18n``).
+(German message ids; English, Croatian, Serbian in Latin script and French
+translations); this module picks the language of a request and offers the
+templates their ``gettext`` (``jinja2.ext.i18n``).
+
+Serbian is written in two scripts and the board speaks it in Latin only: a
+browser asking for ``sr`` (Cyrillic by default) or ``sr-Cyrl`` gets ``sr-Latn``,
+since every Serbian reader reads both scripts and the next language in the
+header would be a foreign one (docs/board.md, "Sprachen").
 
 >>> negotiate(None, "en-GB,en;q=0.9,de;q=0.8")
 'en'
 >>> negotiate(None, "fr-CH, fr;q=0.9, de;q=0.5")
+'fr'
+>>> negotiate(None, "sr-RS, sr;q=0.9, en;q=0.5"), negotiate(None, "hr-HR")
+('sr_Latn', 'hr')
+>>> negotiate(None, "it-IT, it;q=0.9")
 'de'
->>> negotiate("en", "de")
-'en'
+>>> negotiate("en", "de"), negotiate("sr-Latn", "de")
+('en', 'sr_Latn')
 """
 
 from __future__ import annotations
@@ -21,39 +31,56 @@ from jinja2 import Environment, pass_context
 from jinja2.runtime import Context
 from markupsafe import Markup, escape
 
-from kniffel.locales import DEFAULT_LANGUAGE, LANGUAGES, Translator
+from kniffel.locales import DEFAULT_LANGUAGE, LANGUAGES, Translator, language_of, page_tag
 
-__all__ = ["DEFAULT_LANGUAGE", "LANGUAGES", "Translator", "bdi", "install", "negotiate"]
+__all__ = [
+    "DEFAULT_LANGUAGE",
+    "LANGUAGES",
+    "Translator",
+    "bdi",
+    "install",
+    "language_of",
+    "negotiate",
+    "page_tag",
+]
+
+
+#: Each language in its own words, the switcher's tooltips (Babel's names: "srpski (latinica)").
+LANGUAGE_NAMES = {lang: Locale.parse(lang).get_display_name(lang) or lang for lang in LANGUAGES}
 
 
 def negotiate(query: str | None, accept_language: str | None, cookie: str | None = None) -> str:
     """The page language: ``?lang=``, then the cookie, then the browser's preference."""
     for choice in (query, cookie):
-        if choice in LANGUAGES:
-            return choice
+        chosen = language_of(choice)
+        if chosen is not None:
+            return chosen
     if accept_language:
-        found = Locale.negotiate(_tags(accept_language), list(LANGUAGES), sep="-")
+        offered = [page_tag(lang) for lang in LANGUAGES]
+        found = Locale.negotiate(_tags(accept_language), offered, sep="-")
         if found is not None:
-            return found.language
+            return str(found)  # Babel's name: ``sr_Latn``
     return DEFAULT_LANGUAGE
 
 
 def _tags(header: str) -> list[str]:
     """The language tags of an ``Accept-Language`` header in the browser's order, without
-    the ones it refuses (``q=0``) and the wildcard; Babel matches them (``en-GB`` → ``en``)."""
+    the ones it refuses (``q=0``) and the wildcard; Babel matches them (``en-GB`` → ``en``).
+    Any Serbian tag is read as ``sr-Latn``, the one script the board writes Serbian in."""
     tags = []
     for part in header.split(","):
         tag, _, params = part.partition(";")
         tag = tag.strip()
         if tag and tag != "*" and params.replace(" ", "") not in ("q=0", "q=0.0", "q=0.00"):
-            tags.append(tag)
+            primary = tag.split("-")[0].casefold()
+            tags.append("sr-Latn" if primary == "sr" else tag)
     return tags
 
 
 def _translator(context: Context) -> Translator:
-    lang = context.get("lang", DEFAULT_LANGUAGE)
+    lang = language_of(context.get("lang")) or DEFAULT_LANGUAGE
     game = context.get("game_words")
-    return Translator(lang if lang in LANGUAGES else DEFAULT_LANGUAGE, game)
+    return Translator(lang, game)
 
 
 @pass_context
@@ -86,6 +113,9 @@ def install(env: Environment) -> None:
     template's ``lang`` (and ``game_words``) and fill ``{name}`` placeholders."""
     env.add_extension("jinja2.ext.i18n")
     env.filters["bdi"] = bdi
+    env.filters["page_tag"] = page_tag
+    env.globals["languages"] = LANGUAGES
+    env.globals["language_names"] = LANGUAGE_NAMES
     env.install_gettext_callables(  # type: ignore[attr-defined]
         gettext=_gettext, ngettext=_ngettext, pgettext=_pgettext, newstyle=False
     )

@@ -34,11 +34,10 @@ class ReviewWords(AdviceWords):
     """These pages' messages first, then the Tipp's and the board's."""
 
     def percent(self, value: float | None) -> str:
-        """``87,2 %`` / ``87.2 %``; a dash without a value."""
+        """``87,2 %`` / ``87.2%`` as the language writes it; a dash without a value."""
         if value is None:
             return "–"
-        number = format_decimal(round(value, 1), format="0.0", locale=self.t.lang)
-        return f"{number} %"
+        return self.t.percent(format_decimal(round(value, 1), format="0.0", locale=self.t.lang))
 
     def severity(self, name: str, plural: bool = False) -> str:
         """``Patzer`` / ``blunder`` …; ``plural`` for a count's heading."""
