@@ -31,6 +31,7 @@ from kniffel.board.errors import BoardError, Forbidden, GameNotFound
 from kniffel.board.players.exchange import games_csv, players_csv
 from kniffel.board.players.stats import PlayerStats, PresetStats, leaderboard, player_stats
 from kniffel.board.players.yardstick import Simulations, Yardstick, yardstick
+from kniffel.charts.draw import Bar, Labels, Line, Mark, histogram_svg, lines_svg
 from kniffel.locales.refusals import refusal_text
 from kniffel.rules import get_variant
 from kniffel.rules.variants import PRESETS
@@ -39,7 +40,6 @@ from kniffel.store.results import ResultStore, player_key
 from kniffel.web import rendering
 from kniffel.web.api import Key
 from kniffel.web.errors import ErrorBody
-from kniffel.web.player_charts import histogram_svg, lines_svg
 from kniffel.web.review_words import ReviewWords
 
 __all__ = ["leaderboard_context", "results_of", "results_on", "router"]
@@ -300,18 +300,16 @@ async def histogram_chart(request: Request, name: str) -> Response:
             variant = stats.presets[0].variant
             counts = results.totals(name, variant)
         mean = sum(t * n for t, n in counts.items()) / sum(counts.values())
-        marks = [(words("Schnitt"), mean)]
+        marks = [Mark(words("Schnitt"), mean)]
         options = request.query_params.get("options")
         bot = yardstick(variant, options)
         if bot is not None:
-            marks.append(
-                (words("Der starke Bot: {mean} im Schnitt", mean=words.decimal(bot.mean)), bot.mean)
-            )
+            said = words("Der starke Bot: {mean} im Schnitt", mean=words.decimal(bot.mean))
+            marks.append(Mark(said, bot.mean))
         return histogram_svg(
-            bins(counts),
-            title=words("Punkteverteilung"),
-            xlabel=words("Punkte"),
-            ylabel=words("Anzahl"),
+            [Bar(*bar) for bar in bins(counts)],
+            Labels(words("Punkteverteilung"), words("Punkte"), words("Anzahl")),
+            words.t,
             marks=marks,
         )
 
@@ -336,15 +334,11 @@ async def totals_chart(request: Request, name: str) -> Response:
             by_variant.setdefault(variant, []).append((i, total))
         ordered = sorted(by_variant.items(), key=lambda kv: (-len(kv[1]), kv[0]))
         series = [
-            (_variant_label(words, v), [i for i, _ in games], [t for _, t in games])
+            Line(_variant_label(words, v), tuple(i for i, _ in games), tuple(t for _, t in games))
             for v, games in ordered
         ]
-        return lines_svg(
-            series,
-            title=words("Punkte über die Zeit"),
-            xlabel=words("Spiel"),
-            ylabel=words("Punkte"),
-        )
+        labels = Labels(words("Punkte über die Zeit"), words("Spiel"), words("Punkte"))
+        return lines_svg(series, labels, words.t)
 
     return await _svg(request, draw)
 
@@ -357,13 +351,12 @@ async def accuracy_chart(request: Request, name: str) -> Response:
         results = results_of(request)
         played = _played(results, name)
         points = [(i, a) for i, (_, _, a) in enumerate(played, 1) if a is not None]
-        return lines_svg(
-            [(results.shown_name(name) or name, [i for i, _ in points], [a for _, a in points])],
-            title=words("Genauigkeit über die Zeit"),
-            xlabel=words("Spiel"),
-            ylabel=words("Genauigkeit") + " (%)",
-            ylim=(0, 100),
+        shown = results.shown_name(name) or name
+        line = Line(shown, tuple(i for i, _ in points), tuple(a for _, a in points))
+        labels = Labels(
+            words("Genauigkeit über die Zeit"), words("Spiel"), words("Genauigkeit") + " (%)"
         )
+        return lines_svg([line], labels, words.t, ylim=(0, 100))
 
     return await _svg(request, draw)
 
