@@ -29,7 +29,8 @@ from starlette.concurrency import run_in_threadpool
 from kniffel.board import limits
 from kniffel.board.errors import BoardError, Forbidden, GameNotFound
 from kniffel.board.players.exchange import games_csv, players_csv
-from kniffel.board.players.stats import PlayerStats, PresetStats, leaderboard, player_stats
+from kniffel.board.players.listing import Listing, Listings
+from kniffel.board.players.stats import PlayerStats, PresetStats, player_stats
 from kniffel.board.players.yardstick import Simulations, Yardstick, yardstick
 from kniffel.charts.draw import Bar, Labels, Line, Mark, histogram_svg, lines_svg
 from kniffel.locales.refusals import refusal_text
@@ -78,6 +79,16 @@ def results_on(app: Any) -> ResultStore:
         found = state.results = ResultStore(state.store.engine)
     assert isinstance(found, ResultStore)
     return found
+
+
+def listing_of(request: Request) -> Listing:
+    """The players' list and the leaderboard of the app's store, kept while nothing changed."""
+    state = request.app.state
+    found = getattr(state, "listings", None)
+    if found is None:
+        found = state.listings = Listings(results_of(request))
+    assert isinstance(found, Listings)
+    return found.current()
 
 
 def player_href(name: str) -> str:
@@ -141,8 +152,8 @@ def _stats_json(request: Request, stats: PlayerStats) -> dict[str, Any]:
 
 @api.get("/players", summary="Every player with a finished game, and the leaderboard per preset")
 def players_json(request: Request) -> dict[str, Any]:
-    results = results_of(request)
-    return {"players": _player_list(results), "leaderboard": _board_json(results)}
+    listing = listing_of(request)
+    return {"players": _player_list(listing), "leaderboard": _board_json(listing)}
 
 
 @api.get(
@@ -205,7 +216,8 @@ def _link(
     return {"game": game_id, "seat": seat, "name": shown, "player": player_key(shown)}
 
 
-def _player_list(results: ResultStore) -> list[dict[str, Any]]:
+def _player_list(listing: Listing, first: int = 0, last: int | None = None) -> list[dict[str, Any]]:
+    """The players ``first`` … ``last`` (not included) of the list, most games first."""
     return [
         {
             "name": name,
@@ -215,12 +227,12 @@ def _player_list(results: ResultStore) -> list[dict[str, Any]]:
             "win_rate": contested_wins / contested if contested else None,
             "bot": bot,
         }
-        for key, name, games, wins, contested, contested_wins, bot in results.players()
+        for key, name, games, wins, contested, contested_wins, bot in listing.players[first:last]
     ]
 
 
-def _board_json(results: ResultStore) -> dict[str, list[dict[str, Any]]]:
-    return {v: [r.as_dict() for r in rows] for v, rows in leaderboard(results.leaders()).items()}
+def _board_json(listing: Listing) -> dict[str, list[dict[str, Any]]]:
+    return {v: [r.as_dict() for r in rows] for v, rows in listing.board.items()}
 
 
 # ----------------------------------------------------------------------- pages
@@ -242,7 +254,7 @@ def _variant_label(words: ReviewWords, variant: str) -> str:
 def leaderboard_context(request: Request) -> dict[str, Any]:
     """The start page's leaderboard: per preset the best means (bots left out)."""
     words = ReviewWords(rendering.translator(request))
-    board = leaderboard(results_of(request).leaders())
+    board = listing_of(request).board
     return {
         "title": words("Bestenliste"),
         "all_players": words("Alle Spieler"),
@@ -269,16 +281,44 @@ def leaderboard_context(request: Request) -> dict[str, Any]:
     }
 
 
+#: Players shown on one page of ``/spieler`` (the list goes on over ``?seite=2``, …): the page
+#: costs the same with 100 players or 100,000 (docs/benchmarks.md, "Cost per request").
+PAGE = 100
+
+
 @pages.get("/spieler")
 async def players_page(request: Request) -> Response:
-    listed = await run_in_threadpool(_player_list, results_of(request))
+    listing = await run_in_threadpool(listing_of, request)
+    pages_in_all = max(1, -(-len(listing.players) // PAGE))
+    asked = request.query_params.get("seite", "1")
+    if not asked.isascii() or not asked.isdigit() or not 1 <= int(asked) <= pages_in_all:
+        # A page that is not there (a word, 0, past the last) is a page not found, in words.
+        message = rendering.translator(request)(
+            "Seite {page} der Spielerliste gibt es nicht (Seiten 1 bis {pages}).",
+            page=asked[:20],
+            pages=pages_in_all,
+        )
+        return rendering.render(request, "missing.html", {"message": message}, status=404)
+    page = int(asked)
     words = ReviewWords(rendering.translator(request))
     players = [
         {**p, "href": player_href(p["name"]), "win_rate": _rate(words, p["win_rate"])}
-        for p in listed
+        for p in _player_list(listing, (page - 1) * PAGE, page * PAGE)
     ]
     board = await run_in_threadpool(leaderboard_context, request)
-    return _render(request, "players/index.html", {"players": players, "board": board})
+    number = words.t.number
+    pager = {
+        "previous": page - 1 if page > 1 else None,
+        "next": page + 1 if page < pages_in_all else None,
+        "shown": words(
+            "Spieler {first} bis {last} von {count}",
+            first=number((page - 1) * PAGE + 1),
+            last=number((page - 1) * PAGE + len(players)),
+            count=number(len(listing.players)),
+        ),
+    }
+    context = {"players": players, "board": board, "pager": pager}
+    return _render(request, "players/index.html", context)
 
 
 def _rate(words: ReviewWords, value: float | None) -> str:
