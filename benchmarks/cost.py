@@ -170,6 +170,12 @@ def routes(server: Server, made: dict[str, Any]) -> dict[str, Callable[[int], ht
         "GET /export/spiele.csv": lambda _: get("/export/spiele.csv"),
         "GET /spieler": lambda _: get("/spieler"),
         "GET /spieler/NAME": lambda i: get(f"/spieler/gast {i:03d}-0"),
+        "GET /spieler/NAME/verteilung.svg (distinct players)": lambda i: get(
+            f"/spieler/gast {i:03d}-1/verteilung.svg"
+        ),
+        "GET /spieler/NAME/punkte.svg (distinct players)": lambda i: get(
+            f"/spieler/gast {i:03d}-2/punkte.svg"
+        ),
         "GET /": lambda _: get("/"),
         "GET /api/games": lambda _: get("/api/games"),
         "GET /g/ID": lambda _: get(f"/g/{one}"),

@@ -18,6 +18,7 @@ LAYERS = {
     "store": 2,
     "solver": 2,
     "board": 3,
+    "charts": 3,
     "web": 4,
     "cli": 5,
     "__main__": 6,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
@@ -144,9 +145,17 @@ def test_simulate_command_text_and_plot(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "mean" in result.stdout
     assert "down" in result.stdout and "free" in result.stdout
-    svg = plot.read_text(encoding="utf-8")
-    assert "<svg" in svg
-    assert "greedy" in svg or "10 games" in svg
+    root = ET.fromstring(plot.read_bytes())
+    svg = "{http://www.w3.org/2000/svg}"
+    assert root.findtext(f"{svg}title") == "Rauf-Runter-Kniffel: bot greedy, 10 games"
+    words = [node.text for node in root.iter(f"{svg}text")]
+    assert "final score" in words and "games" in words
+    mean = next(w for w in words if w and w.startswith("mean "))
+    # one bar per filled bin, their counts adding up to the games played
+    counts = [r.findtext(f"{svg}title") for r in root.iter(f"{svg}rect")]
+    assert sum(int(str(c).rsplit(": ", 1)[1]) for c in counts) == 10
+    desc = root.findtext(f"{svg}desc") or ""
+    assert desc.startswith("10 values from") and f"{mean} at" in desc
 
 
 @pytest.mark.parametrize(

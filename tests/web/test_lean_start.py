@@ -1,6 +1,6 @@
 """``kniffel serve`` starts without what its first requests do not need (issue 9, item 7).
 
-numpy (the solver) and matplotlib (charts) are imported by the first request that needs them,
+numpy (the solver) is imported by the first request that needs it (and matplotlib by none),
 not at start: a fresh interpreter that loads the command, builds the app, serves the start page,
 creates a game and reads it, and lets the table worker look at every preset table, has imported
 neither. The time to the first answer is printed by ``benchmarks/start.py``, not asserted here.

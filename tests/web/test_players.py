@@ -405,3 +405,27 @@ def test_a_seat_that_is_no_number_is_refused_in_plain_words(
         answer = client.post(f"/g/{game_id}/spieler?lang=en", data={"seat": seat, "name": "X"})
         assert answer.status_code == 422, seat[:10]
     assert client.get("/api/players/anna").json()["games"] == 1
+
+
+def test_the_players_list_goes_on_over_pages(client: TestClient, service: GameService) -> None:
+    """``/spieler`` shows 100 players a page, most games first, and links the next page; a
+    page that is not there is refused in words (docs/board.md, "Spieler und Bestenliste")."""
+    draw = random.Random(22)
+    for g in range(15):  # 105 guests, one game each, and Anna in every game
+        names = ["Anna", *(f"Gast {g:02d}-{s}" for s in range(7))]
+        service.import_record(random_record("kniffel", names, draw))
+    first = client.get("/spieler")
+    assert first.status_code == 200
+    rows = first.text.split("<tbody>")[1].split("</tbody>")[0].count("<tr>")
+    assert rows == 100
+    assert ">Anna</a>" in first.text.split("<tbody>")[1].split("<tr>")[1]  # 15 games: first
+    assert 'rel="next" href="/spieler?seite=2"' in first.text and 'rel="prev"' not in first.text
+    assert "Spieler 1 bis 100 von 106" in first.text
+    second = client.get("/spieler?seite=2")
+    assert second.text.split("<tbody>")[1].split("</tbody>")[0].count("<tr>") == 6
+    assert 'rel="prev" href="/spieler?seite=1"' in second.text and 'rel="next"' not in second.text
+    assert "Players 101 to 106 of 106" in client.get("/spieler?seite=2&lang=en").text
+    for wrong in ("3", "0", "zwei", "²"):
+        refused = client.get(f"/spieler?seite={wrong}&lang=de")
+        assert refused.status_code == 404
+        assert "der Spielerliste gibt es nicht (Seiten 1 bis 2)" in html.unescape(refused.text)

@@ -9,9 +9,10 @@ from typing import Any
 
 import click
 
+from kniffel.charts.chances import WORDS, chances_chart_svg
 from kniffel.cli.output import terminal_safe
+from kniffel.locales import Translator
 from kniffel.record import RecordError, loads
-from kniffel.solver.chances.chart import chances_chart_svg
 from kniffel.solver.chances.forecast import Chances
 from kniffel.solver.chances.series import Series, chances_over
 
@@ -58,7 +59,9 @@ def chances_command(record: Any, as_json: bool, samples: int | None, plot: Path 
         click.echo(terminal_safe(render_series(series)))
     if plot is not None:
         try:
-            plot.write_text(chances_chart_svg(series), encoding="utf-8")
+            english = Translator("en")  # the command speaks English (docs/cli.md)
+            words = {key: english(text) for key, text in WORDS.items()}
+            plot.write_text(chances_chart_svg(series, english, **words), encoding="utf-8")
         except OSError as exc:
             click.echo(terminal_safe(f"cannot write {plot}: {exc.strerror or exc}"), err=True)
             sys.exit(1)

@@ -7,7 +7,9 @@ from pathlib import Path
 from typing import Any
 
 import click
+import numpy as np
 
+from kniffel.charts.draw import Bar, Labels, Mark, histogram_svg
 from kniffel.cli.output import options_line, progress
 from kniffel.cli.variant_flags import variant_options
 from kniffel.locales import Translator
@@ -38,7 +40,7 @@ __all__ = ["simulate_command"]
     "--plot",
     type=click.Path(dir_okay=False, writable=True, path_type=Path),
     callback=lambda ctx, _param, value: _plot_format(ctx, value),
-    help="Write a histogram of the scores to this file (.svg, .png or .pdf, by its name).",
+    help="Write a histogram of the scores to this SVG file (its name ends in .svg).",
 )
 def simulate_command(
     variant: Variant, bot: str, games: int, seed: int, as_json: bool, plot: Path | None
@@ -87,39 +89,36 @@ def _print(summary: dict[str, Any]) -> None:
     click.echo(f"time         {per_game:.2f} ms per game ({summary['seconds']:.1f} s)")
 
 
-#: The picture formats --plot writes, by the file name's suffix.
-PLOT_FORMATS = ("svg", "png", "pdf")
-
-
 def _plot_format(ctx: click.Context, path: Path | None) -> Path | None:
-    """Refuses, before any game is played, a plot file whose name says no known format."""
-    if path is not None and path.suffix.lower().lstrip(".") not in PLOT_FORMATS:
+    """Refuses, before any game is played, a plot file not named ``.svg``: the plot is SVG
+    (the board's one chart stack, docs/decisions.md), never SVG under another format's name."""
+    if path is not None and path.suffix.lower() != ".svg":
         click.echo(
-            f"--plot {path}: the name must end in .svg, .png or .pdf (the format written)",
+            f"--plot {path}: the plot is SVG, so the name must end in .svg "
+            "(a browser or rsvg-convert turns it into PNG or PDF)",
             err=True,
         )
         ctx.exit(2)
     return path
 
 
-def _plot(result: Simulation, path: Path) -> None:
-    import matplotlib
-    from matplotlib.figure import Figure
+#: The histogram has at most this many bars (a bar spans several totals when they are more).
+BARS = 60
 
-    figure = Figure(figsize=(7, 4))
-    axes = figure.add_subplot()
-    low, high = int(result.totals.min()), int(result.totals.max())
-    bins = max(1, min(60, high - low + 1))
-    axes.hist(result.totals, bins=bins, color="#3b6ea5")
-    mean = float(result.totals.mean())
-    axes.axvline(mean, color="#c0392b", linestyle="--", label=f"mean {mean:.1f}")
-    axes.set_xlabel("final score")
-    axes.set_ylabel("games")
-    axes.set_title(f"{result.variant.label}: bot {result.bot}, {result.games} games")
-    axes.legend()
-    figure.tight_layout()
-    # Text stays text (searchable, small), and no date: the same run writes the same file.
-    kind = path.suffix.lower().lstrip(".")
-    metadata = {"Date": None} if kind == "svg" else {"CreationDate": None} if kind == "pdf" else {}
-    with matplotlib.rc_context({"svg.fonttype": "none"}):
-        figure.savefig(path, format=kind, metadata=metadata)
+
+def plot_svg(result: Simulation) -> str:
+    """The final scores of ``result`` as a histogram with the mean marked, in English."""
+    totals = result.totals
+    low, high = int(totals.min()), int(totals.max())
+    width = -(-(high - low + 1) // BARS)  # whole points per bar, rounded up
+    counts = np.bincount((totals - low) // width)
+    bars = [Bar(low + i * width, low + (i + 1) * width, int(n)) for i, n in enumerate(counts)]
+    mean = float(totals.mean())
+    labels = Labels(
+        f"{result.variant.label}: bot {result.bot}, {result.games} games", "final score", "games"
+    )
+    return histogram_svg(bars, labels, Translator("en"), marks=[Mark(f"mean {mean:.1f}", mean)])
+
+
+def _plot(result: Simulation, path: Path) -> None:
+    path.write_text(plot_svg(result), encoding="utf-8")

@@ -147,7 +147,7 @@ async def chances_chart(request: Request, game_id: str) -> Response:
         return Response(status_code=202, headers={"Cache-Control": "no-store"})
 
     def draw() -> str:
-        from kniffel.solver.chances.chart import chances_chart_svg
+        from kniffel.charts.chances import chances_chart_svg
         from kniffel.solver.chances.series import chances_over
 
         series = _series.get((view.id, view.version), lambda: chances_over(view.game))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -65,6 +66,17 @@ def test_text_and_plot(tmp_path: Path) -> None:
     assert "exact expected totals" not in result.output
     assert "≈50.0% ±" in result.output
     assert plot.read_text(encoding="utf-8").startswith("<?xml")
+    # the chart: English words, a share axis in percent, each player's line with the
+    # simulated entries' 95 % interval as a band
+    root = ET.fromstring(plot.read_bytes())
+    svg = "{http://www.w3.org/2000/svg}"
+    assert root.findtext(f"{svg}title") == "Win chances after every entry"
+    words = [node.text for node in root.iter(f"{svg}text")]
+    assert {"Entry", "Win chance", "0%", "100%", "Anna", "Ben"} <= set(words)
+    lines = {g.get("aria-label"): g for g in root.iter(f"{svg}g") if g.get("class") == "line"}
+    assert list(lines) == ["Anna", "Ben"]
+    assert all(len(list(g.iter(f"{svg}polygon"))) == 1 for g in lines.values())
+    assert (root.findtext(f"{svg}desc") or "").startswith("Anna: from 50% to ")
 
 
 def test_a_broken_record_is_one_line_and_status_2() -> None:

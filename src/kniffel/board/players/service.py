@@ -16,7 +16,8 @@ from typing import Any
 from kniffel.board import limits
 from kniffel.board.errors import BoardError, Forbidden
 from kniffel.board.players.exchange import games_csv, players_csv
-from kniffel.board.players.stats import LeaderboardRow, PlayerStats, leaderboard, player_stats
+from kniffel.board.players.listing import Listing, Listings
+from kniffel.board.players.stats import LeaderboardRow, PlayerStats, player_stats
 from kniffel.board.players.yardstick import Simulations, Yardstick, yardstick
 from kniffel.board.service import GameService
 from kniffel.rules import Variant, get_variant
@@ -68,6 +69,7 @@ class PlayerService:
     ) -> None:
         self.games = games
         self.results = ResultStore(games.store.engine)
+        self._listings = Listings(self.results)
         self.simulations = _simulations(ready) if simulate else None
         #: Called when a page asks for work the background does (it looks at once).
         self.wake: Callable[[], None] = lambda: None
@@ -102,8 +104,13 @@ class PlayerService:
         mean = sum(t * n for t, n in counts.items()) / sum(counts.values())
         return variant, bins(counts), mean
 
-    def listed(self) -> list[dict[str, Any]]:
-        """Every player with a finished game: games, wins, the win rate against others."""
+    def listing(self) -> Listing:
+        """The players' list and the leaderboard, kept while nothing changed."""
+        return self._listings.current()
+
+    def listed(self, first: int = 0, last: int | None = None) -> list[dict[str, Any]]:
+        """The players ``first`` … ``last`` (not included) with a finished game, most games first:
+        games, wins, the win rate against others."""
         return [
             {
                 "name": name,
@@ -113,12 +120,14 @@ class PlayerService:
                 "win_rate": contested_wins / contested if contested else None,
                 "bot": bot,
             }
-            for key, name, games, wins, contested, contested_wins, bot in self.results.players()
+            for key, name, games, wins, contested, contested_wins, bot in self.listing().players[
+                first:last
+            ]
         ]
 
     def leaderboard(self) -> dict[str, list[LeaderboardRow]]:
         """Per preset the best means (bots left out)."""
-        return leaderboard(self.results.leaders())
+        return self.listing().board
 
     def counted_names(self, game_id: str) -> dict[int, str]:
         return self.results.counted_names(game_id)

@@ -18,11 +18,12 @@ from fastapi.responses import RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
-from kniffel.board.chart import running_totals, totals_chart_svg
+from kniffel.board.chart import running_totals
 from kniffel.board.errors import BoardError, Conflict, Forbidden, GameNotFound
 from kniffel.board.kept import Kept
 from kniffel.board.service import GameService, GameView
 from kniffel.board.sheet_view import BoardView, board_view, turn_key
+from kniffel.charts.totals import totals_chart_svg
 from kniffel.locales import Translator
 from kniffel.locales.refusals import refusal_text
 from kniffel.rules import Dice, KniffelError
@@ -322,9 +323,9 @@ async def record(request: Request, game_id: str) -> Response:
     )
 
 
-#: End charts kept per app by (game id, version, language, the game's words): drawing one costs
-#: about 0.4 CPU-seconds (matplotlib), so a chart is drawn once per version, not per request
-#: (docs/benchmarks.md, "Cost per request").
+#: End charts kept per app by (game id, version, language, the game's words): drawing one
+#: replays the game (a few CPU-milliseconds), so a chart is drawn once per version, not per
+#: request (docs/benchmarks.md, "Cost per request").
 CHARTS_KEPT = 64
 
 

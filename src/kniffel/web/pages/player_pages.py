@@ -70,16 +70,46 @@ def leaderboard_context(request: Request) -> dict[str, Any]:
     }
 
 
+#: Players shown on one page of ``/spieler`` (the list goes on over ``?seite=2``, …): the page
+#: costs the same with 100 players or 100,000 (docs/benchmarks.md, "Cost per request").
+PAGE = 100
+
+
 @pages.get("/spieler")
 async def players_page(request: Request) -> Response:
-    listed = await run_in_threadpool(players_of(request).listed)
+    players_service = players_of(request)
+    listing = await run_in_threadpool(players_service.listing)
+    pages_in_all = max(1, -(-len(listing.players) // PAGE))
+    asked = request.query_params.get("seite", "1")
+    if not asked.isascii() or not asked.isdigit() or not 1 <= int(asked) <= pages_in_all:
+        # A page that is not there (a word, 0, past the last) is a page not found, in words.
+        message = rendering.translator(request)(
+            "Seite {page} der Spielerliste gibt es nicht (Seiten 1 bis {pages}).",
+            page=asked[:20],
+            pages=pages_in_all,
+        )
+        return rendering.render(request, "missing.html", {"message": message}, status=404)
+    page = int(asked)
     words = ReviewWords(rendering.translator(request))
+    listed = players_service.listed((page - 1) * PAGE, page * PAGE)
     players = [
         {**p, "href": player_href(p["name"]), "win_rate": _rate(words, p["win_rate"])}
         for p in listed
     ]
     board = await run_in_threadpool(leaderboard_context, request)
-    return _render(request, "players/index.html", {"players": players, "board": board})
+    number = words.t.number
+    pager = {
+        "previous": page - 1 if page > 1 else None,
+        "next": page + 1 if page < pages_in_all else None,
+        "shown": words(
+            "Spieler {first} bis {last} von {count}",
+            first=number((page - 1) * PAGE + 1),
+            last=number((page - 1) * PAGE + len(players)),
+            count=number(len(listing.players)),
+        ),
+    }
+    context = {"players": players, "board": board, "pager": pager}
+    return _render(request, "players/index.html", context)
 
 
 def _rate(words: ReviewWords, value: float | None) -> str:

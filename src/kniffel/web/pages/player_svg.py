@@ -12,9 +12,9 @@ from starlette.concurrency import run_in_threadpool
 
 from kniffel.board.players.service import PlayerNotFound
 from kniffel.board.players.yardstick import yardstick
+from kniffel.charts.draw import Bar, Labels, Line, Mark, histogram_svg, lines_svg
 from kniffel.web import rendering
 from kniffel.web.pages.players import players_of, variant_label
-from kniffel.web.present.player_charts import histogram_svg, lines_svg
 from kniffel.web.present.review_words import ReviewWords
 
 __all__ = ["charts"]
@@ -31,18 +31,16 @@ async def histogram_chart(request: Request, name: str) -> Response:
     def draw() -> str:
         asked = request.query_params.get("variant", "")
         variant, binned, mean = players_of(request).histogram(name, asked)
-        marks = [(words("Schnitt"), mean)]
+        marks = [Mark(words("Schnitt"), mean)]
         options = request.query_params.get("options")
         bot = yardstick(variant, options)
         if bot is not None:
-            marks.append(
-                (words("Der starke Bot: {mean} im Schnitt", mean=words.decimal(bot.mean)), bot.mean)
-            )
+            said = words("Der starke Bot: {mean} im Schnitt", mean=words.decimal(bot.mean))
+            marks.append(Mark(said, bot.mean))
         return histogram_svg(
-            binned,
-            title=words("Punkteverteilung"),
-            xlabel=words("Punkte"),
-            ylabel=words("Anzahl"),
+            [Bar(*bar) for bar in binned],
+            Labels(words("Punkteverteilung"), words("Punkte"), words("Anzahl")),
+            words.t,
             marks=marks,
         )
 
@@ -60,15 +58,11 @@ async def totals_chart(request: Request, name: str) -> Response:
             by_variant.setdefault(variant, []).append((i, total))
         ordered = sorted(by_variant.items(), key=lambda kv: (-len(kv[1]), kv[0]))
         series = [
-            (variant_label(words, v), [i for i, _ in games], [t for _, t in games])
+            Line(variant_label(words, v), tuple(i for i, _ in games), tuple(t for _, t in games))
             for v, games in ordered
         ]
-        return lines_svg(
-            series,
-            title=words("Punkte über die Zeit"),
-            xlabel=words("Spiel"),
-            ylabel=words("Punkte"),
-        )
+        labels = Labels(words("Punkte über die Zeit"), words("Spiel"), words("Punkte"))
+        return lines_svg(series, labels, words.t)
 
     return await _svg(request, draw)
 
@@ -81,13 +75,12 @@ async def accuracy_chart(request: Request, name: str) -> Response:
         players = players_of(request)
         played = players.played(name)
         points = [(i, a) for i, (_, _, a) in enumerate(played, 1) if a is not None]
-        return lines_svg(
-            [(players.shown_name(name), [i for i, _ in points], [a for _, a in points])],
-            title=words("Genauigkeit über die Zeit"),
-            xlabel=words("Spiel"),
-            ylabel=words("Genauigkeit") + " (%)",
-            ylim=(0, 100),
+        shown = players.shown_name(name)
+        line = Line(shown, tuple(i for i, _ in points), tuple(a for _, a in points))
+        labels = Labels(
+            words("Genauigkeit über die Zeit"), words("Spiel"), words("Genauigkeit") + " (%)"
         )
+        return lines_svg([line], labels, words.t, ylim=(0, 100))
 
     return await _svg(request, draw)
 

@@ -184,7 +184,7 @@ async def review_chart(request: Request, game_id: str) -> Response:
 
     def draw(result: Review) -> str:
         series = [(p.name, [v for _, v in p.expected]) for p in result.players]
-        return expected_chart_svg(series, words)
+        return expected_chart_svg(series, words.t)
 
     svg = await run_in_threadpool(reviews(request).chart, view, words.lang, draw)
     return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-cache"})
