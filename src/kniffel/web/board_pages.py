@@ -20,9 +20,9 @@ from starlette.datastructures import FormData
 
 from kniffel.board.chart import running_totals, totals_chart_svg
 from kniffel.board.errors import BoardError, Conflict, Forbidden, GameNotFound
-from kniffel.board.kept import Kept
 from kniffel.board.service import GameService, GameView
 from kniffel.board.sheet_view import BoardView, board_view
+from kniffel.kept import Kept
 from kniffel.locales import Translator
 from kniffel.locales.refusals import refusal_text
 from kniffel.rules import Dice, KniffelError

@@ -21,8 +21,8 @@ from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
 from kniffel.board.errors import GameNotFound
-from kniffel.board.kept import Kept
 from kniffel.board.service import GameView
+from kniffel.kept import Kept
 from kniffel.store.results import ResultStore
 from kniffel.web import rendering, tables
 from kniffel.web.advice_routes import analysis_of, waiting_page
