@@ -176,14 +176,14 @@ class Translator:
         return _number(value, self.lang)
 
     def points(self, value: int, *, possible: bool = False) -> str:
-        """``3 Punkte``, ``1 Punkt`` (with ``möglich`` for a preview)."""
+        """``3 Punkte``, ``1 Punkt`` (with ``möglich`` for a preview).
+
+        >>> Translator("en").points(1), Translator("de").points(1234, possible=True)
+        ('1 point', '1.234 Punkte möglich')
+        """
         if possible:
-            return (
-                self.t("1 Punkt möglich")
-                if value == 1
-                else self.t("{n} Punkte möglich", n=self.number(value))
-            )
-        return self.t("1 Punkt") if value == 1 else self.t("{n} Punkte", n=self.number(value))
+            return self.ngettext("{n} Punkt möglich", "{n} Punkte möglich", value)
+        return self.ngettext("{n} Punkt", "{n} Punkte", value)
 
     def when(self, moment: datetime) -> str:
         return format_datetime(moment, "short", locale=self.lang)
