@@ -13,7 +13,7 @@ Python may not write bytecode (``PYTHONDONTWRITEBYTECODE=1``, as in CI after a f
 checkout; it still reads what is there). ``--baseline-ref REF`` runs the same
 cases for the server of a git ref (``benchmarks/baseline.py``) and prints the
 ratios; ``--baseline-path DIR`` does the same for the sources of another checkout as they are
-(``/work/main``-like folders: its ``src`` is imported first, nothing in it is written). Runs
+(a checkout of main beside this one: its ``src`` is imported first, nothing in it is written). Runs
 (10 by default, the median of 10) are capped at 10 and each waits at most 120 s.
 """
 
