@@ -1,6 +1,6 @@
 """How long ``kniffel serve`` takes from start to its first answer, on loopback.
 
-Run with ``uv run python benchmarks/start.py [--runs 3]``. Each run starts
+Run with ``uv run python benchmarks/start.py [--runs 10]``. Each run starts
 ``python -m kniffel serve`` on a free 127.0.0.1 port and asks ``GET /`` every
 10 ms until it answers 200; the time from ``Popen`` to that answer is printed,
 for a fresh database (created and migrated at start) and for one already at
@@ -12,7 +12,9 @@ start writes it), as an installed server does. ``--no-bytecode`` adds runs where
 Python may not write bytecode (``PYTHONDONTWRITEBYTECODE=1``, as in CI after a fresh
 checkout; it still reads what is there). ``--baseline-ref REF`` runs the same
 cases for the server of a git ref (``benchmarks/baseline.py``) and prints the
-ratios. Runs are capped at 10 and each waits at most 120 s.
+ratios; ``--baseline-path DIR`` does the same for the sources of another checkout as they are
+(a checkout of main beside this one: its ``src`` is imported first, nothing in it is written). Runs
+(10 by default, the median of 10) are capped at 10 and each waits at most 120 s.
 """
 
 from __future__ import annotations
@@ -79,12 +81,22 @@ def first_answer(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=3, help=f"runs per case (1..{MAX_RUNS})")
+    parser.add_argument("--runs", type=int, default=MAX_RUNS, help=f"runs per case (1..{MAX_RUNS})")
     parser.add_argument(
         "--no-bytecode", action="store_true", help="also run with PYTHONDONTWRITEBYTECODE=1"
     )
     parser.add_argument("--baseline-ref", metavar="REF", help="also time the server of this ref")
+    parser.add_argument(
+        "--baseline-path",
+        metavar="DIR",
+        type=Path,
+        help="also time the server of the checkout in DIR (its src/, as it is)",
+    )
     args = parser.parse_args()
+    if args.baseline_ref and args.baseline_path:
+        parser.error("--baseline-ref and --baseline-path: one baseline at a time")
+    if args.baseline_path and not (args.baseline_path / "src" / "kniffel").is_dir():
+        parser.error(f"--baseline-path {args.baseline_path}: no src/kniffel in it")
     if not 1 <= args.runs <= MAX_RUNS:
         parser.error(f"--runs must be between 1 and {MAX_RUNS}")
     cases: list[tuple[str, dict[str, str], bool]] = [
@@ -95,11 +107,19 @@ def main() -> None:
         cases.append(
             ("at the newest schema, no bytecode written", {"PYTHONDONTWRITEBYTECODE": "1"}, False)
         )
-    parser_ref = args.baseline_ref
+    parser_ref = args.baseline_ref or args.baseline_path
     servers: list[tuple[str, dict[str, str] | None]] = [("this checkout", None)]
     with contextlib.ExitStack() as stack:
-        if parser_ref:
-            servers.insert(0, (describe(parser_ref), stack.enter_context(checkout(parser_ref))))
+        if args.baseline_ref:
+            servers.insert(
+                0, (describe(args.baseline_ref), stack.enter_context(checkout(args.baseline_ref)))
+            )
+        elif args.baseline_path:
+            source = str(args.baseline_path.resolve() / "src")
+            # Its bytecode goes to a folder of this run: nothing is written into that checkout.
+            bytecode = stack.enter_context(tempfile.TemporaryDirectory(prefix="kniffel-pyc-"))
+            env = {**os.environ, "PYTHONPATH": source, "PYTHONPYCACHEPREFIX": bytecode}
+            servers.insert(0, (str(args.baseline_path), env))
         medians: dict[tuple[str, str], float] = {}
         print(f"kniffel serve, start to first answer of GET / ({args.runs} runs each), seconds")
         for name, base in servers:

@@ -5,6 +5,7 @@ usage text, ``--plot x.png`` SVG into a .png, and ``replay`` a raw ``ESC[2J``)."
 from __future__ import annotations
 
 import json
+import sys
 import unicodedata
 from pathlib import Path
 
@@ -136,6 +137,31 @@ def test_serve_with_a_database_that_cannot_be_opened_is_one_line(url: str) -> No
     assert "Traceback" not in result.output and "s3cret" not in result.output
     assert result.stderr.count("\n") == 1 and "cannot be opened" in result.stderr
     assert result.stdout == ""  # it did not start
+
+
+@pytest.mark.parametrize("url", ["postgresql://app@127.0.0.1:1/app", "postgresql+psycopg://h/db"])
+@pytest.mark.parametrize("command", ["serve", "export"])
+def test_postgresql_without_psycopg_names_the_extra_in_one_line(
+    url: str, command: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # psycopg is the postgres extra (pyproject.toml): an installation without it is told so.
+    monkeypatch.setitem(sys.modules, "psycopg", None)
+    written = ["--csv", str(tmp_path)] if command == "export" else []
+    result = CliRunner().invoke(cli, [command, "--db", url, *written])
+    assert result.exit_code == 2
+    assert "Traceback" not in result.output
+    assert result.stderr.count("\n") == 1
+    assert "kniffel[postgres]" in result.stderr
+    assert list(tmp_path.iterdir()) == []  # nothing written
+
+
+def test_a_postgresql_url_without_a_driver_means_psycopg() -> None:
+    # SQLAlchemy's default driver for postgresql:// is psycopg2, which the board does not install.
+    result = CliRunner().invoke(cli, ["serve", "--db", "postgresql://app:s3cret@127.0.0.1:1/app"])
+    assert result.exit_code == 2
+    assert "Traceback" not in result.output and "s3cret" not in result.output
+    assert result.stderr.count("\n") == 1 and "cannot be opened" in result.stderr
+    assert "psycopg2" not in result.stderr
 
 
 def test_serve_keeps_a_password_out_of_the_message() -> None:

@@ -13,6 +13,7 @@ SRC = Path(kniffel.__file__).parent
 LAYERS = {
     "settings": 0,
     "rules": 0,
+    "kept": 0,
     "locales": 1,
     "record": 1,
     "store": 2,

@@ -77,3 +77,27 @@ def test_the_review_and_a_player_page_fit_a_phone(browser: Browser, server: str)
     if SCREENSHOTS:
         for shot in ("review-phone.png", "player-phone.png"):
             assert png_size(Path(SHOTS / shot)) == (2 * PHONE["width"], 2 * PHONE["height"])
+
+
+def test_one_entry_of_points_only_is_counted_in_the_singular(browser: Browser, server: str) -> None:
+    """The review counts what it could not rate by the language's plural rule: "1 Eintrag",
+    not "1 Einträge" (issue 22: plurals by ngettext)."""
+    events = [
+        {"type": "roll", "player": "Ida", "dice": [6, 6, 6, 6, 6]},
+        {"type": "enter", "player": "Ida", "cell": "chance"},
+        {"type": "enter", "player": "Ole", "cell": "fours", "points": 12},  # not rated
+    ]
+    record = {"format": "kniffel-record/1", "variant": "kniffel", "players": ["Ida", "Ole"]}
+    game = post(server + "/api/records", {**record, "events": events})
+    context = browser.new_context(viewport=PHONE, locale="de-DE")
+    page = context.new_page()
+    page.goto(f"{server}/g/{game['id']}/analyse")
+    expect(page.get_by_role("heading", name="Spielbericht: Kniffel")).to_be_visible(
+        timeout=TABLE_WAIT
+    )
+    expect(page.locator("[data-not-rated]")).to_have_text(
+        "nicht bewertet: 1 Eintrag nur mit Punkten"
+    )
+    page.goto(f"{server}/g/{game['id']}/analyse?lang=en")
+    expect(page.locator("[data-not-rated]")).to_have_text("not rated: 1 entry of points only")
+    context.close()

@@ -82,16 +82,27 @@ def bot_client(db_url: str) -> Iterator[TestClient]:
         yield test_client
 
 
-@pytest.fixture(scope="module")
-def pg_url() -> Iterator[str]:
-    """A throwaway PostgreSQL server for the module that asks (skipped where the binaries are
-    missing: the module says so with ``pytestmark``)."""
-    from .postgres import binaries, throwaway_postgres
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[str]:
+    """One throwaway PostgreSQL server for the whole session (starting one takes seconds);
+    skipped where it cannot start here (the modules say so with ``pytestmark``)."""
+    from .postgres import binaries, missing, throwaway_postgres
 
+    reason = missing()
     folder = binaries()
-    if folder is None:
-        pytest.skip("PostgreSQL binaries are missing")
+    if reason is not None or folder is None:
+        pytest.skip(reason or "PostgreSQL binaries are missing")
     with throwaway_postgres(folder) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def pg_url(pg_server: str) -> Iterator[str]:
+    """An empty database of the session's server for the module that asks, dropped after it:
+    each module starts from no tables, as with a server of its own."""
+    from .postgres import fresh_database
+
+    with fresh_database(pg_server) as url:
         yield url
 
 

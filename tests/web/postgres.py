@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import glob
+import itertools
 import os
 import pwd
 import secrets
@@ -100,3 +101,25 @@ def throwaway_postgres(bin_dir: Path) -> Iterator[str]:
             run(str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "fast", "-w", "stop")
     finally:
         shutil.rmtree(root, ignore_errors=True)
+
+
+_DATABASES = itertools.count(1)
+
+
+@contextmanager
+def fresh_database(server_url: str) -> Iterator[str]:
+    """A new, empty database on the server of ``server_url`` (a :func:`throwaway_postgres`);
+    yields its SQLAlchemy URL and drops it afterwards, whoever is still connected."""
+    import psycopg
+    from sqlalchemy import make_url
+
+    from kniffel.store.database import libpq_url
+
+    name = f"module_{os.getpid()}_{next(_DATABASES)}"
+    with psycopg.connect(libpq_url(server_url), autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield make_url(server_url).set(database=name).render_as_string(hide_password=False)
+    finally:
+        with psycopg.connect(libpq_url(server_url), autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

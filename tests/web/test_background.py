@@ -72,7 +72,7 @@ def test_a_finished_game_is_reviewed_without_opening_its_review(
     assert data["reviewed_games"] == 1
     assert data["loss_per_decision"] == pytest.approx(ben.loss / ben.decisions)
     page = html.unescape(client.get("/spieler/anna").text)
-    assert ReviewWords(Translator("de")).percent(accuracy) in page
+    assert ReviewWords(Translator("de")).accuracy(accuracy) in page
     assert not any("/analyse" in url or "/review" in url for url in opened)
     assert view.id in client.get("/api/players/anna").text
 

@@ -128,10 +128,11 @@ def test_numbers_and_percent_follow_the_language() -> None:
     assert Translator("hr").number(12345) == Translator("sr_Latn").number(12345) == "12.345"
     assert AdviceWords(Translator("fr")).percent(0.77) == "77 %"
     assert AdviceWords(Translator("sr_Latn")).percent(0.77) == "77%"
-    assert AdviceWords(Translator("hr")).percent(0.001) == "< 1 %"
-    assert ReviewWords(Translator("fr")).percent(87.25) == "87,2 %"
-    assert ReviewWords(Translator("de")).percent(87.25) == "87,2 %"
-    assert ReviewWords(Translator("en")).percent(87.25) == "87.2%"
+    assert AdviceWords(Translator("hr")).chance(0.001) == "< 1 %"
+    assert AdviceWords(Translator("sr_Latn")).chance(0.999) == "> 99%"
+    assert ReviewWords(Translator("fr")).accuracy(87.25) == "87,2 %"
+    assert ReviewWords(Translator("de")).accuracy(87.25) == "87,2 %"
+    assert ReviewWords(Translator("en")).accuracy(87.25) == "87.2%"
 
 
 def test_plurals_follow_the_language() -> None:

@@ -255,52 +255,46 @@ def test_sigterm_finishes_writes_in_flight_and_closes_live_sockets_with_1012(
         store.close()
 
 
-def test_several_workers_on_postgresql_share_changes_and_stop_cleanly(tmp_path: Path) -> None:
-    from .postgres import binaries, missing, throwaway_postgres
-
-    reason = missing()
-    folder = binaries()
-    if reason is not None or folder is None:
-        pytest.skip(reason or "PostgreSQL is not installed")
-    with throwaway_postgres(folder) as pg_url:
-        port = _free_port()
-        server = subprocess.Popen(
-            [sys.executable, "-m", "kniffel", "serve", "--db", pg_url, "--port", str(port),
-             "--workers", "2"],
-            env={**os.environ, "KNIFFEL_CACHE_DIR": str(tmp_path / "cache")},
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )  # fmt: skip
-        try:
-            with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as http:
-                _wait_until_up(http, server)
-                game = http.post(
-                    "/api/games", json={"variant": "kniffel", "players": ["Anna"]}
-                ).json()
-                url = f"ws://127.0.0.1:{port}/api/games/{game['id']}/live"
-                with connect(url) as first, connect(url) as second:
+def test_several_workers_on_postgresql_share_changes_and_stop_cleanly(
+    tmp_path: Path, pg_url: str
+) -> None:
+    # The module's database on the session's server (tests/web/conftest.py).
+    port = _free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "kniffel", "serve", "--db", pg_url, "--port", str(port),
+         "--workers", "2"],
+        env={**os.environ, "KNIFFEL_CACHE_DIR": str(tmp_path / "cache")},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as http:
+            _wait_until_up(http, server)
+            game = http.post("/api/games", json={"variant": "kniffel", "players": ["Anna"]}).json()
+            url = f"ws://127.0.0.1:{port}/api/games/{game['id']}/live"
+            with connect(url) as first, connect(url) as second:
+                for watcher in (first, second):
+                    assert '"version":0' in watcher.recv(timeout=30).replace(" ", "")
+                # New connections for each entry: they may reach either worker.
+                for number, cell in enumerate(("ones", "twos", "threes"), start=1):
+                    with httpx.Client(base_url=http.base_url, timeout=30) as fresh:
+                        answer = send(fresh, game, enter("Anna", cell, "11111"))
+                    assert answer.status_code == 200, answer.text
                     for watcher in (first, second):
-                        assert '"version":0' in watcher.recv(timeout=30).replace(" ", "")
-                    # New connections for each entry: they may reach either worker.
-                    for number, cell in enumerate(("ones", "twos", "threes"), start=1):
-                        with httpx.Client(base_url=http.base_url, timeout=30) as fresh:
-                            answer = send(fresh, game, enter("Anna", cell, "11111"))
-                        assert answer.status_code == 200, answer.text
-                        for watcher in (first, second):
-                            heard = watcher.recv(timeout=30).replace(" ", "")
-                            assert f'"version":{number}' in heard
-                    server.send_signal(signal.SIGTERM)
-                    for watcher in (first, second):
-                        with pytest.raises(ConnectionClosed) as closed:
-                            while True:
-                                watcher.recv(timeout=60)
-                        assert closed.value.rcvd is not None
-                        assert closed.value.rcvd.code == 1012
-            assert server.wait(timeout=60) in (0, -signal.SIGTERM)
-        finally:
-            if server.poll() is None:
-                server.kill()
-                server.wait()
+                        heard = watcher.recv(timeout=30).replace(" ", "")
+                        assert f'"version":{number}' in heard
+                server.send_signal(signal.SIGTERM)
+                for watcher in (first, second):
+                    with pytest.raises(ConnectionClosed) as closed:
+                        while True:
+                            watcher.recv(timeout=60)
+                    assert closed.value.rcvd is not None
+                    assert closed.value.rcvd.code == 1012
+        assert server.wait(timeout=60) in (0, -signal.SIGTERM)
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
 
 
 def test_a_database_outage_answers_503_with_retry_after_and_logs_one_line(

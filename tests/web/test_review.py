@@ -56,10 +56,10 @@ def test_the_review_is_the_first_view_of_the_analysis(
     words = ReviewWords(Translator("de"))
     anna = result.player(NAME)
     assert "Spielbericht: Kniffel" in text
-    assert f"<strong data-accuracy>{words.percent(anna.accuracy)}</strong>" in text
+    assert f"<strong data-accuracy>{words.accuracy(anna.accuracy)}</strong>" in text
     assert f"{words.decimal(anna.loss)} Punkte in 2 Entscheidungen" in text
     assert '<dd data-count="patzer">1</dd>' in text
-    assert "nicht bewertet: 1 Einträge nur mit Punkten" in text
+    assert "nicht bewertet: 1 Eintrag nur mit Punkten" in text  # one, not "1 Einträge"
     assert f'href="/g/{game["id"]}/analyse/alle"' in text  # the full table, one tap away
     assert f"/g/{game['id']}/analyse/verlauf.svg?v=4" in text
     costly = text.split('class="review-costliest"')[1]
@@ -69,7 +69,7 @@ def test_the_review_is_the_first_view_of_the_analysis(
     assert "Zug 1: Ben trug nur Punkte ein (Vierer, 12)" in text
     english = html.unescape(client.get(f"/g/{game['id']}/analyse?lang=en").text)
     assert "Game review: Kniffel" in english and "Chosen: Enter: Chance (30)" in english
-    assert "blunder" in english and "not rated: 1 entries of points only" in english
+    assert "blunder" in english and "not rated: 1 entry of points only" in english
 
 
 def test_the_chart_draws_names_as_text(client: TestClient) -> None:

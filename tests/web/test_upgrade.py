@@ -10,7 +10,6 @@ where PostgreSQL is installed, on a throwaway PostgreSQL server.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -24,8 +23,6 @@ from kniffel.board.service import GameService
 from kniffel.record import RecordError, loads, record_of, replay, state_dict
 from kniffel.store import GameStore, summary_of
 from kniffel.store.database import MIGRATIONS
-
-from .postgres import binaries, missing, throwaway_postgres
 
 DATA = Path(__file__).parents[1] / "data"
 
@@ -119,17 +116,6 @@ def _check_upgrade(url: str) -> None:
 
 def test_a_release_sqlite_database_upgrades_with_every_game_intact(tmp_path: Path) -> None:
     _check_upgrade(f"sqlite:///{tmp_path / 'release.db'}")
-
-
-@pytest.fixture(scope="module")
-def pg_url() -> Iterator[str]:
-    reason = missing()
-    if reason is not None:
-        pytest.skip(reason)
-    folder = binaries()
-    assert folder is not None
-    with throwaway_postgres(folder) as url:
-        yield url
 
 
 def test_a_release_postgresql_database_upgrades_with_every_game_intact(pg_url: str) -> None:

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from kniffel.board.kept import Kept
 from kniffel.board.service import GameView
+from kniffel.kept import Kept
 from kniffel.store.results import ResultStore
 
 if TYPE_CHECKING:  # the solver (numpy) is imported by the first review, not at start

@@ -52,11 +52,11 @@ def turn_view(game: Game, t: Translator, p: int, dice_mode: str, dice: Dice | No
     left = MAX_ROLLS - rolls
     if dice_mode == "virtual":
         if rolls == 0:
-            note = t("noch {n} Würfe", n=left)
+            note = t.ngettext("noch {n} Wurf", "noch {n} Würfe", left)
         elif left == 0:
             note = t("Wurf {n} von {m}", n=rolls, m=MAX_ROLLS) + " · " + t("keine Würfe mehr")
         else:
-            left_words = t("noch 1 Wurf") if left == 1 else t("noch {n} Würfe", n=left)
+            left_words = t.ngettext("noch {n} Wurf", "noch {n} Würfe", left)
             note = t("Wurf {n} von {m}", n=rolls, m=MAX_ROLLS) + " · " + left_words
     else:
         note = t("echte Würfel, bis zu {m} Würfe", m=MAX_ROLLS)

@@ -10,6 +10,7 @@ import click
 import numpy as np
 
 from kniffel.cli.output import terminal_safe
+from kniffel.cli.tables import table
 from kniffel.cli.variant_flags import variant_options
 from kniffel.locales import Translator
 from kniffel.record import RecordError, loads, replay
@@ -151,11 +152,17 @@ def _render(result: dict[str, Any]) -> str:
         f"{result['variant']}: {result['player']}, {result['total']} points, {dice}",
         f"expected final totals ({how}):",
     ]
-    width = max(len(c["label"]) for c in result["choices"])
     best = result["choices"][0]["expected"]
-    for c in result["choices"]:
-        loss = "" if c is result["choices"][0] else f"  ({c['expected'] - best:+.1f})"
-        lines.append(f"  {c['label'].ljust(width)}  {c['expected']:8.1f}{loss}")
+    choices = [
+        (
+            c["label"],
+            f"{c['expected']:.1f}",
+            "" if c is result["choices"][0] else f"({c['expected'] - best:+.1f})",
+        )
+        for c in result["choices"]
+    ]
+    drawn = table(None, choices, right={1}, min_width={1: 8})
+    lines.extend(f"  {line}".rstrip() for line in drawn.splitlines())
     kniffel = Translator("en", game=result["variant"]).row(Row.KNIFFEL)  # "Yahtzee" there
     for key, what in (("bonus_chance", "upper bonus"), ("kniffel_chance", kniffel)):
         rates = result[key]

@@ -10,6 +10,7 @@ from typing import Any
 import click
 
 from kniffel.cli.output import terminal_safe
+from kniffel.cli.tables import table
 from kniffel.locales import Translator
 from kniffel.locales.refusals import cell_words
 from kniffel.record import RecordError, loads
@@ -98,21 +99,16 @@ def render_analysis(result: Analysis, top: int | None = None) -> str:
         for d in result.costliest(top)
     ]
     if rows:
-        widths = [max(len(row[i]) for row in (head, *rows)) for i in range(len(head))]
-        numeric = {0, 1, 5, 7, 8}
-        for row in (head, *rows):
-            cells = [
-                cell.rjust(width) if i in numeric else cell.ljust(width)
-                for i, (cell, width) in enumerate(zip(row, widths, strict=True))
-            ]
-            lines.append("  ".join(cells).rstrip())
+        lines.append(table(head, rows, right={0, 1, 5, 7, 8}))
     else:
         lines.append("no decisions yet")
     lines.append("")
     lines.append("expected points lost")
-    width = max(len(name) for name in result.players)
-    for name, total in result.players.items():
-        lines.append(f"{name.ljust(width)}  {total.loss:8.2f} in {total.decisions} decisions")
+    losses = [
+        (name, f"{total.loss:8.2f} in {total.decisions} decisions")
+        for name, total in result.players.items()
+    ]
+    lines.append(table(None, losses))
     return "\n".join(lines)
 
 
@@ -136,13 +132,7 @@ def render_review(result: Review) -> str:
         )
         for p in result.players
     ]
-    widths = [max(len(row[i]) for row in (head, *rows)) for i in range(len(head))]
-    for row in (head, *rows):
-        cells = [
-            cell.ljust(width) if i == 0 else cell.rjust(width)
-            for i, (cell, width) in enumerate(zip(row, widths, strict=True))
-        ]
-        lines.append("  ".join(cells).rstrip())
+    lines.append(table(head, rows, right=range(1, len(head))))
     thresholds = ", ".join(f"{n} >= {t:g}" for n, t in SEVERITIES)
     lines.append(f"(expected points lost: {thresholds})")
     lines.append("")

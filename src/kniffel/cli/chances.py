@@ -11,6 +11,7 @@ import click
 
 from kniffel.charts.chances import WORDS, chances_chart_svg
 from kniffel.cli.output import terminal_safe
+from kniffel.cli.tables import table
 from kniffel.locales import Translator
 from kniffel.record import RecordError, loads
 from kniffel.solver.chances.forecast import Chances
@@ -105,13 +106,7 @@ def render_series(series: Series) -> str:
         (str(t.event), t.player, *(_cell(t.chances, n) for n in series.players))
         for t in series.turns
     ]
-    widths = [max(len(row[i]) for row in (head, *rows)) for i in range(len(head))]
-    for row in (head, *rows):
-        cells = [
-            cell.ljust(width) if i == 1 else cell.rjust(width)
-            for i, (cell, width) in enumerate(zip(row, widths, strict=True))
-        ]
-        lines.append("  ".join(cells).rstrip())
+    lines.append(table(head, rows, right={i for i in range(len(head)) if i != 1}))
     lines.append("")
     if series.winners:
         lines.append("winner: " + ", ".join(series.winners))

@@ -30,11 +30,11 @@ _DB = click.option("--db", metavar="URL", help="SQLAlchemy database URL (env KNI
 
 
 def _store(db: str | None) -> GameStore:
-    from kniffel.store.database import NewerSchema
+    from kniffel.store.database import DriverMissing, NewerSchema
 
     try:
         return GameStore.open(db or Settings().db)
-    except NewerSchema as error:
+    except (NewerSchema, DriverMissing) as error:
         click.echo(f"--db: {error}", err=True)
         raise SystemExit(2) from None
 

@@ -240,7 +240,16 @@ def _check_db(url: str) -> None:
     """A database URL the board can open, or one plain line and exit status 2."""
     from sqlalchemy import exc, make_url
 
+    from kniffel.store.database import DriverMissing, check_driver
+
     hint = "use sqlite:///path/to/k.db or postgresql+psycopg://user:password@host/db"
+    try:
+        check_driver(url)
+    except DriverMissing as error:
+        click.echo(f"--db {_shown(url)}: {error}", err=True)
+        raise SystemExit(2) from None
+    except (exc.ArgumentError, ValueError):
+        pass  # not a URL: said below
     try:
         parsed = make_url(url)
         backend = parsed.get_backend_name()

@@ -11,6 +11,7 @@ import numpy as np
 
 from kniffel.charts.draw import Bar, Labels, Mark, histogram_svg
 from kniffel.cli.output import options_line, progress
+from kniffel.cli.tables import table
 from kniffel.cli.variant_flags import variant_options
 from kniffel.locales import Translator
 from kniffel.rules import Row, Variant
@@ -77,11 +78,22 @@ def _print(summary: dict[str, Any]) -> None:
     click.echo(f"min .. max   {summary['min']} .. {summary['max']}")
     percentiles = "  ".join(f"p{p} {v:g}" for p, v in summary["percentiles"].items())
     click.echo(f"percentiles  {percentiles}")
-    click.echo(f"{'column':<12} {'mean':>8} {'bonus':>7} {'kniffel':>8}")
-    for column, mean in summary["column_mean"].items():
-        bonus = summary["bonus_rate"][column]
-        kniffel = summary["kniffel_rate"][column]
-        click.echo(f"{column:<12} {mean:>8.2f} {bonus:>7.1%} {kniffel:>8.1%}")
+    columns = [
+        (
+            column,
+            f"{mean:.2f}",
+            f"{summary['bonus_rate'][column]:.1%}",
+            f"{summary['kniffel_rate'][column]:.1%}",
+        )
+        for column, mean in summary["column_mean"].items()
+    ]
+    click.echo(
+        table(
+            ("column", "mean", "bonus", "kniffel"),
+            columns,
+            right={1, 2, 3},
+        )
+    )
     if summary["extra_kniffels_per_game"]:
         word = Translator("en", game=summary["variant"]).row(Row.KNIFFEL)  # "Yahtzee" there
         click.echo(f"extra {word} bonuses per game  {summary['extra_kniffels_per_game']:.4f}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from kniffel.cli.tables import table
 from kniffel.locales import N_, Translator
 from kniffel.rules import Cell, Game
 
@@ -22,36 +23,38 @@ def render_sheet(game: Game, player: int, t: Translator | None = None) -> str:
     t = (t or Translator()).for_variant(game.variant)
     headers = [t.column_header(spec) for spec in game.columns]
     labels = {key: t.t(label) for key, label in _TOTAL_LABELS}
-    label_width = max(*(len(text) for text in labels.values()), *(len(t.row(r)) for r in game.rows))
-    widths = [max(len(h), 5) for h in headers]
     due = {
         spec.id: game.due_row(player, spec.id)
         for spec in game.columns
         if spec.discipline.value != "free"
     }
-    lines = [
-        "".ljust(label_width) + "".join(f"  {h:>{w}}" for h, w in zip(headers, widths, strict=True))
-    ]
+    rows: list[list[str]] = []
+    rules: dict[int, str] = {}
     for row in game.rows:
-        cells = []
-        for spec, width in zip(game.columns, widths, strict=True):
+        cells = [t.row(row)]
+        for spec in game.columns:
             value = game.points(player, Cell(spec.id, row))
             if value is not None:
-                text = str(value)
+                cells.append(str(value))
             elif due.get(spec.id) is row:
-                text = DUE_MARK
+                cells.append(DUE_MARK)
             else:
-                text = "·"
-            cells.append(f"  {text:>{width}}")
-        lines.append(t.row(row).ljust(label_width) + "".join(cells))
+                cells.append("·")
+        rows.append(cells)
         if row.value == "sixes":
-            lines.append("-" * len(lines[0]))
-    lines.append("=" * len(lines[0]))
+            rules[len(rows)] = "-"
+    rules[len(rows)] = "="
     totals = [game.column_totals(player, spec.id) for spec in game.columns]
-    for key in labels:
-        values = "".join(f"  {getattr(t, key):>{w}}" for t, w in zip(totals, widths, strict=True))
-        lines.append(labels[key].ljust(label_width) + values)
-    return "\n".join(lines)
+    for key, label in labels.items():
+        rows.append([label, *(str(getattr(total, key)) for total in totals)])
+    columns = range(1, len(headers) + 1)
+    return table(
+        ["", *headers],
+        rows,
+        right=columns,
+        rules=rules,
+        min_width=dict.fromkeys(columns, 5),
+    )
 
 
 def render_game(game: Game, t: Translator | None = None) -> str:

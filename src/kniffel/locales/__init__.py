@@ -55,6 +55,7 @@ __all__ = [
     "catalogue",
     "language_of",
     "page_tag",
+    "percent_gap",
 ]
 
 #: The board's languages, German first (the message ids), then English; then Croatian and Serbian
@@ -168,7 +169,7 @@ def _number(value: int, lang: str) -> str:
 
 
 @cache
-def _percent_gap(lang: str) -> str:
+def percent_gap(lang: str) -> str:
     """What stands between a number and ``%`` in ``lang``, read from Babel's percent pattern
     (``77 %`` in German, French and Croatian; ``77%`` in English and Serbian). The board writes a
     plain space where the pattern has a (narrow) no-break one, as it always has in German."""
@@ -219,7 +220,7 @@ class Translator:
     def percent(self, number: str) -> str:
         """``number`` (already written in this language) with the percent sign, as the language
         writes it: ``77 %`` or ``77%``."""
-        return f"{number}{_percent_gap(self.lang)}%"
+        return f"{number}{percent_gap(self.lang)}%"
 
     @property
     def tag(self) -> str:
@@ -228,7 +229,11 @@ class Translator:
 
     def points(self, value: int, *, possible: bool = False) -> str:
         """``3 Punkte``, ``1 Punkt`` (with ``möglich`` for a preview), in the form the language
-        takes for ``value`` (Croatian ``2 boda``, ``5 bodova``, ``21 bod``)."""
+        takes for ``value`` (Croatian ``2 boda``, ``5 bodova``, ``21 bod``).
+
+        >>> Translator("en").points(1), Translator("de").points(1234, possible=True)
+        ('1 point', '1.234 Punkte möglich')
+        """
         if possible:
             return self.ngettext("{n} Punkt möglich", "{n} Punkte möglich", value)
         return self.ngettext("{n} Punkt", "{n} Punkte", value)

@@ -15,8 +15,10 @@ from sqlalchemy.pool import StaticPool
 
 __all__ = [
     "MIGRATIONS",
+    "DriverMissing",
     "NewerSchema",
     "WriteGate",
+    "check_driver",
     "current_revision",
     "head_revision",
     "libpq_url",
@@ -50,13 +52,38 @@ _DOWN = re.compile(r"^down_revision\s*=\s*(?:[\"']([^\"']+)[\"']|None)", re.MULT
 _MIGRATION_LOCK = 0x4B4E4946
 
 
+class DriverMissing(RuntimeError):
+    """A PostgreSQL URL in an installation without psycopg (the ``postgres`` extra)."""
+
+
+#: What to install for PostgreSQL: psycopg is an extra, SQLite needs nothing (docs/deploy.md).
+POSTGRES_EXTRA = (
+    "PostgreSQL needs psycopg, which this installation lacks: install the board with "
+    "its postgres extra (pip install 'kniffel[postgres]', or uv sync --extra postgres)"
+)
+
+
+def check_driver(url: str) -> None:
+    """Raise :class:`DriverMissing` when ``url`` is PostgreSQL and psycopg is not installed."""
+    if make_url(url).get_backend_name() != "postgresql":
+        return
+    try:
+        import psycopg  # noqa: F401
+    except ImportError:
+        raise DriverMissing(POSTGRES_EXTRA) from None
+
+
 def open_engine(url: str) -> Engine:
-    """An engine for ``url``; an SQLite file's directory is created first."""
+    """An engine for ``url``; an SQLite file's directory is created first. A PostgreSQL URL
+    without a driver (``postgresql://``) means psycopg, the one the board installs."""
     parsed = make_url(url)
     if parsed.get_backend_name() == "postgresql":
+        check_driver(url)
+        if parsed.drivername == "postgresql":
+            parsed = parsed.set(drivername="postgresql+psycopg")
         # A database that does not answer fails a connect within seconds instead of hanging
         # a request (and /healthz) for minutes.
-        return create_engine(url, pool_pre_ping=True, connect_args={"connect_timeout": 5})
+        return create_engine(parsed, pool_pre_ping=True, connect_args={"connect_timeout": 5})
     if parsed.get_backend_name() != "sqlite":
         return create_engine(url, pool_pre_ping=True)
     database = parsed.database or ""

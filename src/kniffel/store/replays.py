@@ -16,10 +16,10 @@ process stored a change) catches it up with the newer events only (``GameService
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from kniffel.kept import Kept
 from kniffel.rules import Game
 
 if TYPE_CHECKING:
@@ -42,29 +42,23 @@ class CachedReplay:
 
 
 class ReplayCache:
-    """Least-recently-used replays, at most ``max_games`` holding at most ``max_events``."""
+    """Least-recently-used replays, at most ``max_games`` holding at most ``max_events``
+    (a :class:`~kniffel.kept.Kept` weighed by events), one version per game."""
 
     def __init__(self, max_games: int = 1024, max_events: int = 200_000) -> None:
         if max_games < 0 or max_events < 0:
             raise ValueError("cache bounds cannot be negative")
         self.max_games = max_games
         self.max_events = max_events
-        self._entries: OrderedDict[tuple[str, int], CachedReplay] = OrderedDict()
+        self._kept: Kept[tuple[str, int], CachedReplay] = Kept(
+            max_games, weight=_weight, max_weight=max_events
+        )
+        #: Each game's kept version; one the store has let go is forgotten when next asked.
         self._version: dict[str, int] = {}
-        self._events = 0
         self._lock = threading.Lock()
-        self.hits = 0
-        self.misses = 0
 
     def get(self, game_id: str, version: int) -> CachedReplay | None:
-        with self._lock:
-            found = self._entries.get((game_id, version))
-            if found is None:
-                self.misses += 1
-                return None
-            self._entries.move_to_end((game_id, version))
-            self.hits += 1
-            return found
+        return self._kept.find((game_id, version))
 
     def latest(self, game_id: str) -> tuple[int, CachedReplay] | None:
         """The game's newest kept replay and its version, whatever the version (``None``: none
@@ -73,36 +67,42 @@ class ReplayCache:
             version = self._version.get(game_id)
             if version is None:
                 return None
-            return version, self._entries[(game_id, version)]
+            found = self._kept.peek((game_id, version))
+            if found is None:  # it went out as the least recently used
+                del self._version[game_id]
+                return None
+            return version, found
 
     def put(self, game_id: str, version: int, replay: CachedReplay) -> None:
-        weight = _weight(replay)
-        if weight > self.max_events or self.max_games == 0:
-            return
         with self._lock:
             cached = self._version.get(game_id)
-            if cached is not None:
+            if cached is not None and (game_id, cached) in self._kept:
                 if cached > version:
                     return  # a newer state is kept already
-                self._drop((game_id, cached))
-            self._entries[(game_id, version)] = replay
-            self._version[game_id] = version
-            self._events += weight
-            while len(self._entries) > self.max_games or self._events > self.max_events:
-                self._drop(next(iter(self._entries)))
-
-    def _drop(self, key: tuple[str, int]) -> None:
-        dropped = self._entries.pop(key)
-        self._events -= _weight(dropped)
-        del self._version[key[0]]
+                self._kept.pop((game_id, cached))
+            self._version.pop(game_id, None)
+            for (dropped, _), _replay in self._kept.put((game_id, version), replay):
+                self._version.pop(dropped, None)
+            if (game_id, version) in self._kept:
+                self._version[game_id] = version
 
     def __len__(self) -> int:
-        return len(self._entries)
+        return len(self._kept)
 
     @property
     def events(self) -> int:
         """The events the cached replays hold together."""
-        return self._events
+        return self._kept.weight
+
+    @property
+    def hits(self) -> int:
+        """Reads of a version answered from a kept replay."""
+        return self._kept.hits
+
+    @property
+    def misses(self) -> int:
+        """Reads of a version that found none kept."""
+        return self._kept.misses
 
 
 def _weight(replay: CachedReplay) -> int:

@@ -21,8 +21,8 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
-from kniffel.board.kept import Kept
 from kniffel.board.views import GameView
+from kniffel.kept import Kept
 from kniffel.locales import N_
 from kniffel.rules import Dice
 from kniffel.web import rendering

@@ -20,7 +20,6 @@ page need not wait for them (:func:`pending` says how far it is).
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import overload
@@ -28,6 +27,7 @@ from typing import overload
 import numpy as np
 import numpy.typing as npt
 
+from kniffel.kept import Kept
 from kniffel.rules import (
     MAX_ROLLS,
     UPPER_BONUS_THRESHOLD,
@@ -182,22 +182,13 @@ class _Cache:
     """Reasons by position (the player's sheet, dice, rolls and choices), least recent out."""
 
     def __init__(self, size: int = 256) -> None:
-        self.size = size
-        self._lock = threading.Lock()
-        self._done: OrderedDict[object, Reasons] = OrderedDict()
+        self._kept: Kept[object, Reasons] = Kept(size)
 
     def get(self, key: object) -> Reasons | None:
-        with self._lock:
-            found = self._done.get(key)
-            if found is not None:
-                self._done.move_to_end(key)
-            return found
+        return self._kept.find(key)
 
     def put(self, key: object, value: Reasons) -> None:
-        with self._lock:
-            self._done[key] = value
-            while len(self._done) > self.size:
-                self._done.popitem(last=False)
+        self._kept.put(key, value)
 
 
 _CACHE = _Cache()
@@ -352,9 +343,8 @@ class _Background:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._wanted: OrderedDict[object, tuple[Game, int | None, int, tuple[Action, ...]]] = (
-            OrderedDict()
-        )
+        #: Positions asked for, the latest served first; the oldest fall out.
+        self._wanted: Kept[object, tuple[Game, int | None, int, tuple[Action, ...]]] = Kept(_QUEUED)
         self._progress: dict[object, float] = {}
         self._done = threading.Condition(self._lock)
         self._thread: threading.Thread | None = None
@@ -370,11 +360,9 @@ class _Background:
         with self._lock:
             if key in self._progress:
                 return
-            self._wanted[key] = (game.copy(), dice_index, rolls, actions)
-            self._wanted.move_to_end(key, last=False)
             self._progress[key] = 0.0
-            while len(self._wanted) > _QUEUED:  # positions long left behind are dropped
-                dropped, _ = self._wanted.popitem()
+            # Positions long left behind are dropped.
+            for dropped, _ in self._wanted.put(key, (game.copy(), dice_index, rolls, actions)):
                 self._progress.pop(dropped, None)
             if self._thread is None or not self._thread.is_alive():
                 self._thread = threading.Thread(target=self._work, name="tipp-reasons", daemon=True)
@@ -391,10 +379,11 @@ class _Background:
     def _work(self) -> None:
         while True:
             with self._lock:
-                if not self._wanted:
+                newest = self._wanted.pop_newest()
+                if newest is None:
                     self._thread = None
                     return
-                key, (game, dice_index, rolls, actions) = self._wanted.popitem(last=False)
+                key, (game, dice_index, rolls, actions) = newest
 
             def told(done: float, key: object = key) -> None:
                 with self._lock:

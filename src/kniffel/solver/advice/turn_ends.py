@@ -30,13 +30,13 @@ from __future__ import annotations
 import hashlib
 import math
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
+from kniffel.kept import Kept
 from kniffel.rules import (
     MAX_ROLLS,
     UPPER_BONUS_THRESHOLD,
@@ -202,22 +202,15 @@ class _Stream:
 
 
 class _Streams:
-    """Every end state's stream, by state (and the Kniffel cells open at the turn's start)."""
+    """Every end state's stream, by state (and the Kniffel cells open at the turn's start);
+    ``lock`` guards the chunks appended to them."""
 
     def __init__(self, size: int = 4096) -> None:
-        self.size = size
         self.lock = threading.Lock()
-        self.kept: OrderedDict[bytes, _Stream] = OrderedDict()
+        self.kept: Kept[bytes, _Stream] = Kept(size)
 
     def get(self, key: bytes) -> _Stream:
-        with self.lock:
-            found = self.kept.get(key)
-            if found is None:
-                found = self.kept[key] = _Stream([])
-            self.kept.move_to_end(key)
-            while len(self.kept) > self.size:
-                self.kept.popitem(last=False)
-            return found
+        return self.kept.get(key, lambda: _Stream([]))
 
 
 _STREAMS = _Streams()

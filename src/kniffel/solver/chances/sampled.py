@@ -16,12 +16,11 @@ games, but never fewer than :data:`MIN_SAMPLES` nor more than :data:`MAX_SAMPLES
 from __future__ import annotations
 
 import hashlib
-import threading
-from collections import OrderedDict
 
 import numpy as np
 import numpy.typing as npt
 
+from kniffel.kept import Kept
 from kniffel.rules import Game, Variant
 from kniffel.solver.chances.distribution import best_bot, roller, sheets_of, turns_left
 from kniffel.solver.chances.finals import LateFinals
@@ -40,8 +39,7 @@ KEPT = 512
 #: Mixed into every sheet's seed, so that these games are not those of ``kniffel simulate``.
 SEED = 20
 
-_kept: OrderedDict[tuple[Variant, int, int, int], IntArray] = OrderedDict()
-_lock = threading.Lock()
+_kept: Kept[tuple[Variant, int, int, int], IntArray] = Kept(KEPT)
 
 
 def samples_for(left: int, budget: int = BUDGET) -> int:
@@ -72,11 +70,11 @@ def sample_finals(game: Game, player: int, n: int | None = None, seed: int = SEE
     if n <= 0 or left == 0:
         return np.zeros(0, dtype=np.int64)
     key = sheet_key(game, player)
-    found = (game.variant, key, n, seed)
-    with _lock:
-        if found in _kept:
-            _kept.move_to_end(found)
-            return _kept[found]
+    return _kept.get((game.variant, key, n, seed), lambda: _played(game, player, n, key, seed))
+
+
+def _played(game: Game, player: int, n: int, key: int, seed: int) -> IntArray:
+    left = turns_left(game, player)
     sheets = sheets_of(game, [player], n)
     before = sheets.totals()
     rng = np.random.default_rng([seed, key, n])
@@ -87,8 +85,4 @@ def sample_finals(game: Game, player: int, n: int | None = None, seed: int = SEE
         bot.play_turns(sheets, roller(faces, turn), choices)
     points = np.asarray(sheets.totals() - before, dtype=np.int64)
     points.flags.writeable = False
-    with _lock:
-        _kept[found] = points
-        while len(_kept) > KEPT:
-            _kept.popitem(last=False)
     return points

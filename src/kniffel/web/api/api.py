@@ -12,8 +12,8 @@ from fastapi import APIRouter, Depends, Query, Request, Security, status
 from fastapi.responses import JSONResponse, Response
 from fastapi.security import APIKeyHeader, APIKeyQuery
 
-from kniffel.board.kept import Kept
 from kniffel.board.service import GameService, GameView, preview_of
+from kniffel.kept import Kept
 from kniffel.web.api.schemas import (
     CreatedGame,
     EventBody,

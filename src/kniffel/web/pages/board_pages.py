@@ -20,10 +20,10 @@ from starlette.datastructures import FormData
 
 from kniffel.board.chart import running_totals
 from kniffel.board.errors import BoardError, Conflict, Forbidden, GameNotFound
-from kniffel.board.kept import Kept
 from kniffel.board.service import GameService, GameView
 from kniffel.board.sheet_view import BoardView, board_view, turn_key
 from kniffel.charts.totals import totals_chart_svg
+from kniffel.kept import Kept
 from kniffel.locales import Translator
 from kniffel.locales.refusals import refusal_text
 from kniffel.rules import Dice, KniffelError

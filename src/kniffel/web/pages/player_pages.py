@@ -113,7 +113,7 @@ async def players_page(request: Request) -> Response:
 
 
 def _rate(words: ReviewWords, value: float | None) -> str:
-    return words.percent(None if value is None else 100 * value)
+    return words.share(value)
 
 
 @pages.get("/spieler/{name:path}")
@@ -204,7 +204,7 @@ def _player_context(
         "games": stats.games,
         "wins": stats.wins,
         "win_rate": _rate(words, stats.win_rate),
-        "accuracy": words.percent(stats.accuracy),
+        "accuracy": words.accuracy(stats.accuracy),
         "loss_per_decision": (
             "–" if stats.loss_per_decision is None else words.decimal(stats.loss_per_decision)
         ),
@@ -230,7 +230,7 @@ def _player_context(
                 "total": g.total,
                 "place": g.place,
                 "seats": g.seats,
-                "accuracy": words.percent(g.accuracy),
+                "accuracy": words.accuracy(g.accuracy),
             }
             for g in stats.latest
         ],

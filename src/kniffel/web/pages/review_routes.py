@@ -107,7 +107,7 @@ def _context(view: GameView, result: Review, words: ReviewWords) -> dict[str, An
         {
             "name": p.name,
             "seat": i,
-            "accuracy": words.percent(p.accuracy),
+            "accuracy": words.accuracy(p.accuracy),
             "accuracy_value": p.accuracy,
             "loss": words.decimal(p.loss),
             "decisions": p.decisions,

@@ -4,7 +4,7 @@ The words come from the board's catalogues (:mod:`kniffel.locales`); these
 pages add the labels of a choice: ``Behalten: 6 6 6``,
 ``Eintragen: Runter, Sechser (18)``.
 
->>> from kniffel.locales import Translator
+>>> from kniffel.locales import Translator, percent_gap
 >>> words = AdviceWords(Translator("de"))
 >>> words("Erwartete Endsumme"), words.decimal(1234.56)
 ('Erwartete Endsumme', '1.234,6')
@@ -17,9 +17,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from babel.numbers import format_decimal
+from babel.numbers import format_decimal, format_percent
 
-from kniffel.locales import Translator
+from kniffel.locales import Translator, percent_gap
 from kniffel.rules import EnterAction, Variant
 
 if TYPE_CHECKING:
@@ -45,21 +45,37 @@ class AdviceWords:
         """An expected total with one decimal, as the language writes it."""
         return format_decimal(round(value, 1), format="#,##0.0", locale=self.t.lang)
 
-    def percent(self, p: float) -> str:
-        """A chance in whole percent (``77 %``, ``77%`` as the language writes it); below 1 %
-        and above 99 % say so."""
-        whole = round(p * 100)
-        if p > 0 and whole == 0:
-            return f"< {self.t.percent('1')}"
-        if p < 1 and whole == 100:
-            return f"> {self.t.percent('99')}"
-        return self.t.percent(str(whole))
+    def percent(self, share: float | None, *, decimals: int = 0) -> str:
+        """A share (0 to 1: every percentage of the board is passed so) in percent as the
+        language writes it, by Babel's ``format_percent``: ``77 %`` / ``77%``, with
+        ``decimals`` ``87,2 %``; a dash without a value.
 
-    def chance(self, p: float, decided: bool) -> str:
-        """As :meth:`percent`; a chance the sheet has not settled is never 0 % or 100 %
-        (docs/solver.md, "The Tipp's reasons")."""
+        >>> AdviceWords(Translator("de")).percent(0.8725, decimals=1)
+        '87,2 %'
+        >>> AdviceWords(Translator("en")).percent(0.77), AdviceWords(Translator("en")).percent(None)
+        ('77%', '–')
+        """
+        if share is None:
+            return "–"
+        digits = "." + "0" * decimals if decimals else ""
+        pattern = f"#,##0{digits}{percent_gap(self.lang)}%"
+        return format_percent(share, format=pattern, locale=self.lang)
+
+    def chance(self, p: float, decided: bool = True) -> str:
+        """A chance in whole percent (``77 %``); below 1 % and above 99 % say so. A chance
+        the sheet has not settled (``decided`` false) is never 0 % or 100 % (docs/solver.md,
+        "The Tipp's reasons").
+
+        >>> AdviceWords(Translator("de")).chance(0.001), AdviceWords(Translator("en")).chance(0.996)
+        ('< 1 %', '> 99%')
+        """
         if not decided:
             p = min(max(p, 1e-9), 1 - 1e-9)
+        whole = round(p * 100)
+        if p > 0 and whole == 0:
+            return self.percent(0.01).replace("1", "< 1", 1)
+        if p < 1 and whole == 100:
+            return self.percent(0.99).replace("99", "> 99", 1)
         return self.percent(p)
 
     def choice(self, choice: Choice, variant: Variant, rolls: int) -> str:

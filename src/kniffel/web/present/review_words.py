@@ -6,15 +6,13 @@ Tipp's and the analysis's (:class:`~kniffel.web.present.advice_words.AdviceWords
 >>> from kniffel.locales import Translator
 >>> ReviewWords(Translator("en"))("Spielbericht: {variant}", variant="Kniffel")
 'Game review: Kniffel'
->>> ReviewWords(Translator("de")).percent(87.25)
+>>> ReviewWords(Translator("de")).accuracy(87.25)
 '87,2 %'
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-from babel.numbers import format_decimal
 
 from kniffel.locales import NP_
 from kniffel.web.present.advice_words import AdviceWords
@@ -33,11 +31,14 @@ SEVERITY_WORDS: dict[str, tuple[str, str]] = {
 class ReviewWords(AdviceWords):
     """These pages' messages first, then the Tipp's and the board's."""
 
-    def percent(self, value: float | None) -> str:
-        """``87,2 %`` / ``87.2%`` as the language writes it; a dash without a value."""
-        if value is None:
-            return "–"
-        return self.t.percent(format_decimal(round(value, 1), format="0.0", locale=self.t.lang))
+    def accuracy(self, value: float | None) -> str:
+        """An accuracy (0 to 100, as the review figures it) with one decimal: ``87,2 %`` /
+        ``87.2%``; a dash without a value."""
+        return self.share(None if value is None else value / 100)
+
+    def share(self, value: float | None) -> str:
+        """A rate (0 to 1: wins, bonus, Kniffel) with one decimal, as :meth:`accuracy`."""
+        return self.percent(value, decimals=1)
 
     def severity(self, name: str, plural: bool = False) -> str:
         """``Patzer`` / ``blunder`` …; ``plural`` for a count's heading."""

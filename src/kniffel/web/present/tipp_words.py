@@ -131,7 +131,7 @@ def win_rows(
         label = words.choice(PointsChoice(win.action, worth, win.points), variant, position.rolls)
         loss = position.expected - worth
         cost = words.decimal(loss) if loss >= 0.05 else ""
-        chance = words.percent(win.win)
+        chance = words.chance(win.win)
         costs = (
             words("so viele Punkte wie die beste Wahl")
             if not cost
