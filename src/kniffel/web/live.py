@@ -68,24 +68,40 @@ async def _forward(
     websocket: WebSocket, service: GameService, subscription: Subscription, limit: int
 ) -> None:
     """Send every newer version until the client goes away (or sends too much)."""
+    sending = asyncio.Lock()
+    teller = asyncio.ensure_future(_tell(websocket, subscription, sending))
     incoming = asyncio.ensure_future(websocket.receive())
-    change = asyncio.ensure_future(subscription.next_version())
     try:
         while True:
-            done, _ = await asyncio.wait({incoming, change}, return_when=asyncio.FIRST_COMPLETED)
-            if change in done:
-                await websocket.send_json(_message(change.result()))
-                change = asyncio.ensure_future(subscription.next_version())
-            if incoming in done:
-                if incoming.result()["type"] == "websocket.disconnect":
-                    return
-                if _size(incoming.result()) > limit:
-                    await websocket.close(code=TOO_BIG_CLOSE_CODE, reason="message too big")
-                    return
-                version = await run_in_threadpool(service.version, subscription.game_id)
-                subscription.mark_seen(version)
+            done, _ = await asyncio.wait({incoming, teller}, return_when=asyncio.FIRST_COMPLETED)
+            if teller in done:
+                teller.result()  # the socket went away while a version was sent
+                return
+            if incoming.result()["type"] == "websocket.disconnect":
+                return
+            if _size(incoming.result()) > limit:
+                await websocket.close(code=TOO_BIG_CLOSE_CODE, reason="message too big")
+                return
+            version = await run_in_threadpool(service.version, subscription.game_id)
+            subscription.mark_seen(version)
+            async with sending:
                 await websocket.send_json(_message(version))
-                incoming = asyncio.ensure_future(websocket.receive())
+            incoming = asyncio.ensure_future(websocket.receive())
     finally:
         incoming.cancel()
-        change.cancel()
+        teller.cancel()
+
+
+async def _tell(websocket: WebSocket, subscription: Subscription, sending: asyncio.Lock) -> None:
+    """Send each new version the moment the hub hands it over.
+
+    This task waits on the subscription itself, so the hub's hand-over wakes it first: its
+    message goes out before the change's own request goes on to draw its answer on the same
+    loop (a whole board; on a busy machine the other phones waited that long, issue 19).
+    Waiting through a task of its own and ``asyncio.wait`` took two more turns of the loop,
+    and the drawing came first.
+    """
+    while True:
+        version = await subscription.next_version()
+        async with sending:
+            await websocket.send_json(_message(version))
