@@ -61,7 +61,7 @@ class Repeat:
             shutil.copytree(self.tables, outcome.get_result(), dirs_exist_ok=True)
 
     def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
-        items[:] = [item for _ in range(self.runs) for item in items]
+        items[:] = [item if run == 0 else again(item) for run in range(self.runs) for item in items]
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         if report.failed:
@@ -69,6 +69,23 @@ class Repeat:
             self.messages.setdefault(report.nodeid, []).append(report.longreprtext)
         elif report.when == "call" and report.passed:
             self.passes[report.nodeid] += 1
+
+
+def again(item: pytest.Item) -> pytest.Item:
+    """A fresh copy of a collected test: pytest sets a test up and tears it down by the item,
+    so the same item twice in a row (one test chosen) kept the first run's state and found no
+    fixtures in the second."""
+    if not isinstance(item, pytest.Function):
+        return item
+    return pytest.Function.from_parent(
+        item.parent,
+        name=item.name,
+        callspec=getattr(item, "callspec", None),
+        callobj=item.obj,
+        keywords=item.keywords,
+        fixtureinfo=item._fixtureinfo,
+        originalname=item.originalname,
+    )
 
 
 def main() -> int:
