@@ -16,7 +16,9 @@ other shows the new version without a reload. Each page notes, on one clock
 
 It prints p50/p95/max of each part and of the whole, phone to phone. ``--against DIR``
 measures a second checkout's code the same way (its ``src`` first on ``PYTHONPATH``, with
-this project's environment) and prints both side by side with the ratio. ``--burners``
+this project's environment), on a board of its own at the same time (the two games take turns
+entry by entry, so both meet the same busy machine), and prints both side by side with the
+ratio. ``--burners``
 keeps that many CPU cores busy during the runs, as on a busy machine (default none).
 """
 
@@ -120,7 +122,7 @@ def board(workdir: Path, source: Path | None) -> Iterator[str]:
     )
     try:
         url = f"http://{HOST}:{port}"
-        wait_until_up(f"{url}/healthz", process)
+        wait_until_up(f"{url}/healthz", process, timeout=180)  # a busy machine starts slowly
         yield url
     finally:
         stop(process)
@@ -138,56 +140,69 @@ def _post_json(url: str, body: dict[str, object]) -> dict[str, Any]:
         return found
 
 
-def measure(url: str, entries: int) -> Parts:
+def measure(urls: list[str], entries: int) -> list[Parts]:
+    """The same entries on a game on each board, taking turns entry by entry, so that every
+    board meets the same busy machine."""
     from playwright.sync_api import expect, sync_playwright
 
-    game = _post_json(f"{url}/api/games", {"variant": "rauf-runter", "players": ["Anna", "Ben"]})
-    play = f"{url}/g/{game['id']}#key={game['key']}"
-    parts = Parts()
+    found = [Parts() for _ in urls]
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
             executable_path=str(CHROMIUM),
             headless=True,
             args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
         )
-        pages = []
-        for _ in range(2):
-            context = browser.new_context(viewport=PHONE, locale="de-DE", has_touch=True)
-            context.add_init_script(NOTES)
-            page = context.new_page()
-            page.goto(play)
-            expect(page.locator(".game")).to_have_attribute("data-live", "open", timeout=60_000)
-            expect(page.locator("[data-dice-input]")).to_be_visible(timeout=60_000)
-            pages.append(page)
+        tables = []
+        for url in urls:
+            players = {"variant": "rauf-runter", "players": ["Anna", "Ben"]}
+            game = _post_json(f"{url}/api/games", players)
+            pages = []
+            for _ in range(2):
+                context = browser.new_context(viewport=PHONE, locale="de-DE", has_touch=True)
+                context.add_init_script(NOTES)
+                page = context.new_page()
+                page.goto(f"{url}/g/{game['id']}#key={game['key']}")
+                expect(page.locator(".game")).to_have_attribute("data-live", "open", timeout=60_000)
+                expect(page.locator("[data-dice-input]")).to_be_visible(timeout=60_000)
+                pages.append(page)
+            tables.append(pages)
         for number in range(1, entries + 1):
-            mover, watcher = pages[number % 2], pages[(number + 1) % 2]
-            mover.locator("#dice-input").focus()
-            mover.keyboard.type(DICE)
-            cell = mover.locator(".sheet:not(.is-back) td.due .cell-btn:has(.preview)").first
-            expect(cell).to_be_visible(timeout=60_000)
-            asked_before = watcher.evaluate("window.__phone.asked.length")
-            cell.click()
-            for page in pages:
-                expect(page.locator("#board")).to_have_attribute(
-                    "data-version", str(number), timeout=60_000
-                )
-            sent = mover.evaluate(f"window.__phone.sent[{number}]")
-            notes = watcher.evaluate("window.__phone")
-            heard = notes["heard"].get(str(number))
-            shown = notes["shown"][str(number)]
-            parts.fetches += len(notes["asked"]) - asked_before
-            if sent is None or heard is None:
-                continue
-            parts.whole.append(shown - sent)
-            parts.server.append(heard - sent)
-            answered = [at for at in notes["answered"] if heard <= at <= shown]
-            if answered:
-                parts.fetch.append(answered[-1] - heard)
-                parts.swap.append(shown - answered[-1])
-            else:
-                parts.swap.append(shown - heard)
+            for pages, parts in zip(tables, found, strict=True):
+                enter(pages, number, parts)
         browser.close()
-    return parts
+    return found
+
+
+def enter(pages: list[Any], number: int, parts: Parts) -> None:
+    """One phone enters the ``number``th entry; what the other one shows goes into ``parts``."""
+    from playwright.sync_api import expect
+
+    mover, watcher = pages[number % 2], pages[(number + 1) % 2]
+    mover.locator("#dice-input").focus()
+    mover.keyboard.type(DICE)
+    cell = mover.locator(".sheet:not(.is-back) td.due .cell-btn:has(.preview)").first
+    expect(cell).to_be_visible(timeout=60_000)
+    asked_before = watcher.evaluate("window.__phone.asked.length")
+    cell.click()
+    for page in pages:
+        expect(page.locator("#board")).to_have_attribute(
+            "data-version", str(number), timeout=60_000
+        )
+    sent = mover.evaluate(f"window.__phone.sent[{number}]")
+    notes = watcher.evaluate("window.__phone")
+    heard = notes["heard"].get(str(number))
+    shown = notes["shown"][str(number)]
+    parts.fetches += len(notes["asked"]) - asked_before
+    if sent is None or heard is None:
+        return
+    parts.whole.append(shown - sent)
+    parts.server.append(heard - sent)
+    answered = [at for at in notes["answered"] if heard <= at <= shown]
+    if answered:
+        parts.fetch.append(answered[-1] - heard)
+        parts.swap.append(shown - answered[-1])
+    else:
+        parts.swap.append(shown - heard)
 
 
 def burn(stop_event: Any) -> None:
@@ -224,18 +239,19 @@ def run_phones(entries: int, against: Path | None, burners: int) -> None:
         process.start()
     found: list[tuple[str, Parts]] = []
     try:
-        for label, source in runs:
-            started = time.perf_counter()
-            with (
-                tempfile.TemporaryDirectory(prefix="kniffel-phones-") as tmp,
-                board(Path(tmp), source) as url,
-            ):
-                parts = measure(url, entries)
+        started = time.perf_counter()
+        with contextlib.ExitStack() as stack:
+            urls = []
+            for _, source in runs:
+                tmp = Path(
+                    stack.enter_context(tempfile.TemporaryDirectory(prefix="kniffel-phones-"))
+                )
+                urls.append(stack.enter_context(board(tmp, source)))
+            measured = measure(urls, entries)
+        seconds = time.perf_counter() - started
+        for (label, _), parts in zip(runs, measured, strict=True):
             found.append((label, parts))
-            print(
-                f"{label}: {len(parts.whole)} entries, {burners} CPU burners,"
-                f" {time.perf_counter() - started:.0f} s"
-            )
+            print(f"{label}: {len(parts.whole)} entries, {burners} CPU burners, {seconds:.0f} s")
             print(f"  phone -> phone   {describe(parts.whole)}")
             print(f"    server         {describe(parts.server)}  (sent -> socket message)")
             if parts.fetch:
