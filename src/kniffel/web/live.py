@@ -51,10 +51,11 @@ async def live(websocket: WebSocket, game_id: str) -> None:
             return
         await websocket.accept()
         subscription.mark_seen(version)
-        await websocket.send_json(_message(version))
+        sender = _Sender(websocket)
+        await sender.send(version)
         limit: int = websocket.app.state.settings.max_ws_message
         with contextlib.suppress(WebSocketDisconnect):
-            await _forward(websocket, service, subscription, limit)
+            await _forward(websocket, service, subscription, limit, sender)
 
 
 def _size(message: Message) -> int:
@@ -64,12 +65,30 @@ def _size(message: Message) -> int:
     return len(message.get("bytes") or b"")
 
 
+class _Sender:
+    """One socket's messages, one at a time; a version never goes backwards (the answer to the
+    client's question, read from the store, may be older than the hub's news sent meanwhile)."""
+
+    def __init__(self, websocket: WebSocket) -> None:
+        self._websocket = websocket
+        self._lock = asyncio.Lock()
+        self._sent = -1
+
+    async def send(self, version: int) -> None:
+        async with self._lock:
+            self._sent = max(self._sent, version)
+            await self._websocket.send_json(_message(self._sent))
+
+
 async def _forward(
-    websocket: WebSocket, service: GameService, subscription: Subscription, limit: int
+    websocket: WebSocket,
+    service: GameService,
+    subscription: Subscription,
+    limit: int,
+    sender: _Sender,
 ) -> None:
     """Send every newer version until the client goes away (or sends too much)."""
-    sending = asyncio.Lock()
-    teller = asyncio.ensure_future(_tell(websocket, subscription, sending))
+    teller = asyncio.ensure_future(_tell(subscription, sender))
     incoming = asyncio.ensure_future(websocket.receive())
     try:
         while True:
@@ -84,15 +103,14 @@ async def _forward(
                 return
             version = await run_in_threadpool(service.version, subscription.game_id)
             subscription.mark_seen(version)
-            async with sending:
-                await websocket.send_json(_message(version))
+            await sender.send(version)
             incoming = asyncio.ensure_future(websocket.receive())
     finally:
         incoming.cancel()
         teller.cancel()
 
 
-async def _tell(websocket: WebSocket, subscription: Subscription, sending: asyncio.Lock) -> None:
+async def _tell(subscription: Subscription, sender: _Sender) -> None:
     """Send each new version the moment the hub hands it over.
 
     This task waits on the subscription itself, so the hub's hand-over wakes it first: its
@@ -102,6 +120,4 @@ async def _tell(websocket: WebSocket, subscription: Subscription, sending: async
     and the drawing came first.
     """
     while True:
-        version = await subscription.next_version()
-        async with sending:
-            await websocket.send_json(_message(version))
+        await sender.send(await subscription.next_version())
