@@ -428,7 +428,26 @@ def main() -> None:
         action="store_false",
         help="watchers count the version message alone (no GET of the state)",
     )
+    parser.add_argument(
+        "--phones",
+        type=int,
+        metavar="ENTRIES",
+        help="instead: phone to phone in two browser pages, this many entries",
+    )
+    parser.add_argument(
+        "--against", type=Path, metavar="DIR", help="with --phones: also measure this checkout"
+    )
+    parser.add_argument(
+        "--burners", type=int, default=0, help="with --phones: CPU cores kept busy (0..16)"
+    )
     args = parser.parse_args()
+    if args.phones is not None:
+        if not 0 <= args.burners <= 16:
+            parser.error("--burners must be between 0 and 16")
+        from phones import run_phones  # benchmarks/phones.py
+
+        run_phones(args.phones, args.against, args.burners)
+        return
     if not 1 <= args.tables <= MAX_TABLES:
         parser.error(f"--tables must be between 1 and {MAX_TABLES}")
     if not 1 <= args.seconds <= MAX_SECONDS:

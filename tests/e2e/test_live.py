@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import Browser, Page, WebSocketRoute, expect
 
 from .conftest import DESKTOP, PHONE
+from .test_board_state import new_game, open_board, phone, type_dice
 
 pytestmark = pytest.mark.e2e
 
@@ -110,3 +111,37 @@ def test_changes_appear_on_every_open_device(browser: Browser, server: str) -> N
 
     phone.close()
     laptop.close()
+
+
+def test_a_second_phone_shows_each_entry_with_one_request_and_no_reload(
+    browser: Browser, server: str
+) -> None:
+    """Two phones at the table take turns (issue 19, item 9): the one that watches shows each
+    entry without a reload and asks for the board once (how fast is for
+    ``benchmarks/live.py --phones``)."""
+    game = new_game(server, "rauf-runter", ["Anna", "Ben"])
+    pages = [open_board(phone(browser), server, game) for _ in range(2)]
+    asked: list[list[str]] = [[], []]
+    for seat, page in enumerate(pages):
+        page.on(
+            "request",
+            lambda request, seat=seat: asked[seat].append(
+                "reload" if request.is_navigation_request() else request.url
+            ),
+        )
+    cells = ["Runter, Einser", "Runter, Einser", "Runter, Zweier", "Runter, Zweier"]
+    for number, label in enumerate(cells, start=1):
+        mover, watcher = number % 2, (number + 1) % 2
+        type_dice(pages[mover], "11111" if "Einser" in label else "22222")
+        cell = pages[mover].locator(".sheet:not(.is-back) td.due .cell-btn:has(.preview)")
+        expect(cell.first).to_have_attribute("aria-label", re.compile(f"^{label},"))
+        asked[watcher].clear()
+        cell.first.click()
+        for page in pages:
+            seen(page, number)
+        assert "reload" not in asked[watcher]
+        boards = [url for url in asked[watcher] if "/board?" in url]
+        assert len(boards) == 1, f"entry {number}: the watching phone asked {asked[watcher]}"
+    expect(pages[0].get_by_role("tab").filter(has_text="Anna")).to_contain_text("15")
+    for page in pages:
+        page.context.close()

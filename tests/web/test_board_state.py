@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from kniffel.board.service import GameService
@@ -102,3 +103,36 @@ def test_an_unknown_address_shows_the_boards_page_to_browsers_and_json_to_the_ap
 
 def test_the_start_page_is_never_taken_from_a_cache(client: TestClient) -> None:
     assert client.get("/").headers["cache-control"] == "no-store"
+
+
+def test_a_new_version_is_drawn_once_for_every_phone_at_the_table(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The entry's answer and the live refresh of each phone that holds the key show the
+    same board: it is drawn once (issue 19, item 9). Each drawing is a whole board on the
+    server's one event loop; on a busy machine the second phone's refresh waited behind the
+    entering phone's answer and then drew the same board again (benchmarks/live.py --phones).
+    """
+    from kniffel.web import rendering
+
+    drawn: list[str] = []
+    respond = rendering.templates.TemplateResponse
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        if kwargs.get("block_name") == "board":
+            drawn.append(str(args[0].url))
+        return respond(*args, **kwargs)
+
+    game_id = new_game(client, "Anna", "Ben")
+    monkeypatch.setattr(rendering.templates, "TemplateResponse", counted)
+    entry = {"cell": "free.sixes", "dice": "66612", "version": "0"}
+    assert client.post(f"/g/{game_id}/enter", data=entry, headers=HX).status_code == 200
+    assert len(drawn) == 1
+    # The entering phone's own live refresh, and the second phone's (same key, same language).
+    for _ in range(2):
+        answer = client.get(f"/g/{game_id}/board?turn=1", headers=HX)
+        assert answer.status_code == 200 and 'data-version="1"' in answer.text
+    assert len(drawn) == 1, drawn
+    # Typed dice are a board of their own.
+    assert "preview" in client.get(f"/g/{game_id}/board?turn=1&dice=11123", headers=HX).text
+    assert len(drawn) == 2

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -10,7 +11,9 @@ from typing import Any
 import pytest
 from websockets.exceptions import ConnectionClosed
 
+from kniffel.web import rendering
 from kniffel.web.api.live import NOT_FOUND_CLOSE_CODE
+from kniffel.web.rendering import KEY_COOKIE
 
 from .served import Server, next_message
 
@@ -102,3 +105,47 @@ def test_a_closed_device_stops_being_watched(server: Server) -> None:
     while hub.watcher_count(game["id"]) and time.monotonic() < deadline:
         time.sleep(0.02)
     assert hub.watcher_count(game["id"]) == 0
+
+
+def test_the_other_phones_hear_of_an_entry_before_its_answer_is_drawn(
+    server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The watchers' message does not wait behind the entering phone's answer (issue 19, item 9).
+
+    The board's answer to an entry is drawn on the event loop, the live sockets' sends too:
+    while the answer was drawn, the other phones waited (50-190 ms on a busy machine,
+    benchmarks/live.py --phones). Here drawing the answer waits, with a generous deadline, for
+    a watcher to have heard of the entry; a send queued behind the drawing is never heard in
+    time.
+    """
+    game = server.new_game()
+    heard = threading.Event()
+    order: list[str] = []
+    draw = rendering.render
+
+    def drawn_after_the_watchers(request: Any, name: str, *args: Any, **kwargs: Any) -> Any:
+        if request.method == "POST" and name == "board.html":
+            order.append("heard" if heard.wait(timeout=10) else "drawn first")
+        return draw(request, name, *args, **kwargs)
+
+    monkeypatch.setattr(rendering, "render", drawn_after_the_watchers)
+    with server.watch(game["id"]) as phone:
+        assert _next(phone)["version"] == 0
+
+        def listen() -> None:
+            if _next(phone)["version"] == 1:
+                heard.set()
+
+        listener = threading.Thread(target=listen, daemon=True)
+        listener.start()
+        server.http.cookies.set(KEY_COOKIE, game["key"])
+        answer = server.http.post(
+            f"/g/{game['id']}/enter",
+            data={"cell": "down.ones", "dice": "11156", "version": "0"},
+            headers={"HX-Request": "true", "Origin": str(server.http.base_url).rstrip("/")},
+            timeout=30,
+        )
+        server.http.cookies.clear()
+        listener.join(timeout=15)
+    assert answer.status_code == 200, answer.text
+    assert order == ["heard"]

@@ -51,10 +51,11 @@ async def live(websocket: WebSocket, game_id: str) -> None:
             return
         await websocket.accept()
         subscription.mark_seen(version)
-        await websocket.send_json(_message(version))
+        sender = _Sender(websocket)
+        await sender.send(version)
         limit: int = websocket.app.state.settings.max_ws_message
         with contextlib.suppress(WebSocketDisconnect):
-            await _forward(websocket, service, subscription, limit)
+            await _forward(websocket, service, subscription, limit, sender)
 
 
 def _size(message: Message) -> int:
@@ -64,28 +65,59 @@ def _size(message: Message) -> int:
     return len(message.get("bytes") or b"")
 
 
+class _Sender:
+    """One socket's messages, one at a time; a version never goes backwards (the answer to the
+    client's question, read from the store, may be older than the hub's news sent meanwhile)."""
+
+    def __init__(self, websocket: WebSocket) -> None:
+        self._websocket = websocket
+        self._lock = asyncio.Lock()
+        self._sent = -1
+
+    async def send(self, version: int) -> None:
+        async with self._lock:
+            self._sent = max(self._sent, version)
+            await self._websocket.send_json(_message(self._sent))
+
+
 async def _forward(
-    websocket: WebSocket, service: GameService, subscription: Subscription, limit: int
+    websocket: WebSocket,
+    service: GameService,
+    subscription: Subscription,
+    limit: int,
+    sender: _Sender,
 ) -> None:
     """Send every newer version until the client goes away (or sends too much)."""
+    teller = asyncio.ensure_future(_tell(subscription, sender))
     incoming = asyncio.ensure_future(websocket.receive())
-    change = asyncio.ensure_future(subscription.next_version())
     try:
         while True:
-            done, _ = await asyncio.wait({incoming, change}, return_when=asyncio.FIRST_COMPLETED)
-            if change in done:
-                await websocket.send_json(_message(change.result()))
-                change = asyncio.ensure_future(subscription.next_version())
-            if incoming in done:
-                if incoming.result()["type"] == "websocket.disconnect":
-                    return
-                if _size(incoming.result()) > limit:
-                    await websocket.close(code=TOO_BIG_CLOSE_CODE, reason="message too big")
-                    return
-                version = await run_in_threadpool(service.version, subscription.game_id)
-                subscription.mark_seen(version)
-                await websocket.send_json(_message(version))
-                incoming = asyncio.ensure_future(websocket.receive())
+            done, _ = await asyncio.wait({incoming, teller}, return_when=asyncio.FIRST_COMPLETED)
+            if teller in done:
+                teller.result()  # the socket went away while a version was sent
+                return
+            if incoming.result()["type"] == "websocket.disconnect":
+                return
+            if _size(incoming.result()) > limit:
+                await websocket.close(code=TOO_BIG_CLOSE_CODE, reason="message too big")
+                return
+            version = await run_in_threadpool(service.version, subscription.game_id)
+            subscription.mark_seen(version)
+            await sender.send(version)
+            incoming = asyncio.ensure_future(websocket.receive())
     finally:
         incoming.cancel()
-        change.cancel()
+        teller.cancel()
+
+
+async def _tell(subscription: Subscription, sender: _Sender) -> None:
+    """Send each new version the moment the hub hands it over.
+
+    This task waits on the subscription itself, so the hub's hand-over wakes it first: its
+    message goes out before the change's own request goes on to draw its answer on the same
+    loop (a whole board; on a busy machine the other phones waited that long, issue 19).
+    Waiting through a task of its own and ``asyncio.wait`` took two more turns of the loop,
+    and the drawing came first.
+    """
+    while True:
+        await sender.send(await subscription.next_version())

@@ -65,6 +65,33 @@ def _board(
     )
 
 
+#: Board fragments kept per app, as sent, by what they show (the board's key, the device's
+#: right to change and the message): the entry's answer, the entering phone's live refresh and
+#: every other phone's are one board, drawn once (issue 19; docs/benchmarks.md, "Phone to
+#: phone").
+FRAGMENTS_KEPT = 256
+
+
+def _fragment(request: Request, view: GameView, context: dict[str, Any], status: int) -> Response:
+    """The ``board`` block of ``board.html`` for htmx, drawn once per board."""
+    kept: Kept[tuple[object, ...], bytes] | None = getattr(request.app.state, "fragments", None)
+    if kept is None:
+        kept = request.app.state.fragments = Kept(FRAGMENTS_KEPT)
+    board: BoardView = context["board"]
+    t = rendering.translator(request).for_variant(view.variant)
+    key: tuple[object, ...] = (view.id, view.version, t.lang, t.game, board.dice, board.points)
+    key += (context["can_change"], context["message"], status)
+    body = kept.get(
+        key,
+        lambda: bytes(
+            rendering.render(request, "board.html", context, status=status, block="board").body
+        ),
+    )
+    response = Response(body, status_code=status, media_type="text/html")
+    rendering.remember_language(request, response)
+    return response
+
+
 def _board_context(
     request: Request,
     view: GameView,
@@ -186,7 +213,7 @@ async def board_fragment(request: Request, game_id: str) -> Response:
         return rendering.not_found(request)
     dice, points, message = _typed(request, t, view)
     context = _board_context(request, view, dice=dice, points=points, message=message, page=False)
-    return rendering.render(request, "board.html", context, block="board")
+    return _fragment(request, view, context, 200)
 
 
 Change = Callable[[GameService, GameView, str], Awaitable[GameView]]
@@ -244,8 +271,9 @@ async def _change(
     context = _board_context(
         request, view, dice=dice, points=points, message=message, page=not fragment
     )
-    block = "board" if fragment else None
-    return rendering.render(request, "board.html", context, status=status, block=block)
+    if fragment:
+        return _fragment(request, view, context, status)
+    return rendering.render(request, "board.html", context, status=status)
 
 
 def _apply(event: dict[str, Any], version: int | None) -> Change:

@@ -1,0 +1,54 @@
+"""``benchmarks/flaky.py`` repeats a test faithfully, also when only one test is chosen.
+
+Its first WebKit runs (one keyboard test) failed from the second run on with the test's module
+fixture missing: the script had listed the same collected item again (docs/benchmarks.md,
+"Keyboard tests under a CPU burner").
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+FLAKY = Path(__file__).resolve().parents[1] / "benchmarks" / "flaky.py"
+
+
+def _flaky() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("flaky_benchmark", FLAKY)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_one_test_repeated_has_its_module_fixture_every_run(tmp_path: Path) -> None:
+    (tmp_path / "pytest.ini").write_text("[pytest]\n")
+    (tmp_path / "test_one.py").write_text(
+        "import pytest\n\n"
+        "@pytest.fixture(scope='module')\n"
+        "def window():\n"
+        "    yield 'open'\n\n"
+        "def test_one(window):\n"
+        "    assert window == 'open'\n"
+    )
+    repeat = _flaky().Repeat(3, None)
+    pytest.main(
+        [
+            str(tmp_path / "test_one.py"),
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-p",
+            "no:playwright",  # this session's own plugin, already running
+            "-c",
+            str(tmp_path / "pytest.ini"),
+            "--rootdir",
+            str(tmp_path),
+        ],
+        plugins=[repeat],
+    )
+    assert sum(repeat.failures.values()) == 0, repeat.messages
+    assert sum(repeat.passes.values()) == 3
