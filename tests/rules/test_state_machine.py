@@ -24,6 +24,7 @@ from hypothesis.stateful import (
 )
 
 from kniffel.record import loads, record_of, replay, state_dict
+from kniffel.rules import ROWS as KNIFFEL_ROWS
 from kniffel.rules import (
     Cell,
     Clear,
@@ -64,7 +65,7 @@ class Table:
 
     @property
     def rows(self) -> list[Row]:
-        return [r for r in Row if r is not Row.CHANCE or self.variant.options.chance]
+        return [r for r in KNIFFEL_ROWS if r is not Row.CHANCE or self.variant.options.chance]
 
     def cells(self) -> list[Cell]:
         return [Cell(spec.id, row) for spec in self.variant.columns for row in self.rows]
@@ -254,7 +255,7 @@ class GameMachine(RuleBasedStateMachine):
         return self.table.variant
 
     def filled_keys(self) -> list[Key]:
-        return sorted(self.table.values, key=lambda k: (k[0], k[1], list(Row).index(k[2])))
+        return sorted(self.table.values, key=lambda k: (k[0], k[1], KNIFFEL_ROWS.index(k[2])))
 
     def pick_filled(self, data: st.DataObject) -> Key:
         """A filled cell; half the time one that earned an extra-Kniffel bonus, if any did."""

@@ -80,10 +80,20 @@ ROW_LABELS: dict[Row, str] = {
     Row.LARGE_STRAIGHT: N_("Große Straße"),
     Row.KNIFFEL: N_("Kniffel"),
     Row.CHANCE: N_("Chance"),
+    # Jamb's rows (docs/rules.md, "Jamb")
+    Row.MAX: N_("Max"),
+    Row.MIN: N_("Min"),
+    Row.TRIPS: N_("Triling"),
+    Row.STRAIGHT: N_("Kenta"),
+    Row.POKER: N_("Poker"),
+    Row.JAMB: N_("Jamb"),
 }
 
 #: The column names that are words (``×2`` is the same in every language).
-COLUMN_LABELS = (N_("Runter"), N_("Rauf"), N_("Frei"), N_("Kniffel"))
+COLUMN_LABELS = (
+    *(N_("Runter"), N_("Rauf"), N_("Frei"), N_("Kniffel")),
+    *(N_("Ansage"), N_("Aus der Hand"), N_("Von der Mitte")),
+)
 
 
 @dataclass(frozen=True)
