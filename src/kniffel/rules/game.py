@@ -422,12 +422,28 @@ class Game:
             lower_open=any(not cell.row.is_upper for cell in allowed),
         )
 
-    def zero_refused(self, player: str | int, cell: Cell, points: int) -> bool:
-        """Whether ``zero_only_upper`` refuses ``points`` in ``cell`` now (docs/rules.md §6)."""
+    def zero_refused(
+        self, player: str | int, cell: Cell, points: int, roll: int | None = None
+    ) -> bool:
+        """Whether ``zero_only_upper`` refuses ``points`` in ``cell`` now (docs/rules.md §6).
+
+        An upper cell of a first-roll column counts as open only for a roll it takes
+        (``roll``: which roll made the dice), else a later roll could go nowhere.
+        """
         if not zero_refused(self.options, cell.row, points, upper_open=True):
             return False  # refused nowhere, whatever the sheet: no need to look at it
-        upper_open = any(c.row.is_upper for c in self.allowed_cells(self._p(player)))
+        p = self._p(player)
+        upper_open = any(
+            c.row.is_upper and self._takes_roll(p, c, roll) for c in self.allowed_cells(p)
+        )
         return zero_refused(self.options, cell.row, points, upper_open)
+
+    def _takes_roll(self, p: int, cell: Cell, roll: int | None) -> bool:
+        try:
+            self._check_roll(p, cell, roll)
+        except IllegalMoveError:
+            return False
+        return True
 
     def entry_options(
         self, player: str | int | None = None, dice: Dice | None = None, roll: int | None = None
@@ -513,11 +529,11 @@ class Game:
                     code="joker_lower",
                 )
             points = joker_points(case, row, points)
-        self._check_zero(p, cell, points)
+        self._check_zero(p, cell, points, roll)
         return points, bonus, case not in (None, JokerCase.NONE)
 
-    def _check_zero(self, p: int, cell: Cell, points: int) -> None:
-        if self.zero_refused(p, cell, points):
+    def _check_zero(self, p: int, cell: Cell, points: int, roll: int | None) -> None:
+        if self.zero_refused(p, cell, points, roll):
             raise IllegalMoveError(
                 "a zero may go into the lower block only when no upper cell is open",
                 code="zero_only_upper",
@@ -824,7 +840,7 @@ class Game:
             points = self._check_points(event.cell, event.points)
             self._check_roll(p, event.cell, roll)
             self._check_straight_points(event.cell, points, roll)
-            self._check_zero(p, event.cell, points)
+            self._check_zero(p, event.cell, points, roll)
         else:
             if event.dice is not None:
                 dice = Dice.of(event.dice)
