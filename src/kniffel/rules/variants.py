@@ -188,8 +188,8 @@ _SYMBOLS = {
     Discipline.DOWN: "↓",
     Discipline.UP: "↑",
     Discipline.FREE: "",
-    Discipline.ANNOUNCE: "N",
-    Discipline.HAND: "R",
+    Discipline.ANNOUNCE: "",
+    Discipline.HAND: "",
     Discipline.MIDDLE: "↕",
 }
 
