@@ -34,7 +34,7 @@ from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 from babel.support import Translations
 
-from kniffel.rules import ColumnSpec, Discipline, Row, Variant
+from kniffel.rules import ColumnSpec, Row, Variant
 
 __all__ = [
     "DEFAULT_LANGUAGE",
@@ -208,4 +208,4 @@ class Translator:
     def column_header(self, spec: ColumnSpec) -> str:
         """The column's head on the sheet: its arrow, then its name."""
         name = self.column(spec)
-        return name if spec.discipline is Discipline.FREE else f"{spec.symbol} {name}"
+        return f"{spec.symbol} {name}" if spec.symbol else name
