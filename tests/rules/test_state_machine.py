@@ -47,7 +47,7 @@ from kniffel.rules import (
     possible_points,
     raw_score,
 )
-from strategies import player_lists, variants
+from strategies import KNIFFEL_PRESETS, player_lists, variants
 
 JOKER_FULL = {Row.FULL_HOUSE: 25, Row.SMALL_STRAIGHT: 30, Row.LARGE_STRAIGHT: 40}
 Key = tuple[int, str, Row]
@@ -184,7 +184,8 @@ class GameMachine(RuleBasedStateMachine):
         self.history: list[Table] = []
         self.log_length = 0
 
-    @initialize(variant=variants(), players=player_lists(max_size=3))
+    # The model is of the Kniffel sheet (§1 to §9); Jamb and Yams: tests/rules/test_jamb.py.
+    @initialize(variant=variants(KNIFFEL_PRESETS), players=player_lists(max_size=3))
     def start(self, variant: Variant, players: list[str]) -> None:
         self.game = Game(variant, players)
         self.table = Table(variant, players)

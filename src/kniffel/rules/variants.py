@@ -106,6 +106,8 @@ class Options:
         known = set(self.offered)
         changes: dict[str, Any] = {}
         for name, value in overrides.items():
+            if value is None:
+                continue  # null keeps the preset's value, even for an option it lacks
             if name not in known:
                 raise KniffelError(
                     f"unknown option {shown(name)}; the options are {', '.join(sorted(known))}",
@@ -113,8 +115,6 @@ class Options:
                     option=shown(name),
                     options=sorted(known),
                 )
-            if value is None:
-                continue
             changes[name] = _coerce_option(name, value)
         return replace(self, **changes)
 
