@@ -336,6 +336,7 @@ UNSEEN = {
     "unknown_bot": {"bot": "clever", "bots": ["random", "greedy", "best"]},
     "bots_virtual": {},
     "virtual_roll": {},
+    "no_solver": {"variant": "Jamb"},  # tests/web/test_family.py meets it on the pages
 }
 
 

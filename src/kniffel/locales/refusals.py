@@ -140,6 +140,7 @@ REFUSALS: dict[str, str] = {
     "not_rolled": N_("{player} hat noch nicht gewürfelt; erst würfeln"),
     "virtual_roll": N_("Mit virtuellen Würfeln würfelt die Tafel"),
     "virtual_entry": N_("Mit virtuellen Würfeln zählen nur die gewürfelten Würfel"),
+    "no_solver": N_("Tipp, Analyse und Chancen gibt es für {variant} noch nicht"),
     "roll_stands": N_("Ein Wurf mit virtuellen Würfeln gilt; er wird nicht zurückgenommen"),
 }
 

@@ -30,15 +30,17 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 
-from kniffel.board.errors import Forbidden
+from kniffel.board.errors import BoardError, Forbidden
 from kniffel.board.service import GameView
-from kniffel.solver.builds import BuildsBusy, TableBuilds, preset_tables, tables_for
+from kniffel.rules import Variant
+from kniffel.solver.builds import BuildsBusy, TableBuilds, preset_tables, solvable, tables_for
 from kniffel.web.errors import ErrorBody
 
 __all__ = [
     "GAME_RESPONSES",
     "RESPONSES",
     "BuildsBusy",
+    "NoSolver",
     "TableBuilding",
     "TableNeedsKey",
     "builds",
@@ -75,6 +77,20 @@ GAME_RESPONSES: dict[int | str, dict[str, Any]] = {
 }
 
 
+class NoSolver(BoardError):
+    """The solver has no tables for the game's variant (Jamb, Yams with its extra columns):
+    the Tipp, the analysis and the chances say so instead of failing (docs/rules.md, "Jamb")."""
+
+    status = 409
+    default_code = "no_solver"
+
+    def __init__(self, variant: Variant) -> None:
+        super().__init__(
+            f"the Tipp, the analysis and the chances are not available for {variant.label} yet",
+            variant=variant.label,
+        )
+
+
 class TableNeedsKey(Forbidden):
     """The game's tables are not built, and the request cannot start it (no key)."""
 
@@ -101,6 +117,8 @@ def builds(request: Request) -> TableBuilds:
 def ensure(request: Request, view: GameView, key: str | None) -> None:
     """Returns when ``view``'s tables are ready; raises :class:`TableBuilding` or
     :class:`TableNeedsKey` otherwise (queueing the build when ``key`` is the game's)."""
+    if not solvable(view.variant):
+        raise NoSolver(view.variant)
     table_builds = builds(request)
     state = table_builds.readiness(view.variant)
     if state.ready:
