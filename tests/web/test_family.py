@@ -37,7 +37,15 @@ def test_a_family_record_imports_and_every_page_of_it_answers(
     client: TestClient, name: str
 ) -> None:
     game_id = imported(client, name)
-    pages = ("", "/board", "/record", "/chart.svg", "/tipp", "/analyse", "/analyse/alle")
+    pages: tuple[str, ...] = (
+        "",
+        "/board",
+        "/record",
+        "/chart.svg",
+        "/tipp",
+        "/analyse",
+        "/analyse/alle",
+    )
     pages += ("/analyse/verlauf.svg", "/chancen.json", "/chancen.svg")
     for path in pages:
         response = client.get(f"/g/{game_id}{path}")
@@ -71,3 +79,29 @@ def test_a_new_family_game_is_refused_plainly_not_a_server_error(
     api = client.post("/api/games", json={"variant": variant, "players": ["Anna"]})
     assert api.status_code == 422
     assert "variant" in api.json()["message"]
+
+
+def test_the_api_imports_a_jamb_record_with_its_announcements_and_rolls(client: TestClient) -> None:
+    record = json.loads((DATA / "jamb-announce.json").read_text(encoding="utf-8"))
+    created = client.post("/api/records", json=record)
+    assert created.status_code == 201, created.text
+    state = client.get(f"/api/games/{created.json()['id']}").json()
+    assert [p["total"] for p in state["players"]] == [178, 15]
+
+
+def test_the_api_takes_an_announcement_and_an_entry_with_its_roll(client: TestClient) -> None:
+    record = json.loads((DATA / "jamb-announce.json").read_text(encoding="utf-8"))
+    record["events"] = record["events"][:1]  # Anna's first roll
+    game = client.post("/api/records", json=record).json()
+
+    def send(event: dict[str, object]) -> dict[str, object]:
+        headers = {"X-Kniffel-Key": game["key"]}
+        body = {"event": event}
+        response = client.post(f"/api/games/{game['id']}/events", json=body, headers=headers)
+        assert response.status_code == 200, response.text
+        return dict(response.json())
+
+    send({"type": "announce", "player": "Anna", "cell": "announce.poker"})
+    send({"type": "roll", "player": "Anna", "dice": [6, 6, 6, 6, 1], "keep": [6, 6, 6]})
+    state = send({"type": "enter", "player": "Anna", "cell": "announce.poker", "roll": 2})
+    assert state["players"][0]["total"] == 64  # type: ignore[index]

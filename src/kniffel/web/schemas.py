@@ -96,12 +96,21 @@ class RollEvent(BaseModel):
     keep: list[Whole] | None = None
 
 
+class AnnounceEvent(BaseModel):
+    """Jamb's Najava, Yams' annoncée (docs/record-format.md)."""
+
+    type: Literal["announce"]
+    player: StrictStr
+    cell: StrictStr
+
+
 class EnterEvent(BaseModel):
     type: Literal["enter"]
     player: StrictStr
     cell: StrictStr
     dice: list[Whole] | None = None
     points: Whole | None = None
+    roll: Whole | None = Field(None, description="which roll made typed dice or points (1-3)")
 
 
 class EditEvent(BaseModel):
@@ -122,7 +131,8 @@ class UndoEvent(BaseModel):
 
 
 RecordEvent = Annotated[
-    RollEvent | EnterEvent | EditEvent | ClearEvent | UndoEvent, Field(discriminator="type")
+    RollEvent | AnnounceEvent | EnterEvent | EditEvent | ClearEvent | UndoEvent,
+    Field(discriminator="type"),
 ]
 
 
