@@ -21,9 +21,12 @@ from kniffel.board.limits import LimitError, check_record_names
 from kniffel.record import record_of
 from kniffel.rules import (
     PRESETS,
+    STRAIGHT_BY_ROLL,
+    Announce,
     Cell,
     Clear,
     Dice,
+    Discipline,
     Edit,
     Enter,
     Event,
@@ -31,6 +34,8 @@ from kniffel.rules import (
     Joker,
     Pasch,
     Roll,
+    Row,
+    Sheet,
     Undo,
     Variant,
     get_variant,
@@ -62,23 +67,39 @@ NAMES = ("Anna", "Ben", "Clara", "Dario", "Emil", "Frida", "Greta", "Hugo")
 # ------------------------------------------------------------------ strategies
 
 
-def option_overrides() -> st.SearchStrategy[dict[str, Any]]:
-    """Any subset of the five options, each with any valid value."""
-    return st.fixed_dictionaries(
-        {},
-        optional={
-            "chance": st.booleans(),
-            "pasch": st.sampled_from([p.value for p in Pasch]),
-            "kniffel_bonus": st.sampled_from([0, 100]) | st.integers(1, 1000),
-            "joker": st.sampled_from([j.value for j in Joker]),
-            "zero_only_upper": st.booleans(),
-        },
-    )
+_OPTION_VALUES: dict[str, st.SearchStrategy[Any]] = {
+    "chance": st.booleans(),
+    "pasch": st.sampled_from([p.value for p in Pasch]),
+    "kniffel_bonus": st.sampled_from([0, 100]) | st.integers(1, 1000),
+    "joker": st.sampled_from([j.value for j in Joker]),
+    "zero_only_upper": st.booleans(),
+    "trips_bonus": st.sampled_from([10, 20]),
+    "straight_fixed": st.booleans(),
+    "sum2_bonus": st.booleans(),
+    "hand": st.booleans(),
+    "middle": st.booleans(),
+    "announce": st.booleans(),
+}
+
+#: The presets of the Kniffel sheet whose columns take any roll (the properties of §1 to §9).
+KNIFFEL_PRESETS = ("kniffel", "yahtzee", "rauf-runter", "dreifach")
+#: The column family of docs/rules.md, "Jamb" and "Yams".
+FAMILY_PRESETS = ("jamb", "yams")
+#: The columns that take typed dice or points only as a first roll, unannounced.
+_FIRST_ROLL = (Discipline.HAND, Discipline.ANNOUNCE)
+
+
+def option_overrides(preset: str = "kniffel") -> st.SearchStrategy[dict[str, Any]]:
+    """Any subset of the options ``preset`` offers, each with any valid value."""
+    offered = PRESETS[preset].options.offered
+    return st.fixed_dictionaries({}, optional={name: _OPTION_VALUES[name] for name in offered})
 
 
 def variants(presets: Sequence[str] = tuple(PRESETS)) -> st.SearchStrategy[Variant]:
     """A preset with random option overrides."""
-    return st.builds(get_variant, st.sampled_from(list(presets)), option_overrides())
+    return st.sampled_from(list(presets)).flatmap(
+        lambda name: st.builds(get_variant, st.just(name), option_overrides(name))
+    )
 
 
 def player_lists(min_size: int = 1, max_size: int = 4) -> st.SearchStrategy[list[str]]:
@@ -181,9 +202,19 @@ def _random_keep(rng: random.Random, dice: Dice) -> tuple[int, ...]:
     return tuple(face for face in dice.faces if rng.random() < 0.5)
 
 
-def legal_points(game: Game, player: str, cell: Cell) -> list[int]:
-    """The points an entry into the allowed ``cell`` may give now (zero_only_upper applied)."""
+def _typed_roll(game: Game, rng: random.Random) -> int | None:
+    """The roll number an entry of typed dice or points says: only in the column family,
+    so that the records of the Kniffel presets stay as they were."""
+    return rng.randint(1, 3) if game.variant.name in FAMILY_PRESETS else None
+
+
+def legal_points(game: Game, player: str, cell: Cell, roll: int | None = None) -> list[int]:
+    """The points an entry into the allowed ``cell`` may give now (zero_only_upper applied;
+    Jamb's Kenta as the ``roll`` scores it)."""
     values = sorted(possible_points(cell.row, game.options))
+    jamb = game.options.sheet is Sheet.JAMB
+    if jamb and cell.row is Row.STRAIGHT and not game.options.straight_fixed and roll:
+        values = [0, STRAIGHT_BY_ROLL[roll]]
     if (
         game.options.zero_only_upper
         and not cell.row.is_upper
@@ -202,10 +233,23 @@ def play_turn(game: Game, rng: random.Random) -> None:
     last_roll = rng.randint(max(rolls, 1), 3)
     while rolls < last_roll:
         keep = () if pending is None else _random_keep(rng, pending[0])
-        game.push(Roll(name, roll_dice(rng, keep), keep))
+        roll = Roll(name, roll_dice(rng, keep), keep)
+        if game.check(roll) is not None:
+            break  # only first-roll cells are open (docs/rules.md, "Jamb")
+        game.push(roll)
         pending = game.pending(name)
         rolls += 1
+        if rolls == 1 and rng.random() < 0.3:
+            _random_announce(game, rng)
     game.push(Enter(name, rng.choice(game.entry_options()).cell))
+
+
+def _random_announce(game: Game, rng: random.Random) -> None:
+    """An announcement, where one is open (right after the first roll in an announce column)."""
+    options = game.announce_options()
+    name = game.current_name
+    if options and name is not None:
+        game.push(Announce(name, rng.choice(options).cell))
 
 
 def play_game(
@@ -252,11 +296,22 @@ def random_event(game: Game, rng: random.Random) -> None:
         elif choice < 0.8:
             # Typed dice are often a Kniffel, so that the joker and the bonus get exercised.
             roll = Dice.of([rng.randint(1, 6)] * 5) if rng.random() < 0.3 else roll_dice(rng)
-            game.push(Enter(name, rng.choice(game.entry_options(name, roll)).cell, dice=roll))
+            number = _typed_roll(game, rng)
+            options = game.entry_options(name, roll, number)
+            if not options:  # only first-roll cells open: the dice came with the first roll
+                number = 1
+                options = game.entry_options(name, roll, number)
+            game.push(Enter(name, rng.choice(options).cell, dice=roll, roll=number))
         else:
+            number = _typed_roll(game, rng)
             cell = rng.choice(game.allowed_cells(name))
-            game.push(Enter(name, cell, points=rng.choice(legal_points(game, name, cell))))
-    elif pending[1] < 3 and rng.random() < 0.5:
+            if game.variant.column(cell.column).discipline in _FIRST_ROLL:
+                number = None if number is None else 1  # hand and announce take a first roll
+            points = rng.choice(legal_points(game, name, cell, number))
+            game.push(Enter(name, cell, points=points, roll=number))
+    elif pending[1] == 1 and game.announce_options() and rng.random() < 0.3:
+        _random_announce(game, rng)
+    elif pending[1] < 3 and rng.random() < 0.5 and game.check(Roll(name, pending[0])) is None:
         keep = _random_keep(rng, pending[0])
         game.push(Roll(name, roll_dice(rng, keep), keep))
     else:

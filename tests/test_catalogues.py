@@ -15,6 +15,7 @@ from babel.messages.pofile import read_po
 import kniffel
 from kniffel.locales import LANGUAGES, ROW_LABELS, Translator, po_file
 from kniffel.rules import PRESETS, Row
+from kniffel.rules import ROWS as KNIFFEL_ROWS
 
 SOURCE = Path(kniffel.__file__).parent
 
@@ -172,7 +173,7 @@ def test_the_new_languages_say_their_words() -> None:
 
 def test_row_and_column_labels_come_from_the_catalogues() -> None:
     en, de = Translator("en"), Translator("de")
-    assert [en.row(row) for row in Row][:3] == ["Ones", "Twos", "Threes"]
+    assert [en.row(row) for row in KNIFFEL_ROWS][:3] == ["Ones", "Twos", "Threes"]
     assert de.row(Row.SMALL_STRAIGHT) == "Kleine Straße"
     assert set(ROW_LABELS) == set(Row)
     assert not hasattr(Row.ONES, "label_de") and not hasattr(Row.ONES, "label_en")

@@ -14,10 +14,10 @@ from click.testing import CliRunner, Result
 
 from kniffel.cli import cli
 from kniffel.record import FORMAT, loads, replay, state_dict
-from kniffel.rules import Row
+from kniffel.rules import ROWS as KNIFFEL_ROWS
 
 ROOT = Path(__file__).parent.parent
-ROWS = [row.value for row in Row]
+ROWS = [row.value for row in KNIFFEL_ROWS]
 
 EVENTS: list[dict[str, Any]] = [
     {"type": "enter", "player": "Anna", "cell": "down.ones", "dice": [1, 1, 1, 5, 6]},

@@ -134,8 +134,15 @@ def test_generator_reaches_the_corners() -> None:
     assert any(s["turn"] and s["turn"]["rolls"] == 3 for s in states)
 
 
+#: The reference knows the Kniffel presets; the golden records of Jamb and Yams are reckoned
+#: again in tests/test_golden_family.py.
+FAMILY_RECORDS = ("jamb-", "yams-")
+
+
 def test_reference_passes_the_golden_records() -> None:
     for path in sorted(DATA.glob("*.json")):
+        if path.name.startswith(FAMILY_RECORDS):
+            continue
         expected = path.with_suffix(".expected").read_text(encoding="utf-8")
         got = reference_outcome(path.read_bytes())
         if expected.lstrip().startswith("{"):

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from kniffel.locales import LANGUAGES, ROW_LABELS, Translator
+from kniffel.locales import LANGUAGES, Translator
 from kniffel.locales.family_words import FAMILY, JAMB, YAMS, column_name, row_name
-from kniffel.rules import Row
+from kniffel.rules import PRESETS, Row
+from kniffel.rules.rows import rows_for
 
 #: The contract (issue 23, "Contract"): other programs rely on these ids.
 JAMB_ROWS = [
@@ -21,8 +22,11 @@ YAMS_COLUMNS = ["down", "up", "free", "hand", "announce"]
 def test_the_tables_name_the_contract_s_ids() -> None:
     assert set(FAMILY) == {"jamb", "yams"}
     assert list(JAMB.rows) == JAMB_ROWS
+    # The same ids, in the same order, as the rules' sheets (kniffel.rules).
+    assert list(JAMB.rows) == [row.value for row in rows_for(PRESETS["jamb"].options)]
+    assert list(YAMS.rows) == [row.value for row in rows_for(PRESETS["yams"].options)]
     assert list(JAMB.columns) == JAMB_COLUMNS
-    assert list(YAMS.rows) == [row.value for row in ROW_LABELS]  # Yams keeps Kniffel's row ids
+    assert list(YAMS.rows) == [row.value for row in rows_for(PRESETS["kniffel"].options)]
     assert list(YAMS.columns) == YAMS_COLUMNS
 
 
@@ -60,7 +64,7 @@ def test_jamb_reads_as_croatian_and_serbian_sheets_write_it() -> None:
 
 def test_yams_reads_as_french_sheets_write_it() -> None:
     french = Translator("fr")
-    assert [row_name("yams", row.value, french) for row in ROW_LABELS] == [
+    assert [row_name("yams", row, french) for row in YAMS.rows] == [
         *("As", "Deux", "Trois", "Quatre", "Cinq", "Six"),
         *("Brelan", "Carré", "Full", "Petite suite", "Grande suite", "Yams", "Chance"),
     ]
@@ -89,8 +93,9 @@ def test_the_table_agrees_with_the_catalogues_where_they_meet(lang: str) -> None
     for row in (Row.ONES, Row.TWOS, Row.THREES, Row.FOURS, Row.FIVES, Row.SIXES):
         assert row_name("jamb", row.value, t) == t.row(row)
     if lang == "fr":
-        assert [row_name("yams", row.value, t) for row in Row if row is not Row.KNIFFEL] == [
-            t.row(row) for row in Row if row is not Row.KNIFFEL
+        french_rows = [Row(row) for row in YAMS.rows if row != Row.KNIFFEL]
+        assert [row_name("yams", row.value, t) for row in french_rows] == [
+            t.row(row) for row in french_rows
         ]
 
 

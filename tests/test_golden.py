@@ -18,6 +18,9 @@ RECORDS = sorted(DATA.glob("*.json"))
 #: The refusal code of each golden record that is refused (its .expected holds the
 #: ``event N: ...`` line); the .expected files stay as the replay prints them.
 REFUSAL_CODES = {
+    "jamb-announce-late": "announce_late",
+    "jamb-announced-elsewhere": "announced_elsewhere",
+    "jamb-hand-late": "first_roll_only",
     "kniffel-points-entry": "impossible_points",
     "kniffel-wrong-turn": "not_your_turn",
     "kniffel-zero-only-upper": "zero_only_upper",

@@ -20,6 +20,7 @@ from kniffel.record import (
     replay,
     state_dict,
 )
+from kniffel.rules import ROWS as KNIFFEL_ROWS
 from kniffel.rules import Cell, Clear, Dice, Edit, Enter, Game, Roll, Row, Undo
 from strategies import standing_events
 
@@ -329,14 +330,14 @@ def test_state_dict_of_a_game_in_progress() -> None:
         "allowed": [
             "down.ones",
             "up.chance",
-            *(f"free.{row.value}" for row in Row),
+            *(f"free.{row.value}" for row in KNIFFEL_ROWS),
         ],
     }
     anna, ben = state["players"]
     assert (anna["name"], anna["total"], ben["total"]) == ("Anna", 34, 0)
     assert list(anna["columns"]) == ["down", "up", "free"]
     assert anna["columns"]["up"] == {
-        "cells": {row.value: 25 if row is Row.CHANCE else None for row in Row},
+        "cells": {row.value: 25 if row is Row.CHANCE else None for row in KNIFFEL_ROWS},
         "upper": 0,
         "bonus": 0,
         "lower": 25,
@@ -373,7 +374,7 @@ def test_state_dict_of_a_finished_game_with_a_tie() -> None:
             "cell": row.value,
             "points": 5 if row is Row.CHANCE else 0,
         }
-        for row in Row
+        for row in KNIFFEL_ROWS
         for name in players
     ]
     state = state_dict(replayed(*events, players=players))

@@ -26,6 +26,10 @@ HOUSE_RULES = [
     )
 ]
 TURN_WORDS = {"de": r"(\d+) Zü?ge?\b", "en": r"(\d+) turns?\b"}
+#: The presets that offer the Kniffel house rules above (Jamb has its own: docs/rules.md, "Jamb").
+KNIFFEL_SHEETS = [
+    name for name, v in PRESETS.items() if set(HOUSE_RULES[0]) <= set(v.options.offered)
+]
 
 
 def _turns_played(variant: Variant) -> int:
@@ -34,13 +38,13 @@ def _turns_played(variant: Variant) -> int:
     turns = 0
     while not game.is_finished:
         cell = game.allowed_cells()[0]
-        game.push(Enter("Anna", cell, dice=Dice.of([1, 2, 3, 4, 6])))
+        game.push(Enter("Anna", cell, dice=Dice.of([1, 2, 3, 4, 6]), roll=1))
         turns += 1
     return turns
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-@pytest.mark.parametrize("name", PRESETS)
+@pytest.mark.parametrize("name", KNIFFEL_SHEETS)
 def test_every_preset_note_counts_the_turns_of_its_variant_under_every_house_rule(
     name: str, lang: str
 ) -> None:
@@ -56,8 +60,11 @@ def test_every_preset_note_counts_the_turns_of_its_variant_under_every_house_rul
 
 @pytest.mark.parametrize("name", PRESETS)
 def test_the_counted_turns_are_the_turns_a_game_has(name: str) -> None:
-    for chance in (True, False):
-        variant = PRESETS[name].with_options({"chance": chance})
+    rules = (
+        [{"chance": c} for c in (True, False)] if name in KNIFFEL_SHEETS else [{"hand": True}, {}]
+    )
+    for options in rules:
+        variant = PRESETS[name].with_options(options)
         note = variant_note(variant, Translator("en"))
         assert f" {_turns_played(variant)} turns" in note, note
 
@@ -65,7 +72,8 @@ def test_the_counted_turns_are_the_turns_a_game_has(name: str) -> None:
 def test_without_chance_the_notes_say_12_and_36_turns() -> None:
     de = Translator("de")
     notes = {
-        name: variant_note(v.with_options({"chance": False}), de) for name, v in PRESETS.items()
+        name: variant_note(PRESETS[name].with_options({"chance": False}), de)
+        for name in KNIFFEL_SHEETS
     }
     assert "12 Züge" in notes["kniffel"] and "12 Züge" in notes["yahtzee"]
     assert "36 Züge" in notes["rauf-runter"] and "36 Züge" in notes["dreifach"]
@@ -78,3 +86,13 @@ def test_yahtzee_says_yahtzee_in_english_and_one_point_is_singular() -> None:
     assert "1 point per further Kniffel" in one
     german = variant_note(PRESETS["yahtzee"], Translator("de"))
     assert "100 Punkte je weiterem Kniffel" in german
+
+
+def test_jamb_says_its_52_turns_and_the_house_rules_that_are_on() -> None:
+    de, en = Translator("de"), Translator("en")
+    assert "52 Züge" in variant_note(PRESETS["jamb"], de)
+    assert "Joker" not in variant_note(PRESETS["jamb"], de)
+    rules = {"trips_bonus": 20, "straight_fixed": True, "sum2_bonus": True, "middle": True}
+    note = variant_note(PRESETS["jamb"].with_options(rules), en)
+    assert "65 turns" in note
+    assert "Three of a kind + 20" in note and "35 and 45" in note and "Σ2 bonus" in note

@@ -21,6 +21,7 @@ from typing import Any
 
 from kniffel.rules import (
     MAX_PLAYERS,
+    Announce,
     Clear,
     Dice,
     Edit,
@@ -29,6 +30,7 @@ from kniffel.rules import (
     Game,
     KniffelError,
     Roll,
+    Sheet,
     Undo,
     Variant,
     get_variant,
@@ -37,6 +39,7 @@ from kniffel.rules.errors import printable, shown
 from kniffel.rules.variants import PRESETS
 
 __all__ = [
+    "EVENT_TYPES",
     "FORMAT",
     "Record",
     "RecordError",
@@ -51,6 +54,8 @@ __all__ = [
 ]
 
 FORMAT = "kniffel-record/1"
+#: The event types of the format; ``announce`` came with Jamb and Yams (docs/record-format.md).
+EVENT_TYPES = ("roll", "announce", "enter", "edit", "clear", "undo")
 
 
 class RecordError(KniffelError):
@@ -231,12 +236,12 @@ def event_from_json(raw: object, game: Game) -> Event:
     kind = raw.get("type")
     if kind == "undo":
         return Undo()
-    if kind not in ("roll", "enter", "edit", "clear"):
+    if kind not in EVENT_TYPES:
         raise KniffelError(
-            f"unknown event type {shown(kind)}; the types are roll, enter, edit, clear, undo",
+            f"unknown event type {shown(kind)}; the types are {', '.join(EVENT_TYPES)}",
             code="event_type",
             type=shown(kind),
-            types=["roll", "enter", "edit", "clear", "undo"],
+            types=list(EVENT_TYPES),
         )
     player = _required(raw, "player", "str")
     game.seat(player)
@@ -246,6 +251,8 @@ def event_from_json(raw: object, game: Game) -> Event:
         keep = () if keep_raw is None else tuple(sorted(_faces(keep_raw, "keep")))
         return Roll(player, dice, keep)
     cell = game.cell(_required(raw, "cell", "str"))
+    if kind == "announce":
+        return Announce(player, cell)
     if kind == "clear":
         return Clear(player, cell)
     if kind == "edit":
@@ -256,7 +263,9 @@ def event_from_json(raw: object, game: Game) -> Event:
         raise KniffelError("an enter event gives dice or points, not both", code="dice_and_points")
     dice_value = None if dice_raw is None else Dice.of(_faces(dice_raw, "dice"))
     points = None if points_raw is None else _int(points_raw, "points")
-    return Enter(player, cell, dice_value, points)
+    roll_raw = _field(raw, "roll")
+    roll = None if roll_raw is None else _int(roll_raw, "roll")
+    return Enter(player, cell, dice_value, points, roll)
 
 
 def event_to_json(event: Event, game: Game | None = None) -> dict[str, Any]:
@@ -275,6 +284,8 @@ def event_to_json(event: Event, game: Game | None = None) -> dict[str, Any]:
             out["dice"] = list(event.dice.faces)
         if event.points is not None:
             out["points"] = event.points
+        if event.roll is not None:
+            out["roll"] = event.roll
     elif isinstance(event, Edit):
         out["points"] = event.points
     return out
@@ -310,8 +321,17 @@ def dumps(game: Game, *, indent: int | None = 1) -> str:
 def _column_dict(game: Game, player: int, column: str) -> dict[str, Any]:
     totals = game.column_totals(player, column)
     values = game.column_points(player, column)
+    cells = {row.value: value for row, value in zip(game.rows, values, strict=True)}
+    if game.options.sheet is Sheet.JAMB:
+        return {
+            "cells": cells,
+            "sum1": totals.sum1,
+            "sum2": totals.sum2,
+            "sum3": totals.sum3,
+            "total": totals.total,
+        }
     return {
-        "cells": {row.value: value for row, value in zip(game.rows, values, strict=True)},
+        "cells": cells,
         "upper": totals.upper,
         "bonus": totals.bonus,
         "lower": totals.lower,
@@ -332,6 +352,9 @@ def state_dict(game: Game) -> dict[str, Any]:
             "dice": None if pending is None else list(pending[0].faces),
             "allowed": [str(cell) for cell in game.allowed_cells(p)],
         }
+        announced = game.announced(p)
+        if announced is not None:
+            turn["announced"] = str(announced)
     return {
         "variant": game.variant.name,
         "finished": game.is_finished,

@@ -17,12 +17,12 @@ from typing import Any
 import pytest
 from playwright.sync_api import APIResponse, Browser, BrowserContext, Page, Route, expect
 
-from kniffel.rules import Row
+from kniffel.rules import ROWS as KNIFFEL_ROWS
 
 from .conftest import PHONE
 
 #: The thirteen rows in sheet order, from the rules.
-ROWS = [row.value for row in Row]
+ROWS = [row.value for row in KNIFFEL_ROWS]
 
 pytestmark = pytest.mark.e2e
 

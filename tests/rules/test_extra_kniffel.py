@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from kniffel.rules import ROWS as KNIFFEL_ROWS
 from kniffel.rules import (
     Clear,
     Dice,
@@ -20,8 +21,8 @@ from kniffel.rules import (
 
 from .moves import enter, fill, new_game, refused
 
-UPPER_ROWS = [r.value for r in Row][:6]
-LOWER_UP_ORDER = [r.value for r in reversed(Row)][:7]  # chance .. three_kind
+UPPER_ROWS = [r.value for r in KNIFFEL_ROWS][:6]
+LOWER_UP_ORDER = [r.value for r in reversed(KNIFFEL_ROWS)][:7]  # chance .. three_kind
 LOWER_BUT_KNIFFEL = [row for row in LOWER_UP_ORDER if row != "kniffel"]
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from kniffel.rules import ROWS as KNIFFEL_ROWS
 from kniffel.rules import (
     Cell,
     Clear,
@@ -26,7 +27,7 @@ from kniffel.rules import (
 
 from .moves import enter, fill, new_game, refused, snapshot
 
-DOWN_ORDER = [r.value for r in Row]
+DOWN_ORDER = [r.value for r in KNIFFEL_ROWS]
 
 
 def names(cells: list[Cell]) -> list[str]:

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from kniffel.record import loads, record_of, replay, state_dict
 from kniffel.rules import Cell, Discipline, Enter, Game, Undo, Variant, possible_points
 from strategies import (
+    KNIFFEL_PRESETS,
     all_cells,
     finished_games,
     games,
@@ -36,8 +37,12 @@ def replayed(game: Game, events: list[Any]) -> Game:
     return twin
 
 
+#: The Kniffel sheet's sums and fill order (§2 to §4); Jamb's are in tests/rules/test_jamb.py.
+KNIFFEL_GAMES = games(variants(KNIFFEL_PRESETS))
+
+
 @GAMES
-@given(games())
+@given(KNIFFEL_GAMES)
 def test_totals_are_the_sums_of_the_cells(game: Game) -> None:
     for name in game.players:
         player_total = 0
@@ -65,7 +70,7 @@ def test_totals_are_the_sums_of_the_cells(game: Game) -> None:
 
 
 @settings(max_examples=100, deadline=None)
-@given(variants(), st.data())
+@given(variants(KNIFFEL_PRESETS), st.data())
 def test_the_upper_bonus_is_35_exactly_from_63(variant: Variant, data: st.DataObject) -> None:
     game = Game(variant, ["Anna"])
     free_column = next(c for c in game.columns if c.discipline is Discipline.FREE).id
@@ -81,7 +86,7 @@ def test_the_upper_bonus_is_35_exactly_from_63(variant: Variant, data: st.DataOb
 
 
 @GAMES
-@given(games())
+@given(KNIFFEL_GAMES)
 def test_allowed_cells_are_the_due_cells_and_the_open_free_cells(game: Game) -> None:
     for name in game.players:
         expected = []

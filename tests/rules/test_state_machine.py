@@ -24,6 +24,7 @@ from hypothesis.stateful import (
 )
 
 from kniffel.record import loads, record_of, replay, state_dict
+from kniffel.rules import ROWS as KNIFFEL_ROWS
 from kniffel.rules import (
     Cell,
     Clear,
@@ -46,7 +47,7 @@ from kniffel.rules import (
     possible_points,
     raw_score,
 )
-from strategies import player_lists, variants
+from strategies import KNIFFEL_PRESETS, player_lists, variants
 
 JOKER_FULL = {Row.FULL_HOUSE: 25, Row.SMALL_STRAIGHT: 30, Row.LARGE_STRAIGHT: 40}
 Key = tuple[int, str, Row]
@@ -64,7 +65,7 @@ class Table:
 
     @property
     def rows(self) -> list[Row]:
-        return [r for r in Row if r is not Row.CHANCE or self.variant.options.chance]
+        return [r for r in KNIFFEL_ROWS if r is not Row.CHANCE or self.variant.options.chance]
 
     def cells(self) -> list[Cell]:
         return [Cell(spec.id, row) for spec in self.variant.columns for row in self.rows]
@@ -183,7 +184,8 @@ class GameMachine(RuleBasedStateMachine):
         self.history: list[Table] = []
         self.log_length = 0
 
-    @initialize(variant=variants(), players=player_lists(max_size=3))
+    # The model is of the Kniffel sheet (§1 to §9); Jamb and Yams: tests/rules/test_jamb.py.
+    @initialize(variant=variants(KNIFFEL_PRESETS), players=player_lists(max_size=3))
     def start(self, variant: Variant, players: list[str]) -> None:
         self.game = Game(variant, players)
         self.table = Table(variant, players)
@@ -254,7 +256,7 @@ class GameMachine(RuleBasedStateMachine):
         return self.table.variant
 
     def filled_keys(self) -> list[Key]:
-        return sorted(self.table.values, key=lambda k: (k[0], k[1], list(Row).index(k[2])))
+        return sorted(self.table.values, key=lambda k: (k[0], k[1], KNIFFEL_ROWS.index(k[2])))
 
     def pick_filled(self, data: st.DataObject) -> Key:
         """A filled cell; half the time one that earned an extra-Kniffel bonus, if any did."""

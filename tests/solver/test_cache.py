@@ -37,7 +37,7 @@ def test_second_solve_loads_the_same_table(cache_dir: Path) -> None:
 def test_the_key_names_discipline_and_every_option(cache_dir: Path) -> None:
     paths = {
         cache.path_for(SheetSpace(get_variant("kniffel", change).options, discipline))
-        for discipline in Discipline
+        for discipline in (Discipline.DOWN, Discipline.UP, Discipline.FREE)  # the solver's
         for change in (
             {},
             {"chance": False},

@@ -36,7 +36,7 @@ from kniffel.solver.exact.entries import entry_values
 from kniffel.solver.exact.roll_scores import raw_scores
 from kniffel.solver.exact.sheet_space import SheetSpace
 from kniffel.solver.play.sheets import SheetBatch
-from strategies import option_overrides, variants
+from strategies import KNIFFEL_PRESETS, option_overrides, variants
 
 SETTINGS = settings(
     max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True
@@ -67,7 +67,7 @@ def test_raw_scores_are_the_engines(chance: bool, pasch: Pasch) -> None:
 
 
 @SETTINGS
-@given(variant=variants(), rng=st.randoms(use_true_random=False))
+@given(variant=variants(KNIFFEL_PRESETS), rng=st.randoms(use_true_random=False))
 def test_sheet_batch_enters_every_roll_as_the_engine(variant: Variant, rng: random.Random) -> None:
     game = Game(variant, ["P"])
     fill_randomly(game, rng)
@@ -91,7 +91,8 @@ def test_sheet_batch_enters_every_roll_as_the_engine(variant: Variant, rng: rand
 @SETTINGS
 @given(
     overrides=option_overrides(),
-    discipline=st.sampled_from(list(Discipline)),
+    # the solver's disciplines (docs/solver.md); Jamb's columns have no tables yet
+    discipline=st.sampled_from([Discipline.DOWN, Discipline.UP, Discipline.FREE]),
     rng=st.randoms(use_true_random=False),
 )
 def test_exact_entries_enter_every_roll_as_the_engine(

@@ -13,7 +13,7 @@ from kniffel.record import record_of, state_dict
 from kniffel.rules import Game
 from kniffel.settings import Settings
 from kniffel.web.app import create_app
-from strategies import board_player_lists, games
+from strategies import KNIFFEL_PRESETS, board_player_lists, games, variants
 
 
 @pytest.fixture(scope="module")
@@ -33,7 +33,8 @@ def _served(state: dict[str, Any], game: Game) -> dict[str, Any]:
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
-@given(game=games(max_events=40, players=board_player_lists()))
+# the board starts the Kniffel presets (Jamb and Yams: tests/web/test_family.py)
+@given(game=games(variants(KNIFFEL_PRESETS), max_events=40, players=board_player_lists()))
 def test_every_event_sent_one_by_one_ends_in_the_engines_state(
     board: TestClient, game: Game
 ) -> None:
@@ -66,7 +67,7 @@ def test_every_event_sent_one_by_one_ends_in_the_engines_state(
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
-@given(game=games(max_events=80, players=board_player_lists()))
+@given(game=games(variants(KNIFFEL_PRESETS), max_events=80, players=board_player_lists()))
 def test_an_imported_record_shows_the_engines_state(board: TestClient, game: Game) -> None:
     response = board.post("/api/records", json=record_of(game))
     assert response.status_code == 201, response.text

@@ -23,10 +23,11 @@ from kniffel.board.service import MAX_IMPORT_EVENTS
 from kniffel.locales import LANGUAGES, Translator, language_of, page_tag
 from kniffel.locales.refusals import REFUSALS, refusal_text
 from kniffel.record import RecordError, loads, replay
-from kniffel.rules import CODES, IllegalMoveError, KniffelError, Row
+from kniffel.rules import CODES, JAMB_ROWS, IllegalMoveError, KniffelError
+from kniffel.rules import ROWS as KNIFFEL_ROWS
 
 #: The thirteen rows in sheet order, from the rules.
-ROWS = [row.value for row in Row]
+ROWS = [row.value for row in KNIFFEL_ROWS]
 
 HX = {"HX-Request": "true"}
 DE, EN = Translator("de"), Translator("en")
@@ -56,6 +57,20 @@ def roll(dice: list[int], keep: list[int] | None = None, player: str = "Anna") -
 SOLO: dict[str, Any] = {"variant": "kniffel", "players": ["Anna"]}
 YAHTZEE: dict[str, Any] = {"variant": "yahtzee", "players": ["Anna"]}
 FULL_SHEET = [enter(row, points=5 if row == "chance" else 0) for row in ROWS]
+JAMB: dict[str, Any] = {"variant": "jamb", "players": ["Anna"]}
+HAND: dict[str, Any] = {**JAMB, "options": {"hand": True}}
+
+
+def announce(cell: str, player: str = "Anna") -> dict[str, Any]:
+    return {"type": "announce", "player": player, "cell": cell}
+
+
+#: Jamb's ↓, free and ↑ columns filled, so that only the announce column is open.
+JAMB_THREE_COLUMNS = [
+    enter(f"{column}.{row.value}", points=5 if row.value in ("max", "min") else 0)
+    for column, rows in (("down", JAMB_ROWS), ("free", JAMB_ROWS), ("up", JAMB_ROWS[::-1]))
+    for row in rows
+]
 
 #: A record the import refuses with each code (JSON text where the file itself is broken).
 RECORDS: dict[str, dict[str, Any] | str] = {
@@ -106,6 +121,33 @@ RECORDS: dict[str, dict[str, Any] | str] = {
     "event_number": doc(enter("down.ones", points="x")),
     "event_faces": doc(roll("12345")),  # type: ignore[arg-type]
     "record_too_long": doc(*[{"type": "undo"}] * (MAX_IMPORT_EVENTS + 1)),
+    # Jamb and Yams (docs/rules.md, "Jamb")
+    "first_roll_only": doc(
+        roll([1, 1, 2, 3, 4]), roll([1, 1, 1, 3, 4], keep=[1, 1]), enter("hand.ones"), **HAND
+    ),
+    "announce_first": doc(
+        roll([1, 2, 3, 4, 6]),
+        roll([1, 2, 3, 4, 5], keep=[1, 2, 3, 4]),
+        enter("announce.ones"),
+        **JAMB,
+    ),
+    "roll_needed": doc(enter("announce.ones", dice=[1, 1, 1, 2, 3]), **JAMB),
+    "announce_column": doc(roll([1, 1, 2, 3, 4]), announce("free.ones"), **JAMB),
+    "announce_twice": doc(
+        roll([1, 1, 2, 3, 4]), announce("announce.ones"), announce("announce.twos"), **JAMB
+    ),
+    "announce_late": doc(
+        roll([1, 1, 2, 3, 4]), roll([1, 1, 1, 3, 4], keep=[1, 1]), announce("announce.ones"), **JAMB
+    ),
+    "announced_elsewhere": doc(
+        roll([1, 1, 2, 3, 4]), announce("announce.ones"), enter("free.twos"), **JAMB
+    ),
+    "middle_order": doc(enter("middle.ones", points=3, roll=1), **JAMB, options={"middle": True}),
+    "roll_number": doc(enter("free.ones", dice=[1, 1, 1, 2, 3], roll=4), **JAMB),
+    "roll_mismatch": doc(roll([1, 1, 1, 2, 3]), enter("free.ones", roll=2), **JAMB),
+    "first_roll_cells_only": doc(
+        *JAMB_THREE_COLUMNS, roll([1, 1, 2, 3, 4]), roll([1, 1, 1, 3, 4], keep=[1, 1]), **JAMB
+    ),
 }
 
 
@@ -310,6 +352,7 @@ UNSEEN = {
     "unknown_bot": {"bot": "clever", "bots": ["random", "greedy", "best"]},
     "bots_virtual": {},
     "virtual_roll": {},
+    "no_solver": {"variant": "Jamb"},  # tests/web/test_family.py meets it on the pages
 }
 
 

@@ -16,12 +16,12 @@ from fastapi.testclient import TestClient
 from kniffel.board.bot_seats import BotSeats
 from kniffel.board.players.sample import random_record
 from kniffel.board.service import GameService
-from kniffel.rules import Row
+from kniffel.rules import ROWS as KNIFFEL_ROWS
 from kniffel.settings import Settings
 from kniffel.store.results import ResultStore
 from kniffel.web.app import create_app
 
-ROWS = [row.value for row in Row]
+ROWS = [row.value for row in KNIFFEL_ROWS]
 
 
 @pytest.fixture

@@ -20,13 +20,14 @@ from __future__ import annotations
 import secrets
 from typing import TYPE_CHECKING
 
-from kniffel.board.errors import Forbidden
+from kniffel.board.errors import BoardError, Forbidden
 from kniffel.solver.builds import (
     BuildsBusy,
     Readiness,
     Table,
     TableBuilds,
     preset_tables,
+    solvable,
     tables_for,
 )
 
@@ -34,7 +35,21 @@ if TYPE_CHECKING:
     from kniffel.board.service import GameView
     from kniffel.rules import Variant
 
-__all__ = ["BuildsBusy", "TableBuilding", "TableNeedsKey", "TableReadiness"]
+__all__ = ["BuildsBusy", "NoSolver", "TableBuilding", "TableNeedsKey", "TableReadiness"]
+
+
+class NoSolver(BoardError):
+    """The solver has no tables for the game's variant (Jamb, Yams with its extra columns):
+    the Tipp, the analysis and the chances say so instead of failing (docs/rules.md, "Jamb")."""
+
+    status = 409
+    default_code = "no_solver"
+
+    def __init__(self, variant: Variant) -> None:
+        super().__init__(
+            f"the Tipp, the analysis and the chances are not available for {variant.label} yet",
+            variant=variant.label,
+        )
 
 
 class TableNeedsKey(Forbidden):
@@ -80,7 +95,10 @@ class TableReadiness:
     def ensure(self, view: GameView, key: str | None, client: str) -> None:
         """Returns when ``view``'s tables are ready; raises :class:`TableBuilding` or
         :class:`TableNeedsKey` otherwise (queueing the build when ``key`` is the game's;
-        ``client`` is who asks, for the builds' share per client)."""
+        ``client`` is who asks, for the builds' share per client); :class:`NoSolver` for a
+        variant the solver does not play."""
+        if not solvable(view.variant):
+            raise NoSolver(view.variant)
         state = self.builds.readiness(view.variant)
         if state.ready:
             return

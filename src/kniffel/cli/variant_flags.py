@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 import click
 
 from kniffel.rules import PRESETS, Joker, KniffelError, Pasch, get_variant
+from kniffel.solver.builds import solvable
 
 __all__ = ["variant_options"]
 
@@ -51,6 +52,12 @@ def variant_options(command: F) -> F:
             variant = get_variant(variant_name, overrides)
         except KniffelError as exc:
             raise click.UsageError(str(exc)) from None
+        if not solvable(variant):
+            # every command with these flags plays or solves: the solver has no Jamb yet
+            raise click.UsageError(
+                f"{variant.label} has no solver, bots or advice yet; "
+                "kniffel replay reads its records (docs/rules.md, Jamb)"
+            )
         return command(*args, variant=variant, **kwargs)
 
     flags = [

@@ -40,7 +40,7 @@ from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 from babel.support import Translations
 
-from kniffel.rules import Cell, ColumnSpec, Discipline, Row, Variant
+from kniffel.rules import Cell, ColumnSpec, Row, Variant
 
 __all__ = [
     "DEFAULT_LANGUAGE",
@@ -113,10 +113,20 @@ ROW_LABELS: dict[Row, str] = {
     Row.LARGE_STRAIGHT: N_("Große Straße"),
     Row.KNIFFEL: N_("Kniffel"),
     Row.CHANCE: N_("Chance"),
+    # Jamb's rows (docs/rules.md, "Jamb")
+    Row.MAX: N_("Max"),
+    Row.MIN: N_("Min"),
+    Row.TRIPS: N_("Triling"),
+    Row.STRAIGHT: N_("Kenta"),
+    Row.POKER: N_("Poker"),
+    Row.JAMB: N_("Jamb"),
 }
 
 #: The column names that are words (``×2`` is the same in every language).
-COLUMN_LABELS = (N_("Runter"), N_("Rauf"), N_("Frei"), N_("Kniffel"))
+COLUMN_LABELS = (
+    *(N_("Runter"), N_("Rauf"), N_("Frei"), N_("Kniffel")),
+    *(N_("Ansage"), N_("Aus der Hand"), N_("Von der Mitte")),
+)
 
 
 @dataclass(frozen=True)
@@ -263,4 +273,4 @@ class Translator:
     def column_header(self, spec: ColumnSpec) -> str:
         """The column's head on the sheet: its arrow, then its name."""
         name = self.column(spec)
-        return name if spec.discipline is Discipline.FREE else f"{spec.symbol} {name}"
+        return f"{spec.symbol} {name}" if spec.symbol else name

@@ -66,6 +66,20 @@ REFUSALS: dict[str, str] = {
         "Joker-Pflicht: Das passende Feld oben ist voll, also muss der Kniffel nach unten"
     ),
     "zero_only_upper": N_("Eine Null darf nur nach unten, wenn oben kein Feld mehr offen ist"),
+    # Jamb and Yams
+    "first_roll_only": N_("{cell} nimmt nur einen ersten Wurf, nicht Wurf {roll}"),
+    "announce_first": N_("{cell} nimmt ohne Ansage nur einen ersten Wurf, nicht Wurf {roll}"),
+    "roll_needed": N_("Für {cell} zählt, der wievielte Wurf es war; bitte den Wurf angeben"),
+    "announce_column": N_("Ansagen geht nur in der Ansage-Spalte, nicht {cell}"),
+    "announce_twice": N_("{cell} ist schon angesagt; eine Ansage pro Zug"),
+    "announce_late": N_("Angesagt wird gleich nach dem ersten Wurf, nicht nach Wurf {roll}"),
+    "announced_elsewhere": N_("Angesagt ist {announced}; der Wurf gehört dorthin, nicht in {cell}"),
+    "middle_order": N_("{cell} ist noch nicht dran; von der Mitte aus offen: {rows}"),
+    "roll_number": N_("Der Wurf ist 1, 2 oder 3, nicht {value}"),
+    "roll_mismatch": N_("Die Würfel kamen mit Wurf {rolls}, nicht Wurf {roll}"),
+    "first_roll_cells_only": N_(
+        "Offen sind nur Felder für den ersten Wurf; die Würfel eintragen oder ansagen"
+    ),
     # dice and options
     "invalid_dice": N_("Würfel zeigen Augen von 1 bis 6, nicht {value}"),
     "dice_count": N_("Ein Wurf hat genau 5 Würfel, nicht {got}"),
@@ -126,6 +140,7 @@ REFUSALS: dict[str, str] = {
     "not_rolled": N_("{player} hat noch nicht gewürfelt; erst würfeln"),
     "virtual_roll": N_("Mit virtuellen Würfeln würfelt die Tafel"),
     "virtual_entry": N_("Mit virtuellen Würfeln zählen nur die gewürfelten Würfel"),
+    "no_solver": N_("Tipp, Analyse und Chancen gibt es für {variant} noch nicht"),
     "roll_stands": N_("Ein Wurf mit virtuellen Würfeln gilt; er wird nicht zurückgenommen"),
 }
 
@@ -192,7 +207,7 @@ def _words(name: str, value: Any, t: Translator) -> str:
         return t.column(_COLUMNS[value])
     if name in ("row", "due_row") and isinstance(value, str):
         return _row(value, t)
-    if name == "cell" and isinstance(value, str):
+    if name in ("cell", "announced") and isinstance(value, str):
         return cell_words(value, t)
     if name == "cells" and isinstance(value, list):
         return _either([cell_words(str(cell), t) for cell in value], t)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from babel.lists import format_list
 
 from kniffel.locales import Translator
-from kniffel.rules import Discipline, Joker, Options, Pasch, Variant, turns_of
+from kniffel.rules import Discipline, Joker, Options, Pasch, Sheet, Variant, turns_of
 
 __all__ = ["variant_note"]
 
@@ -55,6 +55,8 @@ def _columns(variant: Variant, words: Translator) -> str:
 
 def _house_rules(options: Options, words: Translator) -> list[str]:
     """The rules that differ from the plain ones (docs/rules.md §6), in the form's order."""
+    if options.sheet is Sheet.JAMB:
+        return _jamb_rules(options, words)
     rules: list[str] = []
     if not options.chance:
         rules.append(words("ohne Chance"))
@@ -74,4 +76,16 @@ def _house_rules(options: Options, words: Translator) -> list[str]:
         rules.append(words("Pflicht-Joker"))
     elif options.joker is Joker.NONE:
         rules.append(words("kein Joker"))
+    return rules
+
+
+def _jamb_rules(options: Options, words: Translator) -> list[str]:
+    """Jamb's house rules that are on (docs/rules.md, "Jamb"); its columns say the rest."""
+    rules: list[str] = []
+    if options.trips_bonus != 10:
+        rules.append(words("Triling + {n}", n=options.trips_bonus))
+    if options.straight_fixed:
+        rules.append(words("Kenta fest 35 und 45"))
+    if options.sum2_bonus:
+        rules.append(words("Σ2-Bonus 30 ab 60"))
     return rules

@@ -66,6 +66,18 @@ CODES: dict[str, tuple[str, ...]] = {
     "joker_forced": ("cells",),
     "joker_lower": (),
     "zero_only_upper": (),
+    # Jamb and Yams: announcements, first-roll columns, the roll number (docs/rules.md, "Jamb")
+    "first_roll_only": ("cell", "roll"),
+    "announce_first": ("cell", "roll"),
+    "roll_needed": ("cell",),
+    "announce_column": ("cell",),
+    "announce_twice": ("cell",),
+    "announce_late": ("roll",),
+    "announced_elsewhere": ("cell", "announced"),
+    "middle_order": ("cell", "rows"),
+    "roll_number": ("value",),
+    "roll_mismatch": ("roll", "rolls"),
+    "first_roll_cells_only": (),
     # dice and options
     "invalid_dice": ("value",),
     "dice_count": ("got",),

@@ -8,7 +8,17 @@ from dataclasses import dataclass
 from kniffel.rules.dice import Dice
 from kniffel.rules.rows import Row
 
-__all__ = ["Cell", "Clear", "Edit", "Enter", "Event", "Roll", "Undo", "standing_events"]
+__all__ = [
+    "Announce",
+    "Cell",
+    "Clear",
+    "Edit",
+    "Enter",
+    "Event",
+    "Roll",
+    "Undo",
+    "standing_events",
+]
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -32,13 +42,27 @@ class Roll:
 
 
 @dataclass(frozen=True, slots=True)
+class Announce:
+    """Najava / annoncée: after the first roll the player names the row the turn will fill."""
+
+    player: str
+    cell: Cell
+
+
+@dataclass(frozen=True, slots=True)
 class Enter:
-    """An entry into ``cell``: with the player's last roll, or with ``dice``, or ``points``."""
+    """An entry into ``cell``: with the player's last roll, or with ``dice``, or ``points``.
+
+    ``roll`` (1 to 3) says which roll of the turn made typed dice or points, where the
+    rules ask (Jamb's Kenta, the first-roll and announce columns); rolled dice say it
+    themselves.
+    """
 
     player: str
     cell: Cell
     dice: Dice | None = None
     points: int | None = None
+    roll: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +87,7 @@ class Undo:
     """Takes back the last event that has not been taken back yet."""
 
 
-Event = Roll | Enter | Edit | Clear | Undo
+Event = Roll | Announce | Enter | Edit | Clear | Undo
 
 
 def standing_events(events: Iterable[Event]) -> list[tuple[int, Event]]:

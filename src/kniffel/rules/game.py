@@ -24,26 +24,40 @@ from kniffel.rules.errors import (
     printable,
     shown,
 )
-from kniffel.rules.events import Cell, Clear, Edit, Enter, Event, Roll, Undo
-from kniffel.rules.rows import Row, point_ranges, possible_points, raw_score, rows_for, turns_of
+from kniffel.rules.events import Announce, Cell, Clear, Edit, Enter, Event, Roll, Undo
+from kniffel.rules.rows import (
+    STRAIGHT_BY_ROLL,
+    Row,
+    point_ranges,
+    possible_points,
+    roll_matters,
+    rows_for,
+    sheet_score,
+    turns_of,
+)
 from kniffel.rules.scoring import (
+    JAMB_UPPER_BONUS,
+    JAMB_UPPER_BONUS_THRESHOLD,
     JokerCase,
     column_total,
     due_index,
     extra_kniffel_bonus,
     holds_fifty,
     is_extra_kniffel,
+    jamb_sum2,
     joker_case,
     joker_permits,
     joker_points,
+    open_indices,
     upper_bonus,
     zero_refused,
 )
-from kniffel.rules.variants import Discipline, Variant
+from kniffel.rules.variants import Discipline, Sheet, Variant
 
 __all__ = [
     "MAX_PLAYERS",
     "MAX_ROLLS",
+    "AnnounceAction",
     "ColumnTotals",
     "EnterAction",
     "EntryOption",
@@ -57,13 +71,30 @@ MAX_PLAYERS = 8
 
 @dataclass(frozen=True, slots=True)
 class ColumnTotals:
-    """The sums under one column of one player's sheet."""
+    """The sums under one column of one player's sheet.
+
+    On a Jamb sheet ``upper`` and ``bonus`` make Σ1, ``middle`` is Σ2 (with its house-rule
+    bonus) and ``lower`` is Σ3 (docs/rules.md, "Jamb"); a Kniffel sheet has no ``middle``.
+    """
 
     upper: int
     bonus: int
     lower: int
     kniffel_bonus: int
     total: int
+    middle: int = 0
+
+    @property
+    def sum1(self) -> int:
+        return self.upper + self.bonus
+
+    @property
+    def sum2(self) -> int:
+        return self.middle
+
+    @property
+    def sum3(self) -> int:
+        return self.lower
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +121,15 @@ class EnterAction:
     cell: Cell
 
 
+@dataclass(frozen=True, slots=True)
+class AnnounceAction:
+    """The decision, after the first roll, to announce ``cell`` of an announce column."""
+
+    cell: Cell
+
+
+#: The decisions :meth:`Game.legal_actions` lists (an announcement is asked for apart:
+#: :meth:`Game.announce_options`, so the players of Kniffel sheets see no change).
 Action = RollAction | EnterAction
 
 _Pending = tuple[Dice, int] | None
@@ -105,6 +145,7 @@ class _Inverse:
     old: int | None = None
     bonus: int = 0
     pending: _Pending = None
+    announced: Cell | None = None
 
 
 class Game:
@@ -146,7 +187,8 @@ class Game:
         self._row_index = {row: i for i, row in enumerate(self.rows)}
         self._col_index = {spec.id: i for i, spec in enumerate(self.columns)}
         self._seat = {name: i for i, name in enumerate(names)}
-        self._kniffel_index = self._row_index[Row.KNIFFEL]
+        self._kniffel_index = self._row_index.get(Row.KNIFFEL)  # Jamb has no Kniffel row
+        self._jamb = variant.options.sheet is Sheet.JAMB
         n_cols, n_rows = len(self.columns), len(self.rows)
         self.cells_per_player = turns_of(variant)
         self._cells: list[list[list[int | None]]] = [
@@ -155,6 +197,8 @@ class Game:
         self._bonus: list[list[list[int]]] = [[[0] * n_rows for _ in range(n_cols)] for _ in names]
         self._filled = [0] * len(names)
         self._pending: list[_Pending] = [None] * len(names)
+        #: The cell each player announced this turn (Najava / annoncée), until the entry.
+        self._announced: list[Cell | None] = [None] * len(names)
         self._stack: list[tuple[Event, _Inverse]] = []
         #: Every event pushed, undos included: the game record's event list.
         self.log: list[Event] = []
@@ -247,26 +291,31 @@ class Game:
         filled = [value is not None for value in self._cells[p][c]]
         return due_index(self.columns[c].discipline, filled)
 
+    def _open_indices(self, p: int, c: int) -> tuple[int, ...]:
+        filled = [value is not None for value in self._cells[p][c]]
+        return open_indices(self.columns[c].discipline, filled)
+
+    def announced(self, player: str | int) -> Cell | None:
+        """The cell the player announced this turn, ``None`` when none (docs/rules.md, "Jamb")."""
+        return self._announced[self._p(player)]
+
     def allowed_cells(self, player: str | int | None = None) -> list[Cell]:
         """The cells ``player`` (default: the player to move) may enter into now.
 
         Positional only (docs/rules.md §4): the due cell of each arrow
-        column and every empty cell of a free column, in column then row order.
+        column and every empty cell of a free column, in column then row order;
+        after an announcement only the announced cell. Which roll may go into a
+        first-roll or announce column is checked on entry.
         """
         p = self._to_move() if player is None else self._p(player)
         if p is None:
             return []
+        announced = self._announced[p]
+        if announced is not None:
+            return [announced]
         result: list[Cell] = []
         for c, spec in enumerate(self.columns):
-            cells = self._cells[p][c]
-            if spec.discipline is Discipline.FREE:
-                result.extend(
-                    Cell(spec.id, self.rows[i]) for i, value in enumerate(cells) if value is None
-                )
-            else:
-                index = self._due_index(p, c)
-                if index is not None:
-                    result.append(Cell(spec.id, self.rows[index]))
+            result.extend(Cell(spec.id, self.rows[i]) for i in self._open_indices(p, c))
         return result
 
     def _is_allowed(self, p: int, c: int, r: int) -> bool:
@@ -274,11 +323,13 @@ class Game:
             return False
         if self.columns[c].discipline is Discipline.FREE:
             return True
-        return self._due_index(p, c) == r
+        return r in self._open_indices(p, c)
 
     def column_totals(self, player: str | int, column: str) -> ColumnTotals:
         p = self._p(player)
         c = self._c(column)
+        if self._jamb:
+            return self._jamb_totals(p, c)
         upper = lower = 0
         for row, value in zip(self.rows, self._cells[p][c], strict=True):
             if value is not None:
@@ -289,6 +340,15 @@ class Game:
         kniffel_bonus = sum(self._bonus[p][c])
         total = column_total(upper, lower, kniffel_bonus, self.columns[c].factor)
         return ColumnTotals(upper, upper_bonus(upper), lower, kniffel_bonus, total)
+
+    def _jamb_totals(self, p: int, c: int) -> ColumnTotals:
+        """Σ1, Σ2, Σ3 of a Jamb column (docs/rules.md, "Jamb")."""
+        cells = dict(zip(self.rows, self._cells[p][c], strict=True))
+        upper = sum(cells[row] or 0 for row in self.rows if row.is_upper)
+        lower = sum(cells[row] or 0 for row in self.rows[8:])
+        bonus = (upper >= JAMB_UPPER_BONUS_THRESHOLD) * JAMB_UPPER_BONUS
+        middle = jamb_sum2(cells[Row.MAX], cells[Row.MIN], cells[Row.ONES], self.options.sum2_bonus)
+        return ColumnTotals(upper, bonus, lower, 0, upper + bonus + middle + lower, middle)
 
     def total(self, player: str | int) -> int:
         return sum(self.column_totals(player, spec.id).total for spec in self.columns)
@@ -334,12 +394,16 @@ class Game:
     def is_extra_kniffel(self, player: str | int, dice: Dice) -> bool:
         """Whether ``dice`` is a further Kniffel: five equal with every Kniffel cell filled."""
         k = self._kniffel_index
+        if k is None:
+            return False
         sheet = self._cells[self._p(player)]
         return is_extra_kniffel(dice.is_kniffel, all(col[k] is not None for col in sheet))
 
     def holds_fifty(self, player: str | int) -> bool:
         """Whether one of the player's Kniffel cells holds 50 (what the extra bonus needs)."""
         k = self._kniffel_index
+        if k is None:
+            return False
         return any(holds_fifty(True, col[k]) for col in self._cells[self._p(player)])
 
     def joker_case(self, player: str | int, dice: Dice) -> JokerCase | None:
@@ -358,38 +422,92 @@ class Game:
             lower_open=any(not cell.row.is_upper for cell in allowed),
         )
 
-    def zero_refused(self, player: str | int, cell: Cell, points: int) -> bool:
-        """Whether ``zero_only_upper`` refuses ``points`` in ``cell`` now (docs/rules.md §6)."""
+    def zero_refused(
+        self, player: str | int, cell: Cell, points: int, roll: int | None = None
+    ) -> bool:
+        """Whether ``zero_only_upper`` refuses ``points`` in ``cell`` now (docs/rules.md §6).
+
+        An upper cell of a first-roll column counts as open only for a roll it takes
+        (``roll``: which roll made the dice), else a later roll could go nowhere.
+        """
         if not zero_refused(self.options, cell.row, points, upper_open=True):
             return False  # refused nowhere, whatever the sheet: no need to look at it
-        upper_open = any(c.row.is_upper for c in self.allowed_cells(self._p(player)))
+        p = self._p(player)
+        upper_open = any(
+            c.row.is_upper and self._takes_roll(p, c, roll) for c in self.allowed_cells(p)
+        )
         return zero_refused(self.options, cell.row, points, upper_open)
 
+    def _takes_roll(self, p: int, cell: Cell, roll: int | None) -> bool:
+        try:
+            self._check_roll(p, cell, roll)
+        except IllegalMoveError:
+            return False
+        return True
+
     def entry_options(
-        self, player: str | int | None = None, dice: Dice | None = None
+        self, player: str | int | None = None, dice: Dice | None = None, roll: int | None = None
     ) -> list[EntryOption]:
-        """Every legal entry of ``dice`` (default: the pending dice) with what it scores."""
+        """Every legal entry of ``dice`` (default: the pending dice) with what it scores;
+        ``roll`` says which roll made typed dice (default: the pending dice's)."""
         p = self._to_move() if player is None else self._p(player)
         if p is None:
             return []
+        pending = self._pending[p]
+        if roll is None:
+            roll = None if pending is None else pending[1]
         if dice is None:
-            pending = self._pending[p]
             if pending is None:
                 return []
             dice = pending[0]
         result = []
         for cell in self.allowed_cells(p):
             try:
-                points, bonus, joker = self._score_dice(p, cell, dice)
+                points, bonus, joker = self._score_dice(p, cell, dice, roll)
             except IllegalMoveError:
                 continue
             result.append(EntryOption(cell, points, bonus, joker))
         return result
 
-    def _score_dice(self, p: int, cell: Cell, dice: Dice) -> tuple[int, int, bool]:
+    def _check_roll(self, p: int, cell: Cell, roll: int | None) -> None:
+        """The first-roll rules of a column (docs/rules.md, "Jamb"): Ručna / sèche takes only
+        a first roll, and so does an announce column without an announcement."""
+        discipline = self.columns[self._c(cell.column)].discipline
+        if discipline is Discipline.HAND:
+            code = "first_roll_only"
+            why = "takes only a result of the first roll"
+        elif discipline is Discipline.ANNOUNCE and self._announced[p] != cell:
+            code = "announce_first"
+            why = "takes a later roll only after an announcement; unannounced, only a first roll"
+        else:
+            return
+        if roll is None:
+            raise IllegalMoveError(
+                f"{self.cell_name(cell)} {why}; say which roll of the turn made the dice",
+                code="roll_needed",
+                cell=self.cell_name(cell),
+            )
+        if roll != 1:
+            raise IllegalMoveError(
+                f"{self.cell_name(cell)} {why}, not roll {roll}",
+                code=code,
+                cell=self.cell_name(cell),
+                roll=roll,
+            )
+
+    def _score_dice(
+        self, p: int, cell: Cell, dice: Dice, roll: int | None
+    ) -> tuple[int, int, bool]:
         """(points, extra-Kniffel bonus, joker used) for an allowed cell."""
         row = cell.row
-        points = raw_score(row, dice, self.options.pasch)
+        self._check_roll(p, cell, roll)
+        if roll is None and roll_matters(row, dice, self.options):
+            raise IllegalMoveError(
+                f"{row.value} scores by the roll that made the dice; say which roll it was",
+                code="roll_needed",
+                cell=self.cell_name(cell),
+            )
+        points = sheet_score(row, dice, self.options, roll or 1)
         bonus = 0
         case = self.joker_case(p, dice)
         if case is not None:
@@ -411,11 +529,11 @@ class Game:
                     code="joker_lower",
                 )
             points = joker_points(case, row, points)
-        self._check_zero(p, cell, points)
+        self._check_zero(p, cell, points, roll)
         return points, bonus, case not in (None, JokerCase.NONE)
 
-    def _check_zero(self, p: int, cell: Cell, points: int) -> None:
-        if self.zero_refused(p, cell, points):
+    def _check_zero(self, p: int, cell: Cell, points: int, roll: int | None) -> None:
+        if self.zero_refused(p, cell, points, roll):
             raise IllegalMoveError(
                 "a zero may go into the lower block only when no upper cell is open",
                 code="zero_only_upper",
@@ -437,12 +555,33 @@ class Game:
             actions.extend(RollAction(keep) for keep in keeps_of(dice))
         return actions
 
+    def announce_options(self, player: str | int | None = None) -> list[AnnounceAction]:
+        """The announcements open now: the empty cells of the announce columns, right after
+        the first roll of a turn with nothing announced yet (docs/rules.md, "Jamb")."""
+        p = self._to_move() if player is None else self._p(player)
+        if p is None or self._announced[p] is not None:
+            return []
+        pending = self._pending[p]
+        if pending is None or pending[1] != 1:
+            return []
+        return [AnnounceAction(cell) for cell in self._announceable(p)]
+
+    def _announceable(self, p: int) -> list[Cell]:
+        """The empty cells of the player's announce columns."""
+        return [
+            Cell(spec.id, self.rows[r])
+            for c, spec in enumerate(self.columns)
+            if spec.discipline is Discipline.ANNOUNCE
+            for r, value in enumerate(self._cells[p][c])
+            if value is None
+        ]
+
     @staticmethod
     def chance_outcomes(action: RollAction) -> tuple[tuple[Dice, float], ...]:
         """The rolls that may follow ``action`` with their probabilities."""
         return outcome_probabilities(action.keep)
 
-    def apply(self, action: Action, dice: Dice | None = None) -> None:
+    def apply(self, action: Action | AnnounceAction, dice: Dice | None = None) -> None:
         """Apply a decision of the player to move; a roll needs the ``dice`` that fell."""
         name = self.current_name
         if name is None:
@@ -451,6 +590,8 @@ class Game:
             if dice is None:
                 raise KniffelError("a roll needs the dice that fell", code="roll_needs_dice")
             self.push(Roll(name, dice, action.keep))
+        elif isinstance(action, AnnounceAction):
+            self.push(Announce(name, action.cell))
         else:
             self.push(Enter(name, action.cell))
 
@@ -463,6 +604,8 @@ class Game:
         else:
             if isinstance(event, Roll):
                 inverse = self._roll(event)
+            elif isinstance(event, Announce):
+                inverse = self._announce(event)
             elif isinstance(event, Enter):
                 inverse = self._enter(event)
             elif isinstance(event, Edit):
@@ -514,11 +657,14 @@ class Game:
         event, inv = self._stack.pop()
         if isinstance(event, Roll):
             self._pending[inv.p] = inv.pending
+        elif isinstance(event, Announce):
+            self._announced[inv.p] = None
         elif isinstance(event, Enter):
             self._cells[inv.p][inv.c][inv.r] = None
             self._bonus[inv.p][inv.c][inv.r] = 0
             self._filled[inv.p] -= 1
             self._pending[inv.p] = inv.pending
+            self._announced[inv.p] = inv.announced
         elif isinstance(event, Edit):
             self._cells[inv.p][inv.c][inv.r] = inv.old
         elif isinstance(event, Clear):
@@ -570,6 +716,11 @@ class Game:
                 raise IllegalMoveError(
                     "no rolls left in this turn; enter the dice into a cell", code="no_rolls_left"
                 )
+            if self._only_first_roll_cells(p):
+                raise IllegalMoveError(
+                    "every open cell takes only a first roll; enter the dice or announce",
+                    code="first_roll_cells_only",
+                )
             if not is_submultiset(keep, last.faces):
                 raise IllegalMoveError(
                     f"the kept dice {_faces(keep)} are not all in the last roll {last}",
@@ -588,13 +739,73 @@ class Game:
         self._pending[p] = (dice, rolls + 1)
         return _Inverse(p, pending=pending)
 
+    def _announce(self, event: Announce) -> _Inverse:
+        """Najava / annoncée (docs/rules.md, "Jamb"): right after the first roll, one empty
+        row of an announce column. With real dice (nothing rolled on the board) the
+        players say that it came after the first roll."""
+        p = self._mover(event.player)
+        c, r = self._cr(event.cell)
+        name = self.cell_name(event.cell)
+        if self.columns[c].discipline is not Discipline.ANNOUNCE:
+            raise IllegalMoveError(
+                f"only a row of an announce column can be announced, not {name}",
+                code="announce_column",
+                cell=name,
+            )
+        already = self._announced[p]
+        if already is not None:
+            raise IllegalMoveError(
+                f"{self.cell_name(already)} is announced already; one announcement a turn",
+                code="announce_twice",
+                cell=self.cell_name(already),
+            )
+        if self._cells[p][c][r] is not None:
+            raise IllegalMoveError(f"{name} is already filled", code="cell_filled", cell=name)
+        pending = self._pending[p]
+        if pending is not None and pending[1] != 1:
+            raise IllegalMoveError(
+                f"an announcement comes right after the first roll, not after roll {pending[1]}",
+                code="announce_late",
+                roll=pending[1],
+            )
+        self._announced[p] = event.cell
+        return _Inverse(p)
+
+    def _only_first_roll_cells(self, p: int) -> bool:
+        """Whether a later roll could go nowhere: nothing announced, and every open cell is
+        in a first-roll column or an announce column (docs/rules.md, "Jamb")."""
+        if self._announced[p] is not None:
+            return False
+        first_only = (Discipline.HAND, Discipline.ANNOUNCE)
+        return all(
+            self.columns[self._c(cell.column)].discipline in first_only
+            for cell in self.allowed_cells(p)
+        )
+
     def _check_allowed(self, p: int, cell: Cell) -> tuple[int, int]:
         c, r = self._cr(cell)
+        announced = self._announced[p]
+        if announced is not None and announced != cell:
+            raise IllegalMoveError(
+                f"{self.cell_name(announced)} is announced; the entry goes there",
+                code="announced_elsewhere",
+                cell=self.cell_name(cell),
+                announced=self.cell_name(announced),
+            )
         if self._cells[p][c][r] is not None:
             raise IllegalMoveError(
                 f"{self.cell_name(cell)} is already filled",
                 code="cell_filled",
                 cell=self.cell_name(cell),
+            )
+        if self.columns[c].discipline is Discipline.MIDDLE and not self._is_allowed(p, c, r):
+            rows = [self.rows[i].value for i in self._open_indices(p, c)]
+            raise IllegalMoveError(
+                f"{self.cell_name(cell)} is not open; from the middle out, open are "
+                f"{', '.join(rows)}",
+                code="middle_order",
+                cell=self.cell_name(cell),
+                rows=rows,
             )
         if not self._is_allowed(p, c, r):
             due = self._due_index(p, c)
@@ -623,10 +834,13 @@ class Game:
                 player=event.player,
                 dice=list(pending[0].faces),
             )
+        roll = self._entry_roll(event, pending)
         bonus = 0
         if event.points is not None:
             points = self._check_points(event.cell, event.points)
-            self._check_zero(p, event.cell, points)
+            self._check_roll(p, event.cell, roll)
+            self._check_straight_points(event.cell, points, roll)
+            self._check_zero(p, event.cell, points, roll)
         else:
             if event.dice is not None:
                 dice = Dice.of(event.dice)
@@ -639,12 +853,47 @@ class Game:
                     code="no_dice",
                     player=event.player,
                 )
-            points, bonus, _ = self._score_dice(p, event.cell, dice)
+            points, bonus, _ = self._score_dice(p, event.cell, dice, roll)
+        announced = self._announced[p]
         self._cells[p][c][r] = points
         self._bonus[p][c][r] = bonus
         self._filled[p] += 1
         self._pending[p] = None
-        return _Inverse(p, c, r, pending=pending)
+        self._announced[p] = None
+        return _Inverse(p, c, r, pending=pending, announced=announced)
+
+    def _entry_roll(self, event: Enter, pending: _Pending) -> int | None:
+        """Which roll made the entry's dice: the rolled dice's count, or the entry's ``roll``."""
+        if event.roll is None:
+            return None if pending is None else pending[1]
+        if isinstance(event.roll, bool) or event.roll not in range(1, MAX_ROLLS + 1):
+            raise KniffelError(
+                f"roll must be 1, 2 or 3, got {shown(event.roll)}",
+                code="roll_number",
+                value=shown(event.roll),
+            )
+        if pending is not None and pending[1] != event.roll:
+            raise IllegalMoveError(
+                f"the dice came with roll {pending[1]}, not roll {event.roll}",
+                code="roll_mismatch",
+                roll=event.roll,
+                rolls=pending[1],
+            )
+        return event.roll
+
+    def _check_straight_points(self, cell: Cell, points: int, roll: int | None) -> None:
+        """Jamb's Kenta entered as points: they must be what a straight on that roll scores."""
+        if not self._jamb or cell.row is not Row.STRAIGHT or self.options.straight_fixed:
+            return
+        if points == 0 or roll is None or points == STRAIGHT_BY_ROLL[roll]:
+            return
+        raise InvalidPointsError(
+            f"{points} points are not possible in {cell.row.value} on roll {roll}; "
+            f"possible are 0, {STRAIGHT_BY_ROLL[roll]}",
+            row=cell.row.value,
+            points=points,
+            allowed=[0, STRAIGHT_BY_ROLL[roll]],
+        )
 
     def _check_points(self, cell: Cell, points: object) -> int:
         if isinstance(points, bool) or not isinstance(points, int):
@@ -731,6 +980,7 @@ class Game:
         twin._bonus = [[list(col) for col in sheet] for sheet in self._bonus]
         twin._filled = list(self._filled)
         twin._pending = list(self._pending)
+        twin._announced = list(self._announced)
         twin._stack = list(self._stack)
         twin.log = list(self.log)
         return twin

@@ -1,4 +1,4 @@
-"""The thirteen rows of the sheet and how a roll scores in each."""
+"""The rows of the sheets (Kniffel's thirteen, Jamb's thirteen) and how a roll scores in each."""
 
 from __future__ import annotations
 
@@ -7,18 +7,22 @@ from collections.abc import Iterable
 from functools import cache
 
 from kniffel.rules.dice import Dice
-from kniffel.rules.variants import Options, Pasch, Variant
+from kniffel.rules.variants import Options, Pasch, Sheet, Variant
 
 __all__ = [
+    "JAMB_ROWS",
     "LOWER",
     "ROWS",
+    "STRAIGHT_BY_ROLL",
     "UPPER",
     "Row",
     "most_points",
     "point_ranges",
     "possible_points",
     "raw_score",
+    "roll_matters",
     "rows_for",
+    "sheet_score",
     "turns_of",
 ]
 
@@ -39,6 +43,13 @@ class Row(enum.StrEnum):
     LARGE_STRAIGHT = "large_straight"
     KNIFFEL = "kniffel"
     CHANCE = "chance"
+    # Jamb's own rows (docs/rules.md, "Jamb"); Ful is FULL_HOUSE with Jamb's score
+    MAX = "max"
+    MIN = "min"
+    TRIPS = "trips"
+    STRAIGHT = "straight"
+    POKER = "poker"
+    JAMB = "jamb"
 
     @property
     def is_upper(self) -> bool:
@@ -50,7 +61,18 @@ class Row(enum.StrEnum):
         return _UPPER_FACE.get(self)
 
 
-ROWS: tuple[Row, ...] = tuple(Row)
+ROWS: tuple[Row, ...] = tuple(Row)[:13]
+#: Jamb's rows top to bottom: 1-6, Max, Min, Triling, Kenta, Ful, Poker, Jamb.
+JAMB_ROWS: tuple[Row, ...] = (
+    *ROWS[:6],
+    Row.MAX,
+    Row.MIN,
+    Row.TRIPS,
+    Row.STRAIGHT,
+    Row.FULL_HOUSE,
+    Row.POKER,
+    Row.JAMB,
+)
 UPPER: frozenset[Row] = frozenset(ROWS[:6])
 LOWER: frozenset[Row] = frozenset(ROWS[6:])
 _UPPER_FACE = {row: i + 1 for i, row in enumerate(ROWS[:6])}
@@ -62,6 +84,8 @@ FIXED_SCORES = {Row.FULL_HOUSE: 25, Row.SMALL_STRAIGHT: 30, Row.LARGE_STRAIGHT: 
 @cache
 def rows_for(options: Options) -> tuple[Row, ...]:
     """The rows of every column under ``options`` (top to bottom)."""
+    if options.sheet is Sheet.JAMB:
+        return JAMB_ROWS
     if options.chance:
         return ROWS
     return ROWS[:-1]
@@ -114,12 +138,98 @@ def raw_score(row: Row, dice: Dice, pasch: Pasch = Pasch.ALL_DICE) -> int:
     return dice.total  # Chance
 
 
+#: Jamb's Kenta by the roll that made it: 66 on the first, 56 on the second, 46 on the third.
+STRAIGHT_BY_ROLL = {1: 66, 2: 56, 3: 46}
+#: Jamb's Kenta under the house rule ``straight_fixed``: 35 for 1-5, 45 for 2-6, any roll.
+_STRAIGHT_FIXED = {1: 35, 2: 45}
+_JAMB_ADDS = {Row.TRIPS: 3, Row.POKER: 4, Row.JAMB: 5}
+_JAMB_BONUS = {Row.POKER: 40, Row.JAMB: 50}
+_FULL_BONUS = 30
+
+
+def _straight_low_face(dice: Dice) -> int | None:
+    """1 for a straight 1-5, 2 for 2-6, ``None`` for no straight."""
+    counts = dice.counts
+    if max(counts) != 1:
+        return None
+    return 2 if counts[0] == 0 else 1 if counts[5] == 0 else None
+
+
+def roll_matters(row: Row, dice: Dice, options: Options) -> bool:
+    """Whether what ``dice`` score in ``row`` depends on the roll that made them (Kenta)."""
+    return (
+        options.sheet is Sheet.JAMB
+        and row is Row.STRAIGHT
+        and not options.straight_fixed
+        and _straight_low_face(dice) is not None
+    )
+
+
+@cache
+def sheet_score(row: Row, dice: Dice, options: Options, roll: int = 1) -> int:
+    """What ``dice``, made on roll number ``roll``, score in ``row`` of the options' sheet.
+
+    On a Kniffel sheet this is :func:`raw_score`; on Jamb's (docs/rules.md, "Jamb"):
+
+    >>> jamb = Options(sheet=Sheet.JAMB)
+    >>> [sheet_score(Row.STRAIGHT, Dice.of([2, 3, 4, 5, 6]), jamb, r) for r in (1, 2, 3)]
+    [66, 56, 46]
+    >>> sheet_score(Row.TRIPS, Dice.of([4, 4, 4, 4, 1]), jamb)
+    22
+    >>> sheet_score(Row.MIN, Dice.of([1, 1, 2, 2, 3]), jamb)
+    9
+    >>> sheet_score(Row.FULL_HOUSE, Dice.of([6, 6, 6, 5, 5]), jamb)
+    58
+    """
+    if options.sheet is not Sheet.JAMB:
+        return raw_score(row, dice, options.pasch)
+    counts = dice.counts
+    face = row.face
+    if face is not None:
+        return face * counts[face - 1]
+    if row in (Row.MAX, Row.MIN):
+        return dice.total
+    if row in _JAMB_ADDS:
+        need = _JAMB_ADDS[row]
+        for f in range(6, 0, -1):
+            if counts[f - 1] >= need:
+                bonus = options.trips_bonus if row is Row.TRIPS else _JAMB_BONUS[row]
+                return need * f + bonus
+        return 0
+    if row is Row.STRAIGHT:
+        low = _straight_low_face(dice)
+        if low is None:
+            return 0
+        return _STRAIGHT_FIXED[low] if options.straight_fixed else STRAIGHT_BY_ROLL[roll]
+    if row is Row.FULL_HOUSE:
+        return dice.total + _FULL_BONUS if sorted(c for c in counts if c) == [2, 3] else 0
+    raise ValueError(f"{row.value} is no row of Jamb")
+
+
+def _jamb_possible(row: Row, options: Options) -> frozenset[int]:
+    if row in (Row.MAX, Row.MIN):
+        return frozenset(range(5, 31))
+    if row in _JAMB_ADDS:
+        need = _JAMB_ADDS[row]
+        bonus = options.trips_bonus if row is Row.TRIPS else _JAMB_BONUS[row]
+        return frozenset([0, *(need * f + bonus for f in range(1, 7))])
+    if row is Row.STRAIGHT:
+        made = _STRAIGHT_FIXED if options.straight_fixed else STRAIGHT_BY_ROLL
+        return frozenset([0, *made.values()])
+    if row is Row.FULL_HOUSE:
+        fulls = (3 * a + 2 * b + _FULL_BONUS for a in range(1, 7) for b in range(1, 7) if a != b)
+        return frozenset([0, *fulls])
+    raise ValueError(f"{row.value} is no row of Jamb")
+
+
 @cache
 def possible_points(row: Row, options: Options) -> frozenset[int]:
     """Every value ``row`` can hold under ``options`` (for points entries and edits)."""
     face = row.face
     if face is not None:
         return frozenset(face * n for n in range(6))
+    if options.sheet is Sheet.JAMB:
+        return _jamb_possible(row, options)
     if row in (Row.THREE_KIND, Row.FOUR_KIND):
         if options.pasch is Pasch.MATCHING_DICE:
             need = 3 if row is Row.THREE_KIND else 4

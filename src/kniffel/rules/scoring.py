@@ -25,6 +25,11 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
 __all__ = [
+    "JAMB_UPPER_BONUS",
+    "JAMB_UPPER_BONUS_THRESHOLD",
+    "MIDDLE_SPLIT",
+    "SUM2_BONUS",
+    "SUM2_BONUS_THRESHOLD",
     "UPPER_BONUS",
     "UPPER_BONUS_THRESHOLD",
     "JokerCase",
@@ -36,12 +41,15 @@ __all__ = [
     "extra_kniffel_bonus",
     "holds_fifty",
     "is_extra_kniffel",
+    "jamb_sum1",
+    "jamb_sum2",
     "joker_case",
     "joker_index",
     "joker_permits",
     "joker_points",
     "joker_scores_full",
     "joker_table",
+    "open_indices",
     "upper_bonus",
     "zero_refused",
     "zero_table",
@@ -156,6 +164,67 @@ def due_table(discipline: Discipline, n_rows: int) -> tuple[int, ...]:
         due = due_index(discipline, [(mask >> j) & 1 == 1 for j in range(n_rows)])
         table.append(-1 if due is None else due)
     return tuple(table)
+
+
+#: Od sredine: rows above this index fill upward from Max (index 6), the rest downward
+#: from Min (docs/rules.md, "Jamb").
+MIDDLE_SPLIT = 7
+
+
+def open_indices(discipline: Discipline, filled: Sequence[bool]) -> tuple[int, ...]:
+    """The row indices a column may take now, by position alone (§4 and "Jamb").
+
+    One due row for ↓ and ↑, the next row on each side for Od sredine (Max → 1,
+    Min → Jamb), every empty row for the free, the announce and the first-roll columns.
+
+    >>> open_indices(Discipline.MIDDLE, [False] * 13)
+    (6, 7)
+    >>> open_indices(Discipline.MIDDLE, [True] * 7 + [False] * 6)
+    (7,)
+    """
+    if discipline.is_arrow:
+        due = due_index(discipline, filled)
+        return () if due is None else (due,)
+    if discipline is Discipline.MIDDLE:
+        up = next((i for i in range(MIDDLE_SPLIT - 1, -1, -1) if not filled[i]), None)
+        down = next((i for i in range(MIDDLE_SPLIT, len(filled)) if not filled[i]), None)
+        return tuple(i for i in (up, down) if i is not None)
+    return tuple(i for i, done in enumerate(filled) if not done)
+
+
+# ------------------------------------------------------------------------- Jamb's sums
+
+#: Σ1 of a Jamb column earns ``JAMB_UPPER_BONUS`` once rows 1-6 hold this many points.
+JAMB_UPPER_BONUS_THRESHOLD = 60
+JAMB_UPPER_BONUS = 30
+#: The house rule ``sum2_bonus``: Σ2 earns ``SUM2_BONUS`` once it reaches this many points.
+SUM2_BONUS_THRESHOLD = 60
+SUM2_BONUS = 30
+
+
+def jamb_sum1(upper: int) -> int:
+    """Σ1: rows 1-6 plus 30 once they hold 60 or more.
+
+    >>> jamb_sum1(59), jamb_sum1(60)
+    (59, 90)
+    """
+    return upper + (upper >= JAMB_UPPER_BONUS_THRESHOLD) * JAMB_UPPER_BONUS
+
+
+def jamb_sum2(maximum: int | None, minimum: int | None, ones: int | None, bonus: bool) -> int:
+    """Σ2 = (Max − Min) × the column's ones, once all three are filled, never below 0.
+
+    With the house rule ``sum2_bonus`` it earns 30 more at 60 or more.
+
+    >>> jamb_sum2(28, 8, 3, False), jamb_sum2(8, 28, 3, False), jamb_sum2(28, 8, None, False)
+    (60, 0, 0)
+    >>> jamb_sum2(28, 8, 3, True), jamb_sum2(28, 9, 3, True)
+    (90, 57)
+    """
+    if maximum is None or minimum is None or ones is None:
+        return 0
+    sum2 = max(0, (maximum - minimum) * ones)
+    return sum2 + (bonus and sum2 >= SUM2_BONUS_THRESHOLD) * SUM2_BONUS
 
 
 # ------------------------------------------------------------- §5 a further Kniffel

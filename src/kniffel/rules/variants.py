@@ -16,6 +16,7 @@ __all__ = [
     "Joker",
     "Options",
     "Pasch",
+    "Sheet",
     "Variant",
     "get_variant",
 ]
@@ -27,6 +28,21 @@ class Discipline(enum.StrEnum):
     DOWN = "down"  #: ↓ only the first empty row from the top
     UP = "up"  #: ↑ only the first empty row from the bottom
     FREE = "free"  #: any empty row
+    ANNOUNCE = "announce"  #: any empty row, announced after the first roll or filled at once
+    HAND = "hand"  #: any empty row, but only with the first roll of a turn
+    MIDDLE = "middle"  #: from the middle out: Max up to the ones, Min down to the last row
+
+    @property
+    def is_arrow(self) -> bool:
+        """Whether the column has exactly one due row (↓ and ↑)."""
+        return self in (Discipline.DOWN, Discipline.UP)
+
+
+class Sheet(enum.StrEnum):
+    """Which rows a sheet has and how its sums are made (docs/rules.md, "Jamb")."""
+
+    KNIFFEL = "kniffel"  #: the thirteen Kniffel rows, the upper bonus 35 at 63
+    JAMB = "jamb"  #: 1-6, Max, Min, Triling to Jamb; the sums Σ1, Σ2, Σ3
 
 
 class Joker(enum.StrEnum):
@@ -40,26 +56,58 @@ class Pasch(enum.StrEnum):
     MATCHING_DICE = "matching_dice"
 
 
+#: The house rules every Kniffel-sheet preset offers (its records name exactly these).
+KNIFFEL_OPTIONS = ("chance", "pasch", "kniffel_bonus", "joker", "zero_only_upper")
+#: The house rules of Jamb (docs/rules.md, "Jamb"): Triling's bonus, Kenta fixed, the Σ2
+#: bonus, and the optional columns Ručna (``hand``) and Od sredine (``middle``).
+JAMB_OPTIONS = ("trips_bonus", "straight_fixed", "sum2_bonus", "hand", "middle")
+#: Yams: the Kniffel house rules and the optional columns sèche and annoncée.
+YAMS_OPTIONS = (*KNIFFEL_OPTIONS, "hand", "announce")
+_BOOLEAN_OPTIONS = (
+    *("chance", "zero_only_upper", "straight_fixed", "sum2_bonus"),
+    *("hand", "middle", "announce"),
+)
+#: The fields of Options that are no house rule: a preset sets them, players cannot.
+_PRESET_FIELDS = ("sheet", "offered")
+
+
 @dataclass(frozen=True, slots=True)
 class Options:
-    """The house rules (docs/rules.md §6)."""
+    """The house rules (docs/rules.md §6), and the sheet they apply to.
+
+    ``offered`` names the house rules that the preset lets players set; only those are
+    read and written (:meth:`updated`, :meth:`as_dict`), so a Kniffel record names the
+    same five options as ever. ``sheet`` is the preset's, never an option.
+    """
 
     chance: bool = True
     pasch: Pasch = Pasch.ALL_DICE
     kniffel_bonus: int = 0
     joker: Joker = Joker.FREE
     zero_only_upper: bool = False
+    trips_bonus: int = 10
+    straight_fixed: bool = False
+    sum2_bonus: bool = False
+    hand: bool = False
+    middle: bool = False
+    announce: bool = False
+    sheet: Sheet = Sheet.KNIFFEL
+    offered: tuple[str, ...] = KNIFFEL_OPTIONS
 
     def __post_init__(self) -> None:
         # Checked and converted here too, so Options(joker="forced") means the forced joker.
         for f in fields(self):
-            object.__setattr__(self, f.name, _coerce_option(f.name, getattr(self, f.name)))
+            if f.name not in _PRESET_FIELDS:
+                object.__setattr__(self, f.name, _coerce_option(f.name, getattr(self, f.name)))
+        object.__setattr__(self, "sheet", Sheet(self.sheet))
 
     def updated(self, overrides: Mapping[str, Any]) -> Options:
         """A copy with ``overrides`` applied; unknown names or bad values raise."""
-        known = {f.name for f in fields(self)}
+        known = set(self.offered)
         changes: dict[str, Any] = {}
         for name, value in overrides.items():
+            if value is None:
+                continue  # null keeps the preset's value, even for an option it lacks
             if name not in known:
                 raise KniffelError(
                     f"unknown option {shown(name)}; the options are {', '.join(sorted(known))}",
@@ -67,23 +115,20 @@ class Options:
                     option=shown(name),
                     options=sorted(known),
                 )
-            if value is None:
-                continue
             changes[name] = _coerce_option(name, value)
         return replace(self, **changes)
 
     def as_dict(self) -> dict[str, Any]:
-        return {
-            "chance": self.chance,
-            "pasch": self.pasch.value,
-            "kniffel_bonus": self.kniffel_bonus,
-            "joker": self.joker.value,
-            "zero_only_upper": self.zero_only_upper,
-        }
+        """The house rules the preset offers, as a record writes them."""
+        out: dict[str, Any] = {}
+        for name in self.offered:
+            value = getattr(self, name)
+            out[name] = value.value if isinstance(value, enum.Enum) else value
+        return out
 
 
 def _coerce_option(name: str, value: Any) -> Any:
-    if name in ("chance", "zero_only_upper"):
+    if name in _BOOLEAN_OPTIONS:
         if not isinstance(value, bool):
             raise KniffelError(
                 f"option {name} must be true or false, got {shown(value)}",
@@ -101,6 +146,16 @@ def _coerce_option(name: str, value: Any) -> Any:
                 option=name,
                 value=shown(value),
                 allowed=["0", "1", "2", "…"],
+            )
+        return value
+    if name == "trips_bonus":
+        if isinstance(value, bool) or value not in (10, 20):
+            raise KniffelError(
+                f"option trips_bonus must be 10 or 20, got {shown(value)}",
+                code="invalid_option",
+                option=name,
+                value=shown(value),
+                allowed=["10", "20"],
             )
         return value
     enum_type: type[enum.StrEnum] = Pasch if name == "pasch" else Joker
@@ -126,22 +181,40 @@ class ColumnSpec:
 
     @property
     def symbol(self) -> str:
-        return {"down": "↓", "up": "↑", "free": ""}[self.discipline.value]
+        return _SYMBOLS[self.discipline]
+
+
+_SYMBOLS = {
+    Discipline.DOWN: "↓",
+    Discipline.UP: "↑",
+    Discipline.FREE: "",
+    Discipline.ANNOUNCE: "",
+    Discipline.HAND: "",
+    Discipline.MIDDLE: "↕",
+}
 
 
 @dataclass(frozen=True, slots=True)
 class Variant:
-    """A preset: its name, columns and options."""
+    """A preset: its name, columns and options.
+
+    ``optional`` are columns that a house rule of the same name adds (Jamb's ``hand`` and
+    ``middle``, Yams' ``hand`` and ``announce``); ``columns`` are those in play.
+    """
 
     name: str
     label: str
     columns: tuple[ColumnSpec, ...]
     options: Options = field(default_factory=Options)
+    optional: tuple[ColumnSpec, ...] = ()
 
     def with_options(self, overrides: Mapping[str, Any] | None) -> Variant:
         if not overrides:
             return self
-        return replace(self, options=self.options.updated(overrides))
+        options = self.options.updated(overrides)
+        base = tuple(spec for spec in self.columns if spec not in self.optional)
+        chosen = tuple(spec for spec in self.optional if getattr(options, spec.id))
+        return replace(self, options=options, columns=base + chosen)
 
     @property
     def column_ids(self) -> tuple[str, ...]:
@@ -180,6 +253,41 @@ PRESETS: dict[str, Variant] = {
             ColumnSpec("x1", "×1", Discipline.FREE, 1),
             ColumnSpec("x2", "×2", Discipline.FREE, 2),
             ColumnSpec("x3", "×3", Discipline.FREE, 3),
+        ),
+    ),
+    "jamb": Variant(
+        "jamb",
+        "Jamb",
+        (
+            ColumnSpec("down", "Runter", Discipline.DOWN),
+            ColumnSpec("free", "Frei", Discipline.FREE),
+            ColumnSpec("up", "Rauf", Discipline.UP),
+            ColumnSpec("announce", "Ansage", Discipline.ANNOUNCE),
+        ),
+        Options(
+            chance=False,
+            joker=Joker.NONE,
+            announce=True,
+            sheet=Sheet.JAMB,
+            offered=JAMB_OPTIONS,
+        ),
+        optional=(
+            ColumnSpec("hand", "Aus der Hand", Discipline.HAND),
+            ColumnSpec("middle", "Von der Mitte", Discipline.MIDDLE),
+        ),
+    ),
+    "yams": Variant(
+        "yams",
+        "Yams",
+        (
+            ColumnSpec("down", "Runter", Discipline.DOWN),
+            ColumnSpec("up", "Rauf", Discipline.UP),
+            ColumnSpec("free", "Frei", Discipline.FREE),
+        ),
+        Options(pasch=Pasch.MATCHING_DICE, joker=Joker.NONE, offered=YAMS_OPTIONS),
+        optional=(
+            ColumnSpec("hand", "Aus der Hand", Discipline.HAND),
+            ColumnSpec("announce", "Ansage", Discipline.ANNOUNCE),
         ),
     ),
 }

@@ -44,7 +44,7 @@ from multiprocessing.sharedctypes import Synchronized
 from pathlib import Path
 from typing import Any
 
-from kniffel.rules import PRESETS, Discipline, Options, Variant
+from kniffel.rules import PRESETS, Discipline, Options, Sheet, Variant
 from kniffel.solver.exact import cache
 from kniffel.solver.raufrunter import stored
 
@@ -55,11 +55,13 @@ __all__ = [
     "CLIENT_WINDOW",
     "PER_CLIENT",
     "QUEUE_LIMIT",
+    "TABLE_PRESETS",
     "BuildsBusy",
     "Readiness",
     "Table",
     "TableBuilds",
     "chance_tables_for",
+    "solvable",
     "tables_for",
 ]
 
@@ -107,8 +109,25 @@ class Readiness:
     progress: float
 
 
+#: The disciplines the solver's tables know (docs/solver.md); Jamb's sheet and the announce,
+#: first-roll and from-the-middle columns (docs/rules.md, "Jamb") have no tables yet.
+_SOLVED = (Discipline.DOWN, Discipline.UP, Discipline.FREE)
+#: The presets whose tables the board builds at start.
+TABLE_PRESETS = ("kniffel", "yahtzee", "rauf-runter", "dreifach")
+
+
+def solvable(variant: Variant) -> bool:
+    """Whether the solver has tables for ``variant``: a Kniffel sheet with ↓, ↑ and free columns."""
+    return variant.options.sheet is Sheet.KNIFFEL and all(
+        spec.discipline in _SOLVED for spec in variant.columns
+    )
+
+
 def tables_for(variant: Variant) -> tuple[Table, ...]:
-    """The tables that the advice, the analysis and the best bot of ``variant`` read."""
+    """The tables that the advice, the analysis and the best bot of ``variant`` read
+    (none where the solver has none: :func:`solvable`)."""
+    if not solvable(variant):
+        return ()
     disciplines = tuple(spec.discipline for spec in variant.columns)
     if disciplines == (Discipline.DOWN, Discipline.UP, Discipline.FREE):
         # Rauf-Runter: the ↓↑ table plus the free column's (kniffel.solver.rr_value).
@@ -126,8 +145,9 @@ def chance_tables_for(variant: Variant) -> tuple[Table, ...]:
 def preset_tables() -> tuple[Table, ...]:
     """The tables of the four presets with their default options (each once), then the
     presets' chance tables."""
-    values = [t for variant in PRESETS.values() for t in tables_for(variant)]
-    chances = [t for variant in PRESETS.values() for t in chance_tables_for(variant)]
+    presets = [PRESETS[name] for name in TABLE_PRESETS]
+    values = [t for variant in presets for t in tables_for(variant)]
+    chances = [t for variant in presets for t in chance_tables_for(variant)]
     return tuple(dict.fromkeys([*values, *chances]))
 
 
@@ -215,7 +235,10 @@ class TableBuilds:
         return True
 
     def readiness(self, variant: Variant) -> Readiness:
-        """Whether ``variant``'s tables are ready, being built (queued counts), or missing."""
+        """Whether ``variant``'s tables are ready, being built (queued counts), or missing
+        (never ready where the solver has none: :func:`solvable`)."""
+        if not solvable(variant):
+            return Readiness(False, False, 0.0)
         tables = tables_for(variant)
         missing = [t for t in tables if not self.is_ready(t)]
         if not missing:

@@ -388,6 +388,8 @@ def _waiting_for_tables(
         url = request.url.path + (f"?{request.url.query}" if request.url.query else "")
         text = words("Der Tipp wird berechnet … {percent} %", percent=percent)
         return {"building": {"percent": percent, "url": url, "text": text}}, 202
+    except tables.NoSolver as missing:
+        return {"message": refusal_text(missing, words.t), "busy": True}, 409
     except tables.TableNeedsKey:
         message = words(
             "Für diese Hausregeln ist die Tabelle des Tipps noch nicht berechnet. "

@@ -96,12 +96,21 @@ class RollEvent(BaseModel):
     keep: list[Whole] | None = None
 
 
+class AnnounceEvent(BaseModel):
+    """Jamb's Najava, Yams' annoncée (docs/record-format.md)."""
+
+    type: Literal["announce"]
+    player: StrictStr
+    cell: StrictStr
+
+
 class EnterEvent(BaseModel):
     type: Literal["enter"]
     player: StrictStr
     cell: StrictStr
     dice: list[Whole] | None = None
     points: Whole | None = None
+    roll: Whole | None = Field(None, description="which roll made typed dice or points (1-3)")
 
 
 class EditEvent(BaseModel):
@@ -122,7 +131,8 @@ class UndoEvent(BaseModel):
 
 
 RecordEvent = Annotated[
-    RollEvent | EnterEvent | EditEvent | ClearEvent | UndoEvent, Field(discriminator="type")
+    RollEvent | AnnounceEvent | EnterEvent | EditEvent | ClearEvent | UndoEvent,
+    Field(discriminator="type"),
 ]
 
 
@@ -170,10 +180,20 @@ class ColumnState(BaseModel):
     total: int
 
 
+class JambColumnState(BaseModel):
+    """A Jamb column: Σ1, Σ2, Σ3 and the total beside the cells (docs/record-format.md)."""
+
+    cells: dict[str, int | None]
+    sum1: int
+    sum2: int
+    sum3: int
+    total: int
+
+
 class PlayerState(BaseModel):
     name: str
     total: int
-    columns: dict[str, ColumnState]
+    columns: dict[str, ColumnState | JambColumnState]
 
 
 class Turn(BaseModel):
@@ -193,16 +213,30 @@ class Entry(BaseModel):
 class ColumnOut(BaseModel):
     id: str
     label: str
-    discipline: Literal["down", "up", "free"]
+    discipline: Literal["down", "up", "free", "announce", "hand", "middle"]
     factor: int
 
 
 class OptionsOut(BaseModel):
+    """The house rules of a Kniffel sheet; Yams adds ``hand`` and ``announce``."""
+
+    model_config = ConfigDict(extra="allow")
+
     chance: bool
     pasch: Literal["all_dice", "matching_dice"]
     kniffel_bonus: int
     joker: Literal["free", "forced", "none"]
     zero_only_upper: bool
+
+
+class JambOptionsOut(BaseModel):
+    """Jamb's house rules (docs/rules.md, "Jamb")."""
+
+    trips_bonus: int
+    straight_fixed: bool
+    sum2_bonus: bool
+    hand: bool
+    middle: bool
 
 
 class GameSummaryOut(BaseModel):
@@ -227,7 +261,7 @@ class GameState(BaseModel):
     version: int = Field(description="number of stored events; grows with every change")
     variant: str
     label: str
-    options: OptionsOut
+    options: OptionsOut | JambOptionsOut
     columns: list[ColumnOut]
     rows: list[str]
     dice_mode: DiceMode

@@ -29,13 +29,20 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 
 from kniffel.board.service import GameView
-from kniffel.board.tables import BuildsBusy, TableBuilding, TableNeedsKey, TableReadiness
+from kniffel.board.tables import (
+    BuildsBusy,
+    NoSolver,
+    TableBuilding,
+    TableNeedsKey,
+    TableReadiness,
+)
 from kniffel.web.middleware.errors import ErrorBody
 
 __all__ = [
     "GAME_RESPONSES",
     "RESPONSES",
     "BuildsBusy",
+    "NoSolver",
     "TableBuilding",
     "TableNeedsKey",
     "builds",

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic_core import ErrorDetails
@@ -26,7 +26,7 @@ from kniffel.locales import Translator
 from kniffel.locales.refusals import refusal_text
 from kniffel.locales.variant_notes import variant_note
 from kniffel.rules import MAX_PLAYERS, PRESETS, Dice, KniffelError, Options
-from kniffel.web.api.schemas import NewGameBody
+from kniffel.web.api.schemas import NewGameBody, VariantName
 from kniffel.web.middleware.errors import validation_message
 
 __all__ = [
@@ -81,8 +81,13 @@ def presets(t: Translator) -> list[Preset]:
     made from the variant (:func:`~kniffel.locales.variant_notes.variant_note`)."""
     return [
         Preset(name, t(v.label), variant_note(v, t), v.options.as_dict())
-        for name, v in PRESETS.items()
+        for name, v in _FORM_PRESETS.items()
     ]
+
+
+#: The presets the form and the API start: Jamb and Yams replay and import, but the board
+#: cannot start them yet (their options and announcing are not on the form).
+_FORM_PRESETS = {name: PRESETS[name] for name in get_args(VariantName)}
 
 
 def bot_name(seat: int) -> str:
@@ -160,7 +165,7 @@ class NewGameForm(BaseModel):
     def shown(self) -> NewGame:
         """The fields to show the form again next to its message."""
         variant = self.variant.strip() or "rauf-runter"
-        preset = PRESETS.get(variant)
+        preset = _FORM_PRESETS.get(variant)
         defaults = preset.options if preset is not None else Options()
         asked = self.options()
         chosen = {**defaults.as_dict(), **{k: v for k, v in (asked or {}).items() if v is not None}}
