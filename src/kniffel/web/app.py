@@ -14,6 +14,7 @@ from starlette.concurrency import run_in_threadpool
 
 import kniffel
 from kniffel.board.bot_seats import BotSeats
+from kniffel.board.chances import ChancesService
 from kniffel.board.hub import Hub, LocalHub
 from kniffel.board.service import BotDriver, GameService
 from kniffel.settings import Settings
@@ -127,6 +128,7 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
             if chores is not None:
                 await run_in_threadpool(chores.close)
             await run_in_threadpool(table_builds.close)
+            await run_in_threadpool(app.state.chances.close)
             if isinstance(driver, BotSeats):
                 await run_in_threadpool(driver.close)
             if writer is not None:
@@ -145,6 +147,7 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
         responses=COMMON_ERRORS,
     )
     app.state.settings = settings
+    app.state.chances = ChancesService()
     table_builds = TableBuilds(settings.table_queue, settings.table_builds_per_client)
     access_log.install()
     install_error_handlers(app)
