@@ -13,6 +13,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 
 import kniffel
+from kniffel.board.advice import AdviceService
 from kniffel.board.bot_seats import BotSeats
 from kniffel.board.chances import ChancesService
 from kniffel.board.hub import Hub, LocalHub
@@ -148,6 +149,7 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
     )
     app.state.settings = settings
     app.state.chances = ChancesService()
+    app.state.advice = AdviceService()
     table_builds = TableBuilds(settings.table_queue, settings.table_builds_per_client)
     access_log.install()
     install_error_handlers(app)

@@ -7,9 +7,8 @@
 - ``GET /api/games/{id}/review``: the review as JSON (the analysis's keys
   plus ``accuracy``, ``counts``, ``loss_per_decision`` … per player).
 
-Reviews are kept per game version (the analysis is cached by
-:func:`kniffel.web.advice_routes.analysis_of`; the review's figures and chart
-here), so a page, its chart and its JSON cost one analysis.
+Reviews are kept per game version (the review's figures and chart here), so a page, its
+chart and its JSON cost one analysis.
 """
 
 from __future__ import annotations
@@ -25,7 +24,7 @@ from kniffel.board.kept import Kept
 from kniffel.board.service import GameView
 from kniffel.store.results import ResultStore
 from kniffel.web import rendering, tables
-from kniffel.web.advice_routes import analysis_of, waiting_page
+from kniffel.web.advice_routes import waiting_page
 from kniffel.web.api import OPTIONAL_KEY, Key
 from kniffel.web.player_routes import player_href, results_of
 from kniffel.web.review_chart import expected_chart_svg
@@ -53,9 +52,10 @@ def review_for(view: GameView, results: ResultStore | None = None) -> Review:
     """
 
     def compute() -> Review:
+        from kniffel.solver.advice.analysis import analyse
         from kniffel.solver.advice.review import review_of
 
-        found = review_of(analysis_of(view), view.game)
+        found = review_of(analyse(view.game), view.game)
         if results is not None and view.game.is_finished:
             figures = [(p.accuracy, p.loss, p.decisions) for p in found.players]
             results.set_review(view.id, view.version, figures)
