@@ -9,7 +9,10 @@ limit and answers with what is ready.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as StillWorking
 from typing import TYPE_CHECKING
 
 from kniffel.board.kept import Kept
@@ -23,7 +26,26 @@ if TYPE_CHECKING:  # the solver (numpy) is imported by the first request that ne
     from kniffel.solver.builds import TableBuilds
     from kniffel.solver.chances.winbot import WinChoice
 
-__all__ = ["AdviceService", "Analysis", "Position", "Reasons", "WinChoice"]
+__all__ = [
+    "PENDING",
+    "WINS_QUEUE",
+    "AdviceService",
+    "Analysis",
+    "Position",
+    "Reasons",
+    "WinChoice",
+    "WinsPending",
+]
+
+#: "Auf Sieg" lists being worked out at most; beyond, a panel shows none until asked again.
+WINS_QUEUE = 8
+
+
+class WinsPending:
+    """The "Auf Sieg" list of a position is being worked out (ask again)."""
+
+
+PENDING = WinsPending()
 
 
 class AdviceService:
@@ -31,6 +53,10 @@ class AdviceService:
 
     def __init__(self, analyses: int = 32) -> None:
         self._analyses: Kept[tuple[str, int], Analysis] = Kept(analyses)
+        self._lock = threading.Lock()
+        self._wins: Kept[tuple[object, ...], list[WinChoice] | None] = Kept(64)
+        self._working: dict[tuple[object, ...], Future[list[WinChoice] | None]] = {}
+        self._pool: ThreadPoolExecutor | None = None
 
     @staticmethod
     def is_exact(variant: Variant) -> bool:
@@ -85,6 +111,40 @@ class AdviceService:
             return win_choices(view.game, position.dice, max(position.rolls, 1))
         except KniffelError:
             return None
+
+    def wins_within(
+        self, view: GameView, position: Position, seconds: float
+    ) -> list[WinChoice] | WinsPending | None:
+        """:meth:`wins`, worked out by one thread of the service and waited for at most
+        ``seconds``; else :data:`PENDING` (the first list of a late position prepares the
+        ``win`` bot's exact late mode: seconds on a busy machine)."""
+        key = (view.id, view.version, position.dice, position.rolls)
+        with self._lock:
+            found = self._working.get(key)
+            if found is None:
+                if len(self._working) >= WINS_QUEUE:
+                    return None
+                if self._pool is None:
+                    self._pool = ThreadPoolExecutor(1, thread_name_prefix="auf-sieg")
+                found = self._pool.submit(
+                    lambda: self._wins.get(key, lambda: self.wins(view, position))
+                )
+                self._working[key] = found
+                found.add_done_callback(lambda _: self._forget(key))
+        try:
+            return found.result(timeout=seconds)
+        except StillWorking:
+            return PENDING
+
+    def _forget(self, key: tuple[object, ...]) -> None:
+        with self._lock:
+            self._working.pop(key, None)
+
+    def close(self) -> None:
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
 
     def analysis(self, view: GameView) -> Analysis:
         """The analysis of a stored game at its version (a page and its JSON ask for one)."""

@@ -23,7 +23,7 @@ from fastapi.responses import Response
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
-from kniffel.board.advice import AdviceService
+from kniffel.board.advice import AdviceService, WinsPending
 from kniffel.board.errors import GameNotFound
 from kniffel.board.service import GameView
 from kniffel.locales.refusals import refusal_text
@@ -303,19 +303,26 @@ async def tipp(request: Request, game_id: str) -> Response:
     asked_again = request.query_params.get("gruende") == "1"
     wait = REASONS_WAIT_AGAIN if asked_again else REASONS_WAIT
     found = await run_in_threadpool(_reasons_within, request, view, position, TIPP_CHOICES, wait)
-    wins = await run_in_threadpool(advice_service(request).wins, view, position)
+    # "Auf Sieg" likewise: its first list of a late position takes seconds.
+    found_wins = await run_in_threadpool(advice_service(request).wins_within, view, position, wait)
+    wins_pending = isinstance(found_wins, WinsPending)
+    wins = [] if isinstance(found_wins, WinsPending) else found_wins
     done = found if not isinstance(found, float) else None
     context["tipp"] = _tipp_view(view, position, words, done, wins)
-    if isinstance(found, float):
+    if isinstance(found, float) or wins_pending:
         query = (
             request.url.query
             if asked_again
             else request.url.query + ("&" if request.url.query else "") + "gruende=1"
         )
         context["tipp"]["reasons_url"] = f"{request.url.path}?{query}"
-        context["tipp"]["reasons_waiting"] = words(
-            "Die Chancen von Bonus und Kniffel werden geschätzt … {percent} %",
-            percent=round(100 * found),
+        context["tipp"]["reasons_waiting"] = (
+            words(
+                "Die Chancen von Bonus und Kniffel werden geschätzt … {percent} %",
+                percent=round(100 * found),
+            )
+            if isinstance(found, float)
+            else words("Die Gewinnchancen für „Auf Sieg“ werden berechnet …")
         )
     return _render(request, "advice/tipp.html", context)
 
