@@ -67,29 +67,15 @@ def test_the_rule_kernel_imports_nothing_of_the_project_but_itself() -> None:
         assert others == set(), path
 
 
-#: Web modules that still call the solver or the store themselves; each becomes a service
-#: in kniffel.board (issue 22), and then leaves this list, which is to end empty.
-WEB_CALLS_BELOW = {"web/advice_routes.py", "web/chances_routes.py"}
-
-
 def test_the_web_speaks_http_and_leaves_solver_and_store_to_the_board() -> None:
     """kniffel.web imports neither kniffel.solver nor kniffel.store (not even for types):
     what it needs of them the board's services hand it (docs/architecture.md)."""
     below: list[str] = []
     for path in sorted((SRC / "web").rglob("*.py")):
         name = path.relative_to(SRC).as_posix()
-        if name in WEB_CALLS_BELOW:
-            continue
         below += [
             f"{name} imports {module}"
             for module in sorted(_imports(path))
             if _package(module) in ("solver", "store")
         ]
     assert below == []
-
-
-def test_the_list_of_web_modules_calling_below_names_only_modules_that_do() -> None:
-    for name in sorted(WEB_CALLS_BELOW):
-        path = SRC / name
-        assert path.exists(), name
-        assert any(_package(m) in ("solver", "store") for m in _imports(path)), name

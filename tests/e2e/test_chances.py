@@ -82,3 +82,30 @@ def test_the_chances_of_a_house_rules_game_build_the_tables_for_the_key_holder(
     expect(page.locator(".player-chance")).to_have_count(2, timeout=240_000)
     expect(page.locator("#tab-0 .player-chance")).to_have_text(re.compile(r"≈|50 %"))
     context.close()
+
+
+def test_the_end_chart_of_the_chances_fills_in_when_drawn(browser: Browser, server: str) -> None:
+    """The end screen's chart of the chances values every position of the game, so the board
+    draws it off the request: the page shows a "being drawn" picture first and the chart
+    once it is there, without a reload."""
+    import random
+
+    from kniffel.board.players.sample import random_record
+
+    context = browser.new_context(viewport=PHONE, locale="de-DE")
+    page = context.new_page()
+    record = random_record("kniffel", ["Anna", "Ben"], random.Random(2026))
+    answer = page.request.post(f"{server}/api/records", data=record)
+    assert answer.ok, answer.text()
+    game = answer.json()["id"]
+    first = page.request.get(f"{server}/g/{game}/chancen.svg")
+    assert first.status == 202 and "Das Diagramm wird gezeichnet" in first.text()
+    page.goto(f"{server}/g/{game}")
+    chart = page.locator("img[data-chances-chart]")
+    chart.scroll_into_view_if_needed()
+    # a Kniffel game's 26 positions: a minute on a busy machine
+    expect(chart).to_have_attribute("data-drawn", "1", timeout=600_000)
+    drawn = page.request.get(f"{server}/g/{game}/chancen.svg")
+    assert drawn.status == 200 and "data-chart-pending" not in drawn.text()
+    assert page.evaluate("(img) => img.complete && img.naturalWidth > 0", chart.element_handle())
+    context.close()

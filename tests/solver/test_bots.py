@@ -114,3 +114,27 @@ def test_best_beats_greedy_beats_random_in_rauf_runter() -> None:
     assert best > greedy + 100
     assert greedy > random + 300
     assert best > 650
+
+
+@pytest.mark.parametrize("variant", ["kniffel", "rauf-runter"])
+def test_repeated_sheets_play_as_each_alone(variant: str) -> None:
+    """The bot works a turn out once per distinct sheet (``SheetBatch.distinct``): games
+    played on from one position, many copies of a sheet, play exactly as each alone."""
+    from kniffel.solver.chances.distribution import best_bot, roller, sheets_of, turns_left
+
+    game = Game(get_variant(variant), ["Anna"])
+    bot = best_bot(game.variant)
+    copies, turns = 6, 4
+    faces = np.random.default_rng(7).integers(1, 7, size=(copies, turns, 3, 5))
+    together = sheets_of(game, [0], copies)
+    assert together.distinct()[0].size == 1
+    for turn in range(turns):
+        bot.play_turns(together, roller(faces, turn), np.zeros((copies, 3)))
+    assert together.distinct()[0].size > 1  # the games went apart
+    for b in range(copies):
+        alone = sheets_of(game, [0], 1)
+        for turn in range(turns):
+            bot.play_turns(alone, roller(faces[b : b + 1], turn), np.zeros((1, 3)))
+        assert alone.totals()[0] == together.totals()[b]
+        assert (alone.filled[0] == together.filled[b]).all()
+    assert turns_left(game, 0) > turns

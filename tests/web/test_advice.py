@@ -50,8 +50,12 @@ def _roll(client: TestClient, game: Any, faces: str, keep: tuple[int, ...] = ())
 
 
 def _advice(client: TestClient, game: Any, **params: Any) -> Any:
-    response = client.get(f"/api/games/{game['id']}/advice", params=params)
-    assert response.status_code == 200, response.text
+    """The advice with its chances: asked again while they are pending (each ask waits)."""
+    for _ in range(2000):  # up to about 20 minutes on a busy machine
+        response = client.get(f"/api/games/{game['id']}/advice", params=params)
+        assert response.status_code == 200, response.text
+        if not response.json()["chances_pending"]:
+            break
     return response.json()
 
 
@@ -181,7 +185,9 @@ def test_the_api_documents_both_routes(client: TestClient) -> None:
     assert "/api/games/{game_id}/advice" in paths
     assert "/api/games/{game_id}/analysis" in paths
     schemas = client.get("/openapi.json").json()["components"]["schemas"]
-    assert {"chances", "chances_method", "samples"} <= set(schemas["AdviceOut"]["properties"])
+    assert {"chances", "chances_method", "samples", "chances_pending", "chances_progress"} <= set(
+        schemas["AdviceOut"]["properties"]
+    )
     assert {"cost", "chances"} <= set(schemas["AdviceEnterChoice"]["properties"])
     assert set(schemas["ChancesOut"]["properties"]) == {"bonus", "kniffel"}
     assert not any(path.startswith("/g/") for path in paths)
@@ -284,6 +290,32 @@ def test_simulated_reasons_follow_the_panel(
     assert re.search(r"der Rest aus \d+ Spielen des starken Bots, auf ±[\d,]+ Prozentpunkte", full)
     # Kept: the panel asked again has its chances at once.
     assert "data-tipp-reasons" not in _panel(client, game)
+
+
+def test_the_advice_api_answers_at_once_with_the_reasons_pending(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rauf-Runter: the JSON answers with the choices and their expected totals without the
+    simulated chances, says they are pending and how far they are; asked again it has them,
+    and the same figures on every later request."""
+    monkeypatch.setattr(reasons, "_CACHE", reasons._Cache())
+    monkeypatch.setattr(turn_ends, "_STREAMS", turn_ends._Streams())
+    game = _new(client, "rauf-runter")
+    _roll(client, game, "66612")
+    response = client.get(f"/api/games/{game['id']}/advice")
+    assert response.status_code == 200
+    first = response.json()
+    assert first["chances_pending"] is True
+    assert 0 <= first["chances_progress"] < 1
+    assert first["chances"] is None and first["samples"] == 0
+    assert first["choices"] and all(c["chances"] is None for c in first["choices"])
+    assert first["choices"][0]["cost"] == 0
+    full = _advice(client, game)
+    assert full["chances_pending"] is False and full["chances_progress"] == 1.0
+    assert full["chances"] is not None and full["samples"] > 0
+    assert all(c["chances"] is not None for c in full["choices"])
+    assert [c["expected"] for c in full["choices"]] == [c["expected"] for c in first["choices"]]
+    assert _advice(client, game) == full
 
 
 def test_the_tipp_highlights_the_best_cell_and_the_dice_to_keep(

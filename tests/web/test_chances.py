@@ -75,12 +75,71 @@ def test_a_lead_shows_and_a_finished_game_is_decided(client: TestClient) -> None
     assert [p["win"] for p in body["players"]] == [1.0, 0.0]
     assert [p["interval"] for p in body["players"]] == [[1.0, 1.0], [0.0, 0.0]]
     assert [p["expected_total"] for p in body["players"]] == [55.0, 5.0]
-    chart = client.get(f"/g/{game['id']}/chancen.svg")
-    assert chart.status_code == 200
+    chart = _drawn_chart(client, game["id"])
     assert chart.headers["content-type"].startswith("image/svg+xml")
     page = client.get(f"/g/{game['id']}")
     assert f"/g/{game['id']}/chancen.svg" in page.text
     assert "data-chances-switch" in page.text
+
+
+def _drawn_chart(client: TestClient, game_id: str) -> Any:
+    """The end chart, once the board's worker has drawn it."""
+    charts = client.app.state.chances  # type: ignore[attr-defined]
+    client.get(f"/g/{game_id}/chancen.svg")
+    assert charts.join(timeout=600)
+    chart = client.get(f"/g/{game_id}/chancen.svg")
+    assert chart.status_code == 200, chart.text
+    return chart
+
+
+def _imported(client: TestClient, variant: str, players: list[str], seed: int) -> str:
+    import random
+
+    from kniffel.board.players.sample import random_record
+
+    answer = client.post("/api/records", json=random_record(variant, players, random.Random(seed)))
+    assert answer.status_code == 201, answer.text
+    game_id: str = answer.json()["id"]
+    return game_id
+
+
+def test_the_end_chart_is_drawn_off_the_request(client: TestClient) -> None:
+    """The chart values every position of the game (seconds to minutes): its request answers
+    at once that it is being drawn and queues it; the board's worker draws it once; later
+    requests get the chart, and nothing is computed again."""
+    game_id = _imported(client, "kniffel", ["Anna", "Ben"], 20)
+    first = client.get(f"/g/{game_id}/chancen.svg", headers={"Accept-Language": "de"})
+    assert first.status_code == 202
+    charts = client.app.state.chances  # type: ignore[attr-defined]
+    assert first.headers["content-type"].startswith("image/svg+xml")
+    assert "Das Diagramm wird gezeichnet" in first.text
+    assert int(first.headers["retry-after"]) > 0
+    again = client.get(f"/g/{game_id}/chancen.svg", headers={"Accept-Language": "de"})
+    assert again.status_code in (200, 202)  # queued once, not twice
+    assert charts.join(timeout=600)
+    assert charts.series_computed == 1
+    drawn = client.get(f"/g/{game_id}/chancen.svg", headers={"Accept-Language": "de"})
+    assert drawn.status_code == 200
+    assert "Gewinnchancen nach jedem Eintrag" in drawn.text
+    assert "data-chart-pending" not in drawn.text
+    english = client.get(f"/g/{game_id}/chancen.svg?lang=en")
+    assert english.status_code == 202  # another language: drawn anew, from the same series
+    assert charts.join(timeout=600)
+    assert "Win chances after every entry" in client.get(f"/g/{game_id}/chancen.svg?lang=en").text
+    assert charts.series_computed == 1
+
+
+def test_one_client_cannot_queue_charts_without_bound(client: TestClient) -> None:
+    """One client has at most ``per_client`` charts waiting; beyond, a 503 with Retry-After
+    that queues nothing (the worker draws one chart at a time)."""
+    games = [_imported(client, "rauf-runter", ["Anna", "Ben"], seed) for seed in range(4)]
+    answers = [client.get(f"/g/{g}/chancen.svg") for g in games]
+    # the first is being drawn, the next two wait: the client's share is full
+    assert [a.status_code for a in answers] == [202, 202, 202, 503]
+    charts = client.app.state.chances  # type: ignore[attr-defined]
+    assert int(answers[3].headers["retry-after"]) > 0
+    assert charts.waiting() == 3
+    charts.close()  # the waiting ones are dropped; the test need not wait for them
 
 
 def test_the_series_the_api_and_the_board_agree(client: TestClient) -> None:

@@ -16,8 +16,6 @@ solver tables are built; a request never builds one (:mod:`kniffel.web.api.table
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request
@@ -25,11 +23,11 @@ from fastapi.responses import Response
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
+from kniffel.board.advice import AdviceService, WinsPending
 from kniffel.board.errors import GameNotFound
 from kniffel.board.service import GameView
 from kniffel.locales.refusals import refusal_text
-from kniffel.rules import Action, Dice, EnterAction, KniffelError
-from kniffel.solver.builds import chance_tables_for
+from kniffel.rules import Dice, EnterAction, KniffelError
 from kniffel.web import rendering
 from kniffel.web.api import tables
 from kniffel.web.api.api import OPTIONAL_KEY, Key, Rolls, TableDice, Top
@@ -39,10 +37,7 @@ from kniffel.web.present import tipp_words
 from kniffel.web.present.advice_words import AdviceWords
 
 if TYPE_CHECKING:  # the solver (numpy) is imported by the first request that needs it
-    from kniffel.solver.advice.analysis import Analysis
-    from kniffel.solver.advice.position import Position
-    from kniffel.solver.advice.reasons import Reasons
-    from kniffel.solver.chances.winbot import WinChoice
+    from kniffel.board.advice import Analysis, Position, Reasons, WinChoice
 
 __all__ = ["router"]
 
@@ -52,6 +47,8 @@ TIPP_CHOICES = 5
 #: at its first request and when static/tipp.js asks again: within the second of
 #: docs/benchmarks.md, "Tipp".
 REASONS_WAIT, REASONS_WAIT_AGAIN = 0.3, 0.6
+#: How long the JSON API waits for them before it answers ``chances_pending`` (seconds).
+API_REASONS_WAIT = 0.5
 
 api = APIRouter(tags=["advice"])
 pages = APIRouter(include_in_schema=False)
@@ -117,13 +114,20 @@ class AdviceOut(BaseModel):
     exact: bool
     expected: float
     choices: list[AdviceChoiceOut]
-    chances: ChancesOut = Field(description="the chances now, playing on like the best bot")
+    chances: ChancesOut | None = Field(
+        description="the chances now, playing on like the best bot (null while pending)"
+    )
     chances_method: Literal["exact", "simulation"] = Field(
         description="exact: carried through the solver's recursion (one-column presets, once "
         "their chance table is built); simulation: this turn exactly, then shares of seeded "
         "games of the best bot from each end state of the turn (docs/solver.md)"
     )
     samples: int = Field(description="simulated games read over the turn's end states (0: exact)")
+    chances_pending: bool = Field(
+        description="true: the simulated chances are still being worked out in the background; "
+        "`chances` (now and per choice) are null, ask again (docs/api.md)"
+    )
+    chances_progress: float = Field(description="how far their computation is, 0 to 1")
 
 
 class DecisionOut(BaseModel):
@@ -153,77 +157,30 @@ class AnalysisOut(BaseModel):
 # --------------------------------------------------------------------- reading
 
 
-def _position(view: GameView, dice: Dice | None, rolls: int) -> Position:
+def advice_service(request: Request) -> AdviceService:
+    found: AdviceService = request.app.state.advice
+    return found
+
+
+def _position(request: Request, view: GameView, dice: Dice | None, rolls: int) -> Position:
     """The Tipp's position: dice typed at the table count only before any roll is recorded."""
-    from kniffel.solver.advice.position import evaluate
-
-    game = view.game
-    player = game.current_player()
-    if dice is not None and (player is None or game.pending(player) is not None):
-        dice = None
-    return evaluate(game, dice, rolls)
-
-
-def _exact_ready(request: Request, view: GameView) -> bool:
-    """Whether the variant's chance table is built (one column only)."""
-    wanted = chance_tables_for(view.variant)
-    return bool(wanted) and all(tables.builds(request).is_ready(t) for t in wanted)
-
-
-def _asked(position: Position, top: int) -> tuple[int | None, int, list[Action]]:
-    """What the reasons are asked for: the roll (its index), the rolls made, the first
-    ``top`` choices."""
-    from kniffel.solver.exact.dice_tables import ROLL_INDEX
-
-    dice_index = None if position.dice is None else ROLL_INDEX[position.dice]
-    return dice_index, position.rolls, [c.action for c in position.choices[:top]]
-
-
-def _reasons(request: Request, view: GameView, position: Position, top: int) -> Reasons:
-    """The chances now and after each of the first ``top`` choices: exact where the
-    variant's chance table is built, else simulated (:mod:`kniffel.solver.advice.reasons`)."""
-    from kniffel.solver.advice.reasons import reasons
-
-    return reasons(view.game, *_asked(position, top), exact=_exact_ready(request, view))
+    return advice_service(request).position(view, dice, rolls)
 
 
 def _reasons_within(
     request: Request, view: GameView, position: Position, top: int, seconds: float
 ) -> Reasons | float:
-    """As :func:`_reasons`, waiting at most ``seconds`` for simulated ones; else how far
-    their computation in the background is (0 to 1)."""
-    from kniffel.solver.advice.reasons import pending
-
-    return pending(
-        view.game, *_asked(position, top), exact=_exact_ready(request, view), seconds=seconds
-    )
-
-
-class _Analyses:
-    """Analyses of stored games by (id, version): a page and its JSON ask for the same one."""
-
-    def __init__(self, size: int = 32) -> None:
-        self.size = size
-        self._lock = threading.Lock()
-        self._done: OrderedDict[tuple[str, int], Analysis] = OrderedDict()
-
-    def of(self, view: GameView) -> Analysis:
-        key = (view.id, view.version)
-        with self._lock:
-            if key in self._done:
-                self._done.move_to_end(key)
-                return self._done[key]
-        from kniffel.solver.advice.analysis import analyse
-
-        result = analyse(view.game)
-        with self._lock:
-            self._done[key] = result
-            while len(self._done) > self.size:
-                self._done.popitem(last=False)
-        return result
+    """The chances now and after each of the first ``top`` choices (exact where the
+    variant's chance table is built, else simulated in the background), waiting at most
+    ``seconds`` for simulated ones; else how far their computation is (0 to 1)."""
+    advising = advice_service(request)
+    exact = advising.exact_ready(tables.builds(request), view.variant)
+    return advising.reasons_within(view, position, top, exact, seconds)
 
 
-analysis_of = _Analyses().of
+def analysis_of(request: Request, view: GameView) -> Analysis:
+    """The analysis of a stored game at its version, kept by the app's advice service."""
+    return advice_service(request).analysis(view)
 
 
 # ------------------------------------------------------------------------ JSON
@@ -245,32 +202,37 @@ def advice(
     top: Top = 5,
     key: Key = None,
 ) -> dict[str, Any]:
-    from kniffel.solver.advice.analysis import choice_dict
-    from kniffel.solver.advice.position import is_exact
-
+    advising = advice_service(request)
     view = rendering.service(request).get(game_id)
     tables.ensure(request, view, key)
-    position = _position(view, None if dice is None else Dice.parse(dice), rolls)
+    position = _position(request, view, None if dice is None else Dice.parse(dice), rolls)
     one_column = len(view.variant.columns) == 1
-    found = _reasons(request, view, position, top)
+    # Simulated reasons are worked out in the background: the answer waits a moment for
+    # them and otherwise says they are pending (ask again), never a long request.
+    found = _reasons_within(request, view, position, top, API_REASONS_WAIT)
+    done = None if isinstance(found, float) else found
+    progress = round(found, 2) if isinstance(found, float) else 1.0
+    after = done.after if done is not None else [None] * len(position.choices[:top])
     best = position.expected
     return {
         "player": position.player,
         "rolls": position.rolls,
         "dice": None if position.dice is None else list(position.dice.faces),
-        "exact": is_exact(view.variant),
+        "exact": advising.is_exact(view.variant),
         "expected": best,
         "choices": [
             {
-                **choice_dict(c, one_column),
+                **advising.choice_dict(c, one_column),
                 "cost": best - c.expected,
                 "chances": None if a is None else a.as_dict(),
             }
-            for c, a in zip(position.choices[:top], found.after, strict=True)
+            for c, a in zip(position.choices[:top], after, strict=True)
         ],
-        "chances": found.now.as_dict(),
-        "chances_method": found.method,
-        "samples": found.samples,
+        "chances": None if done is None else done.now.as_dict(),
+        "chances_method": "simulation" if done is None else done.method,
+        "samples": 0 if done is None else done.samples,
+        "chances_pending": done is None,
+        "chances_progress": progress,
     }
 
 
@@ -291,7 +253,7 @@ def analysis(
 ) -> dict[str, Any]:
     view = rendering.service(request).get(game_id)
     tables.ensure(request, view, key)
-    return analysis_of(view).as_dict(top)
+    return analysis_of(request, view).as_dict(top)
 
 
 # ----------------------------------------------------------------------- pages
@@ -332,7 +294,7 @@ async def tipp(request: Request, game_id: str) -> Response:
     try:
         dice = forms.dice_field(request.query_params.get("dice"), words.t)
         rolls = forms.points_field(request.query_params.get("rolls"), words.t) or 3
-        position = await run_in_threadpool(_position, view, dice, min(max(rolls, 1), 3))
+        position = await run_in_threadpool(_position, request, view, dice, min(max(rolls, 1), 3))
     except forms.FormError as exc:
         context["message"] = str(exc)
         return _render(request, "advice/tipp.html", context, status=422)
@@ -344,33 +306,28 @@ async def tipp(request: Request, game_id: str) -> Response:
     asked_again = request.query_params.get("gruende") == "1"
     wait = REASONS_WAIT_AGAIN if asked_again else REASONS_WAIT
     found = await run_in_threadpool(_reasons_within, request, view, position, TIPP_CHOICES, wait)
-    wins = await run_in_threadpool(_wins, view, position)
+    # "Auf Sieg" likewise: its first list of a late position takes seconds.
+    found_wins = await run_in_threadpool(advice_service(request).wins_within, view, position, wait)
+    wins_pending = isinstance(found_wins, WinsPending)
+    wins = [] if isinstance(found_wins, WinsPending) else found_wins
     done = found if not isinstance(found, float) else None
     context["tipp"] = _tipp_view(view, position, words, done, wins)
-    if isinstance(found, float):
+    if isinstance(found, float) or wins_pending:
         query = (
             request.url.query
             if asked_again
             else request.url.query + ("&" if request.url.query else "") + "gruende=1"
         )
         context["tipp"]["reasons_url"] = f"{request.url.path}?{query}"
-        context["tipp"]["reasons_waiting"] = words(
-            "Die Chancen von Bonus und Kniffel werden geschätzt … {percent} %",
-            percent=round(100 * found),
+        context["tipp"]["reasons_waiting"] = (
+            words(
+                "Die Chancen von Bonus und Kniffel werden geschätzt … {percent} %",
+                percent=round(100 * found),
+            )
+            if isinstance(found, float)
+            else words("Die Gewinnchancen für „Auf Sieg“ werden berechnet …")
         )
     return _render(request, "advice/tipp.html", context)
-
-
-def _wins(view: GameView, position: Position) -> list[WinChoice] | None:
-    """The choices by their chance to finish first ("Auf Sieg"), with two players or more."""
-    if len(view.game.players) < 2:
-        return None
-    from kniffel.solver.chances.winbot import win_choices
-
-    try:
-        return win_choices(view.game, position.dice, max(position.rolls, 1))
-    except KniffelError:
-        return None
 
 
 def _waiting_for_tables(
@@ -432,8 +389,6 @@ def _tipp_view(
     found: Reasons | None,
     wins: list[WinChoice] | None,
 ) -> dict[str, Any]:
-    from kniffel.solver.advice.position import is_exact
-
     game = view.game
     variant = view.variant
     seat = game.players.index(position.player)
@@ -469,7 +424,7 @@ def _tipp_view(
         "player": position.player,
         "situation": situation,
         "expected": words.decimal(position.expected),
-        "exact": is_exact(view.variant),
+        "exact": AdviceService.is_exact(view.variant),
         "choices": choices,
         "highlight_cell": highlight_cell,
         "highlight_dice": highlight_dice,
@@ -504,7 +459,7 @@ async def analyse_page(request: Request, game_id: str) -> Response:
         return rendering.not_found(request)
     if (waiting := waiting_page(request, view)) is not None:
         return waiting
-    result = await run_in_threadpool(analysis_of, view)
+    result = await run_in_threadpool(analysis_of, request, view)
     try:
         top = forms.points_field(request.query_params.get("top"), words.t)
     except forms.FormError:

@@ -13,7 +13,9 @@ from starlette.concurrency import run_in_threadpool
 
 import kniffel
 from kniffel.board import background
+from kniffel.board.advice import AdviceService
 from kniffel.board.bot_seats import BotSeats
+from kniffel.board.chances import ChancesService
 from kniffel.board.opening import open_board
 from kniffel.board.players.service import PlayerService
 from kniffel.board.reviews import ReviewService
@@ -73,7 +75,7 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
             lambda variant: readiness.readiness(variant).ready,
             simulate=settings.background,
         )
-        reviews = app.state.reviews = ReviewService(players.results, advice_routes.analysis_of)
+        reviews = app.state.reviews = ReviewService(players.results, app.state.advice.analysis)
         if settings.prebuild_tables:
             # In the background: the worker skips the tables already on disk.
             readiness.start_presets()
@@ -99,6 +101,8 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
             if chores is not None:
                 await run_in_threadpool(chores.close)
             await run_in_threadpool(readiness.builds.close)
+            await run_in_threadpool(app.state.chances.close)
+            await run_in_threadpool(app.state.advice.close)
             if isinstance(driver, BotSeats):
                 await run_in_threadpool(driver.close)
             await board.close()
@@ -112,6 +116,8 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
         responses=COMMON_ERRORS,
     )
     app.state.settings = settings
+    app.state.chances = ChancesService()
+    app.state.advice = AdviceService()
     readiness = TableReadiness.of(settings.table_queue, settings.table_builds_per_client)
     access_log.install()
     install_error_handlers(app)

@@ -8,21 +8,23 @@
   only) comes with it and may start building the tables of a house-rules game.
 - ``GET /g/{id}/chancen.svg``: each player's chance after every entry.
 
-All come from one function (:func:`kniffel.solver.chances.forecast.forecast`) and are
-computed once per game version and kept (a small LRU), so every device at the table
-that shows the chances costs one computation per entry.
+All come from one function (``forecast`` of the solver, behind
+:class:`kniffel.board.chances.ChancesService`), computed once per game version and kept, so
+every device at the table that shows the chances costs one computation per entry. The chart
+values every position of the game, so no request draws it: the first queues it and gets a
+"being drawn" picture (202), the service's worker draws it, the end screen asks again.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
+from kniffel.board.chances import ChancesService, ChartsBusy
 from kniffel.board.views import GameView
-from kniffel.kept import Kept
 from kniffel.locales import N_
 from kniffel.rules import Dice
 from kniffel.web import rendering
@@ -30,11 +32,7 @@ from kniffel.web.api import tables
 from kniffel.web.api.api import OPTIONAL_KEY, Key, Rolls, TableDice, Top
 from kniffel.web.middleware.errors import GameNotFound
 
-if TYPE_CHECKING:  # the solver (numpy) is imported by the first request that needs it
-    from kniffel.solver.chances.forecast import Chances
-    from kniffel.solver.chances.series import Series
-
-__all__ = ["chances_body", "chances_for", "router"]
+__all__ = ["chances_body", "chances_service", "router"]
 
 #: The chart's words (message ids of the catalogues) by keyword of :func:`chances_chart_svg`.
 CHART_WORDS = {
@@ -48,21 +46,26 @@ pages = APIRouter(include_in_schema=False)
 router = APIRouter()
 
 
-_chances: Kept[tuple[str, int], Chances] = Kept()
-_series: Kept[tuple[str, int], Series] = Kept(16)
-_charts: Kept[tuple[str, int, str], str] = Kept(16)
+#: How the end screen's chart looks while it is being drawn (the words filled in).
+PLACEHOLDER = (
+    '<svg xmlns="http://www.w3.org/2000/svg" width="640" height="360" viewBox="0 0 640 360" '
+    'role="img" data-chart-pending="{retry}"><title>{text}</title>'
+    '<rect width="640" height="360" fill="#f4f4f4"/>'
+    '<text x="320" y="185" text-anchor="middle" font-family="sans-serif" font-size="18" '
+    'fill="#444">{text}</text></svg>'
+)
+#: Seconds after which the end screen asks again for a chart being drawn.
+ASK_AGAIN = 2
 
 
-def chances_for(view: GameView) -> Chances:
-    """The chances of a stored game at its version (computed once per version)."""
-    from kniffel.solver.chances.forecast import forecast
-
-    return _chances.get((view.id, view.version), lambda: forecast(view.game))
+def chances_service(request: Request) -> ChancesService:
+    found: ChancesService = request.app.state.chances
+    return found
 
 
-def chances_body(view: GameView) -> dict[str, Any]:
+def chances_body(request: Request, view: GameView) -> dict[str, Any]:
     """The answer of the API and of the board's page."""
-    found = chances_for(view)
+    found = chances_service(request).chances(view)
     return {
         "version": view.version,
         "method": found.method,
@@ -87,7 +90,7 @@ def chances_json(game_id: str, request: Request, key: Key = None) -> dict[str, A
     play on like the best bot; dice not yet entered do not count; ties count as shared."""
     view = rendering.service(request).get(game_id)
     tables.ensure(request, view, key)
-    return chances_body(view)
+    return chances_body(request, view)
 
 
 @api.get(
@@ -108,8 +111,6 @@ def win_advice(
     ``keep`` or an entry into ``cell`` with its ``points``, its ``label`` and ``win``: the
     chance to finish first after it against the strongest other player, everyone playing on
     like the best bot. Dice typed at the table count only before a roll is recorded."""
-    from kniffel.solver.chances.winbot import win_choices
-
     view = rendering.service(request).get(game_id)
     tables.ensure(request, view, key)
     game = view.game
@@ -117,7 +118,7 @@ def win_advice(
     given = None if dice is None else Dice.parse(dice)
     if given is not None and (player is None or game.pending(player) is not None):
         given = None
-    choices = win_choices(game, given, rolls)
+    choices = chances_service(request).wins(game, given, rolls)
     return {
         "player": None if player is None else game.players[player],
         "version": view.version,
@@ -130,7 +131,7 @@ def chances_page_json(request: Request, game_id: str) -> dict[str, Any]:
     """The chances for the board's page, with this device's key (the API's answer)."""
     view = rendering.service(request).get(game_id)
     tables.ensure(request, view, rendering.device_key(request, view))
-    return chances_body(view)
+    return chances_body(request, view)
 
 
 @pages.get("/g/{game_id}/chancen.svg")
@@ -144,20 +145,29 @@ async def chances_chart(request: Request, game_id: str) -> Response:
         return rendering.not_found(request)
     if not tables.builds(request).readiness(view.variant).ready:
         # A chart never starts a build; the API or a key holder's page does.
-        return Response(status_code=202, headers={"Cache-Control": "no-store"})
+        return _placeholder(t("Das Diagramm wird gezeichnet …"), 202, ASK_AGAIN)
 
-    def draw() -> str:
-        from kniffel.charts.chances import chances_chart_svg
-        from kniffel.solver.chances.series import chances_over
-
-        series = _series.get((view.id, view.version), lambda: chances_over(view.game))
-        return chances_chart_svg(
-            series,
-            **{key: t(text) for key, text in CHART_WORDS.items()},
-        )
-
-    svg = await run_in_threadpool(_charts.get, (view.id, view.version, lang), draw)
+    words = {key: t(text) for key, text in CHART_WORDS.items()}
+    try:
+        svg = chances_service(request).chart(view, lang, words, tables.client_of(request))
+    except ChartsBusy as busy:
+        text = t("Gerade werden viele Diagramme gezeichnet. Bitte später noch einmal ansehen.")
+        return _placeholder(text, 503, busy.retry_after)
+    if svg is None:
+        return _placeholder(t("Das Diagramm wird gezeichnet …"), 202, ASK_AGAIN)
     return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-cache"})
+
+
+def _placeholder(text: str, status: int, retry: int) -> Response:
+    """A picture that says why the chart is not there yet (the end screen asks again)."""
+    from html import escape
+
+    return Response(
+        PLACEHOLDER.format(text=escape(text), retry=retry),
+        status_code=status,
+        media_type="image/svg+xml",
+        headers={"Cache-Control": "no-store", "Retry-After": str(retry)},
+    )
 
 
 router.include_router(api, prefix="/api")

@@ -6,6 +6,7 @@ function behind the API and the board, so a position has the same figures here.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,7 +14,7 @@ from kniffel.record import Record, replay
 from kniffel.rules import Enter, Game, standing_events
 from kniffel.solver.chances.forecast import Chances, forecast
 
-__all__ = ["Series", "Turn", "chances_over"]
+__all__ = ["Series", "SeriesCancelled", "Turn", "chances_over"]
 
 
 @dataclass(frozen=True)
@@ -59,9 +60,19 @@ class Series:
         }
 
 
-def chances_over(source: Record | Game, *, samples: int | None = None) -> Series:
+class SeriesCancelled(Exception):
+    """The series was given up before it was done (``cancelled`` said so)."""
+
+
+def chances_over(
+    source: Record | Game,
+    *,
+    samples: int | None = None,
+    cancelled: Callable[[], bool] | None = None,
+) -> Series:
     """Replay ``source`` (its events still standing) and forecast after every entry
-    (``samples``: games per simulated sheet; by default the board's)."""
+    (``samples``: games per simulated sheet; by default the board's). ``cancelled`` is asked
+    before each position; when it says so, :class:`SeriesCancelled` is raised."""
     played = replay(source) if isinstance(source, Record) else source
     game = Game(played.variant, played.players)
     start = forecast(game, samples=samples)
@@ -69,5 +80,7 @@ def chances_over(source: Record | Game, *, samples: int | None = None) -> Series
     for number, event in standing_events(played.log):
         game.push(event)
         if isinstance(event, Enter):
+            if cancelled is not None and cancelled():
+                raise SeriesCancelled()
             turns.append(Turn(number, event.player, forecast(game, samples=samples)))
     return Series(tuple(game.players), start, tuple(turns), tuple(game.winners()))

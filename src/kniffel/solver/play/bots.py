@@ -141,10 +141,14 @@ class ValueBot:
         return EnterAction(_slot_cell(sheets, entries, int(_best(worth[0, :, roll]))))
 
     def play_turns(self, sheets: SheetBatch, roll: Roller, choices: Array) -> TurnLog:
-        entries, worth = self.worth(sheets)
+        # The turn's values depend only on what decides the future of a sheet, and the
+        # sheets of a batch repeat (every game played on from one position starts alike):
+        # the values are worked out once per distinct sheet and read by each game.
+        distinct, of = sheets.distinct()
+        entries, worth = self.worth(distinct)
         keep_worth = _keep_worth(worth.max(axis=1))
         after_one = keep_worth[0][:, ROLL_KEEPS].max(axis=-1)  # the best keep of each first roll
-        expected = after_one @ P_FIRST
+        expected = (after_one @ P_FIRST)[of]
         size = sheets.size
         rolls = np.full((size, 3), -1, dtype=np.int64)
         keeps = np.full((size, 2), -1, dtype=np.int64)
@@ -152,15 +156,15 @@ class ValueBot:
         rolling = np.ones(size, dtype=np.bool_)
         for j in (1, 2):
             candidates = ROLL_KEEPS[current]  # [B, 32]
-            values = np.take_along_axis(keep_worth[j - 1], candidates, axis=1)
+            values = keep_worth[j - 1][of[:, None], candidates]
             keep = candidates[np.arange(size), _best(values)]
             rolling &= KEEP_SIZE[keep] < 5
             keeps[rolling, j - 1] = keep[rolling]
             fresh = roll(j, keep)
             current = np.where(rolling, fresh, current)
             rolls[rolling, j] = current[rolling]
-        slot = _best(worth[np.arange(size), :, current])
-        return _enter(sheets, entries, rolls, keeps, slot, current, expected)
+        slot = _best(worth[of, :, current])
+        return _enter(sheets, entries, rolls, keeps, slot, current, expected, of)
 
 
 def _keep_worth(final: Array) -> tuple[Array, Array]:
@@ -181,13 +185,17 @@ def _enter(
     slot: IntArray,
     final: IntArray,
     expected: Array,
+    of: IntArray | None = None,
 ) -> TurnLog:
+    """Enter ``final`` into ``slot`` on every sheet; ``entries[of[b]]`` are sheet ``b``'s
+    (by default ``entries[b]``)."""
     games = np.arange(sheets.size)
-    if not entries.legal[games, slot, final].all():
+    at = games if of is None else of
+    if not entries.legal[at, slot, final].all():
         raise IllegalMoveError("a bot chose an illegal entry")
-    row = entries.row[games, slot]
-    gain = entries.gain[games, slot, final].astype(np.int64)
-    sheets.enter(entries, slot, final, np.ones(sheets.size, dtype=np.bool_))
+    row = entries.row[at, slot]
+    gain = entries.gain[at, slot, final].astype(np.int64)
+    sheets.enter(entries, slot, final, np.ones(sheets.size, dtype=np.bool_), of)
     return TurnLog(rolls, keeps, slot, row, gain, expected)
 
 

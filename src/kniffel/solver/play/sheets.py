@@ -180,6 +180,27 @@ class SheetBatch:
         free_rows = np.where(filled == 1, -1, free)
         return np.where(free >= 0, free_rows, due)
 
+    def distinct(self) -> tuple[SheetBatch, IntArray]:
+        """The distinct sheets of the batch as far as a turn's entries and their values can
+        tell them apart (filled rows, upper sums capped at 63, which Kniffel cells hold 50),
+        and for each sheet the index of its own among them. Above 63 an upper sum changes
+        nothing: the bonus is paid, and every table reads the sum capped."""
+        capped = np.minimum(self.upper, 63)
+        fields = np.concatenate([self.filled, capped, self.fifty.astype(np.int64)], axis=1)
+        if self.size <= 1:
+            return self, np.zeros(self.size, dtype=np.int64)
+        _, first, of = np.unique(fields, axis=0, return_index=True, return_inverse=True)
+        if len(first) == self.size:
+            return self, np.arange(self.size, dtype=np.int64)
+        return self.take(first), np.asarray(of, dtype=np.int64).reshape(-1)
+
+    def take(self, index: IntArray) -> SheetBatch:
+        """A new batch of copies of the sheets at ``index``."""
+        taken = SheetBatch(self.variant, len(index))
+        for name in ("filled", "upper", "lower", "kniffel_bonus", "bonus_kniffels", "fifty"):
+            setattr(taken, name, getattr(self, name)[index].copy())
+        return taken
+
     # -------------------------------------------------------------- entries
 
     def entries(self) -> Entries:
@@ -261,18 +282,27 @@ class SheetBatch:
 
     # ---------------------------------------------------------------- enter
 
-    def enter(self, entries: Entries, slot: IntArray, roll: IntArray, where: BoolArray) -> None:
-        """Make the entries ``entries[b, slot[b], roll[b]]`` for the sheets in ``where``."""
+    def enter(
+        self,
+        entries: Entries,
+        slot: IntArray,
+        roll: IntArray,
+        where: BoolArray,
+        of: IntArray | None = None,
+    ) -> None:
+        """Make the entries ``entries[b, slot[b], roll[b]]`` for the sheets in ``where``
+        (``entries[of[b], …]`` where the entries are those of :meth:`distinct` sheets)."""
         games = np.flatnonzero(where)
+        at = games if of is None else of[games]
         s, r = slot[games], roll[games]
-        row = entries.row[games, s]
+        row = entries.row[at, s]
         column = self.layout.column[s]
-        points = entries.points[games, s, r]
+        points = entries.points[at, s, r]
         self.filled[games, column] |= np.left_shift(1, row)
         is_upper = self._is_upper[row]
         self.upper[games, column] += np.where(is_upper, points, 0)
         self.lower[games, column] += np.where(is_upper, 0, points)
-        paid = entries.kniffel_bonus[games, s, r]
+        paid = entries.kniffel_bonus[at, s, r]
         self.kniffel_bonus[games, column] += paid
         self.bonus_kniffels[games] += paid > 0
         kniffel_row = self.rows.index(Row.KNIFFEL)

@@ -69,7 +69,39 @@
     try { localStorage.setItem(KEY, box.checked ? "an" : "aus"); } catch (e) { /* private mode */ }
     paint();
   });
-  document.addEventListener("htmx:afterSwap", paint);
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", paint);
-  else paint();
+  // The end screen's chart is drawn off the request: until it is, its address answers a
+  // "being drawn" picture (202, or 503 when the board is busy) with Retry-After. Ask again
+  // then, and show the chart when it is there.
+  function drawChart() {
+    document.querySelectorAll("img[data-chances-chart]:not([data-asking])").forEach((img) => {
+      img.dataset.asking = "1";
+      const url = img.getAttribute("src").split("&drawn=")[0];
+      const ask = () => {
+        if (!img.isConnected) return;
+        fetch(url, { credentials: "same-origin", cache: "no-store" })
+          .then((r) => {
+            if (r.status === 200) {
+              img.src = url + "&drawn=1";
+              img.dataset.drawn = "1";
+              return;
+            }
+            if (r.status === 202 || r.status === 503) {
+              const wait = Number(r.headers.get("Retry-After")) || 2;
+              setTimeout(ask, wait * 1000);
+            }
+          })
+          .catch(() => {});
+      };
+      ask();
+    });
+  }
+
+  function refresh() {
+    paint();
+    drawChart();
+  }
+
+  document.addEventListener("htmx:afterSwap", refresh);
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", refresh);
+  else refresh();
 })();

@@ -1,0 +1,164 @@
+"""The Tipp and the analysis for the board: what the web asks of the solver, in one place
+(docs/solver.md, "Advice and analysis"; docs/board.md, "Tipp").
+
+One :class:`AdviceService` per app (``app.state.advice``) holds what is kept between requests:
+the analyses by game version. The Tipp's simulated reasons are worked out by the solver's
+background thread (:mod:`kniffel.solver.advice.reasons`); a request asks for them with a time
+limit and answers with what is ready.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as StillWorking
+from typing import TYPE_CHECKING
+
+from kniffel.board.views import GameView
+from kniffel.kept import Kept
+from kniffel.rules import Dice, EnterAction, KniffelError, RollAction, Variant
+
+if TYPE_CHECKING:  # the solver (numpy) is imported by the first request that needs it
+    from kniffel.board.tables import TableReadiness
+    from kniffel.solver.advice.analysis import Analysis
+    from kniffel.solver.advice.position import Choice, Position
+    from kniffel.solver.advice.reasons import Reasons
+    from kniffel.solver.chances.winbot import WinChoice
+
+__all__ = [
+    "PENDING",
+    "WINS_QUEUE",
+    "AdviceService",
+    "Analysis",
+    "Position",
+    "Reasons",
+    "WinChoice",
+    "WinsPending",
+]
+
+#: "Auf Sieg" lists being worked out at most; beyond, a panel shows none until asked again.
+WINS_QUEUE = 8
+
+
+class WinsPending:
+    """The "Auf Sieg" list of a position is being worked out (ask again)."""
+
+
+PENDING = WinsPending()
+
+
+class AdviceService:
+    """The Tipp, its reasons, "Auf Sieg" and the analysis of stored games."""
+
+    def __init__(self, analyses: int = 32) -> None:
+        self._analyses: Kept[tuple[str, int], Analysis] = Kept(analyses)
+        self._lock = threading.Lock()
+        self._wins: Kept[tuple[object, ...], list[WinChoice] | None] = Kept(64)
+        self._working: dict[tuple[object, ...], Future[list[WinChoice] | None]] = {}
+        self._pool: ThreadPoolExecutor | None = None
+
+    @staticmethod
+    def is_exact(variant: Variant) -> bool:
+        """Whether the Tipp's expected totals are exact (one column) or estimates."""
+        from kniffel.solver.advice.position import is_exact
+
+        return is_exact(variant)
+
+    @staticmethod
+    def position(view: GameView, dice: Dice | None, rolls: int) -> Position:
+        """Every choice of the player to move with its expected final total; ``dice`` typed
+        at the table count only before any roll is recorded."""
+        from kniffel.solver.advice.position import evaluate
+
+        game = view.game
+        player = game.current_player()
+        if dice is not None and (player is None or game.pending(player) is not None):
+            dice = None
+        return evaluate(game, dice, rolls)
+
+    @staticmethod
+    def choice_dict(choice: Choice, one_column: bool) -> dict[str, object]:
+        from kniffel.solver.advice.analysis import choice_dict
+
+        return choice_dict(choice, one_column)
+
+    @staticmethod
+    def exact_ready(builds: TableReadiness, variant: Variant) -> bool:
+        """Whether the variant's chance table is built (one column only)."""
+        from kniffel.solver.builds import chance_tables_for
+
+        wanted = chance_tables_for(variant)
+        return bool(wanted) and all(builds.is_ready(t) for t in wanted)
+
+    def reasons_within(
+        self, view: GameView, position: Position, top: int, exact: bool, seconds: float
+    ) -> Reasons | float:
+        """The chances now and after each of the first ``top`` choices, waiting at most
+        ``seconds`` for simulated ones; else how far their computation is (0 to 1)."""
+        from kniffel.solver.advice.reasons import pending
+
+        return pending(view.game, *_asked(position, top), exact=exact, seconds=seconds)
+
+    @staticmethod
+    def wins(view: GameView, position: Position) -> list[WinChoice] | None:
+        """The choices by their chance to finish first ("Auf Sieg"), with two players or more."""
+        if len(view.game.players) < 2:
+            return None
+        from kniffel.solver.chances.winbot import win_choices
+
+        try:
+            return win_choices(view.game, position.dice, max(position.rolls, 1))
+        except KniffelError:
+            return None
+
+    def wins_within(
+        self, view: GameView, position: Position, seconds: float
+    ) -> list[WinChoice] | WinsPending | None:
+        """:meth:`wins`, worked out by one thread of the service and waited for at most
+        ``seconds``; else :data:`PENDING` (the first list of a late position prepares the
+        ``win`` bot's exact late mode: seconds on a busy machine)."""
+        key = (view.id, view.version, position.dice, position.rolls)
+        with self._lock:
+            found = self._working.get(key)
+            if found is None:
+                if len(self._working) >= WINS_QUEUE:
+                    return None
+                if self._pool is None:
+                    self._pool = ThreadPoolExecutor(1, thread_name_prefix="auf-sieg")
+                found = self._pool.submit(
+                    lambda: self._wins.get(key, lambda: self.wins(view, position))
+                )
+                self._working[key] = found
+                found.add_done_callback(lambda _: self._forget(key))
+        try:
+            return found.result(timeout=seconds)
+        except StillWorking:
+            return PENDING
+
+    def _forget(self, key: tuple[object, ...]) -> None:
+        with self._lock:
+            self._working.pop(key, None)
+
+    def close(self) -> None:
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+    def analysis(self, view: GameView) -> Analysis:
+        """The analysis of a stored game at its version (a page and its JSON ask for one)."""
+        from kniffel.solver.advice.analysis import analyse
+
+        return self._analyses.get((view.id, view.version), lambda: analyse(view.game))
+
+
+def _asked(
+    position: Position, top: int
+) -> tuple[int | None, int, Sequence[RollAction | EnterAction]]:
+    """What the reasons are asked for: the roll (its index), the rolls made, the first ``top``
+    choices."""
+    from kniffel.solver.exact.dice_tables import ROLL_INDEX
+
+    dice_index = None if position.dice is None else ROLL_INDEX[position.dice]
+    return dice_index, position.rolls, [c.action for c in position.choices[:top]]

@@ -1,0 +1,175 @@
+"""Win chances for the board: each game version's figures, and the end-of-game chart drawn
+off the request (docs/board.md, "Gewinnchancen"; docs/solver.md, "Win chances").
+
+- :meth:`ChancesService.chances`: every player's chance now (:func:`forecast`), computed
+  once per game version. After an entry only the sheet that changed is simulated again.
+- :meth:`ChancesService.chart`: the chart of the chances after every entry. The series
+  values every position of the game (a forecast after each entry: seconds for a two-player
+  Rauf-Runter game, a minute or more for eight players on a busy machine), so no request
+  computes it: the first one queues it and answers at once that it is being drawn; one
+  worker thread draws the charts one after the other and keeps the latest :data:`KEPT`.
+  The queue holds at most ``queue`` charts, and one client at most ``per_client`` of them
+  (:class:`ChartsBusy` beyond), so nobody can pile up work for everybody.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from kniffel.board.views import GameView
+from kniffel.kept import Kept
+from kniffel.locales import Translator
+from kniffel.rules import Dice, Game
+
+if TYPE_CHECKING:  # the solver (numpy) is imported by the first request that needs it
+    from kniffel.solver.chances.forecast import Chances
+    from kniffel.solver.chances.series import Series
+    from kniffel.solver.chances.winbot import WinChoice
+
+__all__ = ["KEPT", "PER_CLIENT", "QUEUE", "ChancesService", "ChartsBusy"]
+
+#: Charts waiting to be drawn, at most (all clients together).
+QUEUE = 8
+#: Charts one client may have waiting.
+PER_CLIENT = 2
+#: Series and charts kept once drawn.
+KEPT = 16
+#: Seconds a refused client is told to wait.
+RETRY_AFTER = 10
+
+
+class ChartsBusy(Exception):
+    """The chart queue is full, or this client already has its share waiting."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(f"charts busy: {reason}")
+        self.reason = reason
+        self.retry_after = RETRY_AFTER
+
+
+@dataclass(frozen=True)
+class _Job:
+    key: tuple[str, int, str]  # game id, version, language
+    client: str
+    game: Game
+    words: tuple[tuple[str, str], ...]  # the chart's words in the language
+
+
+class ChancesService:
+    """The board's win chances: one per app (``app.state.chances``)."""
+
+    def __init__(self, queue: int = QUEUE, per_client: int = PER_CLIENT) -> None:
+        self.queue = queue
+        self.per_client = per_client
+        self._chances: Kept[tuple[str, int], Chances] = Kept()
+        self._series: Kept[tuple[str, int], Series] = Kept(KEPT)
+        self._lock = threading.Condition()
+        self._charts: Kept[tuple[str, int, str], str] = Kept(KEPT)
+        self._waiting: deque[_Job] = deque()
+        self._drawing: _Job | None = None
+        self._closed = False
+        self._worker: threading.Thread | None = None
+        #: Series computed so far (what the tests and the cost benchmark count).
+        self.series_computed = 0
+
+    # ------------------------------------------------------------------ now
+
+    def chances(self, view: GameView) -> Chances:
+        """The chances of a stored game at its version (computed once per version)."""
+        from kniffel.solver.chances.forecast import forecast
+
+        return self._chances.get((view.id, view.version), lambda: forecast(view.game))
+
+    def wins(self, game: Game, dice: Dice | None, rolls: int) -> list[WinChoice]:
+        """The choices of the player to move by their chance to finish first ("Auf Sieg")."""
+        from kniffel.solver.chances.winbot import win_choices
+
+        return win_choices(game, dice, rolls)
+
+    # ---------------------------------------------------------------- chart
+
+    def chart(self, view: GameView, lang: str, words: Mapping[str, str], client: str) -> str | None:
+        """The chart's SVG if it is drawn; else ``None``, and it is queued (once).
+
+        ``words``: the chart's title and axis labels in ``lang``. Raises :class:`ChartsBusy`
+        when the queue is full or ``client`` has :attr:`per_client` charts waiting.
+        """
+        key = (view.id, view.version, lang)
+        with self._lock:
+            drawn = self._charts.find(key)
+            if drawn is not None:
+                return drawn
+            if (self._drawing is not None and self._drawing.key == key) or any(
+                job.key == key for job in self._waiting
+            ):
+                return None
+            if self._closed:
+                raise ChartsBusy("closed")
+            if len(self._waiting) >= self.queue:
+                raise ChartsBusy("queue")
+            if sum(job.client == client for job in self._waiting) >= self.per_client:
+                raise ChartsBusy("client")
+            self._waiting.append(_Job(key, client, view.game, tuple(words.items())))
+            self._start()
+            self._lock.notify_all()
+        return None
+
+    def waiting(self) -> int:
+        """Charts queued or being drawn."""
+        with self._lock:
+            return len(self._waiting) + (self._drawing is not None)
+
+    def join(self, timeout: float | None = None) -> bool:
+        """Wait until no chart is queued or being drawn (tests, shutdown)."""
+        with self._lock:
+            return self._lock.wait_for(
+                lambda: not self._waiting and self._drawing is None, timeout=timeout
+            )
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            self._waiting.clear()
+            self._lock.notify_all()
+        if self._worker is not None:
+            self._worker.join(timeout=60)
+
+    def _start(self) -> None:
+        if self._worker is None or not self._worker.is_alive():
+            self._worker = threading.Thread(target=self._work, name="chances-charts", daemon=True)
+            self._worker.start()
+
+    def _work(self) -> None:
+        while True:
+            with self._lock:
+                self._lock.wait_for(lambda: self._waiting or self._closed)
+                if self._closed:
+                    return
+                job = self._drawing = self._waiting.popleft()
+            try:
+                svg = self._draw(job)
+            except Exception:  # a chart that cannot be drawn must not stop the others
+                svg = None
+            with self._lock:
+                if svg is not None:
+                    self._charts.put(job.key, svg)
+                self._drawing = None
+                self._lock.notify_all()
+
+    def _draw(self, job: _Job) -> str:
+        from kniffel.charts.chances import chances_chart_svg
+
+        game_id, version, lang = job.key
+        series = self._series.get((game_id, version), lambda: self._series_of(job.game))
+        # The page's language writes the numbers and the description too (docs/board.md).
+        return chances_chart_svg(series, Translator(lang), **dict(job.words))
+
+    def _series_of(self, game: Game) -> Series:
+        from kniffel.solver.chances.series import chances_over
+
+        self.series_computed += 1
+        return chances_over(game, cancelled=lambda: self._closed)
