@@ -21,7 +21,7 @@ import click
 from kniffel.rules import PRESETS, Joker, KniffelError, Pasch, get_variant
 from kniffel.solver.builds import solvable
 
-__all__ = ["variant_options"]
+__all__ = ["family_variant_options", "variant_options"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -29,8 +29,18 @@ F = TypeVar("F", bound=Callable[..., Any])
 def variant_options(command: F) -> F:
     """Add ``--variant`` and the option flags; the command receives ``variant: Variant``.
 
-    A flag left out keeps the preset's value (docs/rules.md §6).
+    A flag left out keeps the preset's value (docs/rules.md §6). Jamb is refused in plain
+    words: the command reads solver tables, and the solver has none for it.
     """
+    return _variant_options(command, family=False)
+
+
+def family_variant_options(command: F) -> F:
+    """:func:`variant_options` for a command that plays Jamb too (its bots need no tables)."""
+    return _variant_options(command, family=True)
+
+
+def _variant_options(command: F, family: bool) -> F:
 
     @functools.wraps(command)
     def resolved(
@@ -52,7 +62,7 @@ def variant_options(command: F) -> F:
             variant = get_variant(variant_name, overrides)
         except KniffelError as exc:
             raise click.UsageError(str(exc)) from None
-        if not solvable(variant):
+        if not family and not solvable(variant):
             # every command with these flags plays or solves: the solver has no Jamb yet
             raise click.UsageError(
                 f"{variant.label} has no solver, bots or advice yet; "

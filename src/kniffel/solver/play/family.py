@@ -44,6 +44,7 @@ from kniffel.rules import (
     EnterAction,
     Game,
     IllegalMoveError,
+    KniffelError,
     Options,
     Roll,
     RollAction,
@@ -52,6 +53,7 @@ from kniffel.rules import (
     Variant,
     jamb_sum1,
     jamb_sum2,
+    keeps_of,
     rows_for,
     sheet_score,
     upper_bonus,
@@ -59,8 +61,10 @@ from kniffel.rules import (
 from kniffel.solver.exact.dice_tables import KEEPS, P_FIRST, P_KEEP, ROLL_INDEX, ROLL_KEEPS, ROLLS
 
 __all__ = [
+    "FAMILY_BOTS",
     "BestEstimate",
     "FamilyBot",
+    "FamilyRandomBot",
     "GreedyEstimate",
     "SheetEstimate",
     "make_family_bot",
@@ -338,11 +342,45 @@ class FamilyBot:
         return others + self._cell_worth(sheet, c, discipline, self._row_index[cell.row])
 
 
-def make_family_bot(name: str, variant: Variant) -> FamilyBot:
-    """The ``greedy`` or ``best`` bot for a Jamb or Yams variant."""
+class FamilyRandomBot(FamilyBot):
+    """Each decision uniformly among the legal ones: every entry the rules list, every
+    announcement open, and every distinct keep while the rules let the player roll again."""
+
+    def __init__(self, variant: Variant, seed: int = 0) -> None:
+        super().__init__("random", variant, GreedyEstimate(variant.options))
+        self.rng = np.random.default_rng(seed)
+
+    def choose(self, game: Game) -> RollAction | EnterAction | AnnounceAction:
+        player = game.current_player()
+        if player is None:
+            raise IllegalMoveError("the game is finished", code="game_finished")
+        pending = game.pending(player)
+        if pending is None:
+            return RollAction()
+        dice, rolls = pending
+        name = game.players[player]
+        actions: list[RollAction | EnterAction | AnnounceAction] = [
+            EnterAction(option.cell) for option in game.entry_options(player)
+        ]
+        actions.extend(game.announce_options(player))
+        if rolls < MAX_ROLLS and game.check(Roll(name, dice, dice.faces)) is None:
+            actions.extend(RollAction(keep) for keep in keeps_of(dice))
+        return actions[int(self.rng.random() * len(actions))]
+
+
+#: The bots of Jamb and Yams, by the names of kniffel.solver.play.bots.
+FAMILY_BOTS = ("random", "greedy", "best")
+
+
+def make_family_bot(name: str, variant: Variant, seed: int = 0) -> FamilyBot:
+    """The ``random``, ``greedy`` or ``best`` bot for a Jamb or Yams variant."""
+    if name == "random":
+        return FamilyRandomBot(variant, seed)
     if name == "greedy":
         return FamilyBot(name, variant, GreedyEstimate(variant.options))
-    return FamilyBot(name, variant, BestEstimate(variant.options))
+    if name == "best":
+        return FamilyBot(name, variant, BestEstimate(variant.options))
+    raise KniffelError(f"unknown bot {name!r}; the bots are {', '.join(FAMILY_BOTS)}")
 
 
 def play_game(bot: FamilyBot, faces: npt.NDArray[np.int64], player: str = "Bot") -> Game:

@@ -226,7 +226,7 @@ def simulate_family(
     in the column's last row of that name.
     """
     if isinstance(bot, str):
-        player = make_family_bot(bot, variant)
+        player = make_family_bot(bot, variant, seed)
     elif isinstance(bot, FamilyBot):
         player = bot
     else:
