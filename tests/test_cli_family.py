@@ -77,3 +77,27 @@ def test_the_players_results_sum_up_finished_family_games() -> None:
     assert len(row["bonus"]) == len(variant.columns)
     golden = replay(loads((DATA / "jamb-announce.json").read_text()))
     assert [r["total"] for r in summarise(golden)] == golden.returns()
+
+
+def test_simulate_takes_the_house_rules_of_jamb_and_yams() -> None:
+    flags = ["--variant", "yams", "--option", "hand=true", "--option", "announce=true"]
+    result = CliRunner().invoke(cli, ["simulate", *flags, "--games", "1", "--json"])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    assert list(summary["column_mean"]) == ["down", "up", "free", "hand", "announce"]
+    assert summary["options"]["hand"] is True and summary["options"]["announce"] is True
+
+
+@pytest.mark.parametrize(
+    ("option", "says"),
+    [
+        ("trips_bonus=30", "option trips_bonus must be 10 or 20, got 30"),
+        ("hand", "--option hand: write NAME=VALUE"),
+        ("colour=red", "unknown option 'colour'"),
+    ],
+)
+def test_simulate_refuses_a_bad_house_rule_plainly(option: str, says: str) -> None:
+    result = CliRunner().invoke(cli, ["simulate", "--variant", "jamb", "--option", option])
+    assert result.exit_code == 2
+    assert says in result.output
+    assert "Traceback" not in result.output

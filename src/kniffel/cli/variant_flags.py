@@ -51,6 +51,7 @@ def _variant_options(command: F, family: bool) -> F:
         pasch: str | None,
         no_chance: bool,
         zero_only_upper: bool,
+        house: tuple[str, ...] = (),
         **kwargs: Any,
     ) -> Any:
         overrides: dict[str, Any] = {"joker": joker, "kniffel_bonus": kniffel_bonus, "pasch": pasch}
@@ -58,6 +59,7 @@ def _variant_options(command: F, family: bool) -> F:
             overrides["chance"] = False
         if zero_only_upper:
             overrides["zero_only_upper"] = True
+        overrides.update(_house_rules(house))
         try:
             variant = get_variant(variant_name, overrides)
         except KniffelError as exc:
@@ -102,7 +104,34 @@ def _variant_options(command: F, family: bool) -> F:
             help="Option zero_only_upper: a 0 enters the lower block only with no upper cell open.",
         ),
     ]
+    if family:
+        flags.append(
+            click.option(
+                "--option",
+                "house",
+                multiple=True,
+                metavar="NAME=VALUE",
+                help="Any house rule of the preset, e.g. hand=true or trips_bonus=20 "
+                "(Jamb's and Yams' columns and rules; repeatable).",
+            )
+        )
     decorated: Callable[..., Any] = resolved
     for flag in reversed(flags):
         decorated = flag(decorated)
     return decorated  # type: ignore[return-value]
+
+
+def _house_rules(pairs: tuple[str, ...]) -> dict[str, Any]:
+    """``NAME=VALUE`` pairs as options: true/false, whole numbers, else the text."""
+    rules: dict[str, Any] = {}
+    for pair in pairs:
+        name, equals, text = pair.partition("=")
+        if not equals or not name.strip():
+            raise click.UsageError(f"--option {pair}: write NAME=VALUE, e.g. hand=true")
+        value: Any = text.strip()
+        if value in ("true", "false"):
+            value = value == "true"
+        elif value.isdigit():
+            value = int(value)
+        rules[name.strip()] = value
+    return rules
