@@ -1,13 +1,20 @@
-"""The solver's commands refuse Jamb in plain words (no traceback); its records replay."""
+"""The solver's commands refuse Jamb in plain words (no traceback); ``simulate`` plays it
+with its own bots; its records replay."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
 from kniffel.cli import cli
+from kniffel.record import loads, replay
+from kniffel.rules import get_variant, turns_of
+from kniffel.solver.play.family import make_family_bot, play_game
+from kniffel.store.results import summarise
 
 DATA = Path(__file__).parent / "data"
 
@@ -15,8 +22,6 @@ DATA = Path(__file__).parent / "data"
 @pytest.mark.parametrize(
     "command",
     [
-        ["simulate", "--variant", "jamb", "--games", "1"],
-        ["simulate", "--variant", "jamb", "--bot", "greedy", "--games", "1"],
         ["solve", "--variant", "jamb"],
         ["duel", "--variant", "jamb", "--games", "2"],
     ],
@@ -28,7 +33,71 @@ def test_a_solver_command_refuses_jamb_plainly(command: list[str]) -> None:
     assert "Traceback" not in result.output
 
 
+@pytest.mark.parametrize("bot", ["random", "greedy", "best"])
+def test_simulate_plays_jamb(bot: str) -> None:
+    flags = ["--variant", "jamb", "--bot", bot, "--games", "2", "--seed", "5", "--json"]
+    result = CliRunner().invoke(cli, ["simulate", *flags])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    assert (summary["variant"], summary["bot"], summary["games"]) == ("jamb", bot, 2)
+    assert list(summary["column_mean"]) == ["down", "free", "up", "announce"]
+    assert summary["min"] <= summary["mean"] <= summary["max"]
+
+
 def test_a_jamb_record_replays_as_text() -> None:
     result = CliRunner().invoke(cli, ["replay", str(DATA / "jamb-announce.json")])
     assert result.exit_code == 0, result.output
     assert "Anna" in result.stdout
+
+
+@pytest.mark.parametrize(
+    "record", ["jamb-announce", "jamb-rows-and-sums", "jamb-hand-and-middle", "yams-french"]
+)
+def test_analyse_refuses_a_family_record_plainly(record: str) -> None:
+    result = CliRunner().invoke(cli, ["analyse", str(DATA / f"{record}.json")])
+    assert result.exit_code == 2, result.output
+    assert "kniffel analyse has no values for this sheet yet" in result.output
+    assert "Traceback" not in result.output
+    assert isinstance(result.exception, SystemExit)
+
+
+def test_analyse_still_names_a_broken_family_record() -> None:
+    result = CliRunner().invoke(cli, ["analyse", str(DATA / "jamb-announce-late.json")])
+    assert result.exit_code == 2
+    assert "event 3: an announcement comes right after the first roll" in result.output
+
+
+def test_the_players_results_sum_up_finished_family_games() -> None:
+    """The players' statistics and CSV rows come from ``summarise``: a Jamb game's totals."""
+    variant = get_variant("jamb", {"hand": True})
+    faces = np.random.default_rng([9, 0]).integers(1, 7, size=(turns_of(variant), 3, 5))
+    game = play_game(make_family_bot("best", variant), faces)
+    (row,) = summarise(game)
+    assert row["total"] == game.total(0) and row["place"] == 1
+    assert len(row["bonus"]) == len(variant.columns)
+    golden = replay(loads((DATA / "jamb-announce.json").read_text()))
+    assert [r["total"] for r in summarise(golden)] == golden.returns()
+
+
+def test_simulate_takes_the_house_rules_of_jamb_and_yams() -> None:
+    flags = ["--variant", "yams", "--option", "hand=true", "--option", "announce=true"]
+    result = CliRunner().invoke(cli, ["simulate", *flags, "--games", "1", "--json"])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    assert list(summary["column_mean"]) == ["down", "up", "free", "hand", "announce"]
+    assert summary["options"]["hand"] is True and summary["options"]["announce"] is True
+
+
+@pytest.mark.parametrize(
+    ("option", "says"),
+    [
+        ("trips_bonus=30", "option trips_bonus must be 10 or 20, got 30"),
+        ("hand", "--option hand: write NAME=VALUE"),
+        ("colour=red", "unknown option 'colour'"),
+    ],
+)
+def test_simulate_refuses_a_bad_house_rule_plainly(option: str, says: str) -> None:
+    result = CliRunner().invoke(cli, ["simulate", "--variant", "jamb", "--option", option])
+    assert result.exit_code == 2
+    assert says in result.output
+    assert "Traceback" not in result.output

@@ -22,11 +22,12 @@ from typing import TYPE_CHECKING
 
 from kniffel.board.errors import BoardError, Conflict, GameNotFound
 from kniffel.board.service import GameService, GameView
-from kniffel.rules import EnterAction, Game, KniffelError, Variant
-from kniffel.solver.builds import BuildsBusy, TableBuilds
+from kniffel.rules import AnnounceAction, EnterAction, Game, KniffelError, Variant
+from kniffel.solver.builds import BuildsBusy, TableBuilds, solvable
 
 if TYPE_CHECKING:  # the bots (numpy) are imported when a bot first plays
     from kniffel.solver.play.bots import Bot
+    from kniffel.solver.play.family import FamilyBot
 
 __all__ = ["DEFAULT_DELAY", "BotSeats", "bot_to_move"]
 
@@ -37,8 +38,13 @@ _log = logging.getLogger(__name__)
 
 
 @lru_cache(maxsize=16)
-def _bot(name: str, variant: Variant) -> Bot:
-    """One bot per name and variant, kept: the best bot's tables load once."""
+def _bot(name: str, variant: Variant) -> Bot | FamilyBot:
+    """One bot per name and variant, kept: the best bot's tables load once. Jamb (and Yams
+    with sèche or annoncée) has no tables: its bots play through the rules engine."""
+    if not solvable(variant):
+        from kniffel.solver.play.family import make_family_bot
+
+        return make_family_bot(name, variant)
     from kniffel.solver.play.bots import make_bot
 
     return make_bot(name, variant)
@@ -73,7 +79,7 @@ class BotSeats:
     def _ready(self, service: GameService, view: GameView, bot: str) -> bool:
         """Whether ``bot`` can move in ``view`` now; if not, its tables are queued (the game's
         bot seats were set by a key holder) and the game waits for them."""
-        if bot != "best" or self._tables is None:
+        if bot != "best" or self._tables is None or not solvable(view.game.variant):
             return True
         try:
             if self._tables.request(view.game.variant).ready:
@@ -115,8 +121,9 @@ class BotSeats:
         name = game.current_name
         assert name is not None
         action = _bot(bot, game.variant).choose(game)
-        if isinstance(action, EnterAction):
-            event = {"type": "enter", "player": name, "cell": str(action.cell)}
+        if isinstance(action, EnterAction | AnnounceAction):
+            kind = "enter" if isinstance(action, EnterAction) else "announce"
+            event = {"type": kind, "player": name, "cell": str(action.cell)}
             return service.apply(view.id, view.key, event, expected_version=view.version)
         return service.roll(
             view.id, view.key, name, list(action.keep), expected_version=view.version

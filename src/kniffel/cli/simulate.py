@@ -12,7 +12,7 @@ import numpy as np
 from kniffel.charts.draw import Bar, Labels, Mark, histogram_svg
 from kniffel.cli.output import options_line, progress
 from kniffel.cli.tables import table
-from kniffel.cli.variant_flags import variant_options
+from kniffel.cli.variant_flags import family_variant_options
 from kniffel.locales import Translator
 from kniffel.rules import Row, Variant
 from kniffel.solver.play.bots import BOT_NAMES
@@ -22,7 +22,7 @@ __all__ = ["simulate_command"]
 
 
 @click.command("simulate")
-@variant_options
+@family_variant_options
 @click.option(
     "--bot", type=click.Choice(BOT_NAMES), default="best", show_default=True, help="Who plays."
 )
@@ -52,7 +52,8 @@ def simulate_command(
     percentiles, each column's mean, bonus rate and Kniffel rate, and the time
     per game. The bots: random (each decision uniformly among the legal
     actions), greedy (the most points this turn) and best (the strongest
-    strategy for the variant; see docs/bot.md).
+    strategy for the variant; see docs/bot.md). Jamb plays through the rules engine
+    game by game, with its own greedy and best bots (docs/bot.md, "Jamb and Yams").
     """
     with progress("games", games, quiet=as_json) as bar:
         result = simulate(variant, bot, games, seed, progress=bar.advance if bar else None)

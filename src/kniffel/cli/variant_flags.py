@@ -21,7 +21,7 @@ import click
 from kniffel.rules import PRESETS, Joker, KniffelError, Pasch, get_variant
 from kniffel.solver.builds import solvable
 
-__all__ = ["variant_options"]
+__all__ = ["family_variant_options", "variant_options"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -29,8 +29,18 @@ F = TypeVar("F", bound=Callable[..., Any])
 def variant_options(command: F) -> F:
     """Add ``--variant`` and the option flags; the command receives ``variant: Variant``.
 
-    A flag left out keeps the preset's value (docs/rules.md §6).
+    A flag left out keeps the preset's value (docs/rules.md §6). Jamb is refused in plain
+    words: the command reads solver tables, and the solver has none for it.
     """
+    return _variant_options(command, family=False)
+
+
+def family_variant_options(command: F) -> F:
+    """:func:`variant_options` for a command that plays Jamb too (its bots need no tables)."""
+    return _variant_options(command, family=True)
+
+
+def _variant_options(command: F, family: bool) -> F:
 
     @functools.wraps(command)
     def resolved(
@@ -41,6 +51,7 @@ def variant_options(command: F) -> F:
         pasch: str | None,
         no_chance: bool,
         zero_only_upper: bool,
+        house: tuple[str, ...] = (),
         **kwargs: Any,
     ) -> Any:
         overrides: dict[str, Any] = {"joker": joker, "kniffel_bonus": kniffel_bonus, "pasch": pasch}
@@ -48,11 +59,12 @@ def variant_options(command: F) -> F:
             overrides["chance"] = False
         if zero_only_upper:
             overrides["zero_only_upper"] = True
+        overrides.update(_house_rules(house))
         try:
             variant = get_variant(variant_name, overrides)
         except KniffelError as exc:
             raise click.UsageError(str(exc)) from None
-        if not solvable(variant):
+        if not family and not solvable(variant):
             # every command with these flags plays or solves: the solver has no Jamb yet
             raise click.UsageError(
                 f"{variant.label} has no solver, bots or advice yet; "
@@ -92,7 +104,34 @@ def variant_options(command: F) -> F:
             help="Option zero_only_upper: a 0 enters the lower block only with no upper cell open.",
         ),
     ]
+    if family:
+        flags.append(
+            click.option(
+                "--option",
+                "house",
+                multiple=True,
+                metavar="NAME=VALUE",
+                help="Any house rule of the preset, e.g. hand=true or trips_bonus=20 "
+                "(Jamb's and Yams' columns and rules; repeatable).",
+            )
+        )
     decorated: Callable[..., Any] = resolved
     for flag in reversed(flags):
         decorated = flag(decorated)
     return decorated  # type: ignore[return-value]
+
+
+def _house_rules(pairs: tuple[str, ...]) -> dict[str, Any]:
+    """``NAME=VALUE`` pairs as options: true/false, whole numbers, else the text."""
+    rules: dict[str, Any] = {}
+    for pair in pairs:
+        name, equals, text = pair.partition("=")
+        if not equals or not name.strip():
+            raise click.UsageError(f"--option {pair}: write NAME=VALUE, e.g. hand=true")
+        value: Any = text.strip()
+        if value in ("true", "false"):
+            value = value == "true"
+        elif value.isdigit():
+            value = int(value)
+        rules[name.strip()] = value
+    return rules

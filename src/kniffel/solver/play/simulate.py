@@ -19,12 +19,25 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from kniffel.rules import MAX_ROLLS, Cell, Enter, Event, Roll, Variant, rows_for, upper_bonus
+from kniffel.rules import (
+    MAX_ROLLS,
+    Cell,
+    Enter,
+    Event,
+    Roll,
+    Row,
+    Sheet,
+    Variant,
+    rows_for,
+    upper_bonus,
+)
+from kniffel.solver.builds import solvable
 from kniffel.solver.exact.dice_tables import KEEPS, ROLLS
 from kniffel.solver.play.bots import Bot, Roller, TurnLog, make_bot
+from kniffel.solver.play.family import FamilyBot, make_family_bot, play_game
 from kniffel.solver.play.sheets import SheetBatch
 
-__all__ = ["BATCH", "Simulation", "faces_roller", "game_events", "simulate"]
+__all__ = ["BATCH", "Simulation", "faces_roller", "game_events", "simulate", "simulate_family"]
 
 IntArray = npt.NDArray[np.int64]
 Array = npt.NDArray[np.float64]
@@ -135,7 +148,13 @@ def simulate(
     progress: Callable[[int], None] | None = None,
     keep_logs: int = 0,
 ) -> Simulation:
-    """Play ``games`` seeded solitaire games; ``keep_logs``: keep the turns of the first ones."""
+    """Play ``games`` seeded solitaire games; ``keep_logs``: keep the turns of the first ones.
+
+    Jamb, and Yams with its first-roll or announce column, have no solver tables: their
+    games go through the rules engine one action at a time (:func:`simulate_family`).
+    """
+    if isinstance(bot, FamilyBot) or not solvable(variant):
+        return simulate_family(variant, bot, games, seed, progress=progress)
     player = make_bot(bot, variant, seed) if isinstance(bot, str) else bot
     turns = len(rows_for(variant.options)) * len(variant.columns)
     n_cols = len(variant.columns)
@@ -190,3 +209,50 @@ def game_events(simulation: Simulation, game: int, player: str = "Bot") -> list[
 
 def _slot_column(variant: Variant, slot: int) -> int:
     return int(SheetBatch(variant, 0).layout.column[slot])
+
+
+def simulate_family(
+    variant: Variant,
+    bot: str | Bot | FamilyBot,
+    games: int,
+    seed: int = 0,
+    *,
+    progress: Callable[[int], None] | None = None,
+) -> Simulation:
+    """Seeded solitaire games of a Jamb or Yams bot, played through ``Game`` one by one.
+
+    Game ``g`` throws the faces of ``default_rng([seed, g])`` as :func:`simulate` does.
+    ``bonus`` is the column's upper bonus (Jamb: Σ1's 30), ``fifty`` a Jamb or Kniffel made
+    in the column's last row of that name.
+    """
+    if isinstance(bot, str):
+        player = make_family_bot(bot, variant, seed)
+    elif isinstance(bot, FamilyBot):
+        player = bot
+    else:
+        raise ValueError(f"the bot {bot.name} plays no {variant.label}")
+    turns = len(rows_for(variant.options)) * len(variant.columns)
+    columns = [spec.id for spec in variant.columns]
+    jamb = variant.options.sheet is Sheet.JAMB
+    made = Row.JAMB if jamb else Row.KNIFFEL
+    totals = np.zeros(games, dtype=np.int64)
+    column_totals = np.zeros((games, len(columns)), dtype=np.int64)
+    bonus = np.zeros((games, len(columns)), dtype=np.bool_)
+    fifty = np.zeros((games, len(columns)), dtype=np.bool_)
+    start = time.perf_counter()
+    for g in range(games):
+        faces = np.random.default_rng([seed, g]).integers(1, 7, size=(turns, 3, 5))
+        game = play_game(player, faces)
+        for c, column in enumerate(columns):
+            sums = game.column_totals(0, column)
+            column_totals[g, c] = sums.total
+            bonus[g, c] = sums.bonus > 0
+            fifty[g, c] = bool(game.points(0, Cell(column, made)))
+        totals[g] = game.total(0)
+        if progress:
+            progress(1)
+    seconds = time.perf_counter() - start
+    extra = np.zeros(games, dtype=np.int64)
+    return Simulation(
+        variant, player.name, seed, totals, column_totals, bonus, fifty, extra, seconds
+    )
