@@ -1,5 +1,5 @@
-"""Jamb and Yams on the board before it starts them: a record imports and shows, the API
-reads it with Jamb's sums, and asking for a new Jamb game is refused in plain words."""
+"""Jamb and Yams on the board: a record imports and shows, the API reads it with Jamb's sums,
+and the form and the API start new Jamb and Yams games with their house rules."""
 
 from __future__ import annotations
 
@@ -69,16 +69,82 @@ def test_the_api_shows_jambs_sums_and_options(client: TestClient) -> None:
     assert [c["discipline"] for c in state["columns"]][-1] == "announce"
 
 
+def test_the_form_starts_a_jamb_game_with_its_house_rules(client: TestClient) -> None:
+    # The Kniffel fields the form also holds (Chance, joker) are not Jamb's: they are not read.
+    form = {
+        "variant": "jamb",
+        "player": ["Ana", "Ivo"],
+        "house_rules": "1",
+        "chance": "1",
+        "joker": "free",
+        "kniffel_bonus": "0",
+        "trips_bonus": "20",
+        "straight_fixed": "1",
+        "hand": "1",
+        "announce": "1",
+    }
+    response = client.post("/games", data=form, follow_redirects=False)
+    assert response.status_code == 303, response.text
+    game_id = str(response.headers["location"]).rsplit("/", 1)[1]
+    state = client.get(f"/api/games/{game_id}").json()
+    assert state["variant"] == "jamb"
+    assert state["options"] == {
+        "trips_bonus": 20,
+        "straight_fixed": True,
+        "sum2_bonus": False,
+        "hand": True,
+        "middle": False,
+    }
+    assert [c["id"] for c in state["columns"]] == ["down", "free", "up", "announce", "hand"]
+
+
+def test_the_form_starts_a_yams_game_with_the_announce_column(client: TestClient) -> None:
+    form = {
+        "variant": "yams",
+        "player": ["Léa"],
+        "house_rules": "1",
+        "chance": "1",
+        "pasch": "matching_dice",
+        "joker": "none",
+        "kniffel_bonus": "0",
+        "middle": "1",  # Jamb's column: not Yams'
+        "announce": "1",
+    }
+    response = client.post("/games", data=form, follow_redirects=False)
+    assert response.status_code == 303, response.text
+    game_id = str(response.headers["location"]).rsplit("/", 1)[1]
+    state = client.get(f"/api/games/{game_id}").json()
+    assert [c["id"] for c in state["columns"]] == ["down", "up", "free", "announce"]
+    assert state["options"]["announce"] is True and state["options"]["hand"] is False
+
+
+def test_the_start_page_offers_jamb_and_yams_with_their_rules(client: TestClient) -> None:
+    page = client.get("/", params={"lang": "hr"}).text
+    assert 'value="jamb"' in page and 'value="yams"' in page
+    for field in ("trips_bonus", "straight_fixed", "sum2_bonus", "hand", "middle", "announce"):
+        assert f'name="{field}"' in page
+
+
 @pytest.mark.parametrize("variant", ["jamb", "yams"])
-def test_a_new_family_game_is_refused_plainly_not_a_server_error(
-    client: TestClient, variant: str
-) -> None:
-    form = client.post("/games", data={"variant": variant, "player": ["Anna", "Ben"]})
-    assert form.status_code == 422
-    assert "Unbekannte Variante" in form.text
-    api = client.post("/api/games", json={"variant": variant, "players": ["Anna"]})
-    assert api.status_code == 422
-    assert "variant" in api.json()["message"]
+def test_the_api_starts_a_family_game(client: TestClient, variant: str) -> None:
+    options = {"middle": True} if variant == "jamb" else {"announce": True}
+    body = {"variant": variant, "players": ["Anna"], "options": options}
+    created = client.post("/api/games", json=body)
+    assert created.status_code == 201, created.text
+    state = client.get(f"/api/games/{created.json()['id']}").json()
+    assert state["variant"] == variant and state["columns"][-1]["discipline"] in (
+        "middle",
+        "announce",
+    )
+
+
+def test_a_house_rule_the_preset_lacks_is_refused_plainly(client: TestClient) -> None:
+    body = {"variant": "jamb", "players": ["Anna"], "options": {"chance": False}}
+    api = client.post("/api/games", json=body)
+    assert api.status_code == 400  # the rules' refusal, as for any option a preset lacks
+    assert "chance" in api.json()["message"]
+    bad = {"variant": "jamb", "players": ["Anna"], "options": {"trips_bonus": 15}}
+    assert client.post("/api/games", json=bad).status_code == 422
 
 
 def test_the_api_imports_a_jamb_record_with_its_announcements_and_rolls(client: TestClient) -> None:

@@ -23,15 +23,27 @@ if (window.htmx) {
   // ------------------------------------------------------------- new game
 
   function setUpNewGame(form) {
+    // Each preset offers its own house rules (Jamb: Triling, Kenta, Σ2 and its columns): only
+    // the chosen preset's fields show; the server reads only those (docs/board.md).
+    const showRules = (variant) => {
+      for (const part of $$("[data-variants]", form)) {
+        part.hidden = !part.dataset.variants.split(" ").includes(variant);
+      }
+    };
     const setOptions = (options) => {
-      form.elements.chance.checked = !!options.chance;
-      form.elements.pasch.checked = options.pasch === "matching_dice";
-      form.elements.zero_only_upper.checked = !!options.zero_only_upper;
-      for (const radio of form.elements.joker) radio.checked = radio.value === options.joker;
-      form.elements.kniffel_bonus.value = options.kniffel_bonus;
+      const checks = ["chance", "zero_only_upper", "straight_fixed", "sum2_bonus", "hand", "middle", "announce"];
+      for (const name of checks) if (name in options) form.elements[name].checked = !!options[name];
+      if ("pasch" in options) form.elements.pasch.checked = options.pasch === "matching_dice";
+      if ("joker" in options) for (const radio of form.elements.joker) radio.checked = radio.value === options.joker;
+      if ("kniffel_bonus" in options) form.elements.kniffel_bonus.value = options.kniffel_bonus;
+      if ("trips_bonus" in options) form.elements.trips_bonus.checked = options.trips_bonus === 20;
     };
     for (const radio of $$('input[name="variant"]', form)) {
-      radio.addEventListener("change", () => setOptions(JSON.parse(radio.dataset.options)));
+      radio.addEventListener("change", () => {
+        setOptions(JSON.parse(radio.dataset.options));
+        showRules(radio.value);
+      });
+      if (radio.checked) showRules(radio.value);
     }
     const extra = $$("[data-extra-player]", form).filter((li) => !$("input", li).value);
     const add = $("[data-add-player]", form);
