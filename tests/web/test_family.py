@@ -4,6 +4,7 @@ and the form and the API start new Jamb and Yams games with their house rules.""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -171,3 +172,54 @@ def test_the_api_takes_an_announcement_and_an_entry_with_its_roll(client: TestCl
     send({"type": "roll", "player": "Anna", "dice": [6, 6, 6, 6, 1], "keep": [6, 6, 6]})
     state = send({"type": "enter", "player": "Anna", "cell": "announce.poker", "roll": 2})
     assert state["players"][0]["total"] == 64  # type: ignore[index]
+
+
+def _sheet(page: str, seat: int) -> str:
+    start = page.index(f'id="sheet-{seat}"')
+    return page[start : page.index("</section>", start)]
+
+
+def _line(sheet: str, head: str) -> list[str]:
+    found = re.search(
+        rf'<th scope="row">{re.escape(head)}</th>\s*((?:<td[^>]*>[^<]*</td>)+)', sheet
+    )
+    assert found is not None, head
+    return re.findall(r"<td[^>]*>([^<]*)</td>", found.group(1))
+
+
+@pytest.mark.parametrize(
+    ("lang", "heads", "rows"),
+    [
+        (
+            "hr",
+            ["↓ Dolje", "Slobodna", "↑ Gore", "Najava", "Ručna", "↕ Od sredine"],
+            ["Jedinice", "Max", "Min", "Triling", "Kenta", "Ful", "Poker", "Jamb"],
+        ),
+        (
+            "sr-Latn",
+            ["↓ Na dole", "Slobodna", "↑ Na gore", "Najava", "Ručna", "↕ Od sredine"],
+            ["Jedinice", "Max", "Min", "Triling", "Kenta", "Ful", "Poker", "Jamb"],
+        ),
+        (
+            "de",
+            ["↓ Runter", "Frei", "↑ Rauf", "Ansage", "Hand", "↕ Von der Mitte"],
+            ["Einser", "Max", "Min", "Drilling", "Straße", "Full House", "Poker", "Jamb"],
+        ),
+    ],
+)
+def test_the_board_draws_a_jamb_sheet_in_the_players_words_with_its_three_sums(
+    client: TestClient, lang: str, heads: list[str], rows: list[str]
+) -> None:
+    game_id = imported(client, "jamb-hand-and-middle")
+    sheet = _sheet(client.get(f"/g/{game_id}", params={"lang": lang}).text, 0)
+    assert re.findall(r'<th scope="col" class="col-head [a-z]+">([^<]+)</th>', sheet) == heads
+    shown = re.findall(r'<th scope="row" class="row-head">([^<]+)</th>', sheet)
+    assert len(shown) == 13 and set(rows) <= set(shown)
+    # Σ1, Σ2, Σ3 and the total under each column are the rules' (as the API and
+    # `kniffel replay --json` give them).
+    columns = client.get(f"/api/games/{game_id}").json()["players"][0]["columns"]
+    order = ["down", "free", "up", "announce", "hand", "middle"]
+    for head, key in (("Σ1", "sum1"), ("Σ2", "sum2"), ("Σ3", "sum3")):
+        assert _line(sheet, head) == [str(columns[c][key]) for c in order], head
+    assert any(columns[c]["sum2"] for c in order)  # the sums shown are not all nought
+    assert "Summe oben" not in sheet and "Kniffel-Bonus" not in sheet

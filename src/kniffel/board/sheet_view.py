@@ -14,6 +14,7 @@ from functools import cache
 
 from kniffel.board.turn_view import TurnView, UndoView, turn_view, undo_view
 from kniffel.locales import Translator
+from kniffel.locales.family_words import FAMILY, column_name, row_name
 from kniffel.locales.refusals import refusal_text
 from kniffel.rules import (
     UPPER_BONUS_THRESHOLD,
@@ -28,6 +29,7 @@ from kniffel.rules import (
     KniffelError,
     Options,
     Row,
+    Sheet,
     Undo,
     point_ranges,
     possible_points,
@@ -87,6 +89,9 @@ class ColumnView:
     lower: str
     kniffel_bonus: str
     total: str
+    sum1: str = ""  #: a Jamb column's Σ1 (rows 1-6 and their bonus), else ""
+    sum2: str = ""  #: Σ2: (Max - Min) × the ones
+    sum3: str = ""  #: Σ3: Triling to Jamb
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +111,7 @@ class SheetView:
     columns: tuple[ColumnView, ...]
     rows: tuple[RowView, ...]
     caption: str
+    jamb: bool = False  #: a Jamb sheet: Σ1, Σ2, Σ3 under each column (docs/rules.md, "Jamb")
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,11 +242,12 @@ def _sheet(
         if spec.discipline is not Discipline.FREE
     }
     rows = []
+    jamb = game.options.sheet is Sheet.JAMB
     for row in game.rows:
         cells = []
         for spec in game.columns:
             cell = Cell(spec.id, row)
-            prefix = [t.cell(game.variant, cell)]
+            prefix = [_place(game, t, cell)]
             cells.append(
                 _cell(
                     game,
@@ -257,7 +264,9 @@ def _sheet(
                     entries=entries,
                 )
             )
-        rows.append(RowView(row, t.row(row), tuple(cells), row is Row.SIXES))
+        # A Jamb sheet draws a line under each block: 1-6, Max and Min, Triling to Jamb.
+        line = row is Row.SIXES or (jamb and row is Row.MIN)
+        rows.append(RowView(row, _row_words(game, t, row), tuple(cells), line))
     columns = tuple(_column(game, t, p, spec.id) for spec in game.columns)
     total = t.number(game.total(p))
     name = game.players[p]
@@ -269,7 +278,31 @@ def _sheet(
         columns=columns,
         rows=tuple(rows),
         caption=t("{name}: {total} Punkte", name=name, total=total),
+        jamb=jamb,
     )
+
+
+def _row_words(game: Game, t: Translator, row: Row) -> str:
+    """A row's name as the game's players write it: Jamb's and Yams' own words
+    (:mod:`kniffel.locales.family_words`), else the catalogues' Kniffel words."""
+    if game.variant.name in FAMILY:
+        return row_name(game.variant.name, row.value, t)
+    return t.row(row)
+
+
+def _column_words(game: Game, t: Translator, column: str) -> str:
+    spec = game.variant.column(column)
+    if game.variant.name in FAMILY:
+        return column_name(game.variant.name, column, t)
+    return t.column(spec)
+
+
+def _place(game: Game, t: Translator, cell: Cell) -> str:
+    """``cell`` in words, as :meth:`~kniffel.locales.Translator.cell` words it (``Runter,
+    Dreier``), with the family's own names for a Jamb or Yams sheet."""
+    if game.variant.name not in FAMILY:
+        return t.cell(game.variant, cell)
+    return f"{_column_words(game, t, cell.column)}, {_row_words(game, t, cell.row)}"
 
 
 def _cell(
@@ -387,6 +420,8 @@ def _why(
 def _column(game: Game, t: Translator, p: int, column: str) -> ColumnView:
     spec = game.variant.column(column)
     totals = game.column_totals(p, column)
+    name = _column_words(game, t, column)
+    header = f"{spec.symbol} {name}" if spec.symbol else name
     upper_rows = [Cell(column, row) for row in game.rows if row.is_upper]
     upper_done = all(game.points(p, c) is not None for c in upper_rows)
     if totals.bonus:
@@ -397,8 +432,8 @@ def _column(game: Game, t: Translator, p: int, column: str) -> ColumnView:
         note = t("noch {n} bis zum Bonus", n=UPPER_BONUS_THRESHOLD - totals.upper)
     return ColumnView(
         id=column,
-        header=t.column_header(spec) if len(game.columns) > 1 else t("Punkte").capitalize(),
-        name=t.column(spec),
+        header=header if len(game.columns) > 1 else t("Punkte").capitalize(),
+        name=name,
         discipline=spec.discipline.value,
         factor=spec.factor,
         upper=t.number(totals.upper),
@@ -408,6 +443,9 @@ def _column(game: Game, t: Translator, p: int, column: str) -> ColumnView:
         lower=t.number(totals.lower),
         kniffel_bonus=t.number(totals.kniffel_bonus),
         total=t.number(totals.total),
+        sum1=t.number(totals.sum1),
+        sum2=t.number(totals.sum2),
+        sum3=t.number(totals.sum3),
     )
 
 
