@@ -223,3 +223,68 @@ def test_the_board_draws_a_jamb_sheet_in_the_players_words_with_its_three_sums(
         assert _line(sheet, head) == [str(columns[c][key]) for c in order], head
     assert any(columns[c]["sum2"] for c in order)  # the sums shown are not all nought
     assert "Summe oben" not in sheet and "Kniffel-Bonus" not in sheet
+
+
+def _new_board(client: TestClient, dice_mode: str, **options: str) -> str:
+    form = {"variant": "jamb", "player": ["Ana", "Ivo"], "dice_mode": dice_mode, **options}
+    response = client.post("/games", data=form, follow_redirects=False)
+    assert response.status_code == 303, response.text
+    return str(response.headers["location"]).rsplit("/", 1)[1]
+
+
+def _version(page: str) -> str:
+    found = re.search(r'name="version" value="(\d+)"', page)
+    assert found is not None
+    return found.group(1)
+
+
+def test_announcing_is_one_button_per_row_after_the_first_roll_and_shows_to_everybody(
+    client: TestClient,
+) -> None:
+    game_id = _new_board(client, "virtual")
+    page = client.get(f"/g/{game_id}").text
+    assert "announce-btn" not in page  # nothing rolled yet: nothing to announce
+    early = client.post(
+        f"/g/{game_id}/announce", data={"version": _version(page), "cell": "announce.straight"}
+    )
+    assert early.status_code == 422 and "Ana" in early.text
+    client.post(f"/g/{game_id}/roll", data={"version": _version(page)})
+    page = client.get(f"/g/{game_id}").text
+    names = re.findall(r'class="announce-btn"[^>]*aria-label="([^"]+)"', page)
+    assert len(names) == 13 and "Ansage, Straße ansagen" in names
+    answer = client.post(
+        f"/g/{game_id}/announce", data={"version": _version(page), "cell": "announce.straight"}
+    )
+    assert answer.status_code == 200, answer.text
+    # A watching phone (no key) sees the announced row marked, and no button to announce.
+    with TestClient(client.app) as watcher:
+        seen = watcher.get(f"/g/{game_id}").text
+    assert re.search(
+        r'<td class="cell [^"]*announced[^"]*"><button[^>]*id="c0-announce\.straight"', seen
+    )
+    assert "Ansage, Straße, angesagt" in seen and "announce-btn" not in seen
+    state = client.get(f"/api/games/{game_id}").json()
+    assert state["turn"]["allowed"] == ["announce.straight"]
+
+
+def test_with_real_dice_the_player_says_the_roll_where_it_matters(client: TestClient) -> None:
+    game_id = _new_board(client, "physical", house_rules="1", hand="1")
+    page = client.get(f"/g/{game_id}").text
+    # The roll buttons reach the preview: a late roll cannot go into the hand column.
+    late = client.get(f"/g/{game_id}/board", params={"dice": "66666", "rolls": "2"}).text
+    assert re.search(r'<td class="cell refused[^"]*"><button[^>]*id="c0-hand\.jamb"', late)
+    first = client.get(f"/g/{game_id}/board", params={"dice": "66666", "rolls": "1"}).text
+    assert re.search(r'<td class="cell open[^"]*"><button[^>]*id="c0-hand\.jamb"', first)
+    refused = client.post(
+        f"/g/{game_id}/enter",
+        data={"version": _version(page), "cell": "hand.jamb", "dice": "66666", "rolls": "2"},
+    )
+    assert refused.status_code == 422
+    assert "Wurf 2" in refused.text
+    taken = client.post(
+        f"/g/{game_id}/enter",
+        data={"version": _version(page), "cell": "hand.jamb", "dice": "66666", "rolls": "1"},
+    )
+    assert taken.status_code in (200, 303), taken.text
+    ana = client.get(f"/api/games/{game_id}").json()["players"][0]
+    assert ana["columns"]["hand"]["sum3"] == 80  # 5 × 6 + 50

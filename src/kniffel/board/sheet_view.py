@@ -9,7 +9,7 @@ locks exactly what the engine refuses. The words come from a
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 from kniffel.board.turn_view import TurnView, UndoView, turn_view, undo_view
@@ -44,6 +44,7 @@ __all__ = [
     "SheetView",
     "TurnView",
     "UndoView",
+    "asks_roll",
     "board_view",
     "turn_key",
 ]
@@ -73,6 +74,8 @@ class CellView:
     label: str  #: the accessible name, e.g. "Runter, Einser, 3 Punkte"
     reason: str  #: why it cannot be entered into (shown when tapped), else ""
     possible: str  #: the points the row can hold, for corrections
+    announce: str = ""  #: the name of its announce button ("Ansage, Kenta ansagen"), else ""
+    announced: bool = False  #: the row announced this turn (docs/rules.md, "Jamb")
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +144,7 @@ class BoardView:
     turn_key: int  #: changes whenever a turn is taken or taken back
     dice: str  #: the physical dice being previewed ("66655"), else ""
     points: int | None  #: the points being entered instead of dice
+    roll: int | None = None  #: which roll made the typed dice, where the rules ask (Jamb)
 
 
 def board_view(
@@ -151,20 +155,25 @@ def board_view(
     dice: Dice | None = None,
     points: int | None = None,
     bots: dict[str, str] | None = None,
+    roll: int | None = None,
 ) -> BoardView:
-    """The board for ``game``; ``dice`` or ``points`` are what the player to move typed."""
+    """The board for ``game``; ``dice`` or ``points`` are what the player to move typed, and
+    ``roll`` which roll made them (heard only where :func:`asks_roll`)."""
     mover = game.current_player()
+    if not asks_roll(game):
+        roll = None
     if mover is not None and dice_mode == "virtual":
         pending = game.pending(mover)
         dice = pending[0] if pending is not None else None
         points = None
+        roll = None  # the rolled dice say their roll themselves
     entries: dict[str, EntryOption] | None = None
     if mover is not None and dice is not None:
-        entries = {str(o.cell): o for o in game.entry_options(mover, dice)}
+        entries = {str(o.cell): o for o in game.entry_options(mover, dice, roll)}
     order = sorted(range(len(game.players)), key=lambda p: (p != mover, p))
+    typed = _Typed(dice, points, roll)
     sheets = tuple(
-        _sheet(game, t, p, mover, dice_mode, dice, points, entries if p == mover else None)
-        for p in order
+        _sheet(game, t, p, mover, dice_mode, typed, entries if p == mover else None) for p in order
     )
     winners = tuple(game.winners())
     totals = game.returns()
@@ -193,7 +202,45 @@ def board_view(
         turn_key=turn_key(game),
         dice="" if dice is None or dice_mode == "virtual" else str(dice),
         points=points,
+        roll=roll,
     )
+
+
+def asks_roll(game: Game) -> bool:
+    """Whether an entry of typed dice says which roll made them: on a Jamb sheet (Kenta) and
+    with a first-roll or announce column (docs/rules.md, "Jamb")."""
+    first_roll = (Discipline.HAND, Discipline.ANNOUNCE)
+    return game.options.sheet is Sheet.JAMB or any(
+        spec.discipline in first_roll for spec in game.columns
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Typed:
+    """What the player to move typed: dice or points, and the roll that made them."""
+
+    dice: Dice | None
+    points: int | None
+    roll: int | None
+
+
+def _announceable(game: Game, p: int, mover: int | None, dice_mode: str) -> set[str]:
+    """The cells the player to move may announce now: with virtual dice right after the first
+    roll (the rules' announce options); with real dice before the entry, the dice being at
+    the table (the rules take the players' word that it is after the first roll)."""
+    if p != mover or game.announced(p) is not None:
+        return set()
+    if dice_mode == "virtual":
+        return {str(option.cell) for option in game.announce_options(p)}
+    if game.pending(p) is not None:
+        return set()
+    return {
+        str(Cell(spec.id, row))
+        for spec in game.columns
+        if spec.discipline is Discipline.ANNOUNCE
+        for row in game.rows
+        if game.points(p, Cell(spec.id, row)) is None
+    }
 
 
 def turn_key(game: Game) -> int:
@@ -231,11 +278,12 @@ def _sheet(
     p: int,
     mover: int | None,
     dice_mode: str,
-    dice: Dice | None,
-    points: int | None,
+    typed: _Typed,
     entries: dict[str, EntryOption] | None,
 ) -> SheetView:
     allowed = {str(c) for c in game.allowed_cells(p)} if p == mover else set()
+    announceable = _announceable(game, p, mover, dice_mode)
+    announced = game.announced(p)
     due = {
         spec.id: game.due_row(p, spec.id)
         for spec in game.columns
@@ -247,23 +295,26 @@ def _sheet(
         cells = []
         for spec in game.columns:
             cell = Cell(spec.id, row)
-            prefix = [_place(game, t, cell)]
-            cells.append(
-                _cell(
-                    game,
-                    t,
-                    p,
-                    cell,
-                    prefix,
-                    is_due=due.get(spec.id) is row,
-                    allowed=str(cell) in allowed,
-                    mover=mover,
-                    dice_mode=dice_mode,
-                    dice=dice,
-                    points=points,
-                    entries=entries,
-                )
+            place = _place(game, t, cell)
+            prefix = [place]
+            if cell == announced:
+                prefix.append(t("angesagt"))
+            view = _cell(
+                game,
+                t,
+                p,
+                cell,
+                prefix,
+                is_due=due.get(spec.id) is row,
+                allowed=str(cell) in allowed,
+                mover=mover,
+                dice_mode=dice_mode,
+                typed=typed,
+                entries=entries,
             )
+            if str(cell) in announceable:
+                view = replace(view, announce=t("{cell} ansagen", cell=place))
+            cells.append(replace(view, announced=cell == announced))
         # A Jamb sheet draws a line under each block: 1-6, Max and Min, Triling to Jamb.
         line = row is Row.SIXES or (jamb and row is Row.MIN)
         rows.append(RowView(row, _row_words(game, t, row), tuple(cells), line))
@@ -316,10 +367,10 @@ def _cell(
     allowed: bool,
     mover: int | None,
     dice_mode: str,
-    dice: Dice | None,
-    points: int | None,
+    typed: _Typed,
     entries: dict[str, EntryOption] | None,
 ) -> CellView:
+    dice, points, roll = typed.dice, typed.points, typed.roll
     value = game.points(p, cell)
     possible = _possible(cell.row, game.options)
     words = list(prefix)
@@ -349,7 +400,7 @@ def _cell(
             option = entries.get(str(cell))
             if option is None:
                 state = CellState.REFUSED
-                reason = _why(game, t, p, cell, dice=dice)
+                reason = _why(game, t, p, cell, dice=dice, roll=roll)
                 words.append(t("nicht mit diesem Wurf"))
             else:
                 state = CellState.OPEN
@@ -360,7 +411,7 @@ def _cell(
                 if joker:
                     words.append(t("Joker"))
         elif points is not None:
-            reason = _why(game, t, p, cell, points=points)
+            reason = _why(game, t, p, cell, points=points, roll=roll)
             if not reason:
                 state = CellState.OPEN
                 words.append(t.points(points, possible=True))
@@ -402,6 +453,7 @@ def _why(
     dice: Dice | None = None,
     points: int | None = None,
     virtual: bool = False,
+    roll: int | None = None,
 ) -> str:
     """Why the engine would refuse an entry by seat ``p`` into ``cell`` (with ``dice`` or
     ``points``), in the reader's words; ``""`` when it would accept it."""
@@ -413,7 +465,7 @@ def _why(
             "roll first", code="not_rolled", player=game.players[p]
         )
     else:
-        refusal = game.check(Enter(game.players[p], cell, dice=dice, points=points))
+        refusal = game.check(Enter(game.players[p], cell, dice=dice, points=points, roll=roll))
     return "" if refusal is None else refusal_text(refusal, t)
 
 

@@ -142,6 +142,8 @@ if (window.htmx) {
       const params = new URLSearchParams();
       if (mode() === "dice" && diceText().length === 5) params.set("dice", diceText());
       if (pointsText() !== "") params.set("points", pointsText());
+      // Which roll made them: Jamb's Kenta and the first-roll columns score by it.
+      if (rollsInput()) params.set("rolls", rollsInput().value);
       // The turn the dice were typed in: the server previews them only for that turn.
       params.set("turn", turnKey());
       return `/g/${gameId}/board?${params}`;
@@ -261,7 +263,9 @@ if (window.htmx) {
         button.setAttribute("aria-pressed", button.dataset.rolls === value ? "true" : "false");
       }
       clearTipp();
-      if (keep) remember();
+      if (!keep) return;
+      remember();
+      schedulePreview(); // the preview of a Jamb entry may change with the roll
     }
 
     function clearEntry() {
