@@ -19,6 +19,7 @@ from kniffel.rules import (
     Game,
     KniffelError,
     Roll,
+    RollAction,
     Row,
     Undo,
     get_variant,
@@ -289,7 +290,10 @@ def test_a_later_roll_is_refused_when_only_first_roll_cells_are_open() -> None:
         fill(game, column, {r.value: 5 if r in (Row.MAX, Row.MIN) else 0 for r in rows})
     rolled(game, ([1, 1, 2, 3, 4], []))
     assert refusal(game, Roll("Anna", Dice.of([1, 1, 1, 1, 1]), (1, 1))) == "first_roll_cells_only"
+    # The state machine offers no roll the engine would refuse (the bots choose from it).
+    assert not [a for a in game.legal_actions() if isinstance(a, RollAction)]
     game.push(Announce("Anna", game.cell("announce.ones")))
+    assert [a for a in game.legal_actions() if isinstance(a, RollAction)]
     rolled(game, ([1, 1, 1, 1, 5], [1, 1]))  # announced: the turn goes on
 
 

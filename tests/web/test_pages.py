@@ -115,7 +115,8 @@ def test_the_new_game_form_offers_every_preset_option_and_dice_mode(client: Test
     presets = {
         a["value"]: json.loads(a["data-options"]) for a in page.find("input", name="variant")
     }
-    assert set(presets) == {"kniffel", "yahtzee", "rauf-runter", "dreifach"}
+    assert set(presets) == {"kniffel", "yahtzee", "rauf-runter", "dreifach", "jamb", "yams"}
+    assert presets["jamb"]["trips_bonus"] == 10 and "chance" not in presets["jamb"]
     assert presets["yahtzee"]["kniffel_bonus"] == 100 and presets["yahtzee"]["joker"] == "forced"
     assert {a["value"] for a in page.find("input", name="joker")} == {"free", "forced", "none"}
     assert {a["value"] for a in page.find("input", name="dice_mode")} == {"physical", "virtual"}

@@ -37,6 +37,7 @@ from kniffel.record import (
     replay,
 )
 from kniffel.rules import (
+    Announce,
     Dice,
     Enter,
     Event,
@@ -671,6 +672,17 @@ def check_virtual(game: Game, event: Event) -> None:
                 code="not_rolled",
                 player=event.player,
             )
+    if (
+        isinstance(event, Announce)
+        and game.current_name == event.player
+        and game.pending(event.player) is None
+    ):
+        # With virtual dice the board sees the first roll: an announcement waits for it.
+        raise IllegalMoveError(
+            f"{event.player} has not rolled yet; roll first",
+            code="not_rolled",
+            player=event.player,
+        )
     if isinstance(event, Undo) and isinstance(game.last_event, Roll):
         raise IllegalMoveError(
             "with virtual dice a roll stands; it cannot be undone", code="roll_stands"

@@ -9,11 +9,12 @@ locks exactly what the engine refuses. The words come from a
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 from kniffel.board.turn_view import TurnView, UndoView, turn_view, undo_view
 from kniffel.locales import Translator
+from kniffel.locales.family_words import FAMILY, column_name, row_name
 from kniffel.locales.refusals import refusal_text
 from kniffel.rules import (
     UPPER_BONUS_THRESHOLD,
@@ -28,6 +29,7 @@ from kniffel.rules import (
     KniffelError,
     Options,
     Row,
+    Sheet,
     Undo,
     point_ranges,
     possible_points,
@@ -42,6 +44,7 @@ __all__ = [
     "SheetView",
     "TurnView",
     "UndoView",
+    "asks_roll",
     "board_view",
     "turn_key",
 ]
@@ -71,6 +74,8 @@ class CellView:
     label: str  #: the accessible name, e.g. "Runter, Einser, 3 Punkte"
     reason: str  #: why it cannot be entered into (shown when tapped), else ""
     possible: str  #: the points the row can hold, for corrections
+    announce: str = ""  #: the name of its announce button ("Ansage, Kenta ansagen"), else ""
+    announced: bool = False  #: the row announced this turn (docs/rules.md, "Jamb")
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +92,9 @@ class ColumnView:
     lower: str
     kniffel_bonus: str
     total: str
+    sum1: str = ""  #: a Jamb column's Σ1 (rows 1-6 and their bonus), else ""
+    sum2: str = ""  #: Σ2: (Max - Min) × the ones
+    sum3: str = ""  #: Σ3: Triling to Jamb
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +114,7 @@ class SheetView:
     columns: tuple[ColumnView, ...]
     rows: tuple[RowView, ...]
     caption: str
+    jamb: bool = False  #: a Jamb sheet: Σ1, Σ2, Σ3 under each column (docs/rules.md, "Jamb")
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +144,7 @@ class BoardView:
     turn_key: int  #: changes whenever a turn is taken or taken back
     dice: str  #: the physical dice being previewed ("66655"), else ""
     points: int | None  #: the points being entered instead of dice
+    roll: int | None = None  #: which roll made the typed dice, where the rules ask (Jamb)
 
 
 def board_view(
@@ -145,20 +155,25 @@ def board_view(
     dice: Dice | None = None,
     points: int | None = None,
     bots: dict[str, str] | None = None,
+    roll: int | None = None,
 ) -> BoardView:
-    """The board for ``game``; ``dice`` or ``points`` are what the player to move typed."""
+    """The board for ``game``; ``dice`` or ``points`` are what the player to move typed, and
+    ``roll`` which roll made them (heard only where :func:`asks_roll`)."""
     mover = game.current_player()
+    if not asks_roll(game):
+        roll = None
     if mover is not None and dice_mode == "virtual":
         pending = game.pending(mover)
         dice = pending[0] if pending is not None else None
         points = None
+        roll = None  # the rolled dice say their roll themselves
     entries: dict[str, EntryOption] | None = None
     if mover is not None and dice is not None:
-        entries = {str(o.cell): o for o in game.entry_options(mover, dice)}
+        entries = {str(o.cell): o for o in game.entry_options(mover, dice, roll)}
     order = sorted(range(len(game.players)), key=lambda p: (p != mover, p))
+    typed = _Typed(dice, points, roll)
     sheets = tuple(
-        _sheet(game, t, p, mover, dice_mode, dice, points, entries if p == mover else None)
-        for p in order
+        _sheet(game, t, p, mover, dice_mode, typed, entries if p == mover else None) for p in order
     )
     winners = tuple(game.winners())
     totals = game.returns()
@@ -187,7 +202,45 @@ def board_view(
         turn_key=turn_key(game),
         dice="" if dice is None or dice_mode == "virtual" else str(dice),
         points=points,
+        roll=roll,
     )
+
+
+def asks_roll(game: Game) -> bool:
+    """Whether an entry of typed dice says which roll made them: on a Jamb sheet (Kenta) and
+    with a first-roll or announce column (docs/rules.md, "Jamb")."""
+    first_roll = (Discipline.HAND, Discipline.ANNOUNCE)
+    return game.options.sheet is Sheet.JAMB or any(
+        spec.discipline in first_roll for spec in game.columns
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Typed:
+    """What the player to move typed: dice or points, and the roll that made them."""
+
+    dice: Dice | None
+    points: int | None
+    roll: int | None
+
+
+def _announceable(game: Game, p: int, mover: int | None, dice_mode: str) -> set[str]:
+    """The cells the player to move may announce now: with virtual dice right after the first
+    roll (the rules' announce options); with real dice before the entry, the dice being at
+    the table (the rules take the players' word that it is after the first roll)."""
+    if p != mover or game.announced(p) is not None:
+        return set()
+    if dice_mode == "virtual":
+        return {str(option.cell) for option in game.announce_options(p)}
+    if game.pending(p) is not None:
+        return set()
+    return {
+        str(Cell(spec.id, row))
+        for spec in game.columns
+        if spec.discipline is Discipline.ANNOUNCE
+        for row in game.rows
+        if game.points(p, Cell(spec.id, row)) is None
+    }
 
 
 def turn_key(game: Game) -> int:
@@ -225,39 +278,46 @@ def _sheet(
     p: int,
     mover: int | None,
     dice_mode: str,
-    dice: Dice | None,
-    points: int | None,
+    typed: _Typed,
     entries: dict[str, EntryOption] | None,
 ) -> SheetView:
     allowed = {str(c) for c in game.allowed_cells(p)} if p == mover else set()
+    announceable = _announceable(game, p, mover, dice_mode)
+    announced = game.announced(p)
     due = {
         spec.id: game.due_row(p, spec.id)
         for spec in game.columns
         if spec.discipline is not Discipline.FREE
     }
     rows = []
+    jamb = game.options.sheet is Sheet.JAMB
     for row in game.rows:
         cells = []
         for spec in game.columns:
             cell = Cell(spec.id, row)
-            prefix = [t.cell(game.variant, cell)]
-            cells.append(
-                _cell(
-                    game,
-                    t,
-                    p,
-                    cell,
-                    prefix,
-                    is_due=due.get(spec.id) is row,
-                    allowed=str(cell) in allowed,
-                    mover=mover,
-                    dice_mode=dice_mode,
-                    dice=dice,
-                    points=points,
-                    entries=entries,
-                )
+            place = _place(game, t, cell)
+            prefix = [place]
+            if cell == announced:
+                prefix.append(t("angesagt"))
+            view = _cell(
+                game,
+                t,
+                p,
+                cell,
+                prefix,
+                is_due=due.get(spec.id) is row,
+                allowed=str(cell) in allowed,
+                mover=mover,
+                dice_mode=dice_mode,
+                typed=typed,
+                entries=entries,
             )
-        rows.append(RowView(row, t.row(row), tuple(cells), row is Row.SIXES))
+            if str(cell) in announceable:
+                view = replace(view, announce=t("{cell} ansagen", cell=place))
+            cells.append(replace(view, announced=cell == announced))
+        # A Jamb sheet draws a line under each block: 1-6, Max and Min, Triling to Jamb.
+        line = row is Row.SIXES or (jamb and row is Row.MIN)
+        rows.append(RowView(row, _row_words(game, t, row), tuple(cells), line))
     columns = tuple(_column(game, t, p, spec.id) for spec in game.columns)
     total = t.number(game.total(p))
     name = game.players[p]
@@ -269,7 +329,31 @@ def _sheet(
         columns=columns,
         rows=tuple(rows),
         caption=t("{name}: {total} Punkte", name=name, total=total),
+        jamb=jamb,
     )
+
+
+def _row_words(game: Game, t: Translator, row: Row) -> str:
+    """A row's name as the game's players write it: Jamb's and Yams' own words
+    (:mod:`kniffel.locales.family_words`), else the catalogues' Kniffel words."""
+    if game.variant.name in FAMILY:
+        return row_name(game.variant.name, row.value, t)
+    return t.row(row)
+
+
+def _column_words(game: Game, t: Translator, column: str) -> str:
+    spec = game.variant.column(column)
+    if game.variant.name in FAMILY:
+        return column_name(game.variant.name, column, t)
+    return t.column(spec)
+
+
+def _place(game: Game, t: Translator, cell: Cell) -> str:
+    """``cell`` in words, as :meth:`~kniffel.locales.Translator.cell` words it (``Runter,
+    Dreier``), with the family's own names for a Jamb or Yams sheet."""
+    if game.variant.name not in FAMILY:
+        return t.cell(game.variant, cell)
+    return f"{_column_words(game, t, cell.column)}, {_row_words(game, t, cell.row)}"
 
 
 def _cell(
@@ -283,10 +367,10 @@ def _cell(
     allowed: bool,
     mover: int | None,
     dice_mode: str,
-    dice: Dice | None,
-    points: int | None,
+    typed: _Typed,
     entries: dict[str, EntryOption] | None,
 ) -> CellView:
+    dice, points, roll = typed.dice, typed.points, typed.roll
     value = game.points(p, cell)
     possible = _possible(cell.row, game.options)
     words = list(prefix)
@@ -316,7 +400,7 @@ def _cell(
             option = entries.get(str(cell))
             if option is None:
                 state = CellState.REFUSED
-                reason = _why(game, t, p, cell, dice=dice)
+                reason = _why(game, t, p, cell, dice=dice, roll=roll)
                 words.append(t("nicht mit diesem Wurf"))
             else:
                 state = CellState.OPEN
@@ -327,7 +411,7 @@ def _cell(
                 if joker:
                     words.append(t("Joker"))
         elif points is not None:
-            reason = _why(game, t, p, cell, points=points)
+            reason = _why(game, t, p, cell, points=points, roll=roll)
             if not reason:
                 state = CellState.OPEN
                 words.append(t.points(points, possible=True))
@@ -369,6 +453,7 @@ def _why(
     dice: Dice | None = None,
     points: int | None = None,
     virtual: bool = False,
+    roll: int | None = None,
 ) -> str:
     """Why the engine would refuse an entry by seat ``p`` into ``cell`` (with ``dice`` or
     ``points``), in the reader's words; ``""`` when it would accept it."""
@@ -380,13 +465,15 @@ def _why(
             "roll first", code="not_rolled", player=game.players[p]
         )
     else:
-        refusal = game.check(Enter(game.players[p], cell, dice=dice, points=points))
+        refusal = game.check(Enter(game.players[p], cell, dice=dice, points=points, roll=roll))
     return "" if refusal is None else refusal_text(refusal, t)
 
 
 def _column(game: Game, t: Translator, p: int, column: str) -> ColumnView:
     spec = game.variant.column(column)
     totals = game.column_totals(p, column)
+    name = _column_words(game, t, column)
+    header = f"{spec.symbol} {name}" if spec.symbol else name
     upper_rows = [Cell(column, row) for row in game.rows if row.is_upper]
     upper_done = all(game.points(p, c) is not None for c in upper_rows)
     if totals.bonus:
@@ -397,8 +484,8 @@ def _column(game: Game, t: Translator, p: int, column: str) -> ColumnView:
         note = t("noch {n} bis zum Bonus", n=UPPER_BONUS_THRESHOLD - totals.upper)
     return ColumnView(
         id=column,
-        header=t.column_header(spec) if len(game.columns) > 1 else t("Punkte").capitalize(),
-        name=t.column(spec),
+        header=header if len(game.columns) > 1 else t("Punkte").capitalize(),
+        name=name,
         discipline=spec.discipline.value,
         factor=spec.factor,
         upper=t.number(totals.upper),
@@ -408,6 +495,9 @@ def _column(game: Game, t: Translator, p: int, column: str) -> ColumnView:
         lower=t.number(totals.lower),
         kniffel_bonus=t.number(totals.kniffel_bonus),
         total=t.number(totals.total),
+        sum1=t.number(totals.sum1),
+        sum2=t.number(totals.sum2),
+        sum3=t.number(totals.sum3),
     )
 
 

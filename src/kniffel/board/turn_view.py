@@ -10,6 +10,7 @@ from kniffel.locales import Translator
 from kniffel.locales.refusals import refusal_text
 from kniffel.rules import (
     MAX_ROLLS,
+    Announce,
     Clear,
     Dice,
     Edit,
@@ -143,8 +144,10 @@ def _mover_after_undo(game: Game) -> int | None:
 def _event_words(game: Game, t: Translator, event: Event) -> str:
     if isinstance(event, Roll):
         return t("Wurf von {name} ({dice})", name=event.player, dice=" ".join(map(str, event.dice)))
-    assert isinstance(event, Enter | Edit | Clear)
+    assert isinstance(event, Announce | Enter | Edit | Clear)
     where = t.cell(game.variant, event.cell)
+    if isinstance(event, Announce):
+        return t("Ansage von {name}: {cell}", name=event.player, cell=where)
     if isinstance(event, Enter):
         value = game.points(event.player, event.cell)
         if value is not None:

@@ -144,8 +144,9 @@ REFUSALS: dict[str, str] = {
     "roll_stands": N_("Ein Wurf mit virtuellen Würfeln gilt; er wird nicht zurückgenommen"),
 }
 
+# With the columns a house rule adds (Jamb's Ručna and Od sredine): a refusal names them too.
 _COLUMNS: dict[str, ColumnSpec] = {
-    spec.id: spec for variant in PRESETS.values() for spec in variant.columns
+    spec.id: spec for variant in PRESETS.values() for spec in (*variant.columns, *variant.optional)
 }
 
 

@@ -551,7 +551,8 @@ class Game:
             return [RollAction()]
         dice, rolls = pending
         actions: list[Action] = [EnterAction(o.cell) for o in self.entry_options(p, dice)]
-        if rolls < MAX_ROLLS:
+        # No roll where every open cell takes only a first roll (Jamb): the engine refuses it.
+        if rolls < MAX_ROLLS and not self._only_first_roll_cells(p):
             actions.extend(RollAction(keep) for keep in keeps_of(dice))
         return actions
 

@@ -54,7 +54,7 @@ Whole = Annotated[StrictInt, BeforeValidator(_whole)]
 Version = Annotated[StrictInt, Field(ge=0), BeforeValidator(_whole)]
 Bonus = Annotated[StrictInt, Field(ge=0, le=MAX_KNIFFEL_BONUS), BeforeValidator(_whole)]
 
-VariantName = Literal["kniffel", "yahtzee", "rauf-runter", "dreifach"]
+VariantName = Literal["kniffel", "yahtzee", "rauf-runter", "dreifach", "jamb", "yams"]
 DiceMode = Literal["physical", "virtual"]
 BotName = Literal["greedy", "best"]
 PlayerName = Annotated[StrictStr, Field(min_length=1, max_length=MAX_NAME)]
@@ -72,6 +72,14 @@ class OptionsIn(_Body):
     kniffel_bonus: Bonus | None = None
     joker: Literal["free", "forced", "none"] | None = None
     zero_only_upper: StrictBool | None = None
+    # Jamb's house rules and the family's optional columns (docs/rules.md, "Jamb", "Yams"); a
+    # preset refuses the ones it does not offer, in plain words (code unknown_option).
+    trips_bonus: Literal[10, 20] | None = None
+    straight_fixed: StrictBool | None = None
+    sum2_bonus: StrictBool | None = None
+    hand: StrictBool | None = None
+    middle: StrictBool | None = None
+    announce: StrictBool | None = None
 
 
 class NewGameBody(_Body):

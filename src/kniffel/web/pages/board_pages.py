@@ -51,16 +51,28 @@ BOARDS_KEPT = 256
 
 
 def _board(
-    request: Request, view: GameView, t: Translator, dice: Dice | None, points: int | None
+    request: Request,
+    view: GameView,
+    t: Translator,
+    dice: Dice | None,
+    points: int | None,
+    roll: int | None = None,
 ) -> BoardView:
     kept: Kept[tuple[object, ...], BoardView] | None = getattr(request.app.state, "boards", None)
     if kept is None:
         kept = request.app.state.boards = Kept(BOARDS_KEPT)
-    key = (view.id, view.version, t.lang, t.game, None if dice is None else dice.faces, points)
+    faces = None if dice is None else dice.faces
+    key = (view.id, view.version, t.lang, t.game, faces, points, roll)
     return kept.get(
         key,
         lambda: board_view(
-            view.game, t, dice_mode=view.dice_mode, dice=dice, points=points, bots=view.bots
+            view.game,
+            t,
+            dice_mode=view.dice_mode,
+            dice=dice,
+            points=points,
+            bots=view.bots,
+            roll=roll,
         ),
     )
 
@@ -80,6 +92,7 @@ def _fragment(request: Request, view: GameView, context: dict[str, Any], status:
     board: BoardView = context["board"]
     t = rendering.translator(request).for_variant(view.variant)
     key: tuple[object, ...] = (view.id, view.version, t.lang, t.game, board.dice, board.points)
+    key += (board.roll,)
     key += (context["can_change"], context["message"], status)
     body = kept.get(
         key,
@@ -100,11 +113,12 @@ def _board_context(
     points: int | None = None,
     message: str = "",
     page: bool = True,
+    roll: int | None = None,
 ) -> dict[str, Any]:
     """What ``board.html`` shows; ``page=False`` for the board fragment alone."""
     t = rendering.translator(request).for_variant(view.variant)  # the preset's own words
     game = view.game
-    board = _board(request, view, t, dice, points)
+    board = _board(request, view, t, dice, points, roll)
     can_change = rendering.device_key(request, view) is not None
     settings = request.app.state.settings
     # Phones cannot follow a link to 127.0.0.1: the links take the address they can reach.
@@ -157,6 +171,13 @@ def _typed(request: Request, t: Translator, view: GameView) -> tuple[Dice | None
     except forms.FormError as exc:
         return None, None, str(exc)
     return dice, points, ""
+
+
+def _typed_roll(request: Request) -> int | None:
+    """Which roll made the typed dice (``?rolls=1``), as the page's roll buttons say; the
+    board hears it where the rules ask (Jamb, the first-roll and announce columns)."""
+    text = request.query_params.get("rolls", "")
+    return int(text) if text in ("1", "2", "3") else None
 
 
 @router.get("/g/{game_id}")
@@ -212,7 +233,10 @@ async def board_fragment(request: Request, game_id: str) -> Response:
     except GameNotFound:
         return rendering.not_found(request)
     dice, points, message = _typed(request, t, view)
-    context = _board_context(request, view, dice=dice, points=points, message=message, page=False)
+    roll = _typed_roll(request)
+    context = _board_context(
+        request, view, dice=dice, points=points, message=message, page=False, roll=roll
+    )
     return _fragment(request, view, context, 200)
 
 
@@ -306,6 +330,7 @@ def _posts_event(
 
 for _name, _make_event in (
     ("enter", moves.entry_event),
+    ("announce", moves.announce_event),
     ("edit", moves.edit_event),
     ("clear", moves.clear_event),
     ("undo", _undo_event),

@@ -85,9 +85,11 @@ def presets(t: Translator) -> list[Preset]:
     ]
 
 
-#: The presets the form and the API start: Jamb and Yams replay and import, but the board
-#: cannot start them yet (their options and announcing are not on the form).
+#: The presets the form and the API start: every one, Jamb and Yams with their own house rules.
 _FORM_PRESETS = {name: PRESETS[name] for name in get_args(VariantName)}
+#: The house rules a form sends for a variant it does not know: the Kniffel ones, so that the
+#: variant itself is what gets refused.
+_KNIFFEL_OFFERED = PRESETS["kniffel"].options.offered
 
 
 def bot_name(seat: int) -> str:
@@ -114,6 +116,12 @@ class NewGameForm(BaseModel):
     zero_only_upper: str = ""
     joker: str = ""
     kniffel_bonus: str = ""
+    trips_bonus: str = ""  #: "20" for Triling + 20 (docs/rules.md, "Jamb")
+    straight_fixed: str = ""
+    sum2_bonus: str = ""
+    hand: str = ""
+    middle: str = ""
+    announce: str = ""
 
     def seats(self) -> list[tuple[str, str]]:
         """Each name field as typed with who plays it (``person``, ``greedy``, ``best``)."""
@@ -136,18 +144,31 @@ class NewGameForm(BaseModel):
         return names, bots
 
     def options(self) -> dict[str, Any] | None:
-        """The house rules the form asks for; ``None`` (the preset's own) without their fields."""
+        """The house rules the form asks for; ``None`` (the preset's own) without their fields.
+
+        The form holds the fields of every preset (a script shows the chosen one's); only
+        those the chosen preset offers are read, so Jamb never hears of a Chance field.
+        """
         if not self.house_rules:
             return None
         bonus = self.kniffel_bonus.strip() or "0"
-        return {
+        fields = {
             "chance": bool(self.chance),
             "pasch": "matching_dice" if self.pasch == "matching_dice" else "all_dice",
             "zero_only_upper": bool(self.zero_only_upper),
             "joker": self.joker.strip() or None,  # none: the preset's joker
             # Not a whole number: left as text, for the model to refuse.
             "kniffel_bonus": int(bonus) if _WHOLE.fullmatch(bonus) else bonus,
+            "trips_bonus": 20 if self.trips_bonus.strip() == "20" else 10,
+            "straight_fixed": bool(self.straight_fixed),
+            "sum2_bonus": bool(self.sum2_bonus),
+            "hand": bool(self.hand),
+            "middle": bool(self.middle),
+            "announce": bool(self.announce),
         }
+        preset = _FORM_PRESETS.get(self.variant.strip() or "rauf-runter")
+        offered = preset.options.offered if preset is not None else _KNIFFEL_OFFERED
+        return {name: value for name, value in fields.items() if name in offered}
 
     def body(self) -> dict[str, Any]:
         """The JSON API's request body (:class:`~kniffel.web.api.schemas.NewGameBody`) for this
@@ -175,11 +196,18 @@ class NewGameForm(BaseModel):
             players=tuple(name for name, _ in seats),
             seats=tuple(who if who in BOT_NAMES else "person" for _, who in seats),
             dice_mode=self.dice_mode.strip() or "physical",
-            chance=bool(chosen["chance"]),
-            pasch=str(chosen["pasch"]),
-            zero_only_upper=bool(chosen["zero_only_upper"]),
-            joker=str(chosen["joker"]),
+            # A Jamb sheet has no Chance nor joker: the Kniffel fields show Kniffel's defaults.
+            chance=bool(chosen.get("chance", True)),
+            pasch=str(chosen.get("pasch", "all_dice")),
+            zero_only_upper=bool(chosen.get("zero_only_upper", False)),
+            joker=str(chosen.get("joker", "free")),
             kniffel_bonus=self.kniffel_bonus if asked else str(defaults.kniffel_bonus),
+            trips_bonus=int(chosen.get("trips_bonus", 10)),
+            straight_fixed=bool(chosen.get("straight_fixed", False)),
+            sum2_bonus=bool(chosen.get("sum2_bonus", False)),
+            hand=bool(chosen.get("hand", False)),
+            middle=bool(chosen.get("middle", False)),
+            announce=bool(chosen.get("announce", False)),
             custom=preset is None or chosen != defaults.as_dict(),
         )
 
@@ -237,6 +265,12 @@ class NewGame:
     zero_only_upper: bool = False
     joker: str = "free"
     kniffel_bonus: str = "0"
+    trips_bonus: int = 10
+    straight_fixed: bool = False
+    sum2_bonus: bool = False
+    hand: bool = False
+    middle: bool = False
+    announce: bool = False
     custom: bool = False  #: house rules differ from the preset's: show them open
     errors: list[str] = field(default_factory=list)
 

@@ -14,11 +14,12 @@ from typing import Any
 from starlette.datastructures import FormData
 
 from kniffel.board.service import GameView, check_virtual
+from kniffel.board.sheet_view import asks_roll
 from kniffel.locales import Translator
 from kniffel.record import event_from_json
 from kniffel.web.pages import forms
 
-__all__ = ["check", "clear_event", "edit_event", "entry_event"]
+__all__ = ["announce_event", "check", "clear_event", "edit_event", "entry_event"]
 
 
 def check(view: GameView, event: dict[str, Any]) -> dict[str, Any]:
@@ -47,7 +48,21 @@ def entry_event(form: FormData, view: GameView, t: Translator) -> dict[str, Any]
         event["dice"] = list(dice.faces)
     if points is not None:
         event["points"] = points
+    if (dice is not None or points is not None) and asks_roll(game):
+        # Real dice: the player says which roll made them (docs/board.md, "Jamb und Yams").
+        roll = forms.number_field(form, t, "rolls")
+        if roll is not None:
+            event["roll"] = roll
     return check(view, event)
+
+
+def announce_event(form: FormData, view: GameView, t: Translator) -> dict[str, Any]:
+    """The player to move announces a row of the announce column (Najava, annoncée)."""
+    game = view.game
+    name = forms.required_text(form, "cell", t("Bitte ein Feld wählen."))
+    player = game.current_player()
+    mover = game.players[0 if player is None else player]
+    return check(view, {"type": "announce", "player": mover, "cell": str(game.cell(name))})
 
 
 def edit_event(form: FormData, view: GameView, t: Translator) -> dict[str, Any]:

@@ -79,6 +79,12 @@ def _form_context(form: forms.NewGame) -> dict[str, Any]:
         "zero_only_upper": form.zero_only_upper,
         "joker": form.joker,
         "kniffel_bonus": form.kniffel_bonus,
+        "trips_bonus": form.trips_bonus,
+        "straight_fixed": form.straight_fixed,
+        "sum2_bonus": form.sum2_bonus,
+        "hand": form.hand,
+        "middle": form.middle,
+        "announce": form.announce,
         "custom": form.custom,
     }
 

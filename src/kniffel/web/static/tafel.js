@@ -23,15 +23,27 @@ if (window.htmx) {
   // ------------------------------------------------------------- new game
 
   function setUpNewGame(form) {
+    // Each preset offers its own house rules (Jamb: Triling, Kenta, Σ2 and its columns): only
+    // the chosen preset's fields show; the server reads only those (docs/board.md).
+    const showRules = (variant) => {
+      for (const part of $$("[data-variants]", form)) {
+        part.hidden = !part.dataset.variants.split(" ").includes(variant);
+      }
+    };
     const setOptions = (options) => {
-      form.elements.chance.checked = !!options.chance;
-      form.elements.pasch.checked = options.pasch === "matching_dice";
-      form.elements.zero_only_upper.checked = !!options.zero_only_upper;
-      for (const radio of form.elements.joker) radio.checked = radio.value === options.joker;
-      form.elements.kniffel_bonus.value = options.kniffel_bonus;
+      const checks = ["chance", "zero_only_upper", "straight_fixed", "sum2_bonus", "hand", "middle", "announce"];
+      for (const name of checks) if (name in options) form.elements[name].checked = !!options[name];
+      if ("pasch" in options) form.elements.pasch.checked = options.pasch === "matching_dice";
+      if ("joker" in options) for (const radio of form.elements.joker) radio.checked = radio.value === options.joker;
+      if ("kniffel_bonus" in options) form.elements.kniffel_bonus.value = options.kniffel_bonus;
+      if ("trips_bonus" in options) form.elements.trips_bonus.checked = options.trips_bonus === 20;
     };
     for (const radio of $$('input[name="variant"]', form)) {
-      radio.addEventListener("change", () => setOptions(JSON.parse(radio.dataset.options)));
+      radio.addEventListener("change", () => {
+        setOptions(JSON.parse(radio.dataset.options));
+        showRules(radio.value);
+      });
+      if (radio.checked) showRules(radio.value);
     }
     const extra = $$("[data-extra-player]", form).filter((li) => !$("input", li).value);
     const add = $("[data-add-player]", form);
@@ -130,6 +142,8 @@ if (window.htmx) {
       const params = new URLSearchParams();
       if (mode() === "dice" && diceText().length === 5) params.set("dice", diceText());
       if (pointsText() !== "") params.set("points", pointsText());
+      // Which roll made them: Jamb's Kenta and the first-roll columns score by it.
+      if (rollsInput()) params.set("rolls", rollsInput().value);
       // The turn the dice were typed in: the server previews them only for that turn.
       params.set("turn", turnKey());
       return `/g/${gameId}/board?${params}`;
@@ -249,7 +263,9 @@ if (window.htmx) {
         button.setAttribute("aria-pressed", button.dataset.rolls === value ? "true" : "false");
       }
       clearTipp();
-      if (keep) remember();
+      if (!keep) return;
+      remember();
+      schedulePreview(); // the preview of a Jamb entry may change with the roll
     }
 
     function clearEntry() {

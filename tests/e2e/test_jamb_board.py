@@ -1,0 +1,202 @@
+"""Jamb and Yams on the board, in the browser: the start page offers them with their own house
+rules, and a Jamb game is played with its announce and first-roll columns (docs/board.md,
+"Jamb und Yams")."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Browser, Locator, Page, expect
+
+from .conftest import PHONE
+
+pytestmark = pytest.mark.e2e
+
+
+def test_the_start_page_shows_jambs_house_rules_when_jamb_is_chosen(
+    browser: Browser, server: str
+) -> None:
+    context = browser.new_context(viewport=PHONE, locale="hr", has_touch=True)
+    page = context.new_page()
+    page.goto(f"{server}/?lang=hr")
+    page.locator("details.house-rules summary").click()
+    chance = page.locator('input[name="chance"]')
+    triling = page.locator('input[name="trips_bonus"]')
+    expect(chance).to_be_visible()
+    expect(triling).to_be_hidden()
+    page.locator('input[name="variant"][value="jamb"]').check()
+    # Jamb has no Chance and no joker: its own rules show instead.
+    expect(triling).to_be_visible()
+    expect(chance).to_be_hidden()
+    expect(page.locator('input[name="announce"]')).to_be_hidden()  # Jamb's Najava is always there
+    triling.check()
+    page.locator('input[name="hand"]').check()
+    page.locator("#player-1").fill("Ana")
+    page.locator("#player-2").fill("Ivo")
+    page.locator('form.new-game button[type="submit"]').click()
+    expect(page.locator("#board")).to_be_visible()
+    game_id = re.sub(r"[?#].*", "", page.url).rsplit("/", 1)[1]
+    state = page.request.get(f"{server}/api/games/{game_id}").json()
+    assert state["options"]["trips_bonus"] == 20 and state["options"]["hand"] is True
+    assert [c["id"] for c in state["columns"]] == ["down", "free", "up", "announce", "hand"]
+    # Back on the start page, Yams shows its columns and the Kniffel rules again.
+    page.goto(f"{server}/?lang=hr")
+    page.locator("details.house-rules summary").click()
+    page.locator('input[name="variant"][value="yams"]').check()
+    expect(page.locator('input[name="announce"]')).to_be_visible()
+    expect(page.locator('input[name="middle"]')).to_be_hidden()
+    expect(page.locator('input[name="chance"]')).to_be_visible()
+    context.close()
+
+
+#: Jamb's rows 1-6 in Croatian, by face (kniffel.locales.family_words).
+HR_FACES = {1: "Jedinice", 2: "Dvojke", 3: "Trojke", 4: "Četvorke", 5: "Petice", 6: "Šestice"}
+UPPER_IDS = {1: "ones", 2: "twos", 3: "threes", 4: "fours", 5: "fives", 6: "sixes"}
+
+
+def _faces(page: Page) -> list[int]:
+    return [
+        int(v)
+        for v in page.locator(".tray input[data-die]").evaluate_all(
+            "dice => dice.map(d => d.value)"
+        )
+    ]
+
+
+def _version(page: Page) -> int:
+    return int(page.locator("#board").get_attribute("data-version") or "0")
+
+
+def _settled(page: Page, version: int) -> None:
+    expect(page.locator("#board")).to_have_attribute("data-version", str(version))
+
+
+def _roll(page: Page, hold: list[int] | None = None) -> list[int]:
+    """Roll, holding exactly the dice at the positions ``hold``; the faces that fell."""
+    dice = page.locator(".tray input[data-die]")
+    for position in range(dice.count()):
+        if dice.nth(position).is_checked() != (position in (hold or [])):
+            page.locator(".die-toggle").nth(position).click()
+    version = _version(page)
+    page.locator(".roll-button").click()
+    _settled(page, version + 1)
+    return _faces(page)
+
+
+def _cell(page: Page, seat: int, cell: str) -> Locator:
+    return page.locator(f'[id="c{seat}-{cell}"]')
+
+
+def _enter(page: Page, seat: int, cell: str) -> None:
+    version = _version(page)
+    _cell(page, seat, cell).click()
+    _settled(page, version + 1)
+
+
+def _most(faces: list[int]) -> tuple[int, int]:
+    """The face that fell most often (the higher on a tie) and how often."""
+    face = max(set(faces), key=lambda f: (faces.count(f), f))
+    return face, faces.count(face)
+
+
+def test_a_jamb_game_in_croatian_with_an_announcement_and_the_hand_column(
+    browser: Browser, server: str
+) -> None:
+    context = browser.new_context(viewport=PHONE, locale="hr", has_touch=True)
+    page = context.new_page()
+    page.goto(f"{server}/?lang=hr")
+    page.locator('input[name="variant"][value="jamb"]').check()
+    page.locator('input[name="dice_mode"][value="virtual"]').check()
+    page.locator("details.house-rules summary").click()
+    page.locator('input[name="hand"]').check()
+    page.locator("#player-1").fill("Ana")
+    page.locator("#player-2").fill("Ivo")
+    page.locator('form.new-game button[type="submit"]').click()
+    expect(page.locator("#board")).to_be_visible()
+    game_url = re.sub(r"[?#].*", "", page.url)
+    # Ivo's phone watches (no key): it sees what is announced, live.
+    watcher_context = browser.new_context(viewport=PHONE, locale="hr")
+    watcher = watcher_context.new_page()
+    watcher.goto(f"{game_url}?lang=hr")
+    expect(watcher.locator("#sheet-0 .col-head")).to_have_text(
+        ["↓ Dolje", "Slobodna", "↑ Gore", "Najava", "Ručna"]
+    )
+
+    # Ana announces after her first roll, then makes the announced row impossible: holding
+    # two different faces leaves no Jamb (or two equal ones, no Kenta): a missed
+    # announcement scores 0.
+    first = _roll(page)
+    expect(page.locator(".announce-btn")).to_have_count(13)
+    row, name = ("straight", "Kenta") if len(set(first)) == 1 else ("jamb", "Jamb")
+
+    def spoiler(faces: list[int]) -> list[int]:
+        """Two dice that spoil the row: two faces unlike (no Jamb) or alike (no Kenta)."""
+        pairs = [(i, j) for i in range(5) for j in range(i + 1, 5)]
+        alike = row == "straight"
+        return list(next(p for p in pairs if (faces[p[0]] == faces[p[1]]) == alike))
+
+    version = _version(page)
+    page.get_by_role("button", name=f"Najavi: Najava, {name}").click()
+    _settled(page, version + 1)
+    expect(page.locator(".announce-btn")).to_have_count(0)
+    marked = watcher.locator(f'#sheet-0 td.announced [id="c0-announce.{row}"]')
+    expect(marked).to_have_count(1, timeout=20_000)
+    expect(marked).to_have_attribute("aria-label", re.compile(f"Najava, {name}, najavljeno"))
+    # Announced, the turn's entry goes there and nowhere else.
+    expect(_cell(page, 0, "free.sixes")).to_have_attribute("aria-disabled", "true")
+    second = _roll(page, spoiler(first))
+    _roll(page, spoiler(second))
+    expect(_cell(page, 0, f"announce.{row}")).to_have_accessible_name(re.compile("moguće 0 bodova"))
+    _enter(page, 0, f"announce.{row}")
+    expect(_cell(page, 0, f"announce.{row}")).to_have_text("0")
+
+    # Ivo announces his most frequent face, keeps it, and scores it on the third roll.
+    first = _roll(page)
+    face, _count = _most(first)
+    version = _version(page)
+    page.get_by_role("button", name=f"Najavi: Najava, {HR_FACES[face]}").click()
+    _settled(page, version + 1)
+    expect(
+        watcher.locator(f'#sheet-1 td.announced [id="c1-announce.{UPPER_IDS[face]}"]')
+    ).to_have_count(1, timeout=20_000)
+    second = _roll(page, [i for i, f in enumerate(first) if f == face])
+    third = _roll(page, [i for i, f in enumerate(second) if f == face])
+    ivo_announced = face * third.count(face)
+    _enter(page, 1, f"announce.{UPPER_IDS[face]}")
+
+    # Ana enters her first roll into the hand column (Ručna).
+    first = _roll(page)
+    ana_face, ana_count = _most(first)
+    _enter(page, 0, f"hand.{UPPER_IDS[ana_face]}")
+    ana_hand = ana_face * ana_count
+
+    # Ivo rolls twice: the hand column refuses the second roll, and says why.
+    _roll(page)
+    second = _roll(page)
+    late = _cell(page, 1, f"hand.{UPPER_IDS[_most(second)[0]]}")
+    expect(late).to_have_attribute("aria-disabled", "true")
+    version = _version(page)
+    late.click(force=True)  # Playwright waits for enabled buttons; a finger does not
+    expect(page.locator("#toast")).to_contain_text(
+        re.compile(r"^Ručna, \w+ prima samo prvo bacanje, ne bacanje 2")
+    )
+    assert _version(page) == version  # nothing changed
+    ivo_face, ivo_count = _most(second)
+    _enter(page, 1, f"free.{UPPER_IDS[ivo_face]}")
+    ivo_free = ivo_face * ivo_count
+
+    # The reckoning: a row 1-6 counts face × dice into Σ1; no column has its three Σ2 rows,
+    # and Σ1 stays under 60, so no bonus.
+    ana_total = 0 + ana_hand
+    ivo_total = ivo_announced + ivo_free
+    for seat, total in ((0, ana_total), (1, ivo_total)):
+        expect(page.locator(f"#sheet-{seat} tr.grand td")).to_have_text(str(total))
+        expect(watcher.locator(f"#sheet-{seat} tr.grand td")).to_have_text(
+            str(total), timeout=20_000
+        )
+    expect(page.locator("#sheet-0 tr.sum1 td")).to_have_text(["0", "0", "0", "0", str(ana_hand)])
+    state = page.request.get(f"{server}/api/games/{game_url.rsplit('/', 1)[1]}").json()
+    assert [p["total"] for p in state["players"]] == [ana_total, ivo_total]
+    watcher_context.close()
+    context.close()
