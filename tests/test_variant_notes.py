@@ -25,7 +25,15 @@ HOUSE_RULES = [
         (True, False), Pasch, (False, True), Joker, (0, 1, 100)
     )
 ]
-TURN_WORDS = {"de": r"(\d+) Zü?ge?\b", "en": r"(\d+) turns?\b"}
+TURN_WORDS = {
+    "de": r"(\d+) Zü?ge?\b",
+    "en": r"(\d+) turns?\b",
+    "hr": r"(\d+) poteza?\b",
+    "sr_Latn": r"(\d+) poteza?\b",
+    "fr": r"(\d+) tours?\b",
+}
+#: The Chance row as the notes name it (Croatian and Serbian decline it: "bez Šanse").
+CHANCE_WORDS = {"de": "Chance", "en": "Chance", "hr": "Šans", "sr_Latn": "Šans", "fr": "Chance"}
 #: The presets that offer the Kniffel house rules above (Jamb has its own: docs/rules.md, "Jamb").
 KNIFFEL_SHEETS = [
     name for name, v in PRESETS.items() if set(HOUSE_RULES[0]) <= set(v.options.offered)
@@ -55,7 +63,7 @@ def test_every_preset_note_counts_the_turns_of_its_variant_under_every_house_rul
         counts = [int(n) for n in re.findall(TURN_WORDS[lang], note)]
         assert counts == [len(variant.columns) * (13 if rules["chance"] else 12)], (rules, note)
         assert (f"{rules['kniffel_bonus']} " in note) == (rules["kniffel_bonus"] > 0), note
-        assert ("Chance" in note) == (not rules["chance"]), note
+        assert (CHANCE_WORDS[lang] in note) == (not rules["chance"]), note
 
 
 @pytest.mark.parametrize("name", PRESETS)
