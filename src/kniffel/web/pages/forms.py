@@ -252,6 +252,10 @@ def new_game_refusal(error: Exception, t: Translator) -> str:
     return refusal_text(error, t)
 
 
+#: The rules' default house rules (the form's fields start from them).
+_RULES = Options()
+
+
 @dataclass(frozen=True, slots=True)
 class NewGame:
     """The new-game form's fields as shown (again, after a mistake)."""
@@ -260,17 +264,18 @@ class NewGame:
     players: tuple[str, ...] = ()  #: the name fields as typed, in seat order
     seats: tuple[str, ...] = ()  #: who plays each name field: person, greedy or best
     dice_mode: str = "physical"
-    chance: bool = True
-    pasch: str = "all_dice"
-    zero_only_upper: bool = False
-    joker: str = "free"
-    kniffel_bonus: str = "0"
-    trips_bonus: int = 10
-    straight_fixed: bool = False
-    sum2_bonus: bool = False
-    hand: bool = False
-    middle: bool = False
-    announce: bool = False
+    # The house rules' defaults are the rules' own (kniffel.rules.Options), never restated here.
+    chance: bool = _RULES.chance
+    pasch: str = _RULES.pasch.value
+    zero_only_upper: bool = _RULES.zero_only_upper
+    joker: str = _RULES.joker.value
+    kniffel_bonus: str = str(_RULES.kniffel_bonus)
+    trips_bonus: int = _RULES.trips_bonus
+    straight_fixed: bool = _RULES.straight_fixed
+    sum2_bonus: bool = _RULES.sum2_bonus
+    hand: bool = _RULES.hand
+    middle: bool = _RULES.middle
+    announce: bool = _RULES.announce
     custom: bool = False  #: house rules differ from the preset's: show them open
     errors: list[str] = field(default_factory=list)
 
