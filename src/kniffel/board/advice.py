@@ -130,7 +130,9 @@ class AdviceService:
                     lambda: self._wins.get(key, lambda: self.wins(view, position))
                 )
                 self._working[key] = found
-                found.add_done_callback(lambda _: self._forget(key))
+        # Outside the lock: a future already done runs the callback at once, in this thread,
+        # and _forget takes the lock (it deadlocked every later Tipp of the app).
+        found.add_done_callback(lambda _: self._forget(key))
         try:
             return found.result(timeout=seconds)
         except StillWorking:
