@@ -271,6 +271,9 @@ def test_simulated_reasons_follow_the_panel(
     # The process keeps each position's reasons (reasons._CACHE) and every end state's games
     # (turn_ends._STREAMS): after an earlier test of the same position the panel would have
     # them at once.
+    # An earlier test's position still worked out in the background would land in the new
+    # cache too: wait until the background is idle first.
+    assert reasons._BACKGROUND.wait_idle(1200)
     monkeypatch.setattr(reasons, "_CACHE", reasons._Cache())
     monkeypatch.setattr(turn_ends, "_STREAMS", turn_ends._Streams())
     game = _new(client, "rauf-runter")
@@ -298,6 +301,7 @@ def test_the_advice_api_answers_at_once_with_the_reasons_pending(
     """Rauf-Runter: the JSON answers with the choices and their expected totals without the
     simulated chances, says they are pending and how far they are; asked again it has them,
     and the same figures on every later request."""
+    assert reasons._BACKGROUND.wait_idle(1200)
     monkeypatch.setattr(reasons, "_CACHE", reasons._Cache())
     monkeypatch.setattr(turn_ends, "_STREAMS", turn_ends._Streams())
     game = _new(client, "rauf-runter")

@@ -376,6 +376,11 @@ class _Background:
         with self._done:
             self._done.wait_for(lambda: key not in self._progress, timeout=seconds)
 
+    def wait_idle(self, seconds: float) -> bool:
+        """Wait up to ``seconds`` until nothing is asked or being worked out; whether so."""
+        with self._done:
+            return self._done.wait_for(lambda: not self._progress, timeout=seconds)
+
     def _work(self) -> None:
         while True:
             with self._lock:
