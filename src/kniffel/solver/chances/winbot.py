@@ -119,6 +119,13 @@ class WinBot(ValueBot):
             self.against(*(SheetBatch.of_game(game, p) for p in others))
         return super().choose(game)
 
+    def distinct(self, sheets: SheetBatch) -> tuple[SheetBatch, IntArray]:
+        # Against opponents a sheet's worth depends on the opponents' sheets of the same game,
+        # which are aligned with ``sheets``: equal sheets of different games are not alike.
+        if self.opponents:
+            return sheets, np.arange(sheets.size, dtype=np.int64)
+        return super().distinct(sheets)
+
     def is_late(self, sheets: SheetBatch) -> BoolArray:
         """Which sheets are played for the win: few entries left to them and to every opponent."""
         late = self.cells - sheets.filled_count() <= self.late

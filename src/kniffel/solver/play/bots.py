@@ -140,11 +140,15 @@ class ValueBot:
                 return RollAction(KEEPS[keep])
         return EnterAction(_slot_cell(sheets, entries, int(_best(worth[0, :, roll]))))
 
+    def distinct(self, sheets: SheetBatch) -> tuple[SheetBatch, IntArray]:
+        """The distinct sheets of ``sheets`` and, per sheet, the index of its distinct one."""
+        return sheets.distinct()
+
     def play_turns(self, sheets: SheetBatch, roll: Roller, choices: Array) -> TurnLog:
         # The turn's values depend only on what decides the future of a sheet, and the
         # sheets of a batch repeat (every game played on from one position starts alike):
         # the values are worked out once per distinct sheet and read by each game.
-        distinct, of = sheets.distinct()
+        distinct, of = self.distinct(sheets)
         entries, worth = self.worth(distinct)
         keep_worth = _keep_worth(worth.max(axis=1))
         after_one = keep_worth[0][:, ROLL_KEEPS].max(axis=-1)  # the best keep of each first roll
