@@ -2,6 +2,10 @@
 
 Run: ``uv run python benchmarks/chances_intervals.py [--games G] [--repeats R] [--samples N ...]``.
 
+First, where the exact chances start: over every entry of ``G`` seeded two-player games of
+``kniffel`` and ``yahtzee``, per number of entries left to the player, the share of sheets
+whose distribution is exact (at most ``EXACT_STATES`` reachable states; counted, not solved).
+
 Where the board simulates (docs/solver.md, "Win chances"), each chance comes with a 95 %
 interval from the simulated games. This script checks the intervals where the truth is
 known: positions of seeded two-player Kniffel games of the best bot late enough for the
@@ -28,6 +32,7 @@ from chances import interleaved
 
 from kniffel.rules import Enter, Game, get_variant
 from kniffel.solver.chances.distribution import turns_left
+from kniffel.solver.chances.endgame import EXACT_STATES, reachable_states
 from kniffel.solver.chances.forecast import forecast
 from kniffel.solver.chances.interval import win_intervals
 from kniffel.solver.chances.sampled import sample_finals
@@ -51,6 +56,37 @@ def positions(games: int, seed: int) -> list[Game]:
     return found
 
 
+def reach(games: int, seed: int) -> None:
+    """Per entries left, the share of sheets valued exactly, in both one-column presets."""
+    presets = ("kniffel", "yahtzee")
+    shares: dict[str, dict[int, list[bool]]] = {}
+    for name in presets:
+        variant = get_variant(name)
+        sims = simulate(variant, "best", 2 * games, seed, keep_logs=2 * games)
+        found: dict[int, list[bool]] = {}
+        for g in range(games):
+            whole = interleaved(sims, 2 * g, 2)
+            game = Game(variant, whole.players)
+            for event in whole.log:
+                game.push(event)
+                if not isinstance(event, Enter):
+                    continue
+                player = game.players.index(event.player)
+                left = turns_left(game, player)
+                if left:
+                    found.setdefault(left, []).append(
+                        reachable_states(game, player) <= EXACT_STATES
+                    )
+        shares[name] = found
+    print(f"## Where the chances are exact: {games} games of each preset (seed {seed})\n")
+    print("| entries left | " + " | ".join(f"`{n}` exact" for n in presets) + " |")
+    print("| ---: |" + " ---: |" * len(presets))
+    for left in sorted(shares[presets[0]]):
+        cells = [f"{np.mean(shares[n].get(left, [False])):.0%}" for n in presets]
+        print(f"| {left} | " + " | ".join(cells) + " |")
+    print()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10)
@@ -60,6 +96,7 @@ def main() -> None:
     args = parser.parse_args()
     os.environ.setdefault("KNIFFEL_CACHE_DIR", tempfile.mkdtemp(prefix="kniffel-bench-"))
     start = time.perf_counter()
+    reach(args.games, args.seed)
     games = positions(args.games, args.seed)
     exact = []
     kept = []
