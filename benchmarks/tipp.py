@@ -1,9 +1,10 @@
 """The Tipp's latency: its panel, and the chances of bonus and Kniffel behind each choice.
 
 Run: ``uv run python benchmarks/tipp.py [--variant V ...] [--positions N] [--seed S]
-[--main DIR]``; with ``--main`` (a checkout of main, e.g. ``git worktree add /tmp/main
-c5fda87``) that checkout's own benchmark runs after each preset and its p50 stands beside
-this one's, with the ratio.
+[--main DIR]``; every preset (``kniffel``, ``yahtzee``, ``rauf-runter``, ``dreifach``) unless
+``--variant`` names some. With ``--main`` (a copy of main's tree, e.g. ``git archive main |
+tar -x -C /tmp/main``) main's own benchmark runs on the same positions after each preset, and
+one table at the end sets p50 and p95 of both side by side, with the ratios.
 
 A seeded two-player game of the best bot is walked; at ``N`` positions spread over the game
 (dice on the table after roll 1 or 2), what ``GET /g/{id}/tipp`` computes is timed:
@@ -14,7 +15,8 @@ A seeded two-player game of the best bot is walked; at ``N`` positions spread ov
 - **chances** (Rauf-Runter, Dreifach): the simulated chances (``reasons``: this turn exactly,
   then the end states' streams to ±2 points or the bound of work), which the board works out
   in the background while the panel answers without them (after at most 0.3 s) and fills
-  them in when they are ready (``?gruende=1``); **chances again**: the same position asked
+  them in when they are ready (``?gruende=1``); **with reasons**: panel and chances together,
+  how long until the Tipp shows its reasons; **chances again**: the same position asked
   again (kept).
 
 Each figure is a first computation (the caches are cleared); prints p50, p95 and max in ms.
@@ -64,12 +66,22 @@ def positions(variant: str, seed: int) -> list[tuple[Game, Dice, int]]:
     return found
 
 
+PRESETS = ["kniffel", "yahtzee", "rauf-runter", "dreifach"]
+#: The figures set beside main's, in the order printed.
+FIGURES = ["panel", "chances", "with reasons"]
+
+
 def _stats(times: list[float]) -> str:
     ms = np.array(times) * 1000
     return (
         f"p50 {np.percentile(ms, 50):7.1f} ms  p95 {np.percentile(ms, 95):7.1f} ms  "
         f"max {ms.max():7.1f} ms  (n = {len(ms)})"
     )
+
+
+def _p50_p95(times: list[float]) -> tuple[float, float]:
+    ms = np.array(times) * 1000
+    return float(np.percentile(ms, 50)), float(np.percentile(ms, 95))
 
 
 def main() -> None:
@@ -79,7 +91,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--main", default=None, help="a checkout of main to compare with")
     args = parser.parse_args()
-    for name in args.variant or ["kniffel", "rauf-runter"]:
+    rows: list[str] = []
+    for name in args.variant or PRESETS:
         variant = get_variant(name)
         exact = len(variant.columns) == 1
         if exact:
@@ -111,20 +124,44 @@ def main() -> None:
                 start = time.perf_counter()
                 reasons(game, index, rolls, actions, exact=False)
                 again.append(time.perf_counter() - start)
+        figures = {"panel": panel}
         print(f"{name}: panel    {_stats(panel)}")
         if chances:
             games = f"games {min(samples)}..{max(samples)}"
             games += f", ±{100 * min(widths):.1f}..{100 * max(widths):.1f} points (95 %)"
             print(f"{name}: chances  {_stats(chances)}  {games}")
+            both = [a + b for a, b in zip(panel, chances, strict=True)]
+            print(f"{name}: with reasons {_stats(both)}")
             print(f"{name}: chances again (kept, as the panel's next request) {_stats(again)}")
-        if args.main:
-            _beside_main(args, name, panel, chances)
+            figures |= {"chances": chances, "with reasons": both}
+        theirs = _main_figures(args, name) if args.main else {}
+        for label in FIGURES:
+            if label in figures:
+                rows.append(_row(name, label, _p50_p95(figures[label]), theirs.get(label)))
+        print(flush=True)
+    print("| preset | what | p50 | p95 | main p50 | main p95 | ratio p50 | ratio p95 |")
+    print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    print("\n".join(rows))
 
 
-def _beside_main(
-    args: argparse.Namespace, name: str, panel: list[float], chances: list[float]
-) -> None:
-    """main's own benchmark on the same positions; its p50 beside this one's."""
+def _ms(value: float) -> str:
+    return f"{value:,.1f} ms" if value < 1000 else f"{value / 1000:,.1f} s"
+
+
+def _row(
+    name: str, label: str, ours: tuple[float, float], theirs: tuple[float, float] | None
+) -> str:
+    cells = [f"`{name}`", label, _ms(ours[0]), _ms(ours[1])]
+    if theirs is None:
+        cells += ["—"] * 4
+    else:
+        cells += [_ms(theirs[0]), _ms(theirs[1])]
+        cells += [f"{ours[0] / theirs[0]:.2f}", f"{ours[1] / theirs[1]:.2f}"]
+    return "| " + " | ".join(cells) + " |"
+
+
+def _main_figures(args: argparse.Namespace, name: str) -> dict[str, tuple[float, float]]:
+    """main's own benchmark of the same positions: its p50 and p95 per figure (ms)."""
     import os
     import re
     import subprocess
@@ -132,16 +169,17 @@ def _beside_main(
 
     script = os.path.join(args.main, "benchmarks", "tipp.py")
     env = {**os.environ, "PYTHONPATH": os.path.join(args.main, "src")}
+    env["PYTHONDONTWRITEBYTECODE"] = "1"  # leave main's tree as it is
     command = [sys.executable, script, "--variant", name, "--positions", str(args.positions)]
-    output = subprocess.run(command, env=env, capture_output=True, text=True, check=True).stdout
-    for label, mine in (("panel", panel), ("chances", chances)):
-        found = re.search(rf"{label}\s+p50\s+([\d.]+) ms", output)
-        if found is None or not mine:
-            continue
-        theirs = float(found.group(1))
-        ours = float(np.percentile(np.array(mine) * 1000, 50))
-        ratio = ours / theirs
-        print(f"{name}: {label:8} p50 {ours:7.1f} ms  main {theirs:7.1f} ms  ratio {ratio:5.2f}")
+    command += ["--seed", str(args.seed)]
+    run = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+    print(f"{name}: main\n{run.stdout.strip()}")
+    found = {}
+    for label in FIGURES:
+        match = re.search(rf"{name}: {label}\s+p50\s+([\d.]+) ms\s+p95\s+([\d.]+) ms", run.stdout)
+        if match is not None:
+            found[label] = (float(match.group(1)), float(match.group(2)))
+    return found
 
 
 if __name__ == "__main__":

@@ -162,3 +162,20 @@ def test_reasons_of_the_rolls_of_one_turn_read_the_same_games() -> None:
     assert reasons(game, ROLL_INDEX[dice], 2, actions, exact=False) == kept[1]
     assert {r.now.bonus["up"] for r in kept} == {0.0}
     assert Row.KNIFFEL.value in kept[0].now.decided
+
+
+def test_each_simulated_figure_has_its_own_interval() -> None:
+    """The calibration benchmark counts each figure against its own 95 % half-width: the
+    widest of them is the one the Tipp states, a figure the end states settle has none."""
+    game = parse_sheet(get_variant("rauf-runter"), _late_rauf_runter())
+    dice = Dice.parse("66612")
+    position = evaluate(game, dice, 2)
+    actions = [c.action for c in position.choices[:5]]
+    found = turn_ends.estimate(game, ROLL_INDEX[dice], 2, actions)
+    assert len(found.half_widths) == 1 + len(actions)
+    widths = [w for figure in found.half_widths for w in figure]
+    assert max(widths) == pytest.approx(found.half_width, abs=1e-12)
+    assert all(0 <= w <= HALF_WIDTH * (1 + 1e-6) for w in widths)
+    for figure in found.half_widths:  # down, up (settled), free, then the Kniffel (none open)
+        assert figure[0] == 0.0 and figure[1] == 0.0 and figure[3] == 0.0
+    assert found.half_widths[0][2] > 0  # Frei's bonus is open now

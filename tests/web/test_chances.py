@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -142,33 +144,58 @@ def test_one_client_cannot_queue_charts_without_bound(client: TestClient) -> Non
     charts.close()  # the waiting ones are dropped; the test need not wait for them
 
 
-def test_the_series_the_api_and_the_board_agree(client: TestClient) -> None:
-    """One position, three paths: the CLI's series (and the end-of-game chart), the API and
-    the board's page give the same chance and interval, simulated and exact alike."""
-    from kniffel.record import loads
-    from kniffel.solver.chances.series import chances_over
+#: Per preset: the cells each player fills in turn (with 0 points, Chance 20) and after which
+#: of them the three paths are compared: far from the end (simulated) and, in one column,
+#: near it (exact). Rauf-Runter's ↓ and ↑ columns go in their order.
+THREE_PATHS = {
+    "kniffel": ([f"main.{row.value}" for row in ROWS], (1, 10, 11), {"simulation", "exact"}),
+    "yahtzee": ([f"main.{row.value}" for row in ROWS], (1, 11), {"simulation", "exact"}),
+    "rauf-runter": (
+        ["down.ones", "up.chance", "free.sixes", "down.twos"],
+        (0, 3),
+        {"simulation"},
+    ),
+    "dreifach": (["x1.chance", "x2.ones", "x3.kniffel"], (0, 2), {"simulation"}),
+}
 
-    game = _new(client, "kniffel", ["Anna", "Ben"])
-    rows = [row.value for row in ROWS]
+
+@pytest.mark.parametrize("variant", list(THREE_PATHS))
+def test_the_series_the_api_and_the_board_agree(
+    client: TestClient, variant: str, tmp_path: Path
+) -> None:
+    """One position, three paths: ``kniffel chances --json`` on the game's record (the series
+    of the end-of-game chart too), the API and the board's tabs give the same chance and
+    interval, simulated and exact alike, in every preset."""
+    from click.testing import CliRunner
+
+    from kniffel.cli import cli
+
+    cells, compared, methods = THREE_PATHS[variant]
+    game = _new(client, variant, ["Anna", "Ben"])
     checked = set()
-    for index, row in enumerate(rows):
+    for index, cell in enumerate(cells):
         for name in ("Anna", "Ben"):
-            points = 20 if row == "chance" else 0
-            event = {"type": "enter", "player": name, "cell": f"main.{row}", "points": points}
-            _enter(client, game, event)
-        if index not in (1, 10, 11):  # far from the end (simulated), and near it (exact)
+            points = 20 if cell.endswith(".chance") else 0
+            _enter(client, game, {"type": "enter", "player": name, "cell": cell, "points": points})
+        if index not in compared:
             continue
         api = client.get(f"/api/games/{game['id']}/chances").json()
         page = client.get(f"/g/{game['id']}/chancen.json").json()
         assert page == api
         record = client.get(f"/g/{game['id']}/record").content
-        last = chances_over(loads(record)).turns[-1].as_dict()
+        path = tmp_path / "game.json"
+        path.write_bytes(record)
+        result = CliRunner().invoke(cli, ["chances", "--json", str(path)])
+        assert result.exit_code == 0, result.output
+        last = json.loads(result.output)["turns"][-1]
+        assert last["event"] == 2 * (index + 1)
         for player in api["players"]:
             assert last["chances"][player["name"]] == player["win"]
             assert last["intervals"][player["name"]] == player["interval"]
         assert last["method"] == api["method"]
+        assert last["samples"] == api["samples"]
         checked.add(api["method"])
-    assert checked == {"simulation", "exact"}
+    assert checked == methods
 
 
 def test_unknown_game(client: TestClient) -> None:

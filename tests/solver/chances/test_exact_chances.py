@@ -16,6 +16,7 @@ import math
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 from click.testing import CliRunner
@@ -72,8 +73,9 @@ def _dice(counts: Counts) -> Dice:
 # The brute force plays a one-player copy of a sheet: the rules kernel scores every entry
 # (jokers and bonuses included) and the total's growth is what the entry gains.
 # A sheet is kept under what decides its future: the open rows, the upper sum (capped) and
-# whether the Kniffel row holds 50; one game with that sheet stands for all.
-Sheet = tuple[tuple[bool, ...], int, bool]
+# whether the Kniffel row holds 50 (and the variant, whose rules score it); one game with that
+# sheet stands for all.
+Sheet = tuple[str, tuple[bool, ...], int, bool]
 _GAMES: dict[Sheet, Game] = {}
 
 
@@ -81,6 +83,7 @@ def _signature(game: Game) -> Sheet:
     points = [game.points(0, game.cell(row.value)) for row in game.rows]
     upper = sum(p or 0 for p, row in zip(points, game.rows, strict=True) if row.is_upper)
     return (
+        game.variant.name,
         tuple(p is None for p in points),
         min(upper, UPPER_BONUS_THRESHOLD),
         game.points(0, game.cell("kniffel")) == 50,
@@ -104,7 +107,7 @@ def _entries(sheet: Sheet, roll: Counts) -> list[tuple[int, Sheet]]:
     found = []
     for option in game.entry_options(0, _dice(roll)):
         after = game.copy()
-        after.push(Enter("Solo", option.cell, points=option.points))
+        after.push(Enter("Solo", option.cell, dice=_dice(roll)))  # the dice: jokers, bonuses
         _GAMES.setdefault(_signature(after), after)
         found.append((after.total(0) - game.total(0), _signature(after)))
     return found
@@ -113,7 +116,7 @@ def _entries(sheet: Sheet, roll: Counts) -> list[tuple[int, Sheet]]:
 @cache
 def _turn(sheet: Sheet) -> tuple[float, tuple[tuple[int, float], ...]]:
     """The expected points still to come under the best play, and their distribution."""
-    if not any(sheet[0]):
+    if not any(sheet[1]):
         return 0.0, ((0, 1.0),)
     options = {roll: _entries(sheet, roll) for roll in ROLLS}
 
@@ -164,11 +167,18 @@ def _brute_win(a: Sheet, lead: int, b: Sheet) -> float:
 # --------------------------------------------------------------------- the game
 
 
-def _game(anna_open: set[str], ben_open: set[str], lead: int, three_of_each: bool) -> Game:
-    """Kniffel, Anna and Ben with these rows open; every other row 0 except Chance (20), the
-    Dreierpasch (Anna's ``lead`` above Ben's) and, with ``three_of_each``, Einser to Fünfer
-    (three of each: 45, so the bonus needs three sixes)."""
-    game = Game(get_variant("kniffel"), ["Anna", "Ben"])
+def _game(
+    anna_open: set[str],
+    ben_open: set[str],
+    lead: int,
+    three_of_each: bool,
+    variant: str = "kniffel",
+    fifty: bool = False,
+) -> Game:
+    """Anna and Ben with these rows open; every other row 0 except Chance (20), the
+    Dreierpasch (Anna's ``lead`` above Ben's), with ``three_of_each`` Einser to Fünfer
+    (three of each: 45, so the bonus needs three sixes) and with ``fifty`` a Kniffel (50)."""
+    game = Game(get_variant(variant), ["Anna", "Ben"])
     upper = {"ones": 3, "twos": 6, "threes": 9, "fours": 12, "fives": 15}
     rows = [r.value for r in game.rows]
     filled = [[r for r in rows if r not in still] for still in (anna_open, ben_open)]
@@ -179,6 +189,8 @@ def _game(anna_open: set[str], ben_open: set[str], lead: int, three_of_each: boo
                 points = 10 + max(lead, 0) if name == "Anna" else 10 + max(-lead, 0)
             if row == "chance":
                 points = 20
+            if row == "kniffel" and fifty:
+                points = 50
             game.push(Enter(name, game.cell(row), points=points))
     return game
 
@@ -187,20 +199,36 @@ def _sheet(game: Game, player: int) -> Sheet:
     return _solo(game, player)
 
 
+class Case(NamedTuple):
+    anna_open: set[str]
+    ben_open: set[str]
+    lead: int
+    three_of_each: bool
+    variant: str = "kniffel"
+    fifty: bool = False
+
+
 CASES = {
-    "chance only, 3 ahead": ({"chance"}, {"chance"}, 3, False),
-    "chance only, 5 behind": ({"chance"}, {"chance"}, -5, False),
-    "kniffel only against chance only": ({"kniffel"}, {"chance"}, 20, False),
-    "the bonus in reach": ({"sixes"}, {"chance"}, 20, True),
-    "two cells each": ({"sixes", "chance"}, {"kniffel", "chance"}, 10, True),
-    "two lower cells each": ({"full_house", "chance"}, {"small_straight", "kniffel"}, 0, False),
+    "chance only, 3 ahead": Case({"chance"}, {"chance"}, 3, False),
+    "chance only, 5 behind": Case({"chance"}, {"chance"}, -5, False),
+    "kniffel only against chance only": Case({"kniffel"}, {"chance"}, 20, False),
+    "the bonus in reach": Case({"sixes"}, {"chance"}, 20, True),
+    "two cells each": Case({"sixes", "chance"}, {"kniffel", "chance"}, 10, True),
+    "two lower cells each": Case({"full_house", "chance"}, {"small_straight", "kniffel"}, 0, False),
+    # Yahtzee: a second Yahtzee scores its 100 bonus and, by the forced joker, fills the
+    # open upper row of its face or else a lower row at full points.
+    "yahtzee, a joker and its bonus": Case(
+        {"full_house", "fours"}, {"chance", "large_straight"}, 0, False, "yahtzee", True
+    ),
+    "yahtzee, the bonus in reach": Case(
+        {"sixes", "chance"}, {"kniffel", "chance"}, 5, True, "yahtzee", True
+    ),
 }
 
 
 @pytest.mark.parametrize("case", list(CASES))
 def test_exact_chances_match_the_brute_force(case: str) -> None:
-    anna_open, ben_open, lead, three_of_each = CASES[case]
-    game = _game(anna_open, ben_open, lead, three_of_each)
+    game = _game(*CASES[case])
     found = forecast(game)
     assert found.method == "exact"
     assert found.samples == 0

@@ -77,12 +77,14 @@ _MOST_CHUNKS = math.ceil(Z95**2 / 4 / HALF_WIDTH**2 / CHUNK)
 class Estimate:
     """Per figure (now, then after each action): per column the bonus chance, the Kniffel
     chance (``None``: no Kniffel cell open now); the games behind them and the widest
-    95 % half-width among them."""
+    95 % half-width among them; ``half_widths``: each figure's own, per column then the
+    Kniffel (0 where the end states settle it; what the calibration benchmark checks)."""
 
     bonus: tuple[dict[str, float], ...]
     kniffel: tuple[float | None, ...]
     games: int
     half_width: float
+    half_widths: tuple[tuple[float, ...], ...] = ()
 
 
 def _best(values: Array) -> IntArray:
@@ -369,4 +371,5 @@ def estimate(
         tuple(float(f[-1]) if has_kniffel else None for f in figures),
         int(have.sum()) * CHUNK,
         half,
+        tuple(tuple(float(h) for h in row) for row in Z95 * np.sqrt(figure_var)),
     )
