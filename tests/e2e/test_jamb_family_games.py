@@ -1,5 +1,6 @@
 """Jamb and Yams played to the end in the browser, in their players' languages (issue 23,
-"Done when"): a four-player Jamb with real dice in Croatian.
+"Done when"): a four-player Jamb with real dice in Croatian, a three-player Yams with virtual
+dice in French.
 
 A Jamb game with the Ručna column is 65 turns a player; typed one by one on a phone page that
 is 260 turns, several minutes of test time. So the game starts from a record imported through
@@ -10,6 +11,13 @@ announcement missed (0), first-roll entries into Ručna, a late entry there refu
 every player's Σ1, Σ2, Σ3 and total of each column, and the total of all columns, are checked
 against a reckoning done here with plain arithmetic from the dice (docs/rules.md, "Jamb"), not
 by the rules engine.
+
+The Yams game (the options sèche and annoncée: five columns, 65 turns a player) is started on the
+start page with virtual dice; its first 62 turns a player are played through the JSON API with
+the game's play link (one roll each, the dice that fell read from the answers), and the last
+three a player in the browser: an announcement kept, one missed (0), a sèche entry, a late entry
+there refused in French, the announce column taking an unannounced first roll. Virtual dice are
+random: the test reads them from the page's dice tray and reckons from those.
 """
 
 from __future__ import annotations
@@ -18,6 +26,7 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
@@ -291,6 +300,235 @@ def test_a_four_player_jamb_with_real_dice_in_croatian(
         assert _numbers(sheet.locator("tr.sum1 td")) == [s.sum1 for s in sums], player
         assert _numbers(sheet.locator("tr.sum2 td")) == [s.sum2 for s in sums], player
         assert _numbers(sheet.locator("tr.sum3 td")) == [s.sum3 for s in sums], player
+        assert _numbers(sheet.locator("tr.total td")) == [s.total for s in sums], player
+        assert _numbers(sheet.locator("tr.grand td")) == [sum(s.total for s in sums)], player
+    assert errors == []
+    context.close()
+
+
+# -- Yams (docs/rules.md, "Yams"), with virtual dice
+
+YAMS_PLAYERS = ("Léa", "Hugo", "Chloé")
+#: The columns of a Yams game with the options ``hand`` (sèche) and ``announce`` (annoncée).
+YAMS_COLUMNS = ("down", "up", "free", "hand", "announce")
+YAMS_UPPER = JAMB_UPPER
+YAMS_ROWS = (
+    *YAMS_UPPER,
+    "three_kind",
+    "four_kind",
+    "full_house",
+    "small_straight",
+    "large_straight",
+    "kniffel",
+    "chance",
+)
+#: The cells each player leaves to the browser.
+YAMS_LEFT = {
+    "Léa": ("announce.large_straight", "announce.kniffel", "free.chance"),
+    "Hugo": ("announce.chance", "hand.ones", "free.sixes"),
+    "Chloé": ("hand.chance", "down.chance", "up.ones"),
+}
+
+
+def yams_points(row: str, faces: list[int]) -> int:
+    """What ``faces`` score in ``row`` of a Yams sheet: Brelan and Carré count the matching
+    dice only, Full 25, Petite suite 30, Grande suite 40, Yams 50, no joker."""
+    counts = {face: faces.count(face) for face in faces}
+    most = max(counts, key=lambda face: (counts[face], face))
+    if row in YAMS_UPPER:
+        face = YAMS_UPPER.index(row) + 1
+        return face * counts.get(face, 0)
+    if row == "three_kind":
+        return 3 * most if counts[most] >= 3 else 0
+    if row == "four_kind":
+        return 4 * most if counts[most] >= 4 else 0
+    if row == "full_house":
+        return 25 if sorted(counts.values()) == [2, 3] else 0
+    if row == "small_straight":
+        runs = ({1, 2, 3, 4}, {2, 3, 4, 5}, {3, 4, 5, 6})
+        return 30 if any(run <= set(faces) for run in runs) else 0
+    if row == "large_straight":
+        return 40 if sorted(faces) in ([1, 2, 3, 4, 5], [2, 3, 4, 5, 6]) else 0
+    if row == "kniffel":
+        return 50 if counts[most] == 5 else 0
+    return sum(faces)  # chance
+
+
+@dataclass(frozen=True)
+class YamsSums:
+    upper: int
+    bonus: int
+    lower: int
+
+    @property
+    def total(self) -> int:
+        return self.upper + self.bonus + self.lower
+
+
+def yams_sums(points: dict[str, int]) -> YamsSums:
+    """1-6 with 35 at 63 or more; the lower block; no bonus for a further Yams."""
+    upper = sum(points[row] for row in YAMS_UPPER)
+    lower = sum(points[row] for row in YAMS_ROWS if row not in YAMS_UPPER)
+    return YamsSums(upper, 35 if upper >= 63 else 0, lower)
+
+
+def _yams_order(player: str) -> list[str]:
+    cells = [f"down.{row}" for row in YAMS_ROWS]
+    cells += [f"up.{row}" for row in reversed(YAMS_ROWS)]
+    cells += [f"{column}.{row}" for column in ("free", "hand", "announce") for row in YAMS_ROWS]
+    return [cell for cell in cells if cell not in YAMS_LEFT[player]]
+
+
+def _faces(page: Page) -> list[int]:
+    dice = page.locator(".tray input[data-die]")
+    return [int(value) for value in dice.evaluate_all("dice => dice.map(d => d.value)")]
+
+
+def _roll(page: Page, hold: list[int] | None = None) -> list[int]:
+    """Roll, holding exactly the dice at the positions ``hold``; the faces that fell."""
+    dice = page.locator(".tray input[data-die]")
+    for position in range(dice.count()):
+        if dice.nth(position).is_checked() != (position in (hold or [])):
+            page.locator(".die-toggle").nth(position).click()
+    version = _version(page)
+    page.locator(".roll-button").click()
+    _settled(page, version + 1)
+    return _faces(page)
+
+
+def _enter(page: Page, seat: int, cell: str, points: int) -> None:
+    """Tap ``cell``, which previews ``points`` for the dice on the tray, and see it written."""
+    button = _cell(page, seat, cell)
+    expect(button).to_have_text(str(points))
+    version = _version(page)
+    button.click()
+    _settled(page, version + 1)
+    expect(button).to_have_text(str(points))
+
+
+def _announce(page: Page, seat: int, cell: str) -> None:
+    version = _version(page)
+    page.locator(f'#sheet-{seat} .announce-btn[value="{cell}"]').click()
+    _settled(page, version + 1)
+    expect(page.locator(f"#sheet-{seat} td.announced .cell-btn")).to_have_id(f"c{seat}-{cell}")
+
+
+def _pairs(faces: list[int], alike: bool) -> list[int]:
+    """Two positions whose dice are alike (or unlike), to hold."""
+    return next(
+        [i, j] for i in range(5) for j in range(i + 1, 5) if (faces[i] == faces[j]) == alike
+    )
+
+
+def test_a_three_player_yams_with_virtual_dice_in_french(browser: Browser, server: str) -> None:
+    context = browser.new_context(viewport=PHONE, locale="fr-FR", has_touch=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{server}/?lang=fr")
+    page.locator('input[name="variant"][value="yams"]').check()
+    page.locator('input[name="dice_mode"][value="virtual"]').check()
+    page.locator("details.house-rules summary").click()
+    page.locator('input[name="hand"]').check()
+    page.locator('input[name="announce"]').check()
+    if not page.locator("#player-3").is_visible():
+        page.locator("[data-add-player]").click()
+    for number, name in enumerate(YAMS_PLAYERS, start=1):
+        page.locator(f"#player-{number}").fill(name)
+    page.locator('form.new-game button[type="submit"]').click()
+    expect(page.locator("#board")).to_be_visible()
+    expect(page.locator("#sheet-0 .col-head")).to_have_text(
+        ["↓ Descendante", "↑ Montante", "Libre", "Sèche", "Annoncée"]
+    )
+
+    # The first 62 turns a player through the API, with the play link's key: one roll each.
+    play = urlsplit(page.locator("#play-url").input_value())
+    game = play.path.rsplit("/", 1)[1]
+    headers = {"X-Kniffel-Key": parse_qs(play.fragment)["key"][0]}
+    api = f"{server}/api/games/{game}"
+    faces: dict[tuple[str, str], list[int]] = {}
+    orders = {player: _yams_order(player) for player in YAMS_PLAYERS}
+    for turn in zip(*orders.values(), strict=True):
+        for player, cell in zip(YAMS_PLAYERS, turn, strict=True):
+            rolled = page.request.post(f"{api}/roll", headers=headers, data={"player": player})
+            assert rolled.ok, rolled.text()
+            faces[player, cell] = rolled.json()["turn"]["dice"]
+            event = {"type": "enter", "player": player, "cell": cell}
+            entered = page.request.post(f"{api}/events", headers=headers, data={"event": event})
+            assert entered.ok, entered.text()
+    page.reload()
+    expect(page.locator("#board")).to_have_attribute("data-player", "Léa")
+
+    # Round 1. Léa announces a row and spoils it by what she holds: a pair held leaves no
+    # Grande suite, two unlike dice held no Yams; missed, the row scores 0.
+    first = _roll(page)
+    missed = "announce.large_straight" if len(set(first)) < 5 else "announce.kniffel"
+    _announce(page, 0, missed)
+    second = _roll(page, _pairs(first, alike=missed.endswith("straight")))
+    third = _roll(page, _pairs(second, alike=missed.endswith("straight")))
+    faces["Léa", missed] = third
+    _enter(page, 0, missed, 0)
+    # Hugo announces his Chance, keeps his fours to sixes, and enters the third roll there.
+    first = _roll(page)
+    _announce(page, 1, "announce.chance")
+    second = _roll(page, [i for i, face in enumerate(first) if face >= 4])
+    third = _roll(page, [i for i, face in enumerate(second) if face >= 4])
+    faces["Hugo", "announce.chance"] = third
+    _enter(page, 1, "announce.chance", sum(third))
+    # Chloé enters her first roll into the sèche column.
+    first = _roll(page)
+    faces["Chloé", "hand.chance"] = first
+    _enter(page, 2, "hand.chance", sum(first))
+
+    # Round 2. Léa's Chance, at the second roll.
+    _roll(page)
+    second = _roll(page, [])
+    faces["Léa", "free.chance"] = second
+    _enter(page, 0, "free.chance", sum(second))
+    # Hugo's second roll: the sèche column refuses it in French, and nothing changes.
+    _roll(page)
+    second = _roll(page, [])
+    late = _cell(page, 1, "hand.ones")
+    expect(late).to_have_attribute("aria-disabled", "true")
+    version = _version(page)
+    late.click(force=True)  # Playwright waits for enabled buttons; a finger does not
+    expect(page.locator("#toast")).to_contain_text(
+        "Sèche, As ne prend qu’un premier lancer, pas le lancer 2"
+    )
+    assert _version(page) == version and _faces(page) == second
+    expect(late).to_have_text("")
+    faces["Hugo", "free.sixes"] = second
+    _enter(page, 1, "free.sixes", yams_points("sixes", second))
+    # Chloé's descendante ends with Chance.
+    first = _roll(page)
+    faces["Chloé", "down.chance"] = first
+    _enter(page, 2, "down.chance", sum(first))
+
+    # Round 3: the last cells. Unannounced, the annoncée column takes a first roll.
+    first = _roll(page)
+    other = next(cell for cell in YAMS_LEFT["Léa"][:2] if cell != missed)
+    faces["Léa", other] = first
+    _enter(page, 0, other, yams_points(other.split(".")[1], first))
+    first = _roll(page)
+    faces["Hugo", "hand.ones"] = first
+    _enter(page, 1, "hand.ones", yams_points("ones", first))
+    first = _roll(page)
+    faces["Chloé", "up.ones"] = first
+    _enter(page, 2, "up.ones", yams_points("ones", first))
+
+    expect(page.locator("section.end")).to_be_visible()
+    for seat, player in enumerate(YAMS_PLAYERS):
+        sums = [
+            yams_sums(
+                {row: yams_points(row, faces[player, f"{column}.{row}"]) for row in YAMS_ROWS}
+            )
+            for column in YAMS_COLUMNS
+        ]
+        sheet = page.locator(f"#sheet-{seat}")
+        assert _numbers(sheet.locator("tr.upper-sum td")) == [s.upper for s in sums], player
+        assert _numbers(sheet.locator("tr.bonus td .value")) == [s.bonus for s in sums], player
+        assert _numbers(sheet.locator("tr.lower-sum td")) == [s.lower for s in sums], player
+        assert _numbers(sheet.locator("tr.kniffel-bonus td")) == [0] * 5, player
         assert _numbers(sheet.locator("tr.total td")) == [s.total for s in sums], player
         assert _numbers(sheet.locator("tr.grand td")) == [sum(s.total for s in sums)], player
     assert errors == []
