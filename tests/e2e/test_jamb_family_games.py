@@ -236,12 +236,15 @@ def _numbers(cells: Locator) -> list[int]:
 
 
 def _type(page: Page, dice: str, roll: int) -> None:
-    """The player types the five dice and taps which roll made them."""
+    """The player types the five dice, sees them previewed, and then taps which roll made
+    them (the preview must follow: it once kept the third roll's)."""
     page.locator("#dice-input").fill("")
     page.locator("#dice-input").focus()
     page.keyboard.type(dice)
+    expect(page.locator("#board")).to_have_attribute("data-dice", "".join(sorted(dice)))
     page.locator(f'[data-rolls="{roll}"]').click()
     expect(page.locator(f'[data-rolls="{roll}"]')).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#board")).to_have_attribute("data-roll", str(roll))
 
 
 def test_a_four_player_jamb_with_real_dice_in_croatian(
