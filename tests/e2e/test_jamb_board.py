@@ -137,7 +137,7 @@ def test_a_jamb_game_in_croatian_with_an_announcement_and_the_hand_column(
         return list(next(p for p in pairs if (faces[p[0]] == faces[p[1]]) == alike))
 
     version = _version(page)
-    page.get_by_role("button", name=f"Najavi: Najava, {name}").click()
+    page.get_by_role("button", name=f"Najavi: {name}").click()
     _settled(page, version + 1)
     expect(page.locator(".announce-btn")).to_have_count(0)
     marked = watcher.locator(f'#sheet-0 td.announced [id="c0-announce.{row}"]')
@@ -155,7 +155,7 @@ def test_a_jamb_game_in_croatian_with_an_announcement_and_the_hand_column(
     first = _roll(page)
     face, _count = _most(first)
     version = _version(page)
-    page.get_by_role("button", name=f"Najavi: Najava, {HR_FACES[face]}").click()
+    page.get_by_role("button", name=f"Najavi: {HR_FACES[face]}").click()
     _settled(page, version + 1)
     expect(
         watcher.locator(f'#sheet-1 td.announced [id="c1-announce.{UPPER_IDS[face]}"]')

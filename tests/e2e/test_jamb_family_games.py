@@ -75,6 +75,10 @@ BROWSER_TURNS = (
 )
 
 
+#: The Croatian names of the rows announced below (kniffel.locales.family_words).
+HR_ROWS = {"jamb": "Jamb", "straight": "Kenta", "poker": "Poker"}
+
+
 def _others(face: int, n: int) -> list[int]:
     """``n`` faces other than ``face``, all different."""
     return [f for f in range(1, 7) if f != face][:n]
@@ -271,7 +275,8 @@ def test_a_four_player_jamb_with_real_dice_in_croatian(
         expect(page.locator("#sheet-" + str(seat))).not_to_have_class(re.compile("is-back"))
         if turn.announce:
             version = _version(page)
-            page.locator(f'#sheet-{seat} .announce-btn[value="{turn.cell}"]').click()
+            # The button's name is the verb and the row, once (not "Najavi: Najava, Jamb").
+            page.get_by_role("button", name=f"Najavi: {HR_ROWS[row]}", exact=True).click()
             _settled(page, version + 1)
             expect(page.locator(f"#sheet-{seat} td.announced")).to_have_count(1)
             expect(page.locator(f"#sheet-{seat} td.announced .cell-btn")).to_have_id(
@@ -409,9 +414,14 @@ def _enter(page: Page, seat: int, cell: str, points: int) -> None:
     expect(button).to_have_text(str(points))
 
 
+#: The French names of the rows announced below (kniffel.locales.family_words).
+FR_ROWS = {"large_straight": "Grande suite", "kniffel": "Yams", "chance": "Chance"}
+
+
 def _announce(page: Page, seat: int, cell: str) -> None:
     version = _version(page)
-    page.locator(f'#sheet-{seat} .announce-btn[value="{cell}"]').click()
+    name = f"Annoncer\u00a0: {FR_ROWS[cell.split('.')[1]]}"
+    page.get_by_role("button", name=name, exact=True).click()
     _settled(page, version + 1)
     expect(page.locator(f"#sheet-{seat} td.announced .cell-btn")).to_have_id(f"c{seat}-{cell}")
 
