@@ -251,7 +251,7 @@ def test_announcing_is_one_button_per_row_after_the_first_roll_and_shows_to_ever
     client.post(f"/g/{game_id}/roll", data={"version": _version(page)})
     page = client.get(f"/g/{game_id}").text
     names = re.findall(r'class="announce-btn"[^>]*aria-label="([^"]+)"', page)
-    assert len(names) == 13 and "Ansage, Straße ansagen" in names
+    assert len(names) == 13 and "Ansage: Straße" in names
     answer = client.post(
         f"/g/{game_id}/announce", data={"version": _version(page), "cell": "announce.straight"}
     )

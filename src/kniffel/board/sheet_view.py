@@ -313,7 +313,9 @@ def _sheet(
                 entries=entries,
             )
             if str(cell) in announceable:
-                view = replace(view, announce=t("{cell} ansagen", cell=place))
+                # The verb and the row: the column's name ("Ansage", "Announce") is the verb's
+                # noun, so "Ansage, Straße ansagen" said it twice.
+                view = replace(view, announce=t("Ansage: {row}", row=_row_words(game, t, row)))
             cells.append(replace(view, announced=cell == announced))
         # A Jamb sheet draws a line under each block: 1-6, Max and Min, Triling to Jamb.
         line = row is Row.SIXES or (jamb and row is Row.MIN)

@@ -125,7 +125,7 @@ ROW_LABELS: dict[Row, str] = {
 #: The column names that are words (``×2`` is the same in every language).
 COLUMN_LABELS = (
     *(N_("Runter"), N_("Rauf"), N_("Frei"), N_("Kniffel")),
-    *(N_("Ansage"), N_("Aus der Hand"), N_("Von der Mitte")),
+    *(N_("Ansage"), N_("Hand"), N_("Von der Mitte")),
 )
 
 

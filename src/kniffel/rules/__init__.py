@@ -48,6 +48,7 @@ from kniffel.rules.game import (
     RollAction,
 )
 from kniffel.rules.rows import (
+    FIVE_OF_A_KIND,
     FIXED_SCORES,
     JAMB_ROWS,
     LOWER,
@@ -80,6 +81,7 @@ from kniffel.rules.variants import (
 __all__ = [  # and every name of kniffel.rules.scoring
     "ALL_ROLLS",
     "CODES",
+    "FIVE_OF_A_KIND",
     "FIXED_SCORES",
     "JAMB_ROWS",
     "LOWER",

@@ -74,6 +74,8 @@ JAMB_ROWS: tuple[Row, ...] = (
     Row.JAMB,
 )
 UPPER: frozenset[Row] = frozenset(ROWS[:6])
+#: The rows of five of a kind: Kniffel's (Yahtzee's, and Yams' "Yams") and Jamb's Jamb.
+FIVE_OF_A_KIND: frozenset[Row] = frozenset({Row.KNIFFEL, Row.JAMB})
 LOWER: frozenset[Row] = frozenset(ROWS[6:])
 _UPPER_FACE = {row: i + 1 for i, row in enumerate(ROWS[:6])}
 

@@ -272,7 +272,7 @@ PRESETS: dict[str, Variant] = {
             offered=JAMB_OPTIONS,
         ),
         optional=(
-            ColumnSpec("hand", "Aus der Hand", Discipline.HAND),
+            ColumnSpec("hand", "Hand", Discipline.HAND),
             ColumnSpec("middle", "Von der Mitte", Discipline.MIDDLE),
         ),
     ),
@@ -286,7 +286,7 @@ PRESETS: dict[str, Variant] = {
         ),
         Options(pasch=Pasch.MATCHING_DICE, joker=Joker.NONE, offered=YAMS_OPTIONS),
         optional=(
-            ColumnSpec("hand", "Aus der Hand", Discipline.HAND),
+            ColumnSpec("hand", "Hand", Discipline.HAND),
             ColumnSpec("announce", "Ansage", Discipline.ANNOUNCE),
         ),
     ),

@@ -16,6 +16,7 @@ from typing import Any
 
 from sqlalchemy import Connection, and_, case, func, select
 
+from kniffel.rules import PRESETS
 from kniffel.store import versus
 from kniffel.store.results import PlayerResultRow
 
@@ -31,8 +32,9 @@ __all__ = [
     "totals",
 ]
 
-#: Columns of the widest preset (the bonus string has one character per column).
-MAX_COLUMNS = 3
+#: Columns of the widest preset with all its optional columns (the bonus string has one
+#: character per column): Jamb's six. Three, Rauf-Runter's, made every Jamb player's figures fail.
+MAX_COLUMNS = max(len(v.columns) + len(v.optional) for v in PRESETS.values())
 #: Histogram bins per preset, of a round width.
 BINS = 10
 RECENT = 10

@@ -46,7 +46,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column
 
 from kniffel.record import Record, replay
-from kniffel.rules import Game, Row
+from kniffel.rules import FIVE_OF_A_KIND, Game
 from kniffel.store.models import Base, EventRow, GameRow
 
 if TYPE_CHECKING:
@@ -122,7 +122,10 @@ class PlayerResult:
 
 
 def summarise(game: Game) -> list[dict[str, Any]]:
-    """Per seat of a finished game: total, place, bonus per column, Kniffels."""
+    """Per seat of a finished game: total, place, bonus per column, Kniffels.
+
+    Kniffels are the filled five-of-a-kind cells, Jamb's ``jamb`` row as Kniffel's own, and
+    the bonuses for a further Kniffel."""
     totals = game.returns()
     rows = []
     for p, name in enumerate(game.players):
@@ -133,7 +136,7 @@ def summarise(game: Game) -> list[dict[str, Any]]:
         for spec in game.variant.columns:
             for row in game.rows:
                 cell = game.cell(f"{spec.id}.{row.value}")
-                if row is Row.KNIFFEL and (game.points(p, cell) or 0) > 0:
+                if row in FIVE_OF_A_KIND and (game.points(p, cell) or 0) > 0:
                     kniffels += 1
                 if game.cell_bonus(p, cell) > 0:
                     kniffels += 1

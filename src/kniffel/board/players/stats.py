@@ -150,7 +150,9 @@ class PlayerStats:
 
 @cache
 def _columns(variant: str) -> tuple[str, ...]:
-    """The column ids of a preset (asked once per preset, not per player and preset)."""
+    """The column ids of a preset (asked once per preset, not per player and preset): its own
+    columns, which open the bonus string of each of its games; the optional ones (Jamb's
+    Ručna, Yams' sèche) follow them, different from game to game, and are not counted."""
     return tuple(spec.id for spec in get_variant(variant).columns)
 
 

@@ -23,6 +23,7 @@ from starlette.datastructures import FormData
 from kniffel.board import limits
 from kniffel.board.service import BOT_NAMES
 from kniffel.locales import Translator
+from kniffel.locales.family_words import column_name
 from kniffel.locales.refusals import refusal_text
 from kniffel.locales.variant_notes import variant_note
 from kniffel.rules import MAX_PLAYERS, PRESETS, Dice, KniffelError, Options
@@ -39,6 +40,7 @@ __all__ = [
     "Preset",
     "bot_name",
     "dice_field",
+    "family_columns",
     "keep_field",
     "new_game_body",
     "new_game_refusal",
@@ -83,6 +85,17 @@ def presets(t: Translator) -> list[Preset]:
         Preset(name, t(v.label), variant_note(v, t), v.options.as_dict())
         for name, v in _FORM_PRESETS.items()
     ]
+
+
+def family_columns(t: Translator) -> dict[str, str]:
+    """The names of the family's optional columns, as the form offers them: the sheet's own
+    (:mod:`kniffel.locales.family_words`), so that the option and the column it adds have one
+    name in each language. Jamb's Ručna is Yams' sèche and Jamb's Najava Yams' annoncée."""
+    return {
+        "hand": column_name("jamb", "hand", t),
+        "middle": column_name("jamb", "middle", t),
+        "announce": column_name("yams", "announce", t),
+    }
 
 
 #: The presets the form and the API start: every one, Jamb and Yams with their own house rules.

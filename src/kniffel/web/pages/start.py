@@ -55,6 +55,7 @@ async def _home(
         "max_name": forms.MAX_NAME,
         "max_bonus": forms.MAX_KNIFFEL_BONUS,
         "max_players": MAX_PLAYERS,
+        "family_columns": forms.family_columns(t),
         "unfinished": unfinished,
         "finished": finished,
         "message": message,

@@ -663,12 +663,15 @@ if (window.htmx) {
         editRefused(said ? said.textContent.trim() : "");
         return;
       }
-      // A preview of dice no longer typed (or typed for another turn) is not shown.
+      // A preview of dice no longer typed (or typed for another turn, or for another roll
+      // where the rules ask which roll it was: data-roll) is not shown.
       if (verb === "get" && attribute("turn") === turnKey()) {
         const now = typedNow();
         const number = (text) => (text === "" || isNaN(Number(text)) ? text : String(Number(text)));
-        const wanted = `${now.dice}|${number(now.points)}`;
-        const shown = `${attribute("dice") || ""}|${number(attribute("points") || "")}`;
+        const roll = attribute("roll") || "";
+        const wantedRoll = roll && rollsInput() ? rollsInput().value : roll;
+        const wanted = `${now.dice}|${number(now.points)}|${wantedRoll}`;
+        const shown = `${attribute("dice") || ""}|${number(attribute("points") || "")}|${roll}`;
         if (shown !== wanted && mismatch !== wanted) {
           mismatch = wanted; // once: a board that cannot show these values is shown as it is
           event.detail.shouldSwap = false;
@@ -679,9 +682,12 @@ if (window.htmx) {
       }
       // The version already drawn, with the same preview and no message: the live update
       // showed this change before its own answer came. Drawing it again would drop what was
-      // tapped in between (a die held in the tray).
+      // tapped in between (a die held in the tray). The same dice of another roll are another
+      // preview (Jamb's Kenta, the first-roll columns): a tap on 1 2 3 after the preview
+      // was dropped here, and the cells kept the third roll's values.
       const same = incoming === version() && attribute("turn") === turnKey() &&
-        attribute("dice") === board().dataset.dice && attribute("points") === board().dataset.points;
+        attribute("dice") === board().dataset.dice && attribute("points") === board().dataset.points &&
+        attribute("roll") === (board().dataset.roll ?? null);
       if (same && status < 400 && emptyNotice.test(response)) {
         event.detail.shouldSwap = false;
         return;
