@@ -14,7 +14,7 @@ from kniffel.cli.tables import table
 from kniffel.cli.variant_flags import variant_options
 from kniffel.locales import Translator
 from kniffel.record import RecordError, loads, replay
-from kniffel.rules import Dice, Game, KniffelError, Row, Variant, holds_fifty
+from kniffel.rules import AnnounceAction, Dice, Game, KniffelError, Row, Variant, holds_fifty
 from kniffel.solver.advice.analysis import choice_dict
 from kniffel.solver.advice.notation import parse_sheet
 from kniffel.solver.advice.position import Position, evaluate, is_exact
@@ -116,7 +116,9 @@ def _exact_outlook(game: Game, position: Position) -> Outlook:
     spec = game.columns[0]
     column_chances(game.options, spec.discipline)
     dice = None if position.dice is None else ROLL_INDEX[position.dice]
-    now = reasons(game, dice, position.rolls, [position.choices[0].action], exact=True).now
+    best = position.choices[0].action
+    assert not isinstance(best, AnnounceAction)  # one Kniffel column: nothing to announce
+    now = reasons(game, dice, position.rolls, [best], exact=True).now
     held = game.points(player, game.cell(f"{spec.id}.{Row.KNIFFEL.value}"))
     fifty = now.kniffel if held is None else float(holds_fifty(True, held))
     return Outlook(np.zeros(0, dtype=np.int64), dict(now.bonus), {spec.id: float(fifty or 0.0)})

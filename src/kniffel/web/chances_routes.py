@@ -65,6 +65,7 @@ def chances_service(request: Request) -> ChancesService:
 
 def chances_body(request: Request, view: GameView) -> dict[str, Any]:
     """The answer of the API and of the board's page."""
+    tables.builds(request).ensure_solver(view)
     found = chances_service(request).chances(view)
     return {
         "version": view.version,
@@ -113,6 +114,7 @@ def win_advice(
     like the best bot. Dice typed at the table count only before a roll is recorded."""
     view = rendering.service(request).get(game_id)
     tables.ensure(request, view, key)
+    tables.builds(request).ensure_solver(view)  # Jamb and Yams: no "Auf Sieg" (docs/solver.md)
     game = view.game
     player = game.current_player()
     given = None if dice is None else Dice.parse(dice)

@@ -257,6 +257,23 @@ class FamilyBot:
                 return RollAction(KEEPS[keep])
         return EnterAction(self._entry(game, player))
 
+    # ------------------------------------------------- what the Tipp reads
+
+    def turn_worths(self, game: Game, player: int) -> tuple[Array, dict[Cell, Array]]:
+        """The turn's worths as the bot plays it: ``final[j-1, r]`` (the sheet's worth after
+        the best entry of roll ``r`` on roll ``j``; announced: that cell's alone) and, while
+        an announcement is open, each announceable cell's (the Tipp and the review value
+        every choice by them: :mod:`kniffel.solver.advice.family`)."""
+        plan = self._plan(game, player)
+        announced = game.announced(player)
+        if announced is not None:
+            return self._announce_final(game, player, announced), {}
+        return plan.final, plan.announced
+
+    def entry_worth(self, game: Game, player: int, cell: Cell, points: int) -> float:
+        """The sheet's worth after ``points`` go into ``cell``."""
+        return self._after(game, player, cell, points)
+
     def _entry(self, game: Game, player: int) -> Cell:
         """The best of the rules' own entries for the pending dice."""
         best: tuple[float, Cell] | None = None

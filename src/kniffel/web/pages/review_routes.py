@@ -178,7 +178,7 @@ async def review_chart(request: Request, game_id: str) -> Response:
         view = await run_in_threadpool(rendering.service(request).get, game_id)
     except GameNotFound:
         return rendering.not_found(request)
-    if not tables.builds(request).readiness(view.variant).ready:
+    if not tables.builds(request).ready(view.variant):
         # Drawn once the review page found the tables ready; a chart never starts a build.
         return Response(status_code=202, headers={"Cache-Control": "no-store"})
 

@@ -1,0 +1,44 @@
+"""The Tipp of a Jamb game in the browser: keeps, entries and announcements as the best bot
+plays them, in Croatian, marked as the bot's heuristic (docs/solver.md, "Jamb and Yams: the
+bot's heuristic")."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from .conftest import PHONE
+
+pytestmark = pytest.mark.e2e
+
+
+def test_the_tipp_of_a_jamb_game_in_croatian_suggests_a_keep_an_entry_or_an_announcement(
+    browser: Browser, server: str
+) -> None:
+    context = browser.new_context(viewport=PHONE, locale="hr", has_touch=True)
+    page = context.new_page()
+    page.goto(f"{server}/?lang=hr")
+    page.locator('input[name="variant"][value="jamb"]').check()
+    page.locator('input[name="dice_mode"][value="virtual"]').check()
+    page.locator("#player-1").fill("Ana")
+    page.locator("#player-2").fill("Ivo")
+    page.locator('form.new-game button[type="submit"]').click()
+    expect(page.locator("#board")).to_be_visible()
+    version = int(page.locator("#board").get_attribute("data-version") or "0")
+    page.locator(".roll-button").click()
+    expect(page.locator("#board")).to_have_attribute("data-version", str(version + 1))
+
+    page.get_by_role("button", name="Savjet").click()
+    choices = page.locator("#tipp .tipp-choices li")
+    expect(choices.first).to_contain_text(re.compile(r"^\s*(Zadrži|Upiši|Najavi): "))
+    expect(choices.first).to_contain_text("najbolji izbor")
+    assert choices.count() >= 2
+    # the panel says whose values these are: the bot's heuristic, not an optimum
+    expect(page.locator("#tipp [data-tipp-heuristic]")).to_contain_text(
+        "Heuristika jakog bota, ne optimum"
+    )
+    expect(page.locator("#tipp .tipp-sum")).to_contain_text("Vrijednost po heuristici bota")
+    expect(page.locator("#tipp [data-expected]")).to_have_text(re.compile(r"^[\d.]+,\d$"))
+    context.close()

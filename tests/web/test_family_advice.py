@@ -1,0 +1,133 @@
+"""The Tipp, the review and the chances of Jamb and Yams: the ``best`` family bot's heuristic
+(docs/solver.md, "Jamb and Yams: the bot's heuristic")."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from kniffel.board.bot_seats import BotSeats
+from kniffel.record import loads, replay
+from kniffel.rules import AnnounceAction, EnterAction, RollAction
+from kniffel.settings import Settings
+from kniffel.solver.play.family import make_family_bot
+from kniffel.web.app import create_app
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    app = create_app(Settings(db=f"sqlite:///{tmp_path / 'kniffel.db'}"), bots=BotSeats(delay=0))
+    with TestClient(app, raise_server_exceptions=False) as test_client:
+        yield test_client
+
+
+def started(client: TestClient, variant: str, options: dict[str, Any] | None = None) -> Any:
+    body = {"variant": variant, "players": ["Ana", "Ivo"], "options": options or {}}
+    created = client.post("/api/games", json=body)
+    assert created.status_code == 201, created.text
+    return created.json()
+
+
+def send(client: TestClient, game: Any, event: dict[str, Any]) -> None:
+    headers = {"X-Kniffel-Key": game["key"]}
+    answer = client.post(f"/api/games/{game['id']}/events", json={"event": event}, headers=headers)
+    assert answer.status_code == 200, answer.text
+
+
+def the_bots_action(client: TestClient, game_id: str) -> RollAction | EnterAction | AnnounceAction:
+    record = client.get(f"/api/games/{game_id}/record").json()
+    played = replay(loads(json.dumps(record).encode()))
+    return make_family_bot("best", played.variant).choose(played)
+
+
+def described(action: RollAction | EnterAction | AnnounceAction) -> dict[str, Any]:
+    if isinstance(action, RollAction):
+        return {"action": "roll", "keep": list(action.keep)}
+    kind = "enter" if isinstance(action, EnterAction) else "announce"
+    return {"action": kind, "cell": str(action.cell)}
+
+
+@pytest.mark.parametrize(
+    ("variant", "options"), [("jamb", {}), ("yams", {"hand": True, "announce": True})]
+)
+def test_the_tipp_of_a_family_game_lists_keeps_entries_and_announcements_as_the_bot_plays(
+    client: TestClient, variant: str, options: dict[str, Any]
+) -> None:
+    game = started(client, variant, options)
+    send(client, game, {"type": "roll", "player": "Ana", "dice": [6, 6, 6, 2, 1]})
+    answer = client.get(f"/api/games/{game['id']}/advice", params={"top": 100})
+    assert answer.status_code == 200, answer.text
+    advice = answer.json()
+    assert advice["source"] == "heuristic" and advice["exact"] is False
+    assert advice["chances"] is None and advice["chances_pending"] is False
+    kinds = {c["action"] for c in advice["choices"]}
+    assert kinds == {"roll", "enter", "announce"}
+    values = [c["expected"] for c in advice["choices"]]
+    assert values == sorted(values, reverse=True) and advice["expected"] == values[0]
+    assert all(c["cost"] >= 0 for c in advice["choices"])
+    # the best choice is what the best bot does in that position
+    best = advice["choices"][0]
+    shown = {k: best[k] for k in ("action", "keep", "cell") if k in best}
+    assert shown == described(the_bots_action(client, game["id"]))
+    # each announcement names an empty cell of the announce column
+    announced = [c for c in advice["choices"] if c["action"] == "announce"]
+    assert all(c["cell"].startswith("announce.") for c in announced)
+
+
+def test_the_tipp_after_an_announcement_plays_for_the_announced_cell(client: TestClient) -> None:
+    game = started(client, "jamb")
+    send(client, game, {"type": "roll", "player": "Ana", "dice": [6, 6, 6, 6, 2]})
+    send(client, game, {"type": "announce", "player": "Ana", "cell": "announce.jamb"})
+    advice = client.get(f"/api/games/{game['id']}/advice", params={"top": 100}).json()
+    entries = [c for c in advice["choices"] if c["action"] == "enter"]
+    assert [c["cell"] for c in entries] == ["announce.jamb"]  # announced: only there
+    assert not any(c["action"] == "announce" for c in advice["choices"])
+    assert advice["choices"][0] == {**advice["choices"][0], "action": "roll", "keep": [6, 6, 6, 6]}
+
+
+def test_the_tipp_with_dice_typed_at_the_table_counts_the_roll_for_kenta(
+    client: TestClient,
+) -> None:
+    game = started(client, "jamb")
+    first = client.get(
+        f"/api/games/{game['id']}/advice", params={"dice": "12345", "rolls": 1, "top": 100}
+    ).json()
+    third = client.get(
+        f"/api/games/{game['id']}/advice", params={"dice": "12345", "rolls": 3, "top": 100}
+    ).json()
+
+    def kenta(advice: dict[str, Any]) -> int:
+        return int(next(c["points"] for c in advice["choices"] if c["cell"] == "free.straight"))
+
+    assert (kenta(first), kenta(third)) == (66, 46)  # docs/rules.md, "Jamb": Kenta by the roll
+    assert {c["action"] for c in third["choices"]} == {"enter"}  # no roll left
+
+
+def test_the_tipp_before_the_first_roll_is_to_roll(client: TestClient) -> None:
+    game = started(client, "jamb")
+    advice = client.get(f"/api/games/{game['id']}/advice").json()
+    assert [c["action"] for c in advice["choices"]] == ["roll"]
+    assert 300 < advice["expected"] < 1500  # the bot's worth of an empty Jamb sheet
+
+
+def test_the_tipp_panel_of_a_jamb_game_speaks_croatian_and_says_it_is_the_bots_heuristic(
+    client: TestClient,
+) -> None:
+    game = started(client, "jamb")
+    send(client, game, {"type": "roll", "player": "Ana", "dice": [6, 6, 6, 2, 1]})
+    panel = client.get(f"/g/{game['id']}/tipp", params={"lang": "hr"})
+    assert panel.status_code == 200, panel.text
+    assert "Heuristika jakog bota, ne optimum" in panel.text
+    assert "Zadrži" in panel.text or "Upiši" in panel.text or "Najavi" in panel.text
+    assert "Auf Sieg" not in panel.text and "tipp-modes" not in panel.text
+
+
+def test_auf_sieg_is_refused_plainly_for_jamb(client: TestClient) -> None:
+    game = started(client, "jamb")
+    answer = client.get(f"/api/games/{game['id']}/advice/win")
+    assert answer.status_code == 409 and answer.json()["code"] == "no_solver"
