@@ -8,14 +8,27 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
 from kniffel.board.bot_seats import BotSeats
-from kniffel.record import loads, replay
-from kniffel.rules import AnnounceAction, EnterAction, RollAction
+from kniffel.record import dumps, loads, replay
+from kniffel.rules import (
+    AnnounceAction,
+    Cell,
+    Dice,
+    Enter,
+    EnterAction,
+    Game,
+    Roll,
+    RollAction,
+    Row,
+    get_variant,
+    turns_of,
+)
 from kniffel.settings import Settings
-from kniffel.solver.play.family import make_family_bot
+from kniffel.solver.play.family import make_family_bot, play_game
 from kniffel.web.app import create_app
 
 
@@ -131,3 +144,48 @@ def test_auf_sieg_is_refused_plainly_for_jamb(client: TestClient) -> None:
     game = started(client, "jamb")
     answer = client.get(f"/api/games/{game['id']}/advice/win")
     assert answer.status_code == 409 and answer.json()["code"] == "no_solver"
+
+
+def jamb_with_a_blunder() -> Game:
+    """A finished solitaire Jamb game of the best bot, but for its first turn: five sixes on
+    the first roll went into the free column's ones (0) instead of a Jamb (80)."""
+    variant = get_variant("jamb")
+    game = Game(variant, ["Ana"])
+    game.push(Roll("Ana", Dice.of([6, 6, 6, 6, 6])))
+    game.push(Enter("Ana", Cell("free", Row.ONES)))
+    faces = np.random.default_rng([23, 2]).integers(1, 7, size=(turns_of(variant), 3, 5))
+    return play_game(make_family_bot("best", variant), faces, "Ana", game)
+
+
+def test_the_review_of_a_finished_jamb_game_rates_a_known_bad_move_worse_than_the_bots(
+    client: TestClient,
+) -> None:
+    played = jamb_with_a_blunder()
+    assert played.is_finished
+    created = client.post("/api/records", json=json.loads(dumps(played)))
+    assert created.status_code == 201, created.text
+    game_id = created.json()["id"]
+    answer = client.get(f"/api/games/{game_id}/review")
+    assert answer.status_code == 200, answer.text
+    review = answer.json()
+    assert review["source"] == "heuristic" and review["finished"] is True
+    decisions = {d["event"]: d for d in review["decisions"]}
+    blunder = decisions[2]
+    assert blunder["choice"] == {**blunder["choice"], "action": "enter", "cell": "free.ones"}
+    assert blunder["best"]["action"] in ("enter", "announce")
+    assert blunder["best"]["expected"] > blunder["choice"]["expected"]
+    assert blunder["severity"] == "patzer" and blunder["accuracy"] < 50
+    # every other decision is the bot's own: rated as its choice, nothing lost
+    others = [d for event, d in decisions.items() if event != 2]
+    assert len(others) > 52 and all(d["loss"] < 1e-6 for d in others)
+    assert any(d["choice"]["action"] == "announce" for d in others)  # announcements rated too
+    assert review["costliest"][0] == 2
+
+    page = client.get(f"/g/{game_id}/analyse", params={"lang": "hr"})
+    assert page.status_code == 200, page.text
+    assert "Ocijenjeno prema jakom botu" in page.text
+    assert "Upiši: Slobodna, Jedinice (0)" in page.text  # the blunder among the costliest
+    table = client.get(f"/g/{game_id}/analyse/alle", params={"lang": "de"})
+    assert table.status_code == 200 and "Bewertet gegen den starken Bot" in table.text
+    chart = client.get(f"/g/{game_id}/analyse/verlauf.svg")
+    assert chart.status_code == 200 and "<svg" in chart.text

@@ -171,6 +171,10 @@ class PlayerLossOut(BaseModel):
 class AnalysisOut(BaseModel):
     variant: str
     exact: bool
+    source: Literal["exact", "estimate", "heuristic"] = Field(
+        description="what the values are, as in the advice (heuristic: Jamb and Yams, each "
+        "decision against the best family bot's choice)"
+    )
     finished: bool
     decisions: list[DecisionOut]
     players: dict[str, PlayerLossOut]
@@ -525,6 +529,7 @@ async def analyse_page(request: Request, game_id: str) -> Response:
         "game_id": view.id,
         "variant_label": words.t(view.variant.label),
         "exact": result.exact,
+        "heuristic": AdviceService.heuristic(result.variant),
         "finished": result.finished,
         "players": players,
         "decisions": decisions,

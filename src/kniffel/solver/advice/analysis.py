@@ -40,6 +40,7 @@ from kniffel.rules import (
     Variant,
     standing_events,
 )
+from kniffel.solver.advice.family import SOURCE, is_heuristic
 from kniffel.solver.advice.position import Choice, Position, evaluate, is_exact
 
 __all__ = [
@@ -101,6 +102,7 @@ class Analysis:
         return {
             "variant": self.variant.name,
             "exact": self.exact,
+            "source": source(self.variant),
             "finished": self.finished,
             "decisions": [
                 {
@@ -120,6 +122,15 @@ class Analysis:
                 for name, total in self.players.items()
             },
         }
+
+
+def source(variant: Variant) -> str:
+    """What the values of ``variant``'s analysis are: ``exact`` (one Kniffel column),
+    ``estimate`` (several: the best bot's calibrated estimate) or ``heuristic`` (Jamb and
+    Yams: the best family bot's own worth, :mod:`.family`)."""
+    if is_heuristic(variant):
+        return SOURCE
+    return "exact" if is_exact(variant) else "estimate"
 
 
 def choice_label(choice: Choice, one_column: bool = True) -> str:

@@ -400,11 +400,14 @@ def make_family_bot(name: str, variant: Variant, seed: int = 0) -> FamilyBot:
     raise KniffelError(f"unknown bot {name!r}; the bots are {', '.join(FAMILY_BOTS)}")
 
 
-def play_game(bot: FamilyBot, faces: npt.NDArray[np.int64], player: str = "Bot") -> Game:
+def play_game(
+    bot: FamilyBot, faces: npt.NDArray[np.int64], player: str = "Bot", game: Game | None = None
+) -> Game:
     """A solitaire game of ``bot`` through the rules engine, with the dice drawn in advance:
     roll ``j`` of turn ``t`` keeps its dice and throws the first faces of ``faces[t, j]``
-    (the scheme of :mod:`kniffel.solver.play.simulate`)."""
-    game = Game(bot.variant, [player])
+    (the scheme of :mod:`kniffel.solver.play.simulate`); ``game``: played on from there
+    (``t`` counts the player's filled cells, so ``faces`` covers the whole sheet)."""
+    game = Game(bot.variant, [player]) if game is None else game
     while not game.is_finished:
         action = bot.choose(game)
         if isinstance(action, RollAction):
