@@ -53,12 +53,24 @@ def test_a_jamb_record_replays_as_text() -> None:
 @pytest.mark.parametrize(
     "record", ["jamb-announce", "jamb-rows-and-sums", "jamb-hand-and-middle", "yams-french"]
 )
-def test_analyse_refuses_a_family_record_plainly(record: str) -> None:
+def test_analyse_rates_a_family_record_against_the_best_bot(record: str) -> None:
     result = CliRunner().invoke(cli, ["analyse", str(DATA / f"{record}.json")])
-    assert result.exit_code == 2, result.output
-    assert "kniffel analyse has no values for this sheet yet" in result.output
-    assert "Traceback" not in result.output
-    assert isinstance(result.exception, SystemExit)
+    assert result.exit_code == 0, result.output
+    assert "values by the best bot's heuristic, not an optimum" in result.stdout
+    assert "game review" in result.stdout and "Traceback" not in result.output
+    data = CliRunner().invoke(cli, ["analyse", "--json", str(DATA / f"{record}.json")])
+    assert data.exit_code == 0, data.output
+    analysed = json.loads(data.stdout)
+    assert analysed["source"] == "heuristic" and analysed["decisions"]
+    for decision in analysed["decisions"]:  # each entry beside the bot's choice
+        assert decision["best"]["expected"] >= decision["choice"]["expected"] - 1e-9
+        assert decision["loss"] >= 0
+
+
+def test_analyse_names_an_announcement_as_the_players_read_it() -> None:
+    result = CliRunner().invoke(cli, ["analyse", str(DATA / "jamb-announce.json")])
+    assert result.exit_code == 0, result.output
+    assert "announce Announce, Poker" in result.stdout  # Anna's announcement, event 2
 
 
 def test_analyse_still_names_a_broken_family_record() -> None:
