@@ -113,3 +113,19 @@ def test_simulate_refuses_a_bad_house_rule_plainly(option: str, says: str) -> No
     assert result.exit_code == 2
     assert says in result.output
     assert "Traceback" not in result.output
+
+
+def test_chances_simulates_a_jamb_record_with_the_best_bot() -> None:
+    record = str(DATA / "jamb-announce.json")
+    result = CliRunner().invoke(cli, ["chances", "--json", "--samples", "3", record])
+    assert result.exit_code == 0, result.output
+    series = json.loads(result.stdout)
+    assert series["method"] == "simulation"
+    last = series["turns"][-1]
+    assert (last["method"], last["samples"]) == ("simulation", 3)
+    assert abs(sum(last["chances"].values()) - 1) < 1e-9
+    for name, win in last["chances"].items():
+        low, high = last["intervals"][name]
+        assert low <= win <= high
+    again = CliRunner().invoke(cli, ["chances", "--json", "--samples", "3", record])
+    assert json.loads(again.stdout) == series  # seeded by the position

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ from fastapi.testclient import TestClient
 from kniffel.board.bot_seats import BotSeats
 from kniffel.record import dumps, loads, replay
 from kniffel.rules import (
+    Announce,
     AnnounceAction,
     Cell,
     Dice,
@@ -28,6 +30,7 @@ from kniffel.rules import (
     turns_of,
 )
 from kniffel.settings import Settings
+from kniffel.solver.chances.forecast import forecast
 from kniffel.solver.play.family import make_family_bot, play_game
 from kniffel.web.app import create_app
 
@@ -189,3 +192,60 @@ def test_the_review_of_a_finished_jamb_game_rates_a_known_bad_move_worse_than_th
     assert table.status_code == 200 and "Bewertet gegen den starken Bot" in table.text
     chart = client.get(f"/g/{game_id}/analyse/verlauf.svg")
     assert chart.status_code == 200 and "<svg" in chart.text
+
+
+def late_jamb(left: int) -> Game:
+    """A two-player Jamb game of the best bot, stopped when each player has ``left`` entries
+    to make (seeded dice)."""
+    variant = get_variant("jamb")
+    game = Game(variant, ["Ana", "Ivo"])
+    bot = make_family_bot("best", variant)
+    rng = np.random.default_rng([23, 2])  # a close game to the end
+    while game.filled_count(1) < turns_of(variant) - left:
+        action = bot.choose(game)
+        name = game.current_name
+        assert name is not None
+        if isinstance(action, RollAction):
+            thrown = rng.integers(1, 7, size=5 - len(action.keep)).tolist()
+            game.push(Roll(name, Dice.of([*action.keep, *thrown]), action.keep))
+        elif isinstance(action, AnnounceAction):
+            game.push(Announce(name, action.cell))
+        else:
+            game.push(Enter(name, action.cell))
+    return game
+
+
+def test_the_chances_of_a_jamb_game_are_simulated_in_the_background_and_then_answered(
+    client: TestClient,
+) -> None:
+    played = late_jamb(left=2)
+    created = client.post("/api/records", json=json.loads(dumps(played)))
+    assert created.status_code == 201, created.text
+    game_id = created.json()["id"]
+    first = client.get(f"/api/games/{game_id}/chances")
+    assert first.status_code == 202, first.text  # no request simulates: the board's thread does
+    assert first.json()["code"] == "chances_pending"
+    assert 0 <= first.json()["params"]["progress"] <= 1
+    for _ in range(600):  # generous: the busy machine
+        answer = client.get(f"/g/{game_id}/chancen.json")
+        if answer.status_code == 200:
+            break
+        assert answer.status_code == 202, answer.text
+        time.sleep(0.5)
+    assert answer.status_code == 200, answer.text
+    found = answer.json()
+    assert found["method"] == "simulation" and found["samples"] == 400  # 1,200 bot turns / 2
+    wins = [p["win"] for p in found["players"]]
+    assert abs(sum(wins) - 1) < 1e-9
+    for player in found["players"]:
+        low, high = player["interval"]
+        assert low <= player["win"] <= high and high - low > 0  # sampled: an interval
+        assert (player["method"], player["samples"]) == ("simulation", 400)
+    # the same position gives the same figures everywhere: seeded by the sheets
+    again = forecast(played)
+    assert [p.as_dict() for p in again.players] == found["players"]
+    assert client.get(f"/api/games/{game_id}/chances").json() == found
+    chart = client.get(f"/g/{game_id}/chancen.svg", params={"lang": "de"})
+    assert (
+        chart.status_code == 200 and "Für Jamb und Yams gibt es dieses Diagramm nicht" in chart.text
+    )

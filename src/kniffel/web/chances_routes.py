@@ -64,8 +64,8 @@ def chances_service(request: Request) -> ChancesService:
 
 
 def chances_body(request: Request, view: GameView) -> dict[str, Any]:
-    """The answer of the API and of the board's page."""
-    tables.builds(request).ensure_solver(view)
+    """The answer of the API and of the board's page (Jamb and Yams: 202 while simulated,
+    :class:`~kniffel.board.chances.ChancesPending`)."""
     found = chances_service(request).chances(view)
     return {
         "version": view.version,
@@ -145,6 +145,12 @@ async def chances_chart(request: Request, game_id: str) -> Response:
         view = await run_in_threadpool(rendering.service(request).get, game_id)
     except GameNotFound:
         return rendering.not_found(request)
+    if chances_service(request).series_apart(view.variant):
+        # Jamb and Yams: thousands of bot games per position; the tabs show the chances now.
+        text = t(
+            "Für Jamb und Yams gibt es dieses Diagramm nicht; die Chancen stehen bei den Spielern."
+        )
+        return _placeholder(text, 200, 0)
     if not tables.builds(request).readiness(view.variant).ready:
         # A chart never starts a build; the API or a key holder's page does.
         return _placeholder(t("Das Diagramm wird gezeichnet …"), 202, ASK_AGAIN)
