@@ -129,3 +129,18 @@ def test_chances_simulates_a_jamb_record_with_the_best_bot() -> None:
         assert low <= win <= high
     again = CliRunner().invoke(cli, ["chances", "--json", "--samples", "3", record])
     assert json.loads(again.stdout) == series  # seeded by the position
+
+
+def test_advise_a_jamb_record_with_the_best_bots_heuristic() -> None:
+    # It stopped with a traceback (the Kniffel sheet's arrays know no Jamb rows).
+    record = str(DATA / "jamb-announce.json")
+    args = ["advise", "--record", record, "--dice", "12345", "--roll", "1", "--json"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    advice = json.loads(result.stdout)
+    assert advice["source"] == "heuristic" and advice["chances_method"] == "none"
+    assert advice["choices"][0]["points"] == 66  # a first-roll Kenta
+    assert any(c["action"] == "announce" for c in advice["choices"])
+    text = CliRunner().invoke(cli, ["advise", "--record", record])
+    assert text.exit_code == 0, text.output
+    assert "the best bot's heuristic worth, not an optimum" in text.stdout
