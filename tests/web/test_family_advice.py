@@ -14,6 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from kniffel.board.bot_seats import BotSeats
+from kniffel.board.chances import QUEUE
 from kniffel.record import dumps, loads, replay
 from kniffel.rules import (
     Announce,
@@ -249,3 +250,24 @@ def test_the_chances_of_a_jamb_game_are_simulated_in_the_background_and_then_ans
     assert (
         chart.status_code == 200 and "Für Jamb und Yams gibt es dieses Diagramm nicht" in chart.text
     )
+
+
+def test_the_simulated_chances_wait_in_a_bounded_queue_and_a_newer_version_replaces_its_older(
+    client: TestClient,
+) -> None:
+    service = client.app.state.chances  # type: ignore[attr-defined]
+    games = [started(client, "jamb") for _ in range(QUEUE + 1)]
+    for game in games[:QUEUE]:
+        answer = client.get(f"/api/games/{game['id']}/chances")
+        assert answer.status_code == 202, answer.text
+    assert service.simulating() == QUEUE
+    refused = client.get(f"/api/games/{games[QUEUE]['id']}/chances")
+    assert refused.status_code == 503 and refused.json()["code"] == "chances_busy"
+    assert int(refused.headers["Retry-After"]) > 0
+    # An entry in a waiting game: its newer version takes the older one's place.
+    waiting = games[QUEUE - 1]
+    send(client, waiting, {"type": "roll", "player": "Ana", "dice": [6, 6, 6, 2, 1]})
+    send(client, waiting, {"type": "enter", "player": "Ana", "cell": "free.sixes"})
+    answer = client.get(f"/g/{waiting['id']}/chancen.json")
+    assert answer.status_code == 202, answer.text
+    assert service.simulating() == QUEUE
