@@ -53,12 +53,24 @@ def test_a_jamb_record_replays_as_text() -> None:
 @pytest.mark.parametrize(
     "record", ["jamb-announce", "jamb-rows-and-sums", "jamb-hand-and-middle", "yams-french"]
 )
-def test_analyse_refuses_a_family_record_plainly(record: str) -> None:
+def test_analyse_rates_a_family_record_against_the_best_bot(record: str) -> None:
     result = CliRunner().invoke(cli, ["analyse", str(DATA / f"{record}.json")])
-    assert result.exit_code == 2, result.output
-    assert "kniffel analyse has no values for this sheet yet" in result.output
-    assert "Traceback" not in result.output
-    assert isinstance(result.exception, SystemExit)
+    assert result.exit_code == 0, result.output
+    assert "values by the best bot's heuristic, not an optimum" in result.stdout
+    assert "game review" in result.stdout and "Traceback" not in result.output
+    data = CliRunner().invoke(cli, ["analyse", "--json", str(DATA / f"{record}.json")])
+    assert data.exit_code == 0, data.output
+    analysed = json.loads(data.stdout)
+    assert analysed["source"] == "heuristic" and analysed["decisions"]
+    for decision in analysed["decisions"]:  # each entry beside the bot's choice
+        assert decision["best"]["expected"] >= decision["choice"]["expected"] - 1e-9
+        assert decision["loss"] >= 0
+
+
+def test_analyse_names_an_announcement_as_the_players_read_it() -> None:
+    result = CliRunner().invoke(cli, ["analyse", str(DATA / "jamb-announce.json")])
+    assert result.exit_code == 0, result.output
+    assert "announce Announce, Poker" in result.stdout  # Anna's announcement, event 2
 
 
 def test_analyse_still_names_a_broken_family_record() -> None:
@@ -101,3 +113,34 @@ def test_simulate_refuses_a_bad_house_rule_plainly(option: str, says: str) -> No
     assert result.exit_code == 2
     assert says in result.output
     assert "Traceback" not in result.output
+
+
+def test_chances_simulates_a_jamb_record_with_the_best_bot() -> None:
+    record = str(DATA / "jamb-announce.json")
+    result = CliRunner().invoke(cli, ["chances", "--json", "--samples", "3", record])
+    assert result.exit_code == 0, result.output
+    series = json.loads(result.stdout)
+    assert series["method"] == "simulation"
+    last = series["turns"][-1]
+    assert (last["method"], last["samples"]) == ("simulation", 3)
+    assert abs(sum(last["chances"].values()) - 1) < 1e-9
+    for name, win in last["chances"].items():
+        low, high = last["intervals"][name]
+        assert low <= win <= high
+    again = CliRunner().invoke(cli, ["chances", "--json", "--samples", "3", record])
+    assert json.loads(again.stdout) == series  # seeded by the position
+
+
+def test_advise_a_jamb_record_with_the_best_bots_heuristic() -> None:
+    # It stopped with a traceback (the Kniffel sheet's arrays know no Jamb rows).
+    record = str(DATA / "jamb-announce.json")
+    args = ["advise", "--record", record, "--dice", "12345", "--roll", "1", "--json"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    advice = json.loads(result.stdout)
+    assert advice["source"] == "heuristic" and advice["chances_method"] == "none"
+    assert advice["choices"][0]["points"] == 66  # a first-roll Kenta
+    assert any(c["action"] == "announce" for c in advice["choices"])
+    text = CliRunner().invoke(cli, ["advise", "--record", record])
+    assert text.exit_code == 0, text.output
+    assert "the best bot's heuristic worth, not an optimum" in text.stdout

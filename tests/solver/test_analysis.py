@@ -170,7 +170,8 @@ def test_as_dict_and_the_costliest_decisions() -> None:
     game = _play("kniffel", {"Anna": "greedy", "Ben": "best"}, seed=4)
     result = analyse(game)
     data = result.as_dict(top=3)
-    assert set(data) == {"variant", "exact", "finished", "decisions", "players"}
+    assert set(data) == {"variant", "exact", "source", "finished", "decisions", "players"}
+    assert data["source"] == "exact"
     assert len(data["decisions"]) == 3
     worst = sorted((d.loss for d in result.decisions), reverse=True)[:3]
     assert sorted((d["loss"] for d in data["decisions"]), reverse=True) == worst

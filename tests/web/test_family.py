@@ -51,9 +51,9 @@ def test_a_family_record_imports_and_every_page_of_it_answers(
     for path in pages:
         response = client.get(f"/g/{game_id}{path}")
         assert response.status_code < 500, (path, response.text[:300])
-    label = "Jamb" if name.startswith("jamb") else "Yams"
+    # the records stop mid-game: the Tipp advises as the best family bot plays
     tipp = client.get(f"/g/{game_id}/tipp")
-    assert f"Tipp, Analyse und Chancen gibt es für {label} noch nicht" in tipp.text
+    assert tipp.status_code == 200 and "Die Heuristik des starken Bots" in tipp.text
     state = client.get(f"/api/games/{game_id}")
     assert state.status_code == 200, state.text
     expected = json.loads((DATA / f"{name}.expected").read_text(encoding="utf-8"))

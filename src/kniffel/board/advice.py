@@ -1,5 +1,6 @@
 """The Tipp and the analysis for the board: what the web asks of the solver, in one place
-(docs/solver.md, "Advice and analysis"; docs/board.md, "Tipp").
+(docs/solver.md, "Advice and analysis"; docs/board.md, "Tipp"). Jamb and Yams sheets without
+solver tables are valued by the ``best`` family bot's heuristic (:meth:`AdviceService.heuristic`).
 
 One :class:`AdviceService` per app (``app.state.advice``) holds what is kept between requests:
 the analyses by game version. The Tipp's simulated reasons are worked out by the solver's
@@ -17,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from kniffel.board.views import GameView
 from kniffel.kept import Kept
-from kniffel.rules import Dice, EnterAction, KniffelError, RollAction, Variant
+from kniffel.rules import AnnounceAction, Dice, EnterAction, KniffelError, RollAction, Variant
 
 if TYPE_CHECKING:  # the solver (numpy) is imported by the first request that needs it
     from kniffel.board.tables import TableReadiness
@@ -66,6 +67,15 @@ class AdviceService:
         return is_exact(variant)
 
     @staticmethod
+    def heuristic(variant: Variant) -> bool:
+        """Whether the Tipp of ``variant`` is the ``best`` family bot's heuristic (Jamb, Yams
+        with sèche or annoncée: no solver tables, no optimum): then it lists keeps, entries
+        and announcements, without the reasons and without "Auf Sieg" (docs/solver.md)."""
+        from kniffel.solver.advice.family import is_heuristic
+
+        return is_heuristic(variant)
+
+    @staticmethod
     def position(view: GameView, dice: Dice | None, rolls: int) -> Position:
         """Every choice of the player to move with its expected final total; ``dice`` typed
         at the table count only before any roll is recorded."""
@@ -103,7 +113,7 @@ class AdviceService:
     @staticmethod
     def wins(view: GameView, position: Position) -> list[WinChoice] | None:
         """The choices by their chance to finish first ("Auf Sieg"), with two players or more."""
-        if len(view.game.players) < 2:
+        if len(view.game.players) < 2 or AdviceService.heuristic(view.variant):
             return None
         from kniffel.solver.chances.winbot import win_choices
 
@@ -118,6 +128,8 @@ class AdviceService:
         """:meth:`wins`, worked out by one thread of the service and waited for at most
         ``seconds``; else :data:`PENDING` (the first list of a late position prepares the
         ``win`` bot's exact late mode: seconds on a busy machine)."""
+        if len(view.game.players) < 2 or self.heuristic(view.variant):
+            return None
         key = (view.id, view.version, position.dice, position.rolls)
         with self._lock:
             found = self._working.get(key)
@@ -163,4 +175,6 @@ def _asked(
     from kniffel.solver.exact.dice_tables import ROLL_INDEX
 
     dice_index = None if position.dice is None else ROLL_INDEX[position.dice]
-    return dice_index, position.rolls, [c.action for c in position.choices[:top]]
+    # Announcements are Jamb's and Yams', whose Tipp has no reasons (AdviceService.heuristic).
+    actions = [c.action for c in position.choices[:top] if not isinstance(c.action, AnnounceAction)]
+    return dice_index, position.rolls, actions

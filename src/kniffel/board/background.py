@@ -33,7 +33,7 @@ from kniffel.board.errors import BoardError
 from kniffel.board.players.service import PlayerService
 from kniffel.board.reviews import ReviewService
 from kniffel.board.service import GameService, GameView
-from kniffel.solver.builds import TableBuilds
+from kniffel.solver.builds import TableBuilds, solvable
 from kniffel.store.results import ResultStore
 
 if TYPE_CHECKING:  # the solver (numpy) is imported by the first review, not at start
@@ -140,7 +140,9 @@ class Reviews:
         except BoardError:
             self._waiting.add((game_id, version))
             return True
-        if view.version != version or not self.tables.readiness(view.variant).ready:
+        if view.version != version or (
+            solvable(view.variant) and not self.tables.readiness(view.variant).ready
+        ):
             # A newer version is summarised at the next sync; missing tables wait for a build.
             self._waiting.add((game_id, version))
             return True

@@ -17,20 +17,21 @@ from __future__ import annotations
 import threading
 from collections import deque
 from collections.abc import Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kniffel.board.views import GameView
 from kniffel.kept import Kept
 from kniffel.locales import Translator
-from kniffel.rules import Dice, Game
+from kniffel.rules import Dice, Game, Variant
 
 if TYPE_CHECKING:  # the solver (numpy) is imported by the first request that needs it
     from kniffel.solver.chances.forecast import Chances
     from kniffel.solver.chances.series import Series
     from kniffel.solver.chances.winbot import WinChoice
 
-__all__ = ["KEPT", "PER_CLIENT", "QUEUE", "ChancesService", "ChartsBusy"]
+__all__ = ["KEPT", "PER_CLIENT", "QUEUE", "ChancesPending", "ChancesService", "ChartsBusy"]
 
 #: Charts waiting to be drawn, at most (all clients together).
 QUEUE = 8
@@ -40,6 +41,15 @@ PER_CLIENT = 2
 KEPT = 16
 #: Seconds a refused client is told to wait.
 RETRY_AFTER = 10
+
+
+class ChancesPending(Exception):
+    """The chances of a Jamb or Yams game at this version are being simulated in the
+    background: ``progress`` from 0 to 1 (ask again)."""
+
+    def __init__(self, progress: float) -> None:
+        super().__init__(f"the win chances are being simulated ({progress:.0%})")
+        self.progress = progress
 
 
 class ChartsBusy(Exception):
@@ -72,6 +82,10 @@ class ChancesService:
         self._waiting: deque[_Job] = deque()
         self._drawing: _Job | None = None
         self._closed = False
+        # Jamb and Yams: forecasts simulated by one thread, by (game, version).
+        self._forecasts: dict[tuple[str, int], Future[None]] = {}
+        self._progress: dict[tuple[str, int], float] = {}
+        self._pool: ThreadPoolExecutor | None = None
         self._worker: threading.Thread | None = None
         #: Series computed so far (what the tests and the cost benchmark count).
         self.series_computed = 0
@@ -79,10 +93,69 @@ class ChancesService:
     # ------------------------------------------------------------------ now
 
     def chances(self, view: GameView) -> Chances:
-        """The chances of a stored game at its version (computed once per version)."""
+        """The chances of a stored game at its version (computed once per version).
+
+        Jamb and Yams (no solver tables) are simulated game by game through the engine, many
+        seconds a sheet, so no request does it: the first asks one thread of the service to
+        (a newer version of the game drops an older one still waiting) and gets
+        :class:`ChancesPending` with the progress until they are there; at most
+        :attr:`queue` games wait (:class:`ChartsBusy` beyond)."""
+        from kniffel.solver.builds import solvable
         from kniffel.solver.chances.forecast import forecast
 
-        return self._chances.get((view.id, view.version), lambda: forecast(view.game))
+        key = (view.id, view.version)
+        if solvable(view.variant):
+            return self._chances.get(key, lambda: forecast(view.game))
+        found = self._chances.find(key)
+        if found is not None:
+            return found
+        with self._lock:
+            if key not in self._forecasts:
+                for older, waiting in list(self._forecasts.items()):
+                    if older[0] == view.id and older[1] < view.version and waiting.cancel():
+                        del self._forecasts[older]
+                        self._progress.pop(older, None)
+                if self._closed:
+                    raise ChartsBusy("closed")
+                if len(self._forecasts) >= self.queue:
+                    raise ChartsBusy("queue")
+                if self._pool is None:
+                    self._pool = ThreadPoolExecutor(1, thread_name_prefix="chances-family")
+                self._progress[key] = 0.0
+                self._forecasts[key] = self._pool.submit(self._simulate, key, view.game)
+            progress = self._progress.get(key, 0.0)
+        found = self._chances.find(key)  # finished meanwhile
+        if found is not None:
+            return found
+        raise ChancesPending(progress)
+
+    def _simulate(self, key: tuple[str, int], game: Game) -> None:
+        from kniffel.solver.chances.forecast import forecast
+
+        def told(share: float) -> None:
+            if self._closed:
+                raise ChartsBusy("closed")  # ends the games at once when the app stops
+            self._progress[key] = share
+
+        try:
+            self._chances.put(key, forecast(game, progress=told))
+        finally:
+            with self._lock:
+                self._forecasts.pop(key, None)
+                self._progress.pop(key, None)
+
+    def simulating(self) -> int:
+        """Jamb and Yams forecasts waiting or being simulated."""
+        with self._lock:
+            return len(self._forecasts)
+
+    @staticmethod
+    def series_apart(variant: Variant) -> bool:
+        """Whether ``variant``'s chances are simulated game by game (Jamb and Yams): no chart
+        of every position is drawn for it (each would be thousands of bot games)."""
+        from kniffel.solver.builds import solvable
+
+        return not solvable(variant)
 
     def wins(self, game: Game, dice: Dice | None, rolls: int) -> list[WinChoice]:
         """The choices of the player to move by their chance to finish first ("Auf Sieg")."""
@@ -135,8 +208,11 @@ class ChancesService:
             self._closed = True
             self._waiting.clear()
             self._lock.notify_all()
+            pool, self._pool = self._pool, None
         if self._worker is not None:
             self._worker.join(timeout=60)
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
 
     def _start(self) -> None:
         if self._worker is None or not self._worker.is_alive():

@@ -39,8 +39,10 @@ __all__ = ["BuildsBusy", "NoSolver", "TableBuilding", "TableNeedsKey", "TableRea
 
 
 class NoSolver(BoardError):
-    """The solver has no tables for the game's variant (Jamb, Yams with its extra columns):
-    the Tipp, the analysis and the chances say so instead of failing (docs/rules.md, "Jamb")."""
+    """The solver has no tables for the game's variant (Jamb, Yams with its extra columns),
+    and what was asked needs them ("Auf Sieg"): it says so instead of failing (docs/rules.md,
+    "Jamb"). The Tipp, the review and the chances of these sheets are the ``best`` bot's
+    (docs/solver.md, "Jamb and Yams: the bot's heuristic") and need none."""
 
     status = 409
     default_code = "no_solver"
@@ -85,8 +87,20 @@ class TableReadiness:
     def readiness(self, variant: Variant) -> Readiness:
         return self.builds.readiness(variant)
 
+    def ready(self, variant: Variant) -> bool:
+        """Whether what ``variant``'s Tipp, review and chances read is there: its tables,
+        or none needed (Jamb and Yams: the ``best`` family bot's heuristic)."""
+        return not solvable(variant) or self.builds.readiness(variant).ready
+
     def is_ready(self, table: Table) -> bool:
         return self.builds.is_ready(table)
+
+    @staticmethod
+    def ensure_solver(view: GameView) -> None:
+        """:class:`NoSolver` where what is asked needs the solver's tables and the variant
+        has none ("Auf Sieg" for Jamb and Yams)."""
+        if not solvable(view.variant):
+            raise NoSolver(view.variant)
 
     def start_presets(self) -> None:
         """Queues the presets' tables (default options); the worker skips those on disk."""
@@ -95,10 +109,10 @@ class TableReadiness:
     def ensure(self, view: GameView, key: str | None, client: str) -> None:
         """Returns when ``view``'s tables are ready; raises :class:`TableBuilding` or
         :class:`TableNeedsKey` otherwise (queueing the build when ``key`` is the game's;
-        ``client`` is who asks, for the builds' share per client); :class:`NoSolver` for a
-        variant the solver does not play."""
+        ``client`` is who asks, for the builds' share per client). A variant the solver has
+        no tables for needs none: the ``best`` family bot values it (docs/solver.md)."""
         if not solvable(view.variant):
-            raise NoSolver(view.variant)
+            return
         state = self.builds.readiness(view.variant)
         if state.ready:
             return

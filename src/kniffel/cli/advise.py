@@ -14,8 +14,9 @@ from kniffel.cli.tables import table
 from kniffel.cli.variant_flags import variant_options
 from kniffel.locales import Translator
 from kniffel.record import RecordError, loads, replay
-from kniffel.rules import Dice, Game, KniffelError, Row, Variant, holds_fifty
-from kniffel.solver.advice.analysis import choice_dict
+from kniffel.rules import AnnounceAction, Dice, Game, KniffelError, Row, Variant, holds_fifty
+from kniffel.solver.advice.analysis import choice_dict, source
+from kniffel.solver.advice.family import is_heuristic
 from kniffel.solver.advice.notation import parse_sheet
 from kniffel.solver.advice.position import Position, evaluate, is_exact
 from kniffel.solver.chances.outlook import Outlook, outlook
@@ -93,7 +94,11 @@ def advise_command(
         return
     player = game.current_player()
     assert player is not None
-    if is_exact(game.variant):
+    if is_heuristic(game.variant):
+        # Jamb and Yams: the best family bot's heuristic; the bonus and Kniffel chances are
+        # the Kniffel sheet's, none here (docs/solver.md, "Jamb and Yams: the bot's heuristic")
+        ahead = Outlook(np.zeros(0, dtype=np.int64), {}, {})
+    elif is_exact(game.variant):
         ahead = _exact_outlook(game, position)
     else:
         ahead = outlook(game, position.dice, position.rolls, samples, seed)
@@ -116,7 +121,9 @@ def _exact_outlook(game: Game, position: Position) -> Outlook:
     spec = game.columns[0]
     column_chances(game.options, spec.discipline)
     dice = None if position.dice is None else ROLL_INDEX[position.dice]
-    now = reasons(game, dice, position.rolls, [position.choices[0].action], exact=True).now
+    best = position.choices[0].action
+    assert not isinstance(best, AnnounceAction)  # one Kniffel column: nothing to announce
+    now = reasons(game, dice, position.rolls, [best], exact=True).now
     held = game.points(player, game.cell(f"{spec.id}.{Row.KNIFFEL.value}"))
     fifty = now.kniffel if held is None else float(holds_fifty(True, held))
     return Outlook(np.zeros(0, dtype=np.int64), dict(now.bonus), {spec.id: float(fifty or 0.0)})
@@ -128,6 +135,7 @@ def _as_dict(game: Game, position: Position, ahead: Outlook, top: int) -> dict[s
         "variant": game.variant.name,
         "options": game.variant.options.as_dict(),
         "exact": is_exact(game.variant),
+        "source": source(game.variant),
         "player": position.player,
         "total": position.total,
         "dice": None if position.dice is None else str(position.dice),
@@ -136,13 +144,21 @@ def _as_dict(game: Game, position: Position, ahead: Outlook, top: int) -> dict[s
         "choices": [choice_dict(c, one_column) for c in position.choices[:top]],
         "bonus_chance": ahead.bonus_rate,
         "kniffel_chance": ahead.kniffel_rate,
-        "chances_method": "exact" if is_exact(game.variant) else "simulation",
+        "chances_method": _chances_method(game.variant),
         "samples": ahead.samples,
     }
 
 
+def _chances_method(variant: Variant) -> str:
+    if is_heuristic(variant):
+        return "none"
+    return "exact" if is_exact(variant) else "simulation"
+
+
 def _render(result: dict[str, Any]) -> str:
     how = "exact" if result["exact"] else "estimated by the best bot, calibrated"
+    if result["source"] == "heuristic":
+        how = "the best bot's heuristic worth, not an optimum"
     dice = (
         "before the first roll"
         if result["dice"] is None
@@ -150,7 +166,7 @@ def _render(result: dict[str, Any]) -> str:
     )
     lines = [
         f"{result['variant']}: {result['player']}, {result['total']} points, {dice}",
-        f"expected final totals ({how}):",
+        f"{'values' if result['source'] == 'heuristic' else 'expected final totals'} ({how}):",
     ]
     best = result["choices"][0]["expected"]
     choices = [
@@ -164,6 +180,8 @@ def _render(result: dict[str, Any]) -> str:
     drawn = table(None, choices, right={1}, min_width={1: 8})
     lines.extend(f"  {line}".rstrip() for line in drawn.splitlines())
     kniffel = Translator("en", game=result["variant"]).row(Row.KNIFFEL)  # "Yahtzee" there
+    if result["chances_method"] == "none":
+        return "\n".join(lines)
     for key, what in (("bonus_chance", "upper bonus"), ("kniffel_chance", kniffel)):
         rates = result[key]
         shown = ", ".join(

@@ -14,11 +14,10 @@ from kniffel.cli.tables import table
 from kniffel.locales import Translator
 from kniffel.locales.refusals import cell_words
 from kniffel.record import RecordError, loads, replay
-from kniffel.rules import EnterAction, Variant
-from kniffel.solver.advice.analysis import Analysis
+from kniffel.rules import AnnounceAction, EnterAction, Variant
+from kniffel.solver.advice.analysis import Analysis, source
 from kniffel.solver.advice.position import Choice
 from kniffel.solver.advice.review import ACCURACY_HALF_LOSS, SEVERITIES, Review, describe, review
-from kniffel.solver.builds import solvable
 
 __all__ = ["analyse_command"]
 
@@ -40,7 +39,9 @@ def analyse_command(record: Any, as_json: bool, top: int | None) -> None:
     player's total loss, and the game review: each player's accuracy, loss
     per decision, counts of Patzer / Fehler / Ungenauigkeit and the five
     costliest decisions in words. Kniffel and Yahtzee are valued exactly; games with
-    several columns by the estimate the best bot plays by. The variant and
+    several columns by the estimate the best bot plays by; Jamb and Yams with sèche or
+    annoncée against the best family bot's choice, by its heuristic (announcements are
+    decisions too). The variant and
     its options come from the record. A broken record exits with status 2
     and one line on standard error (``event N: ...`` for events).
     """
@@ -48,14 +49,6 @@ def analyse_command(record: Any, as_json: bool, top: int | None) -> None:
         game = replay(loads(record.read()))
     except RecordError as exc:
         click.echo(terminal_safe(str(exc)), err=True)
-        sys.exit(2)
-    if not solvable(game.variant):
-        # the analysis values choices by the solver's tables, and there are none for Jamb
-        click.echo(
-            f"{game.variant.label}: kniffel analyse has no values for this sheet yet (no solver "
-            "tables); the record is sound: kniffel replay shows it (docs/bot.md, Jamb and Yams)",
-            err=True,
-        )
         sys.exit(2)
     result = review(game)
     if as_json:
@@ -73,6 +66,8 @@ def labeller(variant: Variant) -> Callable[[Choice], str]:
 
     def label(choice: Choice) -> str:
         action = choice.action
+        if isinstance(action, AnnounceAction):
+            return f"announce {t.cell(variant, action.cell)}"
         if not isinstance(action, EnterAction):
             return choice.label
         return f"enter {t.cell(variant, action.cell)} ({choice.points})"
@@ -90,7 +85,10 @@ def _cell(name: str, variant: Variant) -> str:
 def render_analysis(result: Analysis, top: int | None = None) -> str:
     """The analysis as a plain-text table and the loss per player."""
     choice_label = labeller(result.variant)
-    how = "exact values" if result.exact else "values estimated by the best bot's plan"
+    if source(result.variant) == "heuristic":
+        how = "values by the best bot's heuristic, not an optimum (no optimum is known here)"
+    else:
+        how = "exact values" if result.exact else "values estimated by the best bot's plan"
     state = "finished" if result.finished else "running"
     lines = [f"{result.variant.name} ({state}): expected final totals, {how}", ""]
     head = ("event", "turn", "player", "dice", "choice", "expected", "best", "expected", "loss")

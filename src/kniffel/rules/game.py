@@ -974,6 +974,17 @@ class Game:
         except (KeyError, TypeError):
             raise UnknownCellError(f"unknown cell {cell}", cell=str(cell)) from None
 
+    def alone(self, player: str | int) -> Game:
+        """A one-player game holding ``player``'s sheet as it stands, at the start of their
+        next turn: dice not entered and an announcement do not count, and there is no history
+        (what the win chances of Jamb and Yams play on from: docs/solver.md)."""
+        p = self._p(player)
+        solo = Game(self.variant, [self.players[p]])
+        solo._cells = [[list(col) for col in self._cells[p]]]
+        solo._bonus = [[list(col) for col in self._bonus[p]]]
+        solo._filled = [self._filled[p]]
+        return solo
+
     def copy(self) -> Game:
         """An independent copy with the same state and history."""
         twin = Game(self.variant, self.players)

@@ -27,7 +27,7 @@ from kniffel.board.advice import AdviceService, WinsPending
 from kniffel.board.errors import GameNotFound
 from kniffel.board.service import GameView
 from kniffel.locales.refusals import refusal_text
-from kniffel.rules import Dice, EnterAction, KniffelError
+from kniffel.rules import AnnounceAction, Dice, EnterAction, KniffelError
 from kniffel.web import rendering
 from kniffel.web.api import tables
 from kniffel.web.api.api import OPTIONAL_KEY, Key, Rolls, TableDice, Top
@@ -79,7 +79,17 @@ class EnterChoice(BaseModel):
     expected: float
 
 
-ChoiceOut = Annotated[RollChoice | EnterChoice, Field(discriminator="action")]
+class AnnounceChoice(BaseModel):
+    """Announce ``cell`` of the announce column right after the first roll (Jamb's Najava,
+    Yams' annoncée); the bot's heuristic worth after it."""
+
+    action: Literal["announce"]
+    cell: str
+    label: str
+    expected: float
+
+
+ChoiceOut = Annotated[RollChoice | EnterChoice | AnnounceChoice, Field(discriminator="action")]
 
 
 class ChancesOut(BaseModel):
@@ -104,7 +114,13 @@ class AdviceEnterChoice(EnterChoice, _Reasoned):
     """An entry, with its cost and the chances after it."""
 
 
-AdviceChoiceOut = Annotated[AdviceRollChoice | AdviceEnterChoice, Field(discriminator="action")]
+class AdviceAnnounceChoice(AnnounceChoice, _Reasoned):
+    """An announcement, with its cost (no chances: Jamb and Yams have no reasons)."""
+
+
+AdviceChoiceOut = Annotated[
+    AdviceRollChoice | AdviceEnterChoice | AdviceAnnounceChoice, Field(discriminator="action")
+]
 
 
 class AdviceOut(BaseModel):
@@ -112,6 +128,12 @@ class AdviceOut(BaseModel):
     rolls: int
     dice: list[int] | None
     exact: bool
+    source: Literal["exact", "estimate", "heuristic"] = Field(
+        description="what the values are: exact (one-column Kniffel sheets, the solver's "
+        "optimum), estimate (several columns: the turn exact, the rest the best bot's "
+        "calibrated estimate) or heuristic (Jamb and Yams with sèche or annoncée: the best "
+        "family bot's own worth, not an optimum; no chances, see docs/solver.md)"
+    )
     expected: float
     choices: list[AdviceChoiceOut]
     chances: ChancesOut | None = Field(
@@ -149,6 +171,10 @@ class PlayerLossOut(BaseModel):
 class AnalysisOut(BaseModel):
     variant: str
     exact: bool
+    source: Literal["exact", "estimate", "heuristic"] = Field(
+        description="what the values are, as in the advice (heuristic: Jamb and Yams, each "
+        "decision against the best family bot's choice)"
+    )
     finished: bool
     decisions: list[DecisionOut]
     players: dict[str, PlayerLossOut]
@@ -207,9 +233,11 @@ def advice(
     tables.ensure(request, view, key)
     position = _position(request, view, None if dice is None else Dice.parse(dice), rolls)
     one_column = len(view.variant.columns) == 1
+    heuristic = advising.heuristic(view.variant)
     # Simulated reasons are worked out in the background: the answer waits a moment for
-    # them and otherwise says they are pending (ask again), never a long request.
-    found = _reasons_within(request, view, position, top, API_REASONS_WAIT)
+    # them and otherwise says they are pending (ask again), never a long request. The
+    # heuristic Tipp of Jamb and Yams has none (nothing pending either).
+    found = None if heuristic else _reasons_within(request, view, position, top, API_REASONS_WAIT)
     done = None if isinstance(found, float) else found
     progress = round(found, 2) if isinstance(found, float) else 1.0
     after = done.after if done is not None else [None] * len(position.choices[:top])
@@ -219,6 +247,7 @@ def advice(
         "rolls": position.rolls,
         "dice": None if position.dice is None else list(position.dice.faces),
         "exact": advising.is_exact(view.variant),
+        "source": _source(advising, view),
         "expected": best,
         "choices": [
             {
@@ -231,9 +260,15 @@ def advice(
         "chances": None if done is None else done.now.as_dict(),
         "chances_method": "simulation" if done is None else done.method,
         "samples": 0 if done is None else done.samples,
-        "chances_pending": done is None,
+        "chances_pending": isinstance(found, float),
         "chances_progress": progress,
     }
+
+
+def _source(advising: AdviceService, view: GameView) -> str:
+    if advising.heuristic(view.variant):
+        return "heuristic"
+    return "exact" if advising.is_exact(view.variant) else "estimate"
 
 
 @api.get(
@@ -305,7 +340,11 @@ async def tipp(request: Request, game_id: str) -> Response:
     # them and otherwise says how far they are, and static/tipp.js asks again (?gruende=1).
     asked_again = request.query_params.get("gruende") == "1"
     wait = REASONS_WAIT_AGAIN if asked_again else REASONS_WAIT
-    found = await run_in_threadpool(_reasons_within, request, view, position, TIPP_CHOICES, wait)
+    found: Reasons | float | None = None  # Jamb and Yams: the bot's heuristic, no reasons
+    if not advice_service(request).heuristic(view.variant):
+        found = await run_in_threadpool(
+            _reasons_within, request, view, position, TIPP_CHOICES, wait
+        )
     # "Auf Sieg" likewise: its first list of a late position takes seconds.
     found_wins = await run_in_threadpool(advice_service(request).wins_within, view, position, wait)
     wins_pending = isinstance(found_wins, WinsPending)
@@ -410,7 +449,7 @@ def _tipp_view(
         choices.append(choice)
     highlight_cell = ""
     highlight_dice: list[int] = []
-    if isinstance(best.action, EnterAction):
+    if isinstance(best.action, EnterAction | AnnounceAction):
         highlight_cell = f"c{seat}-{best.action.cell}"
     elif position.dice is not None and view.dice_mode == "virtual":
         highlight_dice = _dice_positions(position.dice, best.action.keep)
@@ -425,6 +464,7 @@ def _tipp_view(
         "situation": situation,
         "expected": words.decimal(position.expected),
         "exact": AdviceService.is_exact(view.variant),
+        "heuristic": AdviceService.heuristic(view.variant),  # Jamb, Yams: the bot's, no optimum
         "choices": choices,
         "highlight_cell": highlight_cell,
         "highlight_dice": highlight_dice,
@@ -489,6 +529,7 @@ async def analyse_page(request: Request, game_id: str) -> Response:
         "game_id": view.id,
         "variant_label": words.t(view.variant.label),
         "exact": result.exact,
+        "heuristic": AdviceService.heuristic(result.variant),
         "finished": result.finished,
         "players": players,
         "decisions": decisions,

@@ -64,7 +64,8 @@ def chances_service(request: Request) -> ChancesService:
 
 
 def chances_body(request: Request, view: GameView) -> dict[str, Any]:
-    """The answer of the API and of the board's page."""
+    """The answer of the API and of the board's page (Jamb and Yams: 202 while simulated,
+    :class:`~kniffel.board.chances.ChancesPending`)."""
     found = chances_service(request).chances(view)
     return {
         "version": view.version,
@@ -113,6 +114,7 @@ def win_advice(
     like the best bot. Dice typed at the table count only before a roll is recorded."""
     view = rendering.service(request).get(game_id)
     tables.ensure(request, view, key)
+    tables.builds(request).ensure_solver(view)  # Jamb and Yams: no "Auf Sieg" (docs/solver.md)
     game = view.game
     player = game.current_player()
     given = None if dice is None else Dice.parse(dice)
@@ -143,6 +145,12 @@ async def chances_chart(request: Request, game_id: str) -> Response:
         view = await run_in_threadpool(rendering.service(request).get, game_id)
     except GameNotFound:
         return rendering.not_found(request)
+    if chances_service(request).series_apart(view.variant):
+        # Jamb and Yams: thousands of bot games per position; the tabs show the chances now.
+        text = t(
+            "Für Jamb und Yams gibt es dieses Diagramm nicht; die Chancen stehen bei den Spielern."
+        )
+        return _placeholder(text, 200, 0)
     if not tables.builds(request).readiness(view.variant).ready:
         # A chart never starts a build; the API or a key holder's page does.
         return _placeholder(t("Das Diagramm wird gezeichnet …"), 202, ASK_AGAIN)

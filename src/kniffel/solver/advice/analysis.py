@@ -8,7 +8,11 @@ difference is the expected loss. Decisions are
 - the keep before a second or third roll (the first roll of a turn decides nothing),
 - the entry that ends a turn: with rolled dice it competes with rolling on;
   with dice given at the table (physical dice, no roll recorded) only with
-  the other entries of those dice.
+  the other entries of those dice;
+- in Jamb and Yams, an announcement right after a rolled first roll (it competes with the
+  keeps and the entries of that roll); one said at the table without rolled dice shows no
+  dice to judge. These sheets are valued by the ``best`` bot's heuristic
+  (:mod:`.family`), not by an optimum.
 
 Entries that give points instead of dice show no dice to judge and are not
 decisions here. Corrections (edit, clear) change the sheet the later
@@ -24,6 +28,8 @@ from typing import Any
 from kniffel.record import Record, replay
 from kniffel.rules import (
     Action,
+    Announce,
+    AnnounceAction,
     Dice,
     Enter,
     EnterAction,
@@ -34,6 +40,7 @@ from kniffel.rules import (
     Variant,
     standing_events,
 )
+from kniffel.solver.advice.family import SOURCE, is_heuristic
 from kniffel.solver.advice.position import Choice, Position, evaluate, is_exact
 
 __all__ = [
@@ -95,6 +102,7 @@ class Analysis:
         return {
             "variant": self.variant.name,
             "exact": self.exact,
+            "source": source(self.variant),
             "finished": self.finished,
             "decisions": [
                 {
@@ -116,21 +124,35 @@ class Analysis:
         }
 
 
+def source(variant: Variant) -> str:
+    """What the values of ``variant``'s analysis are: ``exact`` (one Kniffel column),
+    ``estimate`` (several: the best bot's calibrated estimate) or ``heuristic`` (Jamb and
+    Yams: the best family bot's own worth, :mod:`.family`)."""
+    if is_heuristic(variant):
+        return SOURCE
+    return "exact" if is_exact(variant) else "estimate"
+
+
 def choice_label(choice: Choice, one_column: bool = True) -> str:
     """``keep 6 6``, ``roll all dice``, ``enter sixes (18)``; ``enter down.sixes (18)``."""
     action = choice.action
     if isinstance(action, EnterAction):
         cell = action.cell.row.value if one_column else str(action.cell)
         return f"enter {cell} ({choice.points})"
+    if isinstance(action, AnnounceAction):
+        return f"announce {action.cell}"
     return choice.label
 
 
 def choice_dict(choice: Choice, one_column: bool) -> dict[str, Any]:
-    """A choice as JSON: ``roll`` with the dice to ``keep``, or ``enter`` a ``cell``."""
+    """A choice as JSON: ``roll`` with the dice to ``keep``, ``enter`` a ``cell``, or
+    ``announce`` a ``cell`` (Jamb's Najava, Yams' annoncée)."""
     action = choice.action
     described: dict[str, Any]
     if isinstance(action, EnterAction):
         described = {"action": "enter", "cell": str(action.cell), "points": choice.points}
+    elif isinstance(action, AnnounceAction):
+        described = {"action": "announce", "cell": str(action.cell)}
     else:
         described = {"action": "roll", "keep": list(action.keep)}
     return {**described, "label": choice_label(choice, one_column), "expected": choice.expected}
@@ -164,15 +186,24 @@ def _decision(game: Game, number: int, event: Event) -> Decision | None:
         if game.pending(event.player) is None:
             return None  # the first roll of a turn: rolling is the only choice
         return _judge(game, number, evaluate(game), RollAction(tuple(sorted(event.keep))))
+    if isinstance(event, Announce):
+        if game.pending(event.player) is None:
+            return None  # announced at the table with real dice: no dice to judge
+        return _judge(game, number, evaluate(game), AnnounceAction(event.cell))
     if isinstance(event, Enter):
         if event.dice is not None:
-            return _judge(game, number, evaluate(game, event.dice), EnterAction(event.cell))
+            # the roll that made typed dice counts where the sheet says so (Jamb's Kenta,
+            # first-roll columns); elsewhere, as before, they compete with entries only
+            given = evaluate(game, event.dice, event.roll or 3)
+            return _judge(game, number, given, EnterAction(event.cell))
         if event.points is None:
             return _judge(game, number, evaluate(game), EnterAction(event.cell))
     return None
 
 
-def _judge(game: Game, number: int, position: Position, action: Action) -> Decision:
+def _judge(
+    game: Game, number: int, position: Position, action: Action | AnnounceAction
+) -> Decision:
     made = next((c for c in position.choices if c.action == action), None)
     if made is None:  # keeping all five dice and rolling them again: legal, never listed
         made = Choice(action, position.value(action))

@@ -20,6 +20,7 @@ import numpy.typing as npt
 from kniffel.rules import (
     MAX_ROLLS,
     Action,
+    AnnounceAction,
     Cell,
     Dice,
     Discipline,
@@ -31,6 +32,7 @@ from kniffel.rules import (
     Variant,
     rows_for,
 )
+from kniffel.solver.advice.family import family_choices, is_heuristic
 from kniffel.solver.chances.calibration import load_calibration
 from kniffel.solver.exact.column import ColumnTable, solve_column
 from kniffel.solver.exact.dice_tables import KEEP_INDEX, KEEPS, P_FIRST, ROLL_INDEX, ROLL_KEEPS
@@ -46,9 +48,10 @@ Array = npt.NDArray[np.float64]
 
 @dataclass(frozen=True, slots=True)
 class Choice:
-    """One action and the expected final total after it (with optimal play)."""
+    """One action and the expected final total after it (with optimal play; in Jamb and Yams
+    sheets without tables the ``best`` bot's heuristic worth: :mod:`.family`)."""
 
-    action: Action
+    action: Action | AnnounceAction
     expected: float
     points: int | None = None  # what an entry scores now (extra-Kniffel bonus included)
 
@@ -58,6 +61,8 @@ class Choice:
         action = self.action
         if isinstance(action, EnterAction):
             return f"enter {action.cell.row.value} ({self.points})"
+        if isinstance(action, AnnounceAction):
+            return f"announce {action.cell}"
         if not action.keep:
             return "roll all dice"
         return "keep " + " ".join(map(str, action.keep))
@@ -73,7 +78,7 @@ class Advice:
     choices: tuple[Choice, ...]
 
     @property
-    def best(self) -> Action:
+    def best(self) -> Action | AnnounceAction:
         return self.choices[0].action
 
 
@@ -163,7 +168,7 @@ def _turn(game: Game, player: int) -> _Turn:
 
 def is_exact(variant: Variant) -> bool:
     """Whether the advice for ``variant`` is exact (one column) or uses the bot's estimate."""
-    return len(variant.columns) == 1
+    return len(variant.columns) == 1 and not is_heuristic(variant)
 
 
 @dataclass(frozen=True, eq=False)
@@ -200,10 +205,15 @@ class Position:
         ahead = self.turn.keeps_after_one if self.rolls == 1 else self.turn.keeps_after_two
         return self.total + float(ahead[KEEP_INDEX[tuple(sorted(keep))]])
 
-    def value(self, action: Action) -> float:
+    def value(self, action: Action | AnnounceAction) -> float:
         """The expected final total after ``action``."""
         if isinstance(action, EnterAction):
             return self.entry(action.cell)
+        if isinstance(action, AnnounceAction):
+            for choice in self.choices:
+                if choice.action == action:
+                    return choice.expected
+            raise KniffelError(f"{action.cell} cannot be announced now")
         if self.dice is None:
             return self.expected
         return self.keep(action.keep)
@@ -236,6 +246,8 @@ def evaluate(game: Game, dice: Dice | None = None, rolls: int = MAX_ROLLS) -> Po
         dice, rolls = pending
     else:
         rolls = 0
+    if is_heuristic(game.variant):
+        return _family_position(game, p, dice, rolls)
     turn = _turn(game, p)
     total = game.total(p)
     if dice is None:
@@ -262,6 +274,25 @@ def evaluate(game: Game, dice: Dice | None = None, rolls: int = MAX_ROLLS) -> Po
         raise KniffelError(f"{dice} fits no cell of {name}")
     choices.sort(key=lambda c: -c.expected)
     return Position(name, rolls, dice, total, tuple(choices), turn)
+
+
+def _family_position(game: Game, p: int, dice: Dice | None, rolls: int) -> Position:
+    """Jamb and Yams sheets without tables: the ``best`` family bot's values (:mod:`.family`),
+    held in a turn of the same shape as the solver's (points still to come)."""
+    found, valued = family_choices(game, p, dice, rolls)
+    total = game.total(p)
+    keeps = np.zeros(len(KEEPS))
+    turn = _Turn(
+        {},
+        np.zeros((0, len(P_FIRST))),
+        found.keeps(1) - total if dice is not None and rolls < MAX_ROLLS else keeps,
+        found.keeps(2) - total if dice is not None and rolls < MAX_ROLLS else keeps,
+        found.start() - total if dice is None else 0.0,
+    )
+    choices = sorted((Choice(a, v, points) for a, v, points in valued), key=lambda c: -c.expected)
+    return Position(
+        game.players[p], rolls if dice is not None else 0, dice, total, tuple(choices), turn
+    )
 
 
 def advise(

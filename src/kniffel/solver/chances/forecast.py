@@ -18,19 +18,24 @@ distribution is exact or the variant has one column (the solver's value),
 otherwise the best bot's expectation corrected by the measured offset
 (:mod:`.calibration`, the presets' options) or, under other house rules, the
 simulated games' mean.
+
+Jamb and Yams with sèche or annoncée (no solver tables): every unfinished sheet is simulated
+by the best family bot (:mod:`.family`), its mean the expected total.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from kniffel.rules import Game
+from kniffel.solver.builds import solvable
 from kniffel.solver.chances.calibration import load_calibration
 from kniffel.solver.chances.distribution import bot_expectations, turns_left
 from kniffel.solver.chances.endgame import exact_finals
+from kniffel.solver.chances.family import family_finals
 from kniffel.solver.chances.interval import win_intervals
 from kniffel.solver.chances.sampled import sample_finals
 from kniffel.solver.chances.win import Pmf
@@ -99,9 +104,18 @@ def _expected(game: Game, player: int, pmf: Pmf, exact: bool, points: np.ndarray
     return game.total(player) + expectation + calibration.offset[left]
 
 
-def forecast(game: Game, *, samples: int | None = None) -> Chances:
+def forecast(
+    game: Game,
+    *,
+    samples: int | None = None,
+    progress: Callable[[float], None] | None = None,
+) -> Chances:
     """The win chances of every player of ``game``; ``samples``: games per simulated sheet
-    (by default as many as :func:`~kniffel.solver.chances.sampled.samples_for` gives)."""
+    (by default as many as :func:`~kniffel.solver.chances.sampled.samples_for` gives, on
+    Jamb and Yams sheets :func:`~kniffel.solver.chances.family.family_samples_for`);
+    ``progress`` hears how far the family games are (0 to 1)."""
+    if not solvable(game.variant):
+        return _family_forecast(game, samples, progress)
     pmfs: list[Pmf] = []
     counts: list[int] = []
     expected: list[float] = []
@@ -135,6 +149,42 @@ def forecast(game: Game, *, samples: int | None = None) -> Chances:
         )
     )
     return Chances("simulation" if any(counts) else "exact", max(counts, default=0), players)
+
+
+def _family_forecast(
+    game: Game, samples: int | None, progress: Callable[[float], None] | None
+) -> Chances:
+    """Jamb and Yams: every unfinished sheet simulated by the best family bot
+    (:mod:`.family`); a full sheet's total is known."""
+    pmfs: list[Pmf] = []
+    counts: list[int] = []
+    players = len(game.players)
+    for p in range(players):
+        now = game.total(p)
+
+        def told(share: float, p: int = p) -> None:
+            if progress is not None:
+                progress((p + share) / players)
+
+        points = family_finals(game, p, samples, progress=told)
+        pmfs.append(Pmf.of_samples(now + points) if len(points) else Pmf(now, np.ones(1)))
+        counts.append(len(points))
+    intervals = win_intervals(pmfs, counts)
+    found = tuple(
+        PlayerChance(
+            name,
+            chance.win,
+            chance.low,
+            chance.high,
+            round(pmf.mean, 1),
+            pmf.quantile(0.1),
+            pmf.quantile(0.9),
+            "simulation" if n else "exact",
+            n,
+        )
+        for name, chance, pmf, n in zip(game.players, intervals, pmfs, counts, strict=True)
+    )
+    return Chances("simulation" if any(counts) else "exact", max(counts, default=0), found)
 
 
 def chances_series(games: Sequence[Game]) -> list[Chances]:

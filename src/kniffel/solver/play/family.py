@@ -257,6 +257,23 @@ class FamilyBot:
                 return RollAction(KEEPS[keep])
         return EnterAction(self._entry(game, player))
 
+    # ------------------------------------------------- what the Tipp reads
+
+    def turn_worths(self, game: Game, player: int) -> tuple[Array, dict[Cell, Array]]:
+        """The turn's worths as the bot plays it: ``final[j-1, r]`` (the sheet's worth after
+        the best entry of roll ``r`` on roll ``j``; announced: that cell's alone) and, while
+        an announcement is open, each announceable cell's (the Tipp and the review value
+        every choice by them: :mod:`kniffel.solver.advice.family`)."""
+        plan = self._plan(game, player)
+        announced = game.announced(player)
+        if announced is not None:
+            return self._announce_final(game, player, announced), {}
+        return plan.final, plan.announced
+
+    def entry_worth(self, game: Game, player: int, cell: Cell, points: int) -> float:
+        """The sheet's worth after ``points`` go into ``cell``."""
+        return self._after(game, player, cell, points)
+
     def _entry(self, game: Game, player: int) -> Cell:
         """The best of the rules' own entries for the pending dice."""
         best: tuple[float, Cell] | None = None
@@ -383,11 +400,14 @@ def make_family_bot(name: str, variant: Variant, seed: int = 0) -> FamilyBot:
     raise KniffelError(f"unknown bot {name!r}; the bots are {', '.join(FAMILY_BOTS)}")
 
 
-def play_game(bot: FamilyBot, faces: npt.NDArray[np.int64], player: str = "Bot") -> Game:
+def play_game(
+    bot: FamilyBot, faces: npt.NDArray[np.int64], player: str = "Bot", game: Game | None = None
+) -> Game:
     """A solitaire game of ``bot`` through the rules engine, with the dice drawn in advance:
     roll ``j`` of turn ``t`` keeps its dice and throws the first faces of ``faces[t, j]``
-    (the scheme of :mod:`kniffel.solver.play.simulate`)."""
-    game = Game(bot.variant, [player])
+    (the scheme of :mod:`kniffel.solver.play.simulate`); ``game``: played on from there
+    (``t`` counts the player's filled cells, so ``faces`` covers the whole sheet)."""
+    game = Game(bot.variant, [player]) if game is None else game
     while not game.is_finished:
         action = bot.choose(game)
         if isinstance(action, RollAction):

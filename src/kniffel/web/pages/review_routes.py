@@ -20,6 +20,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
+from kniffel.board.advice import AdviceService
 from kniffel.board.errors import GameNotFound
 from kniffel.board.reviews import ReviewService
 from kniffel.board.service import GameView
@@ -153,6 +154,7 @@ def _context(view: GameView, result: Review, words: ReviewWords) -> dict[str, An
         "version": view.version,
         "variant_label": words.t(variant.label),
         "exact": result.analysis.exact,
+        "heuristic": AdviceService.heuristic(variant),  # Jamb, Yams: against the bot's choice
         "finished": result.analysis.finished,
         "players": players,
         "costliest": costliest,
@@ -178,7 +180,7 @@ async def review_chart(request: Request, game_id: str) -> Response:
         view = await run_in_threadpool(rendering.service(request).get, game_id)
     except GameNotFound:
         return rendering.not_found(request)
-    if not tables.builds(request).readiness(view.variant).ready:
+    if not tables.builds(request).ready(view.variant):
         # Drawn once the review page found the tables ready; a chart never starts a build.
         return Response(status_code=202, headers={"Cache-Control": "no-store"})
 

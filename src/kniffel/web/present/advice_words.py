@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from babel.numbers import format_decimal, format_percent
 
 from kniffel.locales import Translator, percent_gap
-from kniffel.rules import EnterAction, Variant
+from kniffel.rules import AnnounceAction, EnterAction, Variant
 
 if TYPE_CHECKING:
     from kniffel.board.advice_values import Choice
@@ -79,11 +79,14 @@ class AdviceWords:
         return self.percent(p)
 
     def choice(self, choice: Choice, variant: Variant, rolls: int) -> str:
-        """``Behalten: 6 6 6``, ``Alle neu würfeln``, ``Eintragen: Runter, Sechser (18)``."""
+        """``Behalten: 6 6 6``, ``Alle neu würfeln``, ``Eintragen: Runter, Sechser (18)``,
+        ``Ansagen: Najava, Poker`` (Jamb and Yams)."""
         action = choice.action
         if isinstance(action, EnterAction):
             cell = self.t.cell(variant, action.cell)
             return self.t("Eintragen: {cell} ({points})", cell=cell, points=choice.points)
+        if isinstance(action, AnnounceAction):
+            return self.t("Ansagen: {cell}", cell=self.t.cell(variant, action.cell))
         if action.keep:
             return self.t("Behalten: {dice}", dice=" ".join(map(str, action.keep)))
         return self.t("Alle neu würfeln") if rolls else self.t("Würfeln")
