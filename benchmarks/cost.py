@@ -109,27 +109,27 @@ def start(tree: Path, folder: Path) -> Server:
     return Server(process, client)
 
 
-def attack(server: Server, players: int, rules: int) -> dict[str, Any]:
-    """The keyless attack: imports of eight-player games, then house-rule table builds."""
+def attack(client: httpx.Client, players: int, rules: int) -> dict[str, Any]:
+    """The keyless attack: imports of eight-player games, then house-rule table builds (with
+    ``rules`` 0 none, and no house-rule game to measure: asking it would start a build)."""
     draw = random.Random(21)
     games = []
     for g in range(players // 8):
         names = [f"Gast {g:03d}-{s}" for s in range(8)]
-        answer = server.client.post("/api/records", json=random_record("kniffel", names, draw))
+        answer = client.post("/api/records", json=random_record("kniffel", names, draw))
         answer.raise_for_status()
         games.append(answer.json()["id"])
     asked: dict[int, int] = {}
+    ruled = None
     for r in range(rules):
         body = {"variant": "kniffel", "players": ["Anna"], "options": {"kniffel_bonus": 300 + r}}
-        created = server.client.post("/api/games", json=body).json()
-        status = server.client.get(
-            f"/api/games/{created['id']}/advice", headers={"X-Kniffel-Key": created["key"]}
+        ruled = client.post("/api/games", json=body).json()
+        status = client.get(
+            f"/api/games/{ruled['id']}/advice", headers={"X-Kniffel-Key": ruled["key"]}
         ).status_code
         asked[status] = asked.get(status, 0) + 1
-    plain = server.client.post(
-        "/api/games", json={"variant": "kniffel", "players": ["Anna", "Ben"]}
-    ).json()
-    return {"games": games, "asked": asked, "plain": plain, "ruled": created}
+    plain = client.post("/api/games", json={"variant": "kniffel", "players": ["Anna", "Ben"]})
+    return {"games": games, "asked": asked, "plain": plain.json(), "ruled": ruled}
 
 
 def measure(
@@ -148,8 +148,12 @@ def measure(
     return (cpu_seconds(server.pid) - before) * 1000 / done, done, status
 
 
-def routes(server: Server, made: dict[str, Any]) -> dict[str, Callable[[int], httpx.Response]]:
-    get = server.client.get
+Request = Callable[[int], httpx.Response]
+
+
+def routes(client: httpx.Client, made: dict[str, Any]) -> dict[str, Request]:
+    """Each route measured, by name: a request given its number (0 for the one not counted)."""
+    get = client.get
     games: list[str] = made["games"]
     one = games[0]
     plain, ruled = made["plain"], made["ruled"]
@@ -159,13 +163,13 @@ def routes(server: Server, made: dict[str, Any]) -> dict[str, Callable[[int], ht
 
     def entry(_: int) -> httpx.Response:
         player, cell = next(turns)
-        return server.client.post(
+        return client.post(
             f"/api/games/{plain['id']}/events",
             json={"event": {"type": "enter", "player": player, "cell": cell, "points": 0}},
             headers={"X-Kniffel-Key": plain["key"]},
         )
 
-    return {
+    measured: dict[str, Request] = {
         "GET /export/spieler.csv": lambda _: get("/export/spieler.csv"),
         "GET /export/spiele.csv": lambda _: get("/export/spiele.csv"),
         "GET /spieler": lambda _: get("/spieler"),
@@ -191,11 +195,13 @@ def routes(server: Server, made: dict[str, Any]) -> dict[str, Callable[[int], ht
         "GET /api/games/ID/advice (plain, no key)": lambda _: get(
             f"/api/games/{plain['id']}/advice"
         ),
-        "GET /api/games/ID/advice (house rules, key)": lambda _: get(
-            f"/api/games/{ruled['id']}/advice", headers={"X-Kniffel-Key": ruled["key"]}
-        ),
         "POST /api/games/ID/events (entry)": entry,
     }
+    if ruled is not None:
+        measured["GET /api/games/ID/advice (house rules, key)"] = lambda _: get(
+            f"/api/games/{ruled['id']}/advice", headers={"X-Kniffel-Key": ruled["key"]}
+        )
+    return measured
 
 
 def chart_cost(server: Server) -> str:
@@ -228,7 +234,7 @@ def run(tree: Path, args: argparse.Namespace) -> tuple[dict[str, tuple[float, in
     server = start(tree, folder)
     try:
         before = cpu_seconds(server.pid)
-        made = attack(server, args.players, args.rules)
+        made = attack(server.client, args.players, args.rules)
         spent = cpu_seconds(server.pid) - before
         asked = ", ".join(f"{n}× {status}" for status, n in sorted(made["asked"].items()))
         note = (
@@ -239,7 +245,7 @@ def run(tree: Path, args: argparse.Namespace) -> tuple[dict[str, tuple[float, in
             note += "; " + chart_cost(server)
         figures = {
             name: measure(server, request, args.requests, args.seconds)
-            for name, request in routes(server, made).items()
+            for name, request in routes(server.client, made).items()
         }
     finally:
         server.process.terminate()
