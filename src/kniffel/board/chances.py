@@ -2,7 +2,12 @@
 off the request (docs/board.md, "Gewinnchancen"; docs/solver.md, "Win chances").
 
 - :meth:`ChancesService.chances`: every player's chance now (:func:`forecast`), computed
-  once per game version. After an entry only the sheet that changed is simulated again.
+  once per game version. After an entry only the sheet that changed is simulated again;
+  even so a simulated sheet costs up to seconds, so no request computes it either: the
+  first asks the live queue (:class:`~kniffel.board.queued.Queued`: :data:`LIVE_QUEUE`
+  overall, :data:`LIVE_PER_CLIENT` per client, a newer version of a game replacing its
+  waiting older one) and answers how far it is; the board's page asks again until the
+  figures are there (docs/api.md, "Answers that fill in").
 - :meth:`ChancesService.chart`: the chart of the chances after every entry. The series
   values every position of the game (a forecast after each entry: seconds for a two-player
   Rauf-Runter game, a minute or more for eight players on a busy machine), so no request
@@ -16,10 +21,11 @@ from __future__ import annotations
 
 import threading
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from kniffel.board.queued import Busy, Queued
 from kniffel.board.views import GameView
 from kniffel.kept import Kept
 from kniffel.locales import Translator
@@ -30,7 +36,17 @@ if TYPE_CHECKING:  # the solver (numpy) is imported by the first request that ne
     from kniffel.solver.chances.series import Series
     from kniffel.solver.chances.winbot import WinChoice
 
-__all__ = ["KEPT", "PER_CLIENT", "QUEUE", "ChancesService", "ChartsBusy"]
+__all__ = [
+    "KEPT",
+    "LIVE_KEPT",
+    "LIVE_PER_CLIENT",
+    "LIVE_QUEUE",
+    "PER_CLIENT",
+    "QUEUE",
+    "Busy",
+    "ChancesService",
+    "ChartsBusy",
+]
 
 #: Charts waiting to be drawn, at most (all clients together).
 QUEUE = 8
@@ -40,6 +56,12 @@ PER_CLIENT = 2
 KEPT = 16
 #: Seconds a refused client is told to wait.
 RETRY_AFTER = 10
+#: Live chances (one game version each) waiting to be worked out, at most (all clients).
+LIVE_QUEUE = 16
+#: Live chances one client may have waiting (a device at the table asks for one at a time).
+LIVE_PER_CLIENT = 4
+#: Live chances kept once worked out (the versions the boards show).
+LIVE_KEPT = 64
 
 
 class ChartsBusy(Exception):
@@ -62,10 +84,18 @@ class _Job:
 class ChancesService:
     """The board's win chances: one per app (``app.state.chances``)."""
 
-    def __init__(self, queue: int = QUEUE, per_client: int = PER_CLIENT) -> None:
+    def __init__(
+        self,
+        queue: int = QUEUE,
+        per_client: int = PER_CLIENT,
+        live_queue: int = LIVE_QUEUE,
+        live_per_client: int = LIVE_PER_CLIENT,
+    ) -> None:
         self.queue = queue
         self.per_client = per_client
-        self._chances: Kept[tuple[str, int], Chances] = Kept()
+        self.live: Queued[tuple[str, int], Chances] = Queued(
+            "chances-live", queue=live_queue, per_client=live_per_client, kept=LIVE_KEPT
+        )
         self._series: Kept[tuple[str, int], Series] = Kept(KEPT)
         self._lock = threading.Condition()
         self._charts: Kept[tuple[str, int, str], str] = Kept(KEPT)
@@ -78,11 +108,18 @@ class ChancesService:
 
     # ------------------------------------------------------------------ now
 
-    def chances(self, view: GameView) -> Chances:
-        """The chances of a stored game at its version (computed once per version)."""
-        from kniffel.solver.chances.forecast import forecast
+    def chances(self, view: GameView, client: str) -> Chances | float:
+        """The chances of a stored game at its version if they are worked out (once per
+        version); else how far their work is (0 to 1), queued for the live worker. Raises
+        :class:`~kniffel.board.queued.Busy` when the live queue or ``client``'s share is full."""
+        game = view.game
 
-        return self._chances.get((view.id, view.version), lambda: forecast(view.game))
+        def work(progress: Callable[[float], None]) -> Chances:
+            from kniffel.solver.chances.forecast import forecast
+
+            return forecast(game, progress=progress)
+
+        return self.live.ask((view.id, view.version), client, work, kind=view.id)
 
     def wins(self, game: Game, dice: Dice | None, rolls: int) -> list[WinChoice]:
         """The choices of the player to move by their chance to finish first ("Auf Sieg")."""
@@ -131,6 +168,7 @@ class ChancesService:
             )
 
     def close(self) -> None:
+        self.live.close()
         with self._lock:
             self._closed = True
             self._waiting.clear()

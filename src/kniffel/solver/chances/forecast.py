@@ -22,7 +22,7 @@ simulated games' mean.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -99,9 +99,15 @@ def _expected(game: Game, player: int, pmf: Pmf, exact: bool, points: np.ndarray
     return game.total(player) + expectation + calibration.offset[left]
 
 
-def forecast(game: Game, *, samples: int | None = None) -> Chances:
+def forecast(
+    game: Game,
+    *,
+    samples: int | None = None,
+    progress: Callable[[float], None] | None = None,
+) -> Chances:
     """The win chances of every player of ``game``; ``samples``: games per simulated sheet
-    (by default as many as :func:`~kniffel.solver.chances.sampled.samples_for` gives)."""
+    (by default as many as :func:`~kniffel.solver.chances.sampled.samples_for` gives);
+    ``progress`` is told the share of the players done after each (the board's queue)."""
     pmfs: list[Pmf] = []
     counts: list[int] = []
     expected: list[float] = []
@@ -117,6 +123,8 @@ def forecast(game: Game, *, samples: int | None = None) -> Chances:
         pmfs.append(pmf)
         counts.append(0 if exact is not None else len(points))
         expected.append(_expected(game, p, pmf, exact is not None, points))
+        if progress is not None:
+            progress((p + 1) / len(game.players))
     intervals = win_intervals(pmfs, counts)
     players = tuple(
         PlayerChance(
