@@ -36,6 +36,7 @@ from kniffel.web import rendering
 from kniffel.web.api import tables
 from kniffel.web.api.api import OPTIONAL_KEY, Key, Rolls, TableDice, Top
 from kniffel.web.middleware.errors import GameNotFound
+from kniffel.web.present.pending_chart import pending_chart as _placeholder
 
 __all__ = ["chances_body", "chances_service", "router"]
 
@@ -51,14 +52,6 @@ pages = APIRouter(include_in_schema=False)
 router = APIRouter()
 
 
-#: How the end screen's chart looks while it is being drawn (the words filled in).
-PLACEHOLDER = (
-    '<svg xmlns="http://www.w3.org/2000/svg" width="640" height="360" viewBox="0 0 640 360" '
-    'role="img" data-chart-pending="{retry}"><title>{text}</title>'
-    '<rect width="640" height="360" fill="#f4f4f4"/>'
-    '<text x="320" y="185" text-anchor="middle" font-family="sans-serif" font-size="18" '
-    'fill="#444">{text}</text></svg>'
-)
 #: Seconds after which the end screen asks again for a chart being drawn.
 ASK_AGAIN = 2
 #: Seconds after which a board asks again for chances being worked out.
@@ -217,18 +210,6 @@ async def chances_chart(request: Request, game_id: str) -> Response:
     if svg is None:
         return _placeholder(t("Das Diagramm wird gezeichnet …"), 202, ASK_AGAIN)
     return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-cache"})
-
-
-def _placeholder(text: str, status: int, retry: int) -> Response:
-    """A picture that says why the chart is not there yet (the end screen asks again)."""
-    from html import escape
-
-    return Response(
-        PLACEHOLDER.format(text=escape(text), retry=retry),
-        status_code=status,
-        media_type="image/svg+xml",
-        headers={"Cache-Control": "no-store", "Retry-After": str(retry)},
-    )
 
 
 router.include_router(api, prefix="/api")

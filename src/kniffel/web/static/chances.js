@@ -78,11 +78,13 @@
     try { localStorage.setItem(KEY, box.checked ? "an" : "aus"); } catch (e) { /* private mode */ }
     paint();
   });
-  // The end screen's chart is drawn off the request: until it is, its address answers a
-  // "being drawn" picture (202, or 503 when the board is busy) with Retry-After. Ask again
-  // then, and show the chart when it is there.
+  // The end screen's chart and the review's chart are drawn off the request: until one is,
+  // its address answers a "being drawn" picture (202, or 503 when the board is busy) with
+  // Retry-After. Ask again then, and show the chart when it is there (the review page loads
+  // this script for its chart only).
   function drawChart() {
-    document.querySelectorAll("img[data-chances-chart]:not([data-asking])").forEach((img) => {
+    const charts = "img[data-chances-chart]:not([data-asking]), img[data-review-chart]:not([data-asking])";
+    document.querySelectorAll(charts).forEach((img) => {
       img.dataset.asking = "1";
       const url = img.getAttribute("src").split("&drawn=")[0];
       const ask = () => {
