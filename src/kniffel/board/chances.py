@@ -14,11 +14,14 @@ off the request (docs/board.md, "Gewinnchancen"; docs/solver.md, "Win chances").
   computes it: the first one queues it and answers at once that it is being drawn; one
   worker thread draws the charts one after the other and keeps the latest :data:`KEPT`.
   The queue holds at most ``queue`` charts, and one client at most ``per_client`` of them
-  (:class:`ChartsBusy` beyond), so nobody can pile up work for everybody.
+  (:class:`ChartsBusy` beyond), so nobody can pile up work for everybody; the worker runs
+  at a lower priority than the requests (``nice`` 10).
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 import threading
 from collections import deque
 from collections.abc import Callable, Mapping
@@ -182,6 +185,8 @@ class ChancesService:
             self._worker.start()
 
     def _work(self) -> None:
+        with contextlib.suppress(OSError, AttributeError):  # lower priority: Linux threads only
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
         while True:
             with self._lock:
                 self._lock.wait_for(lambda: self._waiting or self._closed)
