@@ -1,37 +1,49 @@
 """CPU per request after a keyless attack: what one visitor's data makes every read cost.
 
-Run with ``uv run python benchmarks/cost.py [--baseline PATH] [--players 1000] [--rules 20]
-[--requests 10] [--seconds 20] [--chart]``. For this checkout (and, with ``--baseline``, for another
-checkout with its own ``.venv``, e.g. ``git worktree add /tmp/main-c5 c5fda87`` and ``uv sync``
-there) it starts ``kniffel serve`` on loopback with a throwaway SQLite file and cache
-directory (the presets' tables linked in from the user cache when they are there; no
-background work, no prebuild), then, without any key but those of the games it creates:
+Run with ``uv run python benchmarks/cost.py [--baseline PATH | --baseline-ref REF]
+[--players 1000] [--rules 20] [--requests 10] [--seconds 20] [--timeout 60] [--drain 30]
+[--chart]``. For this checkout (and for another one: ``--baseline`` a checkout with its own
+``.venv``, or ``--baseline-ref main``, which exports that commit of this repository with ``git
+archive`` to a throwaway folder and runs ``uv sync --frozen`` there) it starts ``kniffel serve``
+on loopback with a throwaway SQLite file and cache directory (the presets' tables linked in
+from the user cache when they are there; no background thread, no prebuild), then, without
+any key but those of the games it creates:
 
 - imports ``--players / 8`` finished eight-player games (new names each),
 - creates ``--rules`` games with house rules of their own (a Kniffel bonus each) and asks for
   each one's advice with its key: the table builds anybody can queue (counted: queued 202,
   refused 503),
+- imports ``--requests + 2`` eight-player games played half-way (positions whose chances
+  nobody asked for yet),
 
 and then measures each route: one request not counted (the first of a route imports modules
 and fills templates), then ``--requests`` requests one after the other (fewer when a route
-has taken ``--seconds``), the server process's CPU time (user + system, from
-``/proc/PID/stat``) divided by the requests. "distinct" routes ask for a different game
-each time (nothing kept helps). The figures are CPU milliseconds per request; the server's
-table-build children are not counted (they run at a lower priority, one at a time).
+has taken ``--seconds``). Each thread's CPU time (user + system, ``/proc/PID/task/*/stat``)
+counts either for the requests (the threads at the server's own priority) or for the
+board's background workers (its queues of work no request does, at ``nice`` 10): the table
+gives the requests' CPU milliseconds per request and the background CPU-seconds the route
+set going, until the workers were idle again (at most ``--drain`` seconds; "≥" when they were
+still busy). A request that takes longer than ``--timeout`` marks its route "timed out" and
+restarts the server on the same database (its thread would spend on into the next routes).
+"distinct" routes ask for a different game each time (nothing kept helps). The server's
+table-build children are not counted (they run at a lower priority, one at a time, and stop
+with the server).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import random
 import shutil
+import signal
 import socket
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -51,6 +63,27 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / TICK
 
 
+def cpu_split(pid: int) -> tuple[float, float]:
+    """CPU seconds of process ``pid``'s threads that answer requests, and of those that work
+    in the background: the board runs its workers (the queues of work no request does, the
+    background thread) at a lower priority (``nice`` 10), the requests at the process's own."""
+    answering = background = 0.0
+    own = os.getpriority(os.PRIO_PROCESS, pid)
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:  # the thread ended meanwhile
+            continue
+        spent = (int(fields[11]) + int(fields[12])) / TICK
+        if int(fields[16]) > own:
+            background += spent
+        else:
+            answering += spent
+    # Threads that ended count where their CPU went: the process's total minus the living.
+    gone = cpu_seconds(pid) - answering - background
+    return answering + max(gone, 0.0), background
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -60,6 +93,9 @@ def free_port() -> int:
 
 @dataclass
 class Server:
+    tree: Path
+    folder: Path
+    timeout: float
     process: subprocess.Popen[bytes]
     client: httpx.Client
 
@@ -67,15 +103,35 @@ class Server:
     def pid(self) -> int:
         return self.process.pid
 
+    def stop(self) -> None:
+        """Ends the server and its table-build children (its own process group)."""
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGTERM)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.process.wait(timeout=30)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait()
+        self.client.close()
 
-def start(tree: Path, folder: Path) -> Server:
+    def restart(self) -> None:
+        """A new process on the same database and cache (after a request that timed out: its
+        thread would go on spending CPU into the next routes' figures)."""
+        self.stop()
+        fresh = start(self.tree, self.folder, self.timeout, fresh=False)
+        self.process, self.client = fresh.process, fresh.client
+
+
+def start(tree: Path, folder: Path, timeout: float, *, fresh: bool = True) -> Server:
     """``kniffel serve`` of ``tree`` on a free loopback port, its own database and cache."""
     cache = folder / "cache"
-    cache.mkdir(parents=True)
-    user_cache = Path(platformdirs.user_cache_dir("kniffel"))
-    for table in (*user_cache.glob("column-*.npz"), *user_cache.glob("arrows-*.npz")):
-        if "bonus0-joker_free" in table.name or table.name.startswith("arrows-"):
-            (cache / table.name).symlink_to(table)
+    if fresh:
+        cache.mkdir(parents=True)
+        user_cache = Path(platformdirs.user_cache_dir("kniffel"))
+        found = ("column-*.npz", "chances-column-*.npz", "arrows-*.npz")
+        for table in (t for pattern in found for t in user_cache.glob(pattern)):
+            if "bonus0-joker_free" in table.name or table.name.startswith("arrows-"):
+                (cache / table.name).symlink_to(table)
     port = free_port()
     env = {
         **os.environ,
@@ -95,8 +151,9 @@ def start(tree: Path, folder: Path) -> Server:
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
+        start_new_session=True,  # its table builds stop with it
     )
-    client = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=600)
+    client = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=timeout)
     for _ in range(600):
         try:
             if client.get("/healthz").status_code < 500:
@@ -106,51 +163,110 @@ def start(tree: Path, folder: Path) -> Server:
     else:
         process.kill()
         raise SystemExit(f"the server of {tree} did not start")
-    return Server(process, client)
+    return Server(tree, folder, timeout, process, client)
 
 
-def attack(server: Server, players: int, rules: int) -> dict[str, Any]:
-    """The keyless attack: imports of eight-player games, then house-rule table builds."""
+def attack(client: httpx.Client, players: int, rules: int, positions: int = 0) -> dict[str, Any]:
+    """The keyless attack: imports of eight-player games, then house-rule table builds (with
+    ``rules`` 0 none, and no house-rule game to measure: asking it would start a build), and
+    ``positions`` eight-player games half played (each a position nobody asked about yet)."""
     draw = random.Random(21)
     games = []
     for g in range(players // 8):
         names = [f"Gast {g:03d}-{s}" for s in range(8)]
-        answer = server.client.post("/api/records", json=random_record("kniffel", names, draw))
+        answer = client.post("/api/records", json=random_record("kniffel", names, draw))
         answer.raise_for_status()
         games.append(answer.json()["id"])
     asked: dict[int, int] = {}
+    ruled = None
     for r in range(rules):
         body = {"variant": "kniffel", "players": ["Anna"], "options": {"kniffel_bonus": 300 + r}}
-        created = server.client.post("/api/games", json=body).json()
-        status = server.client.get(
-            f"/api/games/{created['id']}/advice", headers={"X-Kniffel-Key": created["key"]}
+        ruled = client.post("/api/games", json=body).json()
+        status = client.get(
+            f"/api/games/{ruled['id']}/advice", headers={"X-Kniffel-Key": ruled["key"]}
         ).status_code
         asked[status] = asked.get(status, 0) + 1
-    plain = server.client.post(
-        "/api/games", json={"variant": "kniffel", "players": ["Anna", "Ben"]}
-    ).json()
-    return {"games": games, "asked": asked, "plain": plain, "ruled": created}
+    plain = client.post("/api/games", json={"variant": "kniffel", "players": ["Anna", "Ben"]})
+    halves = []
+    for g in range(positions):
+        record = random_record("kniffel", [f"Mitte {g:03d}-{s}" for s in range(8)], draw)
+        record["events"] = record["events"][: len(record["events"]) // 2]
+        answer = client.post("/api/records", json=record)
+        answer.raise_for_status()
+        halves.append(answer.json()["id"])
+    return {
+        "games": games,
+        "asked": asked,
+        "plain": plain.json(),
+        "ruled": ruled,
+        "positions": halves,
+    }
 
 
-def measure(
-    server: Server, request: Callable[[int], httpx.Response], requests: int, seconds: float
-) -> tuple[float, int, int]:
-    """CPU milliseconds per request, the requests made and the last status (after one request
-    not counted: the first of a route imports its modules and fills its templates)."""
-    request(0)
-    before = cpu_seconds(server.pid)
+@dataclass(frozen=True)
+class Figures:
+    """One route: CPU-ms per request in the threads that answer, the requests made, the last
+    status (``timeout`` when one took longer than ``--timeout``), the CPU-s the route set the
+    board's background workers to (from its first request until they were idle again), and
+    whether they were idle within ``--drain`` seconds (if not, the figure is a lower bound)."""
+
+    ms: float
+    requests: int
+    status: str
+    background: float
+    idle: bool
+
+
+Request = Callable[[int], httpx.Response]
+
+
+def drain(server: Server, seconds: float) -> bool:
+    """Waits until the background workers spend no more CPU (two quiet seconds), at most
+    ``seconds``; whether they were idle by then."""
     began = time.monotonic()
-    done = 0
-    status = 0
-    while done < requests and (done == 0 or time.monotonic() - began < seconds):
-        status = request(done + 1).status_code
-        done += 1
-    return (cpu_seconds(server.pid) - before) * 1000 / done, done, status
+    last = cpu_split(server.pid)[1]
+    quiet = 0
+    while quiet < 2:
+        if time.monotonic() - began >= seconds:
+            return False
+        time.sleep(1)
+        now = cpu_split(server.pid)[1]
+        quiet = quiet + 1 if now - last < 0.02 else 0
+        last = now
+    return True
 
 
-def routes(server: Server, made: dict[str, Any]) -> dict[str, Callable[[int], httpx.Response]]:
-    get = server.client.get
+def measure(server: Server, request: Request, args: argparse.Namespace) -> Figures:
+    """The route's figures (after one request not counted: the first of a route imports its
+    modules and fills its templates)."""
+    try:
+        background = cpu_split(server.pid)[1]
+        request(0)
+        before = cpu_split(server.pid)[0]
+        began = time.monotonic()
+        done = 0
+        status = ""
+        while done < args.requests and (done == 0 or time.monotonic() - began < args.seconds):
+            status = str(request(done + 1).status_code)
+            done += 1
+        after = cpu_split(server.pid)[0]
+        idle = drain(server, args.drain)
+        spent = cpu_split(server.pid)[1] - background
+    except httpx.TimeoutException:
+        server.restart()
+        return Figures(float("nan"), 0, "timeout", 0.0, True)
+    return Figures((after - before) * 1000 / done, done, status, spent, idle)
+
+
+def routes(at: Callable[[], httpx.Client], made: dict[str, Any]) -> dict[str, Request]:
+    """Each route measured, by name: a request given its number (0 for the one not counted);
+    ``at`` gives the client of the server now (a new one after a restart)."""
+
+    def get(url: str, **kwargs: Any) -> httpx.Response:
+        return at().get(url, **kwargs)
+
     games: list[str] = made["games"]
+    positions: list[str] = made["positions"]
     one = games[0]
     plain, ruled = made["plain"], made["ruled"]
     rows = ["ones", "twos", "threes", "fours", "fives", "sixes", "three_kind", "four_kind"]
@@ -159,13 +275,17 @@ def routes(server: Server, made: dict[str, Any]) -> dict[str, Callable[[int], ht
 
     def entry(_: int) -> httpx.Response:
         player, cell = next(turns)
-        return server.client.post(
+        return at().post(
             f"/api/games/{plain['id']}/events",
             json={"event": {"type": "enter", "player": player, "cell": cell, "points": 0}},
             headers={"X-Kniffel-Key": plain["key"]},
         )
 
-    return {
+    def other(i: int, share: int) -> str:
+        """Another finished game for each request of a route (``share``: where it starts)."""
+        return games[(len(games) * share // 8 + i) % len(games)]
+
+    measured: dict[str, Request] = {
         "GET /export/spieler.csv": lambda _: get("/export/spieler.csv"),
         "GET /export/spiele.csv": lambda _: get("/export/spiele.csv"),
         "GET /spieler": lambda _: get("/spieler"),
@@ -181,21 +301,31 @@ def routes(server: Server, made: dict[str, Any]) -> dict[str, Callable[[int], ht
         "GET /g/ID": lambda _: get(f"/g/{one}"),
         "GET /api/games/ID": lambda _: get(f"/api/games/{one}"),
         "GET /g/ID/chart.svg (one game)": lambda _: get(f"/g/{one}/chart.svg"),
-        "GET /g/ID/chart.svg (distinct games)": lambda i: get(
-            f"/g/{games[-1 - i % len(games)]}/chart.svg"
+        "GET /g/ID/chart.svg (distinct games)": lambda i: get(f"/g/{other(i, 7)}/chart.svg"),
+        "GET /api/games/ID/chances (half-played, distinct)": lambda i: get(
+            f"/api/games/{positions[i % len(positions)]}/chances"
         ),
-        "GET /g/ID/chancen.svg (one game)": lambda _: get(f"/g/{one}/chancen.svg"),
-        "GET /g/ID/chancen.svg (distinct games)": lambda i: get(
-            f"/g/{games[(len(games) // 2 + i) % len(games)]}/chancen.svg"
+        "GET /g/ID/analyse/verlauf.svg (distinct games)": lambda i: get(
+            f"/g/{other(i, 2)}/analyse/verlauf.svg"
         ),
+        "GET /g/ID/analyse (distinct games)": lambda i: get(f"/g/{other(i, 3)}/analyse"),
         "GET /api/games/ID/advice (plain, no key)": lambda _: get(
             f"/api/games/{plain['id']}/advice"
         ),
-        "GET /api/games/ID/advice (house rules, key)": lambda _: get(
-            f"/api/games/{ruled['id']}/advice", headers={"X-Kniffel-Key": ruled["key"]}
-        ),
         "POST /api/games/ID/events (entry)": entry,
     }
+    if ruled is not None:
+        measured["GET /api/games/ID/advice (house rules, key)"] = lambda _: get(
+            f"/api/games/{ruled['id']}/advice", headers={"X-Kniffel-Key": ruled["key"]}
+        )
+    # Last: an eight-player game's series values every position (minutes of CPU in the
+    # background, or in the request where the chart is drawn there), and it stops with the
+    # server, which ends after these.
+    measured["GET /g/ID/chancen.svg (one game)"] = lambda _: get(f"/g/{one}/chancen.svg")
+    measured["GET /g/ID/chancen.svg (distinct games)"] = lambda i: get(
+        f"/g/{other(i, 4)}/chancen.svg"
+    )
+    return measured
 
 
 def chart_cost(server: Server) -> str:
@@ -223,41 +353,72 @@ def chart_cost(server: Server) -> str:
     )
 
 
-def run(tree: Path, args: argparse.Namespace) -> tuple[dict[str, tuple[float, int, int]], str]:
+def run(tree: Path, args: argparse.Namespace) -> tuple[dict[str, Figures], str]:
     folder = Path(tempfile.mkdtemp(prefix="kniffel-cost-"))
-    server = start(tree, folder)
+    server = start(tree, folder, args.timeout)
     try:
         before = cpu_seconds(server.pid)
-        made = attack(server, args.players, args.rules)
+        made = attack(server.client, args.players, args.rules, args.requests + 2)
         spent = cpu_seconds(server.pid) - before
         asked = ", ".join(f"{n}× {status}" for status, n in sorted(made["asked"].items()))
         note = (
             f"{len(made['games'])} imports ({spent:.1f} CPU-s in the server with the "
-            f"{args.rules} house-rule requests); house-rule advice answered {asked}"
+            f"{args.rules} house-rule requests); house-rule advice answered {asked or 'nothing'}"
         )
         if args.chart:  # first: nothing else is queued
             note += "; " + chart_cost(server)
-        figures = {
-            name: measure(server, request, args.requests, args.seconds)
-            for name, request in routes(server, made).items()
-        }
+        figures = {}
+        for name, request in routes(lambda: server.client, made).items():
+            figures[name] = measure(server, request, args)
+            print(f"  {name}: {figures[name]}", file=sys.stderr, flush=True)
     finally:
-        server.process.terminate()
-        try:
-            server.process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            server.process.kill()
+        server.stop()
         shutil.rmtree(folder, ignore_errors=True)
     return figures, note
+
+
+@contextlib.contextmanager
+def checkout(ref: str) -> Iterator[Path]:
+    """The tree of ``ref`` of this repository in a throwaway folder with its own ``.venv``
+    (``git archive`` and ``uv sync --frozen``: no worktree, nothing changed here)."""
+    folder = Path(tempfile.mkdtemp(prefix="kniffel-cost-ref-"))
+    try:
+        archive = subprocess.run(
+            ["git", "-C", str(HERE), "archive", ref], check=True, capture_output=True
+        )
+        subprocess.run(["tar", "-x", "-C", str(folder)], input=archive.stdout, check=True)
+        env = {**os.environ, "UV_PYTHON_DOWNLOADS": "never"}
+        env.pop("VIRTUAL_ENV", None)
+        subprocess.run(["uv", "sync", "--frozen", "--quiet"], cwd=folder, env=env, check=True)
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--baseline", type=Path, help="another checkout (with its .venv)")
+    parser.add_argument(
+        "--baseline-ref",
+        help="a commit or branch of this repository to compare with (e.g. main): "
+        "exported to a throwaway folder with its own .venv",
+    )
     parser.add_argument("--players", type=int, default=1000)
     parser.add_argument("--rules", type=int, default=20)
     parser.add_argument("--requests", type=int, default=10)
     parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=60.0,
+        help="seconds a request may take; beyond, the route is marked and the server restarted",
+    )
+    parser.add_argument(
+        "--drain",
+        type=float,
+        default=30.0,
+        help="seconds to wait at most for the background workers to go idle after a route",
+    )
     parser.add_argument(
         "--chart",
         action="store_true",
@@ -266,24 +427,48 @@ def main() -> None:
     args = parser.parse_args()
     if not 8 <= args.players <= 4000 or not 0 <= args.rules <= 50:
         parser.error("--players 8 to 4000, --rules 0 to 50")
-    trees = {"this": HERE}
-    if args.baseline is not None:
-        trees["baseline"] = args.baseline.resolve()
-    results = {}
-    for label, tree in trees.items():
-        print(f"{label}: {tree}", file=sys.stderr, flush=True)
-        results[label] = run(tree, args)
-        print(f"{label}: {results[label][1]}", flush=True)
-    names = list(next(iter(results.values()))[0])
-    header = "| route | " + " | ".join(f"{label} CPU-ms (n)" for label in results) + " |"
-    print(header)
-    print("| --- |" + " ---: |" * len(results))
+    if args.baseline is not None and args.baseline_ref is not None:
+        parser.error("--baseline or --baseline-ref, not both")
+    with contextlib.ExitStack() as stack:
+        trees = {"this": HERE}
+        if args.baseline is not None:
+            trees["baseline"] = args.baseline.resolve()
+        if args.baseline_ref is not None:
+            trees[args.baseline_ref] = stack.enter_context(checkout(args.baseline_ref))
+        results = {}
+        for label, tree in trees.items():
+            print(f"{label}: {tree}", file=sys.stderr, flush=True)
+            results[label] = run(tree, args)
+            print(f"{label}: {results[label][1]}", flush=True)
+    print(table(results))
+
+
+def table(results: dict[str, tuple[dict[str, Figures], str]]) -> str:
+    """The figures side by side: per tree the request CPU-ms (requests, last status) and the
+    background CPU-s the route set going."""
+    labels = list(results)
+    lines = [
+        "| route | "
+        + " | ".join(
+            f"{label}: CPU-ms a request (n, status) | background CPU-s" for label in labels
+        )
+        + " |",
+        "| --- |" + " ---: | ---: |" * len(labels),
+    ]
+    names = list(results[labels[0]][0])
     for name in names:
         cells = []
-        for figures, _ in results.values():
-            ms, n, status = figures[name]
-            cells.append(f"{ms:,.1f} ({n}, {status})")
-        print(f"| {name} | " + " | ".join(cells) + " |")
+        for label in labels:
+            found = results[label][0].get(name)
+            if found is None:
+                cells += ["—", "—"]
+            elif found.status == "timeout":
+                cells += ["timed out", "—"]
+            else:
+                cells.append(f"{found.ms:,.1f} ({found.requests}, {found.status})")
+                cells.append(("" if found.idle else "≥ ") + f"{found.background:,.1f}")
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":

@@ -63,6 +63,25 @@ def test_the_switch_shows_the_chances_and_stays_on(browser: Browser, server: str
     context.close()
 
 
+def test_the_chances_fill_in_once_the_board_has_worked_them_out(
+    browser: Browser, server: str
+) -> None:
+    """Issue 21: the chances of a new version were worked out inside the request (a simulated
+    sheet: up to seconds of CPU that anybody could ask for). Now the first answer says they
+    are being worked out (202) and the page asks again until they are there."""
+    game = post(server + "/api/games", {"variant": "rauf-runter", "players": ["Ada", "Bo", "Cy"]})
+    context = browser.new_context(viewport=PHONE, locale="de-DE")
+    context.add_init_script("localStorage.setItem('kniffel.gewinnchancen', 'an')")
+    page = context.new_page()
+    answers: list[int] = []
+    page.on("response", lambda r: answers.append(r.status) if "/chancen.json" in r.url else None)
+    page.goto(f"{server}/g/{game['id']}")  # watching: no key
+    expect(page.locator(".player-chance")).to_have_count(3, timeout=240_000)
+    expect(page.locator("#tab-2 .player-chance")).to_have_text(re.compile(r"≈|\d+ %"))
+    assert answers[0] == 202 and answers[-1] == 200, answers
+    context.close()
+
+
 def test_the_chances_of_a_house_rules_game_build_the_tables_for_the_key_holder(
     browser: Browser, server: str
 ) -> None:

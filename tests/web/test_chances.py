@@ -30,11 +30,40 @@ def _enter(client: TestClient, game: Any, event: dict[str, Any]) -> None:
     assert answer.status_code == 200, answer.text
 
 
+def _chances(client: TestClient, path: str) -> Any:
+    """The chances at ``path`` once the board's live worker has worked them out."""
+    answer = client.get(path)
+    if answer.status_code == 202:
+        assert client.app.state.chances.live.join(timeout=600)  # type: ignore[attr-defined]
+        answer = client.get(path)
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
+def test_the_chances_answer_pending_then_the_figures(client: TestClient) -> None:
+    """Issue 21: a simulated sheet costs up to seconds, which the request spent. Now the first
+    request queues the work and answers at once how far it is; the board's live worker works
+    the chances out once, and every later request gets the same figures."""
+    game = _new(client, "rauf-runter", ["Anna", "Ben", "Cem"])
+    path = f"/api/games/{game['id']}/chances"
+    first = client.get(path)
+    assert first.status_code == 202, first.text
+    assert first.json()["code"] == "chances_pending"
+    assert 0 <= first.json()["params"]["progress"] <= 1
+    assert int(first.headers["retry-after"]) > 0
+    live = client.app.state.chances.live  # type: ignore[attr-defined]
+    assert live.join(timeout=600)
+    figures = client.get(path)
+    assert figures.status_code == 200, figures.text
+    assert [p["name"] for p in figures.json()["players"]] == ["Anna", "Ben", "Cem"]
+    assert client.get(path).json() == figures.json()
+    assert client.get(f"/g/{game['id']}/chancen.json").json() == figures.json()
+    assert live.worked == 1
+
+
 def test_an_empty_game_is_even(client: TestClient) -> None:
     game = _new(client, "rauf-runter", ["Anna", "Ben", "Cem", "Dora"])
-    answer = client.get(f"/api/games/{game['id']}/chances")
-    assert answer.status_code == 200
-    body = answer.json()
+    body = _chances(client, f"/api/games/{game['id']}/chances")
     assert set(body) == {"version", "method", "samples", "players"}
     assert body["method"] == "simulation"
     assert [p["name"] for p in body["players"]] == ["Anna", "Ben", "Cem", "Dora"]
@@ -55,7 +84,7 @@ def test_an_empty_game_is_even(client: TestClient) -> None:
 def test_a_lead_shows_and_a_finished_game_is_decided(client: TestClient) -> None:
     game = _new(client, "kniffel", ["Anna", "Ben"])
     _enter(client, game, {"type": "enter", "player": "Anna", "cell": "main.kniffel", "points": 50})
-    body = client.get(f"/api/games/{game['id']}/chances").json()
+    body = _chances(client, f"/api/games/{game['id']}/chances")
     assert body["method"] == "simulation"  # twelve entries left: simulated
     anna, ben = body["players"]
     assert anna["win"] > 0.6 > ben["win"]
@@ -70,7 +99,7 @@ def test_a_lead_shows_and_a_finished_game_is_decided(client: TestClient) -> None
             _enter(client, game, event)
     for name in ("Anna", "Ben"):
         _enter(client, game, {"type": "enter", "player": name, "cell": "main.chance", "points": 5})
-    body = client.get(f"/api/games/{game['id']}/chances").json()
+    body = _chances(client, f"/api/games/{game['id']}/chances")
     assert body["version"] > first
     # Anna: 50 + 5; Ben: zeros and 5: Anna has won
     assert body["method"] == "exact"
@@ -179,8 +208,8 @@ def test_the_series_the_api_and_the_board_agree(
             _enter(client, game, {"type": "enter", "player": name, "cell": cell, "points": points})
         if index not in compared:
             continue
-        api = client.get(f"/api/games/{game['id']}/chances").json()
-        page = client.get(f"/g/{game['id']}/chancen.json").json()
+        api = _chances(client, f"/api/games/{game['id']}/chances")
+        page = _chances(client, f"/g/{game['id']}/chancen.json")
         assert page == api
         record = client.get(f"/g/{game['id']}/record").content
         path = tmp_path / "game.json"

@@ -72,8 +72,33 @@ def test_the_review_is_the_first_view_of_the_analysis(
     assert "blunder" in english and "not rated: 1 entry of points only" in english
 
 
+def test_the_chart_is_drawn_from_the_review_and_waits_for_it(client: TestClient) -> None:
+    """Issue 21: asked for before any review of the game was made, the chart made the whole
+    review inside its request (anybody could ask it of every imported game). Now it answers
+    at once that it is being drawn and queues the review; once the review is made (by that
+    queue, the background thread or the page) the chart is drawn from it."""
+    game = _game(client)
+    path = f"/g/{game['id']}/analyse/verlauf.svg"
+    first = client.get(path, headers={"Accept-Language": "de"})
+    assert first.status_code == 202, first.text[:200]
+    assert first.headers["content-type"].startswith("image/svg+xml")
+    assert "Das Diagramm wird gezeichnet" in first.text
+    assert int(first.headers["retry-after"]) > 0
+    queued = client.app.state.reviews.queued  # type: ignore[attr-defined]
+    assert queued.join(timeout=600)
+    drawn = client.get(path, headers={"Accept-Language": "de"})
+    assert drawn.status_code == 200 and "data-chart-pending" not in drawn.text
+    assert client.get(path, headers={"Accept-Language": "de"}).text == drawn.text
+    assert queued.worked == 1
+    other = _game(client)  # its page makes the review: the chart comes at once
+    assert client.get(f"/g/{other['id']}/analyse").status_code == 200
+    assert client.get(f"/g/{other['id']}/analyse/verlauf.svg").status_code == 200
+    assert queued.worked == 1
+
+
 def test_the_chart_draws_names_as_text(client: TestClient) -> None:
     game = _game(client)
+    assert client.get(f"/g/{game['id']}/analyse").status_code == 200  # the review is made
     answer = client.get(f"/g/{game['id']}/analyse/verlauf.svg")
     assert answer.status_code == 200
     assert answer.headers["content-type"].startswith("image/svg+xml")

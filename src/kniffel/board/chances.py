@@ -2,25 +2,33 @@
 off the request (docs/board.md, "Gewinnchancen"; docs/solver.md, "Win chances").
 
 - :meth:`ChancesService.chances`: every player's chance now (:func:`forecast`), computed
-  once per game version. After an entry only the sheet that changed is simulated again.
+  once per game version. After an entry only the sheet that changed is simulated again;
+  even so a simulated sheet costs up to seconds, so no request computes it either: the
+  first asks the live queue (:class:`~kniffel.board.queued.Queued`: :data:`LIVE_QUEUE`
+  overall, :data:`LIVE_PER_CLIENT` per client, a newer version of a game replacing its
+  waiting older one) and answers how far it is; the board's page asks again until the
+  figures are there (docs/api.md, "Answers that fill in").
 - :meth:`ChancesService.chart`: the chart of the chances after every entry. The series
   values every position of the game (a forecast after each entry: seconds for a two-player
   Rauf-Runter game, a minute or more for eight players on a busy machine), so no request
   computes it: the first one queues it and answers at once that it is being drawn; one
   worker thread draws the charts one after the other and keeps the latest :data:`KEPT`.
   The queue holds at most ``queue`` charts, and one client at most ``per_client`` of them
-  (:class:`ChartsBusy` beyond), so nobody can pile up work for everybody.
+  (:class:`ChartsBusy` beyond), so nobody can pile up work for everybody; the worker runs
+  at a lower priority than the requests (``nice`` 10).
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 import threading
 from collections import deque
-from collections.abc import Mapping
-from concurrent.futures import Future, ThreadPoolExecutor
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from kniffel.board.queued import Busy, Queued
 from kniffel.board.views import GameView
 from kniffel.kept import Kept
 from kniffel.locales import Translator
@@ -31,7 +39,17 @@ if TYPE_CHECKING:  # the solver (numpy) is imported by the first request that ne
     from kniffel.solver.chances.series import Series
     from kniffel.solver.chances.winbot import WinChoice
 
-__all__ = ["KEPT", "PER_CLIENT", "QUEUE", "ChancesPending", "ChancesService", "ChartsBusy"]
+__all__ = [
+    "KEPT",
+    "LIVE_KEPT",
+    "LIVE_PER_CLIENT",
+    "LIVE_QUEUE",
+    "PER_CLIENT",
+    "QUEUE",
+    "Busy",
+    "ChancesService",
+    "ChartsBusy",
+]
 
 #: Charts waiting to be drawn, at most (all clients together).
 QUEUE = 8
@@ -41,6 +59,12 @@ PER_CLIENT = 2
 KEPT = 16
 #: Seconds a refused client is told to wait.
 RETRY_AFTER = 10
+#: Live chances (one game version each) waiting to be worked out, at most (all clients).
+LIVE_QUEUE = 16
+#: Live chances one client may have waiting (a device at the table asks for one at a time).
+LIVE_PER_CLIENT = 4
+#: Live chances kept once worked out (the versions the boards show).
+LIVE_KEPT = 64
 
 
 class ChancesPending(Exception):
@@ -72,82 +96,42 @@ class _Job:
 class ChancesService:
     """The board's win chances: one per app (``app.state.chances``)."""
 
-    def __init__(self, queue: int = QUEUE, per_client: int = PER_CLIENT) -> None:
+    def __init__(
+        self,
+        queue: int = QUEUE,
+        per_client: int = PER_CLIENT,
+        live_queue: int = LIVE_QUEUE,
+        live_per_client: int = LIVE_PER_CLIENT,
+    ) -> None:
         self.queue = queue
         self.per_client = per_client
-        self._chances: Kept[tuple[str, int], Chances] = Kept()
+        self.live: Queued[tuple[str, int], Chances] = Queued(
+            "chances-live", queue=live_queue, per_client=live_per_client, kept=LIVE_KEPT
+        )
         self._series: Kept[tuple[str, int], Series] = Kept(KEPT)
         self._lock = threading.Condition()
         self._charts: Kept[tuple[str, int, str], str] = Kept(KEPT)
         self._waiting: deque[_Job] = deque()
         self._drawing: _Job | None = None
         self._closed = False
-        # Jamb and Yams: forecasts simulated by one thread, by (game, version).
-        self._forecasts: dict[tuple[str, int], Future[None]] = {}
-        self._progress: dict[tuple[str, int], float] = {}
-        self._pool: ThreadPoolExecutor | None = None
         self._worker: threading.Thread | None = None
         #: Series computed so far (what the tests and the cost benchmark count).
         self.series_computed = 0
 
     # ------------------------------------------------------------------ now
 
-    def chances(self, view: GameView) -> Chances:
-        """The chances of a stored game at its version (computed once per version).
+    def chances(self, view: GameView, client: str) -> Chances | float:
+        """The chances of a stored game at its version if they are worked out (once per
+        version); else how far their work is (0 to 1), queued for the live worker. Raises
+        :class:`~kniffel.board.queued.Busy` when the live queue or ``client``'s share is full."""
+        game = view.game
 
-        Jamb and Yams (no solver tables) are simulated game by game through the engine, many
-        seconds a sheet, so no request does it: the first asks one thread of the service to
-        (a newer version of the game drops an older one still waiting) and gets
-        :class:`ChancesPending` with the progress until they are there; at most
-        :attr:`queue` games wait (:class:`ChartsBusy` beyond)."""
-        from kniffel.solver.builds import solvable
-        from kniffel.solver.chances.forecast import forecast
+        def work(progress: Callable[[float], None]) -> Chances:
+            from kniffel.solver.chances.forecast import forecast
 
-        key = (view.id, view.version)
-        if solvable(view.variant):
-            return self._chances.get(key, lambda: forecast(view.game))
-        found = self._chances.find(key)
-        if found is not None:
-            return found
-        with self._lock:
-            if key not in self._forecasts:
-                for older, waiting in list(self._forecasts.items()):
-                    if older[0] == view.id and older[1] < view.version and waiting.cancel():
-                        del self._forecasts[older]
-                        self._progress.pop(older, None)
-                if self._closed:
-                    raise ChartsBusy("closed")
-                if len(self._forecasts) >= self.queue:
-                    raise ChartsBusy("queue")
-                if self._pool is None:
-                    self._pool = ThreadPoolExecutor(1, thread_name_prefix="chances-family")
-                self._progress[key] = 0.0
-                self._forecasts[key] = self._pool.submit(self._simulate, key, view.game)
-            progress = self._progress.get(key, 0.0)
-        found = self._chances.find(key)  # finished meanwhile
-        if found is not None:
-            return found
-        raise ChancesPending(progress)
+            return forecast(game, progress=progress)
 
-    def _simulate(self, key: tuple[str, int], game: Game) -> None:
-        from kniffel.solver.chances.forecast import forecast
-
-        def told(share: float) -> None:
-            if self._closed:
-                raise ChartsBusy("closed")  # ends the games at once when the app stops
-            self._progress[key] = share
-
-        try:
-            self._chances.put(key, forecast(game, progress=told))
-        finally:
-            with self._lock:
-                self._forecasts.pop(key, None)
-                self._progress.pop(key, None)
-
-    def simulating(self) -> int:
-        """Jamb and Yams forecasts waiting or being simulated."""
-        with self._lock:
-            return len(self._forecasts)
+        return self.live.ask((view.id, view.version), client, work, kind=view.id)
 
     @staticmethod
     def series_apart(variant: Variant) -> bool:
@@ -204,15 +188,13 @@ class ChancesService:
             )
 
     def close(self) -> None:
+        self.live.close()
         with self._lock:
             self._closed = True
             self._waiting.clear()
             self._lock.notify_all()
-            pool, self._pool = self._pool, None
         if self._worker is not None:
             self._worker.join(timeout=60)
-        if pool is not None:
-            pool.shutdown(wait=True, cancel_futures=True)
 
     def _start(self) -> None:
         if self._worker is None or not self._worker.is_alive():
@@ -220,6 +202,8 @@ class ChancesService:
             self._worker.start()
 
     def _work(self) -> None:
+        with contextlib.suppress(OSError, AttributeError):  # lower priority: Linux threads only
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
         while True:
             with self._lock:
                 self._lock.wait_for(lambda: self._waiting or self._closed)

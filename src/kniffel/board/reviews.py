@@ -4,6 +4,12 @@ figures written into the finished game's summary rows, its chart kept per langua
 The review is made from the game's analysis (the Tipp's per-decision values), which the
 advice keeps per version; this service is handed the function that reads it, so a page, its
 chart and its JSON cost one analysis (docs/board.md, "Spielbericht").
+
+The chart is drawn only from a review already made (by the background thread once a game is
+finished, or by the review page): a chart asked for before is queued
+(:class:`~kniffel.board.queued.Queued`, :data:`QUEUE` waiting and :data:`PER_CLIENT` per
+client) and its request answers at once how far it is, so nobody can make a request of the
+chart cost a whole review (issue 21).
 """
 
 from __future__ import annotations
@@ -11,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from kniffel.board.queued import Busy, Queued
 from kniffel.board.service import GameView
 from kniffel.kept import Kept
 from kniffel.store.results import ResultStore
@@ -19,7 +26,12 @@ if TYPE_CHECKING:  # the solver (numpy) is imported by the first review, not at 
     from kniffel.solver.advice.analysis import Analysis
     from kniffel.solver.advice.review import Review
 
-__all__ = ["Review", "ReviewService"]
+__all__ = ["PER_CLIENT", "QUEUE", "Busy", "Review", "ReviewService"]
+
+#: Reviews waiting for a chart, at most (all clients together).
+QUEUE = 4
+#: Reviews one client may have waiting for a chart.
+PER_CLIENT = 2
 
 
 class ReviewService:
@@ -30,6 +42,9 @@ class ReviewService:
         self.analysis = analysis  # the advice's analysis, kept per version
         self._reviews: Kept[tuple[str, int], Review] = Kept()
         self._charts: Kept[tuple[str, int, str], str] = Kept()
+        self.queued: Queued[tuple[str, int], Review] = Queued(
+            "review-charts", queue=QUEUE, per_client=PER_CLIENT, kept=QUEUE
+        )
 
     def review(self, view: GameView, *, store: bool = True) -> Review:
         """The review of ``view`` at its version (computed once per version).
@@ -52,11 +67,30 @@ class ReviewService:
         figures = [(p.accuracy, p.loss, p.decisions) for p in review.players]
         self.results.set_review(view.id, view.version, figures)
 
-    def chart(self, view: GameView, lang: str, draw: Callable[[Review], str]) -> str:
-        """The review's chart in ``lang``, drawn by ``draw`` once per version and language."""
-        return self._charts.get(
-            (view.id, view.version, lang), lambda: draw(self.review(view, store=False))
-        )
+    def chart(
+        self, view: GameView, lang: str, draw: Callable[[Review], str], client: str
+    ) -> str | float:
+        """The review's chart in ``lang``, drawn by ``draw`` once per version and language
+        from the review made; before it is made, how far its work is (0 to 1), queued for
+        the service's worker. Raises :class:`~kniffel.board.queued.Busy` when the queue or
+        ``client``'s share of it is full."""
+        key = (view.id, view.version, lang)
+        drawn = self._charts.find(key)
+        if drawn is not None:
+            return drawn
+        made = self._reviews.find((view.id, view.version))
+        if made is None:
+            asked = self.queued.ask(
+                (view.id, view.version), client, lambda _: self.review(view), kind=view.id
+            )
+            if isinstance(asked, float):
+                return asked
+            made = asked
+        found = made
+        return self._charts.get(key, lambda: draw(found))
+
+    def close(self) -> None:
+        self.queued.close()
 
     @staticmethod
     def severity(loss: float) -> str | None:

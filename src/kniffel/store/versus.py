@@ -60,6 +60,8 @@ class PlayerVersusRow(Base):
 
 def fill(connection: Connection, game_ids: Sequence[str] | None = None) -> None:
     """Rewrite the pairs of ``game_ids`` (``None``: of every game) from their summary rows."""
+    if game_ids is not None and not game_ids:
+        return  # before the statements are built: most syncs of a read find nothing new
     a, b = aliased(PlayerResultRow), aliased(PlayerResultRow)
     pairs = (
         select(
@@ -77,8 +79,6 @@ def fill(connection: Connection, game_ids: Sequence[str] | None = None) -> None:
     )
     clear: Any = delete(PlayerVersusRow)
     if game_ids is not None:
-        if not game_ids:
-            return
         pairs = pairs.where(a.game_id.in_(game_ids))
         clear = clear.where(PlayerVersusRow.game_id.in_(game_ids))
     connection.execute(clear)

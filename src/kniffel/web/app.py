@@ -102,6 +102,7 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
                 await run_in_threadpool(chores.close)
             await run_in_threadpool(readiness.builds.close)
             await run_in_threadpool(app.state.chances.close)
+            await run_in_threadpool(reviews.close)
             await run_in_threadpool(app.state.advice.close)
             if isinstance(driver, BotSeats):
                 await run_in_threadpool(driver.close)

@@ -10,20 +10,25 @@
 
 All come from one function (``forecast`` of the solver, behind
 :class:`kniffel.board.chances.ChancesService`), computed once per game version and kept, so
-every device at the table that shows the chances costs one computation per entry. The chart
-values every position of the game, so no request draws it: the first queues it and gets a
-"being drawn" picture (202), the service's worker draws it, the end screen asks again.
+every device at the table that shows the chances costs one computation per entry. No request
+computes them (a simulated sheet costs up to seconds): the first for a version queues them and
+answers 202 ``chances_pending`` with the progress and ``Retry-After``; the service's live
+worker works them out and later requests get them (503 ``chances_busy`` when the live queue
+is full, docs/api.md, "Answers that fill in"). The chart values every position of the game,
+so no request draws it either: the first queues it and gets a "being drawn" picture (202),
+the service's worker draws it, the end screen asks again.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter, Request
-from fastapi.responses import Response
+from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 
-from kniffel.board.chances import ChancesService, ChartsBusy
+from kniffel.board.chances import Busy, ChancesService, ChartsBusy
 from kniffel.board.views import GameView
 from kniffel.locales import N_
 from kniffel.rules import Dice
@@ -31,6 +36,7 @@ from kniffel.web import rendering
 from kniffel.web.api import tables
 from kniffel.web.api.api import OPTIONAL_KEY, Key, Rolls, TableDice, Top
 from kniffel.web.middleware.errors import GameNotFound
+from kniffel.web.present.pending_chart import pending_chart as _placeholder
 
 __all__ = ["chances_body", "chances_service", "router"]
 
@@ -46,16 +52,34 @@ pages = APIRouter(include_in_schema=False)
 router = APIRouter()
 
 
-#: How the end screen's chart looks while it is being drawn (the words filled in).
-PLACEHOLDER = (
-    '<svg xmlns="http://www.w3.org/2000/svg" width="640" height="360" viewBox="0 0 640 360" '
-    'role="img" data-chart-pending="{retry}"><title>{text}</title>'
-    '<rect width="640" height="360" fill="#f4f4f4"/>'
-    '<text x="320" y="185" text-anchor="middle" font-family="sans-serif" font-size="18" '
-    'fill="#444">{text}</text></svg>'
-)
 #: Seconds after which the end screen asks again for a chart being drawn.
 ASK_AGAIN = 2
+#: Seconds after which a board asks again for chances being worked out.
+ASK_AGAIN_CHANCES = 1
+
+
+class PendingBody(BaseModel):
+    """202: the solver table is being built (``table_building``), or the chances of this
+    version are being worked out (``chances_pending``); ask again (``params.progress``: 0
+    to 1)."""
+
+    code: Literal["table_building", "chances_pending"]
+    params: dict[str, float]
+    message: str
+
+
+#: What the chances route documents: its 202 has two codes, its 503 two reasons.
+CHANCES_RESPONSES: dict[int | str, dict[str, Any]] = {
+    **tables.GAME_RESPONSES,
+    202: {"model": PendingBody, "description": "being built or worked out; ask again"},
+    503: {
+        **tables.GAME_RESPONSES[503],
+        "description": (
+            "the table builds of new house rules (tables_busy) or the chances being worked "
+            "out (chances_busy) are full; ask again after Retry-After"
+        ),
+    },
+}
 
 
 def chances_service(request: Request) -> ChancesService:
@@ -63,10 +87,34 @@ def chances_service(request: Request) -> ChancesService:
     return found
 
 
-def chances_body(request: Request, view: GameView) -> dict[str, Any]:
-    """The answer of the API and of the board's page (Jamb and Yams: 202 while simulated,
-    :class:`~kniffel.board.chances.ChancesPending`)."""
-    found = chances_service(request).chances(view)
+def chances_body(request: Request, view: GameView) -> dict[str, Any] | JSONResponse:
+    """The answer of the API and of the board's page: the figures if they are worked out,
+    else 202 with the progress (queued), or 503 when the queue is full."""
+    try:
+        found = chances_service(request).chances(view, tables.client_of(request))
+    except Busy as busy:
+        return JSONResponse(
+            {
+                "code": "chances_busy",
+                "params": {"reason": busy.reason, "retry_after": busy.retry_after},
+                "message": (
+                    "the chances of many games are being worked out; nothing was queued, "
+                    f"ask again in {busy.retry_after} seconds"
+                ),
+            },
+            status_code=503,
+            headers={"Retry-After": str(busy.retry_after)},
+        )
+    if isinstance(found, float):
+        return JSONResponse(
+            {
+                "code": "chances_pending",
+                "params": {"progress": round(found, 2)},
+                "message": "the chances of this version are being worked out; ask again",
+            },
+            status_code=202,
+            headers={"Retry-After": str(ASK_AGAIN_CHANCES), "Cache-Control": "no-store"},
+        )
     return {
         "version": view.version,
         "method": found.method,
@@ -78,17 +126,22 @@ def chances_body(request: Request, view: GameView) -> dict[str, Any]:
 @api.get(
     "/games/{game_id}/chances",
     openapi_extra=OPTIONAL_KEY,
-    responses=tables.GAME_RESPONSES,
+    responses=CHANCES_RESPONSES,
+    response_model=None,
     summary="Each player's chance to finish first, expected final total, 10th and 90th percentile",
 )
-def chances_json(game_id: str, request: Request, key: Key = None) -> dict[str, Any]:
+def chances_json(game_id: str, request: Request, key: Key = None) -> dict[str, Any] | JSONResponse:
     """``version``, ``method`` (``exact``: every player's final total has its exact
     distribution, so the chances are exact; ``simulation``: some are estimated from games of
     the best bot, seeded by the position), ``samples`` (the most simulated games behind one
     player; 0 when exact) and ``players`` in seat order, each with ``name``, ``win``, its 95 %
     ``interval`` [low, high] (the chance itself when exact), ``method`` and ``samples`` of
     their own distribution, ``expected_total``, ``p10`` and ``p90``. Players are assumed to
-    play on like the best bot; dice not yet entered do not count; ties count as shared."""
+    play on like the best bot; dice not yet entered do not count; ties count as shared.
+
+    The first request for a game version queues the work and answers 202 ``chances_pending``
+    (``params.progress``, ``Retry-After``); ask again until the figures come (the same on
+    every later request for that version)."""
     view = rendering.service(request).get(game_id)
     tables.ensure(request, view, key)
     return chances_body(request, view)
@@ -128,8 +181,8 @@ def win_advice(
     }
 
 
-@pages.get("/g/{game_id}/chancen.json")
-def chances_page_json(request: Request, game_id: str) -> dict[str, Any]:
+@pages.get("/g/{game_id}/chancen.json", response_model=None)
+def chances_page_json(request: Request, game_id: str) -> dict[str, Any] | JSONResponse:
     """The chances for the board's page, with this device's key (the API's answer)."""
     view = rendering.service(request).get(game_id)
     tables.ensure(request, view, rendering.device_key(request, view))
@@ -164,18 +217,6 @@ async def chances_chart(request: Request, game_id: str) -> Response:
     if svg is None:
         return _placeholder(t("Das Diagramm wird gezeichnet …"), 202, ASK_AGAIN)
     return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-cache"})
-
-
-def _placeholder(text: str, status: int, retry: int) -> Response:
-    """A picture that says why the chart is not there yet (the end screen asks again)."""
-    from html import escape
-
-    return Response(
-        PLACEHOLDER.format(text=escape(text), retry=retry),
-        status_code=status,
-        media_type="image/svg+xml",
-        headers={"Cache-Control": "no-store", "Retry-After": str(retry)},
-    )
 
 
 router.include_router(api, prefix="/api")

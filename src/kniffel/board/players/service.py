@@ -74,6 +74,7 @@ class PlayerService:
         #: Called when a page asks for work the background does (it looks at once).
         self.wake: Callable[[], None] = lambda: None
         self._csv: tuple[int, float, str] | None = None
+        self._games_csv: tuple[int, float, str] | None = None
 
     # ------------------------------------------------------------------ figures
 
@@ -162,8 +163,17 @@ class PlayerService:
     # ---------------------------------------------------------------------- CSV
 
     def games_csv(self) -> str:
-        """Every seat of every finished game (the columns of ``kniffel export --csv``)."""
-        return games_csv(self.results.rows())
+        """Every seat of every finished game (the columns of ``kniffel export --csv``), made
+        again only when the summary rows changed (or after :data:`CSV_FRESH`): it reads every
+        summary row, about 50 CPU-ms for 1,000 seats (docs/benchmarks.md, "Cost per request")."""
+        self.results.sync()
+        generation, now = self.results.generation, time.monotonic()
+        kept = self._games_csv
+        if kept is not None and kept[0] == generation and now - kept[1] < CSV_FRESH:
+            return kept[2]
+        text = games_csv(self.results.rows())
+        self._games_csv = (generation, now, text)
+        return text
 
     def players_csv(self) -> str:
         """The players' CSV, made again only when the summary rows changed (or after

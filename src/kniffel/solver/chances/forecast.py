@@ -113,7 +113,7 @@ def forecast(
     """The win chances of every player of ``game``; ``samples``: games per simulated sheet
     (by default as many as :func:`~kniffel.solver.chances.sampled.samples_for` gives, on
     Jamb and Yams sheets :func:`~kniffel.solver.chances.family.family_samples_for`);
-    ``progress`` hears how far the family games are (0 to 1)."""
+    ``progress`` is told how far the work is, 0 to 1 (the board's queue)."""
     if not solvable(game.variant):
         return _family_forecast(game, samples, progress)
     pmfs: list[Pmf] = []
@@ -131,6 +131,8 @@ def forecast(
         pmfs.append(pmf)
         counts.append(0 if exact is not None else len(points))
         expected.append(_expected(game, p, pmf, exact is not None, points))
+        if progress is not None:
+            progress((p + 1) / len(game.players))
     intervals = win_intervals(pmfs, counts)
     players = tuple(
         PlayerChance(

@@ -28,7 +28,6 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 
-from kniffel.board.chances import ChancesPending, ChartsBusy
 from kniffel.board.service import GameView
 from kniffel.board.tables import (
     BuildsBusy,
@@ -120,22 +119,9 @@ def building_body(progress: float) -> dict[str, object]:
     }
 
 
-def simulating_body(progress: float) -> dict[str, object]:
-    return {
-        "code": "chances_pending",
-        "params": {"progress": round(progress, 2)},
-        "message": (
-            "the win chances of this game are being simulated (games of the best bot); "
-            "ask again in a few seconds"
-        ),
-    }
-
-
 def install(app: FastAPI, readiness: TableReadiness) -> None:
     """Puts the readiness (and its builder) on ``app`` and answers :class:`TableBuilding`
-    with 202 and :class:`BuildsBusy` with 503; likewise the chances of Jamb and Yams while
-    simulated (:class:`ChancesPending`: 202 ``chances_pending`` with the progress) and when
-    too many wait (:class:`ChartsBusy`: 503 ``chances_busy``)."""
+    with 202 and :class:`BuildsBusy` with 503."""
     app.state.readiness = readiness
     app.state.tables = readiness.builds
 
@@ -149,21 +135,5 @@ def install(app: FastAPI, readiness: TableReadiness) -> None:
             busy_body(exc), status_code=503, headers={"Retry-After": str(exc.retry_after)}
         )
 
-    async def simulating(_request: Request, exc: Exception) -> JSONResponse:
-        assert isinstance(exc, ChancesPending)
-        return JSONResponse(simulating_body(exc.progress), status_code=202)
-
-    async def crowded(_request: Request, exc: Exception) -> JSONResponse:
-        assert isinstance(exc, ChartsBusy)
-        body = {
-            "code": "chances_busy",
-            "params": {"reason": exc.reason, "retry_after": exc.retry_after},
-            "message": "many win chances are being simulated; ask again after Retry-After",
-        }
-        headers = {"Retry-After": str(exc.retry_after)}
-        return JSONResponse(body, status_code=503, headers=headers)
-
     app.add_exception_handler(TableBuilding, building)
     app.add_exception_handler(BuildsBusy, busy)
-    app.add_exception_handler(ChancesPending, simulating)
-    app.add_exception_handler(ChartsBusy, crowded)

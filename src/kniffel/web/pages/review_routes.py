@@ -3,7 +3,9 @@
 - ``GET /g/{id}/analyse``: the review, the first view of the analysis; the full
   table of every decision is one tap away at ``/g/{id}/analyse/alle``.
 - ``GET /g/{id}/analyse/verlauf.svg``: the chart of each player's expected
-  final total after every decision.
+  final total after every decision, drawn from the review once it is made (by the
+  background thread or the page); before, 202 with a "being drawn" picture and the review
+  queued (503 when the queue is full), never a review inside the chart's request.
 - ``GET /api/games/{id}/review``: the review as JSON (the analysis's keys
   plus ``accuracy``, ``counts``, ``loss_per_decision`` … per player).
 
@@ -22,13 +24,14 @@ from starlette.concurrency import run_in_threadpool
 
 from kniffel.board.advice import AdviceService
 from kniffel.board.errors import GameNotFound
-from kniffel.board.reviews import ReviewService
+from kniffel.board.reviews import Busy, ReviewService
 from kniffel.board.service import GameView
 from kniffel.web import rendering
 from kniffel.web.advice_routes import waiting_page
 from kniffel.web.api import tables
 from kniffel.web.api.api import OPTIONAL_KEY, Key
 from kniffel.web.pages.player_routes import player_href, players_of
+from kniffel.web.present.pending_chart import pending_chart
 from kniffel.web.present.review_chart import expected_chart_svg
 from kniffel.web.present.review_words import ReviewWords
 
@@ -40,6 +43,9 @@ __all__ = ["reviews", "router"]
 api = APIRouter(tags=["advice"])
 pages = APIRouter(include_in_schema=False)
 router = APIRouter()
+
+#: Seconds after which the review page asks again for a chart being drawn.
+ASK_AGAIN = 2
 
 
 def reviews(request: Request) -> ReviewService:
@@ -180,15 +186,24 @@ async def review_chart(request: Request, game_id: str) -> Response:
         view = await run_in_threadpool(rendering.service(request).get, game_id)
     except GameNotFound:
         return rendering.not_found(request)
+    t = words.t
     if not tables.builds(request).ready(view.variant):
-        # Drawn once the review page found the tables ready; a chart never starts a build.
-        return Response(status_code=202, headers={"Cache-Control": "no-store"})
+        # Drawn once the tables are ready; a chart never starts a build.
+        return pending_chart(t("Das Diagramm wird gezeichnet …"), 202, ASK_AGAIN)
 
     def draw(result: Review) -> str:
         series = [(p.name, [v for _, v in p.expected]) for p in result.players]
-        return expected_chart_svg(series, words.t)
+        return expected_chart_svg(series, t)
 
-    svg = await run_in_threadpool(reviews(request).chart, view, words.lang, draw)
+    try:
+        svg = await run_in_threadpool(
+            reviews(request).chart, view, words.lang, draw, tables.client_of(request)
+        )
+    except Busy as busy:
+        text = t("Gerade werden viele Diagramme gezeichnet. Bitte später noch einmal ansehen.")
+        return pending_chart(text, 503, busy.retry_after)
+    if isinstance(svg, float):
+        return pending_chart(t("Das Diagramm wird gezeichnet …"), 202, ASK_AGAIN)
     return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-cache"})
 
 

@@ -15,6 +15,7 @@ pages add the labels of a choice: ``Behalten: 6 6 6``,
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from babel.numbers import format_decimal, format_percent
@@ -57,9 +58,7 @@ class AdviceWords:
         """
         if share is None:
             return "–"
-        digits = "." + "0" * decimals if decimals else ""
-        pattern = f"#,##0{digits}{percent_gap(self.lang)}%"
-        return format_percent(share, format=pattern, locale=self.lang)
+        return _percent(share, decimals, self.lang)
 
     def chance(self, p: float, decided: bool = True) -> str:
         """A chance in whole percent (``77 %``); below 1 % and above 99 % say so. A chance
@@ -90,3 +89,13 @@ class AdviceWords:
         if action.keep:
             return self.t("Behalten: {dice}", dice=" ".join(map(str, action.keep)))
         return self.t("Alle neu würfeln") if rolls else self.t("Würfeln")
+
+
+@lru_cache(maxsize=4096)
+def _percent(share: float, decimals: int, lang: str) -> str:
+    """Babel's ``format_percent`` of ``share``, kept: it parses its pattern and looks up the
+    locale on every call (about 0.3 ms), and a list of players formats a hundred shares,
+    most of them the same few (``/spieler``: docs/benchmarks.md, "Cost per request")."""
+    digits = "." + "0" * decimals if decimals else ""
+    pattern = f"#,##0{digits}{percent_gap(lang)}%"
+    return format_percent(share, format=pattern, locale=lang)

@@ -2,7 +2,8 @@
 // While on, each player's tab shows their chance to finish first, read from
 // /g/{id}/chancen.json (the API's answer, under the page's address so that this device's key
 // comes with it and can start building a house-rules game's tables) for the board's version
-// and refreshed after every swap of the board (a live update, an entry). A simulated chance
+// and refreshed after every swap of the board (a live update, an entry); while the version's
+// chances are being worked out (202 chances_pending) it asks again. A simulated chance
 // whose 95 % interval is wider than 2 points shows as "≈" and its range. docs/board.md,
 // "Gewinnchancen".
 (() => {
@@ -28,18 +29,26 @@
     return "≈ " + Math.round(low * 100) + "–" + Math.round(high * 100) + " %";
   }
 
+  let again = null; // the next ask while the chances are being worked out (one at a time)
+
   function paint() {
     const box = document.querySelector("[data-chances-switch]");
     const board = document.getElementById("board");
+    clearTimeout(again);
+    again = null;
     if (!box) return;
     box.checked = isOn();
     clear();
     if (!board || !box.checked) return;
     const version = board.dataset.version;
-    fetch("/g/" + encodeURIComponent(box.dataset.game) + "/chancen.json", { credentials: "same-origin" })
+    fetch("/g/" + encodeURIComponent(box.dataset.game) + "/chancen.json", { credentials: "same-origin", cache: "no-store" })
       .then((r) => {
-        // 202: the solver's tables are being built; ask again in a moment.
-        if (r.status === 202) setTimeout(paint, 2000);
+        // 202: the solver's tables are being built, or this version's chances are being
+        // worked out off the request; 503: too many are. Ask again after Retry-After.
+        if (r.status === 202 || r.status === 503) {
+          const wait = Number(r.headers.get("Retry-After")) || 2;
+          again = setTimeout(paint, wait * 1000);
+        }
         return r.status === 200 ? r.json() : null;
       })
       .then((data) => {
@@ -69,11 +78,13 @@
     try { localStorage.setItem(KEY, box.checked ? "an" : "aus"); } catch (e) { /* private mode */ }
     paint();
   });
-  // The end screen's chart is drawn off the request: until it is, its address answers a
-  // "being drawn" picture (202, or 503 when the board is busy) with Retry-After. Ask again
-  // then, and show the chart when it is there.
+  // The end screen's chart and the review's chart are drawn off the request: until one is,
+  // its address answers a "being drawn" picture (202, or 503 when the board is busy) with
+  // Retry-After. Ask again then, and show the chart when it is there (the review page loads
+  // this script for its chart only).
   function drawChart() {
-    document.querySelectorAll("img[data-chances-chart]:not([data-asking])").forEach((img) => {
+    const charts = "img[data-chances-chart]:not([data-asking]), img[data-review-chart]:not([data-asking])";
+    document.querySelectorAll(charts).forEach((img) => {
       img.dataset.asking = "1";
       const url = img.getAttribute("src").split("&drawn=")[0];
       const ask = () => {
