@@ -31,7 +31,6 @@ from kniffel.rules import Dice, EnterAction, KniffelError
 from kniffel.web import rendering
 from kniffel.web.api import tables
 from kniffel.web.api.api import OPTIONAL_KEY, Key, Rolls, TableDice, Top
-from kniffel.web.middleware.errors import ErrorBody
 from kniffel.web.pages import forms
 from kniffel.web.present import tipp_words
 from kniffel.web.present.advice_words import AdviceWords
@@ -55,7 +54,7 @@ pages = APIRouter(include_in_schema=False)
 router = APIRouter()
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
-    400: {"model": ErrorBody, "description": "nothing to advise (the game is over), or bad dice"},
+    400: {"description": "nothing to advise (the game is over), or bad dice"},
     **tables.GAME_RESPONSES,
 }
 

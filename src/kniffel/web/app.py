@@ -121,7 +121,7 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
     readiness = TableReadiness.of(settings.table_queue, settings.table_builds_per_client)
     access_log.install()
     install_error_handlers(app)
-    outage.install(app)
+    outage.install(app, settings.db)
     document_errors(app)
     tables.install(app, readiness)
     # The limit inside, the headers outside: a 413 carries the headers too.

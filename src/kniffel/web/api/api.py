@@ -27,7 +27,6 @@ from kniffel.web.api.schemas import (
     entries_of,
     state_of,
 )
-from kniffel.web.middleware.errors import ErrorBody
 
 __all__ = ["STATES_KEPT", "router", "state_response"]
 
@@ -39,14 +38,14 @@ STATES_KEPT = 512
 router = APIRouter(tags=["games"])
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
-    400: {"model": ErrorBody, "description": "the rules (or the board) refuse it"},
-    404: {"model": ErrorBody, "description": "there is no such game"},
-    422: {"model": ErrorBody, "description": "the request is malformed"},
+    400: {"description": "the rules (or the board) refuse it"},
+    404: {"description": "there is no such game"},
+    422: {"description": "the request is malformed"},
 }
 _CHANGE_ERRORS: dict[int | str, dict[str, Any]] = {
     **_ERRORS,
-    403: {"model": ErrorBody, "description": "the key is missing or wrong"},
-    409: {"model": ErrorBody, "description": "the game has changed meanwhile"},
+    403: {"description": "the key is missing or wrong"},
+    409: {"description": "the game has changed meanwhile"},
 }
 
 _key_header = APIKeyHeader(name="X-Kniffel-Key", auto_error=False, scheme_name="KeyHeader")

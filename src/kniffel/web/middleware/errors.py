@@ -52,8 +52,11 @@ class ErrorBody(BaseModel):
 
 
 #: What every route of the API may answer, documented on all of them (``FastAPI(responses=...)``).
+#: The 4xx answers here and in the routes name no ``model``: :func:`document_errors` gives every
+#: 4xx of the spec :class:`ErrorBody`'s schema, and a model costs FastAPI a pydantic field per
+#: route and status at start, about 0.2 s of CPU (docs/benchmarks.md, "Start").
 COMMON_ERRORS: dict[int | str, dict[str, Any]] = {
-    422: {"model": ErrorBody, "description": "the request is malformed"},
+    422: {"description": "the request is malformed"},
 }
 
 
