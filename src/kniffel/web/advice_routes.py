@@ -27,7 +27,7 @@ from kniffel.board.advice import AdviceService, WinsPending
 from kniffel.board.errors import GameNotFound
 from kniffel.board.service import GameView
 from kniffel.locales.refusals import refusal_text
-from kniffel.rules import Dice, EnterAction, KniffelError
+from kniffel.rules import MAX_ROLLS, Dice, EnterAction, KniffelError
 from kniffel.web import rendering
 from kniffel.web.api import tables
 from kniffel.web.api.api import OPTIONAL_KEY, Key, Rolls, TableDice, Top
@@ -292,8 +292,11 @@ async def tipp(request: Request, game_id: str) -> Response:
         return _render(request, "advice/tipp.html", context, status=waiting[1])
     try:
         dice = forms.dice_field(request.query_params.get("dice"), words.t)
-        rolls = forms.points_field(request.query_params.get("rolls"), words.t) or 3
-        position = await run_in_threadpool(_position, request, view, dice, min(max(rolls, 1), 3))
+        rolls = forms.number_field(
+            request.query_params.get("rolls"), words.t, "rolls", least=1, most=MAX_ROLLS
+        )
+        rolls = MAX_ROLLS if rolls is None else rolls
+        position = await run_in_threadpool(_position, request, view, dice, rolls)
     except forms.FormError as exc:
         context["message"] = str(exc)
         return _render(request, "advice/tipp.html", context, status=422)
@@ -458,12 +461,15 @@ async def analyse_page(request: Request, game_id: str) -> Response:
         return rendering.not_found(request)
     if (waiting := waiting_page(request, view)) is not None:
         return waiting
-    result = await run_in_threadpool(analysis_of, request, view)
     try:
-        top = forms.points_field(request.query_params.get("top"), words.t)
-    except forms.FormError:
-        top = None
-    shown = result.costliest(top if top and top > 0 else None)
+        top = forms.number_field(request.query_params.get("top"), words.t, "top", least=1)
+    except forms.FormError as exc:
+        # A bad count is refused in words, the page otherwise as asked without one.
+        message, top = str(exc), None
+    else:
+        message = ""
+    result = await run_in_threadpool(analysis_of, request, view)
+    shown = result.costliest(top)
     decisions = [
         {
             "event": d.event,
@@ -471,9 +477,9 @@ async def analyse_page(request: Request, game_id: str) -> Response:
             "player": d.player,
             "dice": str(d.dice),
             "rolls": words("am Tisch") if d.rolls is None else words("{n}. Wurf", n=d.rolls),
-            "made": words.choice(d.made, result.variant, d.rolls or 3),
+            "made": words.choice(d.made, result.variant, d.rolls or MAX_ROLLS),
             "made_expected": words.decimal(d.made.expected),
-            "best": words.choice(d.best, result.variant, d.rolls or 3),
+            "best": words.choice(d.best, result.variant, d.rolls or MAX_ROLLS),
             "best_expected": words.decimal(d.best.expected),
             "loss": words.decimal(d.loss),
             "costly": d.loss >= 0.05,
@@ -491,9 +497,10 @@ async def analyse_page(request: Request, game_id: str) -> Response:
         "finished": result.finished,
         "players": players,
         "decisions": decisions,
-        "top": len(shown) if top and top > 0 else None,
+        "top": len(shown) if top else None,
+        "message": message,
     }
-    return _render(request, "advice/analyse.html", context)
+    return _render(request, "advice/analyse.html", context, status=422 if message else 200)
 
 
 router.include_router(api, prefix="/api")

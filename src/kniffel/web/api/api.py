@@ -14,6 +14,7 @@ from fastapi.security import APIKeyHeader, APIKeyQuery
 
 from kniffel.board.service import GameService, GameView, preview_of
 from kniffel.kept import Kept
+from kniffel.rules import MAX_ROLLS
 from kniffel.web.api.schemas import (
     CreatedGame,
     EventBody,
@@ -81,7 +82,7 @@ TableDice = Annotated[
     str | None,
     Query(description="physical dice thrown but not recorded, e.g. 66655 (before a roll)"),
 ]
-Rolls = Annotated[int, Query(ge=1, le=3, description="how many rolls made those dice")]
+Rolls = Annotated[int, Query(ge=1, le=MAX_ROLLS, description="how many rolls made those dice")]
 Top = Annotated[int, Query(ge=1, le=500, description="how many choices to list")]
 
 
