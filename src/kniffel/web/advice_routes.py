@@ -24,7 +24,6 @@ from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
 from kniffel.board.advice import AdviceService, WinsPending
-from kniffel.board.errors import GameNotFound
 from kniffel.board.service import GameView
 from kniffel.locales.refusals import refusal_text
 from kniffel.rules import MAX_ROLLS, Dice, EnterAction, KniffelError
@@ -275,10 +274,7 @@ def _render(request: Request, name: str, context: dict[str, Any], status: int = 
 async def tipp(request: Request, game_id: str) -> Response:
     """The Tipp panel for the player to move (typed physical dice via ``?dice=``)."""
     words = _words(request)
-    try:
-        view = await run_in_threadpool(rendering.service(request).get, game_id)
-    except GameNotFound:
-        return rendering.not_found(request)
+    view = await run_in_threadpool(rendering.service(request).get, game_id)
     words = AdviceWords(words.t.for_variant(view.variant))  # "Yahtzee" in the yahtzee preset
     context: dict[str, Any] = {
         "game_id": view.id,
@@ -455,10 +451,7 @@ def _dice_positions(dice: Dice, keep: tuple[int, ...]) -> list[int]:
 async def analyse_page(request: Request, game_id: str) -> Response:
     """Every decision of the game beside the best one, and the loss per player."""
     words = _words(request)
-    try:
-        view = await run_in_threadpool(rendering.service(request).get, game_id)
-    except GameNotFound:
-        return rendering.not_found(request)
+    view = await run_in_threadpool(rendering.service(request).get, game_id)
     if (waiting := waiting_page(request, view)) is not None:
         return waiting
     try:

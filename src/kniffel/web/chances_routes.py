@@ -30,7 +30,6 @@ from kniffel.rules import Dice
 from kniffel.web import rendering
 from kniffel.web.api import tables
 from kniffel.web.api.api import OPTIONAL_KEY, Key, Rolls, TableDice, Top
-from kniffel.web.middleware.errors import GameNotFound
 
 __all__ = ["chances_body", "chances_service", "router"]
 
@@ -139,10 +138,7 @@ async def chances_chart(request: Request, game_id: str) -> Response:
     """Each player's win chance after every entry (SVG), for the end screen."""
     t = rendering.translator(request)
     lang = t.lang
-    try:
-        view = await run_in_threadpool(rendering.service(request).get, game_id)
-    except GameNotFound:
-        return rendering.not_found(request)
+    view = await run_in_threadpool(rendering.service(request).get, game_id)
     if not tables.builds(request).readiness(view.variant).ready:
         # A chart never starts a build; the API or a key holder's page does.
         return _placeholder(t("Das Diagramm wird gezeichnet …"), 202, ASK_AGAIN)
