@@ -21,6 +21,7 @@ from kniffel.board.players.service import PlayerService
 from kniffel.board.reviews import ReviewService
 from kniffel.board.service import BotDriver
 from kniffel.board.tables import TableReadiness, tables_kept_at
+from kniffel.kept import Kept
 from kniffel.settings import Settings
 from kniffel.web import advice_routes, chances_routes
 from kniffel.web.api import api, health, live, tables
@@ -30,7 +31,7 @@ from kniffel.web.middleware.changes_first import ChangesFirst, Turns
 from kniffel.web.middleware.errors import COMMON_ERRORS, document_errors, install_error_handlers
 from kniffel.web.middleware.origin import SameOriginForms
 from kniffel.web.middleware.security import SecurityHeaders
-from kniffel.web.pages import player_routes, review_routes, start
+from kniffel.web.pages import board_pages, player_routes, review_routes, start
 
 __all__ = ["STATIC", "create_app"]
 
@@ -118,6 +119,12 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
         responses=COMMON_ERRORS,
     )
     app.state.settings = settings
+    # What the routes draw, kept per app by what it shows (docs/architecture.md): two apps in
+    # one process never answer with each other's.
+    app.state.states = Kept(api.STATES_KEPT)
+    app.state.boards = Kept(board_pages.BOARDS_KEPT)
+    app.state.fragments = Kept(board_pages.FRAGMENTS_KEPT)
+    app.state.charts = Kept(board_pages.CHARTS_KEPT)
     app.state.chances = ChancesService()
     app.state.advice = AdviceService()
     readiness = TableReadiness.of(settings.table_queue, settings.table_builds_per_client)

@@ -87,9 +87,7 @@ Top = Annotated[int, Query(ge=1, le=500, description="how many choices to list")
 
 
 def _states(request: Request) -> Kept[tuple[str, int], bytes]:
-    kept: Kept[tuple[str, int], bytes] | None = getattr(request.app.state, "states", None)
-    if kept is None:
-        kept = request.app.state.states = Kept(STATES_KEPT)
+    kept: Kept[tuple[str, int], bytes] = request.app.state.states  # one per app (create_app)
     return kept
 
 

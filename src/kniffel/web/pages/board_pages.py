@@ -58,9 +58,7 @@ def _board(
     points: int | None,
     roll: int | None = None,
 ) -> BoardView:
-    kept: Kept[tuple[object, ...], BoardView] | None = getattr(request.app.state, "boards", None)
-    if kept is None:
-        kept = request.app.state.boards = Kept(BOARDS_KEPT)
+    kept: Kept[tuple[object, ...], BoardView] = request.app.state.boards  # one per app (create_app)
     faces = None if dice is None else dice.faces
     key = (view.id, view.version, t.lang, t.game, faces, points, roll)
     return kept.get(
@@ -86,9 +84,7 @@ FRAGMENTS_KEPT = 256
 
 def _fragment(request: Request, view: GameView, context: dict[str, Any], status: int) -> Response:
     """The ``board`` block of ``board.html`` for htmx, drawn once per board."""
-    kept: Kept[tuple[object, ...], bytes] | None = getattr(request.app.state, "fragments", None)
-    if kept is None:
-        kept = request.app.state.fragments = Kept(FRAGMENTS_KEPT)
+    kept: Kept[tuple[object, ...], bytes] = request.app.state.fragments  # one per app (create_app)
     board: BoardView = context["board"]
     t = rendering.translator(request).for_variant(view.variant)
     key: tuple[object, ...] = (view.id, view.version, t.lang, t.game, board.dice, board.points)
@@ -372,9 +368,7 @@ async def chart(request: Request, game_id: str) -> Response:
     """The running totals as SVG, drawn once per game version."""
     t = rendering.translator(request)
     view = await _load(request, game_id)
-    kept: Kept[tuple[object, ...], str] | None = getattr(request.app.state, "charts", None)
-    if kept is None:
-        kept = request.app.state.charts = Kept(CHARTS_KEPT)
+    kept: Kept[tuple[object, ...], str] = request.app.state.charts  # one per app (create_app)
     key = (view.id, view.version, t.lang, t.game)
     svg = await run_in_threadpool(kept.get, key, lambda: totals_chart_svg(view.game, t))
     return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-cache"})
