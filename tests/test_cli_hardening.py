@@ -186,3 +186,34 @@ def test_simulate_plot_refuses_another_format_before_playing(tmp_path: Path, nam
     assert result.exit_code == 2
     assert result.stderr.count("\n") == 1 and "must end in .svg" in result.stderr
     assert "Usage" not in result.output and not plot.exists()
+
+
+def test_a_board_setting_does_not_stop_the_solver(
+    preset_tables: None, private_cache_dir: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``kniffel solve`` reads only the table settings, handed to the solver by the command:
+    a ``KNIFFEL_PORT`` that is no number is the board's concern (issue 22)."""
+    monkeypatch.setenv("KNIFFEL_PORT", "eighty")
+    result = CliRunner().invoke(cli, ["solve", "--variant", "kniffel", "--json"])
+    assert result.exit_code == 0, result.output
+    solved = json.loads(result.stdout)
+    assert solved["cached"] is True  # read from the folder the settings name
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(
+    ("setting", "value"), [("KNIFFEL_CACHE_MAX_BYTES", "lots"), ("KNIFFEL_CACHE_MAX_BYTES", "-1")]
+)
+@pytest.mark.parametrize("command", [["solve", "--variant", "kniffel"], ["analyse", "-"]])
+def test_a_bad_table_setting_stops_a_solver_command_in_one_line(
+    setting: str, value: str, command: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A table setting the solver cannot use is refused before the command starts, in one line
+    naming it (it was a pydantic traceback from inside the solver's cache)."""
+    monkeypatch.setenv(setting, value)
+    result = CliRunner().invoke(cli, command, input=_record(["Anna"]))
+    assert result.exit_code == 2, result.output
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("settings from the environment refused: ")
+    assert setting in lines[0]

@@ -9,6 +9,8 @@ plural. The switcher changes the language and the device remembers it.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import pytest
@@ -69,23 +71,19 @@ CROATIAN = Words(
 def test_a_game_reads_in_the_browser_s_language(
     browser: Browser, server: str, words: Words
 ) -> None:
-    context = browser.new_context(viewport=PHONE, locale=words.locale, has_touch=True)
-    page = context.new_page()
-    page.goto(server + "/")
-    # The start page, chosen by the browser alone.
-    expect(page.locator("html")).to_have_attribute("lang", words.lang)
-    expect(page.get_by_role("heading", name=words.heading)).to_be_visible()
-    current = page.locator(".lang a[aria-current=true]")
-    expect(current).to_have_text(words.lang.upper())
-    page.get_by_label(words.name, exact=True).fill("Ana")
-    page.get_by_role("button", name=words.start).click()
-    expect(page.locator(".game")).to_have_attribute("data-live", "open")
-    expect(page.locator("html")).to_have_attribute("lang", words.lang)
-    sheet = page.locator("#board")
-    for word in (*words.rows, *words.columns):
-        expect(sheet).to_contain_text(word)
-    refused_then_entered(page, words)
-    context.close()
+    with start_page(browser, server, words.locale, words.lang) as page:
+        # The start page, chosen by the browser alone.
+        expect(page.get_by_role("heading", name=words.heading)).to_be_visible()
+        current = page.locator(".lang a[aria-current=true]")
+        expect(current).to_have_text(words.lang.upper())
+        page.get_by_label(words.name, exact=True).fill("Ana")
+        page.get_by_role("button", name=words.start).click()
+        expect(page.locator(".game")).to_have_attribute("data-live", "open")
+        expect(page.locator("html")).to_have_attribute("lang", words.lang)
+        sheet = page.locator("#board")
+        for word in (*words.rows, *words.columns):
+            expect(sheet).to_contain_text(word)
+        refused_then_entered(page, words)
 
 
 def refused_then_entered(page: Page, words: Words) -> None:
@@ -102,16 +100,28 @@ def refused_then_entered(page: Page, words: Words) -> None:
 def test_the_switcher_changes_the_language_and_the_device_remembers_it(
     browser: Browser, server: str
 ) -> None:
-    context = browser.new_context(viewport=PHONE, locale="hr-HR", has_touch=True)
+    with start_page(browser, server, "hr-HR", "hr") as page:
+        switch(page, "SR", "sr-Latn", "Nova partija")
+        page.goto(server + "/")  # no ?lang= now: the cookie holds the choice
+        expect(page.locator("html")).to_have_attribute("lang", "sr-Latn")
+        switch(page, "FR", "fr", "Nouvelle partie")
+
+
+@contextmanager
+def start_page(browser: Browser, server: str, locale: str, lang: str) -> Iterator[Page]:
+    """The start page on a phone whose browser asks for ``locale``, read in ``lang``."""
+    context = browser.new_context(viewport=PHONE, locale=locale, has_touch=True)
     page = context.new_page()
     page.goto(server + "/")
-    expect(page.locator("html")).to_have_attribute("lang", "hr")
-    page.locator(".lang").get_by_role("link", name="SR", exact=True).click()
-    expect(page.locator("html")).to_have_attribute("lang", "sr-Latn")
-    expect(page.get_by_role("heading", name="Nova partija")).to_be_visible()
-    page.goto(server + "/")  # no ?lang= now: the cookie holds the choice
-    expect(page.locator("html")).to_have_attribute("lang", "sr-Latn")
-    page.locator(".lang").get_by_role("link", name="FR", exact=True).click()
-    expect(page.locator("html")).to_have_attribute("lang", "fr")
-    expect(page.get_by_role("heading", name="Nouvelle partie")).to_be_visible()
-    context.close()
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+    try:
+        yield page
+    finally:
+        context.close()
+
+
+def switch(page: Page, link: str, lang: str, heading: str) -> None:
+    """A tap on the switcher's ``link``: the page reads in ``lang``, its heading ``heading``."""
+    page.locator(".lang").get_by_role("link", name=link, exact=True).click()
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+    expect(page.get_by_role("heading", name=heading)).to_be_visible()

@@ -60,10 +60,10 @@ def _differences(engine: Engine) -> list[object]:
     from alembic.autogenerate import compare_metadata
     from alembic.migration import MigrationContext
 
-    from kniffel.store.models import Base
+    from kniffel.store.models import METADATA
 
     with engine.connect() as connection:
-        return list(compare_metadata(MigrationContext.configure(connection), Base.metadata))
+        return list(compare_metadata(MigrationContext.configure(connection), METADATA))
 
 
 def test_the_migrations_build_exactly_the_models_tables(path: Path) -> None:

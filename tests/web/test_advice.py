@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 
 from kniffel.board.service import GameService
 from kniffel.locales import Translator
-from kniffel.rules import EnterAction, Game, RollAction
+from kniffel.rules import MAX_ROLLS, EnterAction, Game, RollAction
 from kniffel.solver.advice import advise, evaluate, reasons, turn_ends
 from kniffel.solver.advice.analysis import analyse
 from kniffel.web.present.advice_words import AdviceWords
@@ -346,6 +346,36 @@ def test_the_tipp_takes_the_typed_dice_in_physical_games(client: TestClient) -> 
     refused = client.get(f"/g/{game['id']}/tipp?dice=6665x")
     assert refused.status_code == 422 and 'role="alert"' in refused.text
     assert client.get("/g/nope/tipp").status_code == 404
+
+
+@pytest.mark.parametrize("rolls", ["zwei", "0", "4", "-1"])
+def test_the_tipp_refuses_a_roll_it_cannot_be_in_words(client: TestClient, rolls: str) -> None:
+    """``?rolls=`` outside 1 to MAX_ROLLS is refused with its bounds (it was read as points,
+    and a 4 or a 0 silently became the third roll)."""
+    game = _new(client, "kniffel")
+    refused = client.get(f"/g/{game['id']}/tipp?dice=66655&rolls={rolls}")
+    text = html.unescape(refused.text)
+    assert refused.status_code == 422 and 'role="alert"' in text
+    assert f"„{rolls}“ ist keine ganze Zahl von 1 bis {MAX_ROLLS}." in text
+    assert "Zu den Würfeln" not in text
+    english = html.unescape(
+        client.get(f"/g/{game['id']}/tipp?dice=66655&rolls={rolls}&lang=en").text
+    )
+    assert f'"{rolls}" is not a whole number from 1 to {MAX_ROLLS}.' in english
+    first = html.unescape(client.get(f"/g/{game['id']}/tipp?dice=66655&rolls=1&lang=de").text)
+    assert "Zu den Würfeln 55666 (1. Wurf)" in first
+
+
+@pytest.mark.parametrize("top", ["0", "drei", "-2"])
+def test_the_analysis_refuses_a_count_of_decisions_in_words(client: TestClient, top: str) -> None:
+    """``?top=`` below 1 or no number is refused in words (it was dropped without a word)."""
+    game = _new(client, "kniffel")
+    refused = client.get(f"/g/{game['id']}/analyse/alle?top={top}")
+    text = html.unescape(refused.text)
+    assert refused.status_code == 422 and 'role="alert"' in text
+    assert f"„{top}“ ist keine ganze Zahl ab 1." in text
+    french = html.unescape(client.get(f"/g/{game['id']}/analyse/alle?top={top}&lang=fr").text)
+    assert f"« {top} » n’est pas un nombre entier d’au moins 1." in french
 
 
 def test_the_board_offers_the_tipp_and_the_analysis(client: TestClient) -> None:

@@ -108,3 +108,26 @@ def test_kniffel_serve_documents_its_options() -> None:
     assert result.exit_code == 0
     for option in ("--db", "--host", "--port", "KNIFFEL_DB"):
         assert option in result.output
+
+
+def test_two_apps_in_one_process_show_each_its_own_game(tmp_path: Path) -> None:
+    """Each app keeps what it worked out (game states, boards, fragments) for itself, on its
+    own ``app.state`` (docs/architecture.md): two boards in one process, each with a game of
+    the same id at the same version, show each its own players, read after the other."""
+    from kniffel.rules import get_variant
+    from kniffel.store import GameStore, NewGame
+
+    options = get_variant("kniffel").options.as_dict()
+    urls = {}
+    for player in ("Anna", "Ben"):
+        urls[player] = f"sqlite:///{tmp_path / player}.db"
+        store = GameStore.open(urls[player])
+        store.create(NewGame("same", "k" * 32, "kniffel", options, (player,), "physical"))
+        store.close()
+    anna, ben = (TestClient(create_app(Settings(db=urls[name]))) for name in ("Anna", "Ben"))
+    with anna, ben:
+        for path in ("/api/games/same", "/g/same", "/g/same/board"):
+            for client, player, other in ((anna, "Anna", "Ben"), (ben, "Ben", "Anna")):
+                answer = client.get(path)
+                assert answer.status_code == 200, (path, answer.text)
+                assert player in answer.text and other not in answer.text, path

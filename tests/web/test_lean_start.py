@@ -1,9 +1,12 @@
-"""``kniffel serve`` starts without what its first requests do not need (issue 9, item 7).
+"""``kniffel serve`` starts without what its first requests do not need (issue 9, item 7;
+issue 22, "Start").
 
 numpy (the solver) is imported by the first request that needs it (and matplotlib by none),
 not at start: a fresh interpreter that loads the command, builds the app, serves the start page,
 creates a game and reads it, and lets the table worker look at every preset table, has imported
-neither. The time to the first answer is printed by ``benchmarks/start.py``, not asserted here.
+neither. Nor has an SQLite board imported psycopg (PostgreSQL's driver), SQLAlchemy's ORM (the
+store speaks Core) or segno (the QR codes of a game's page). The time to the first answer is
+printed by ``benchmarks/start.py``, not asserted here.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from kniffel.solver.builds import TableBuilds, preset_tables
 cli.commands["serve"]  # the command's module, as `kniffel serve` loads it
 from kniffel.web.app import create_app
 
-heavy = ("numpy", "matplotlib")
+heavy = ("numpy", "matplotlib", "psycopg", "sqlalchemy.orm", "segno")
 seen = {}
 with TestClient(create_app(Settings(db=sys.argv[1]))) as client:
     seen["start"] = [m for m in heavy if m in sys.modules]
@@ -59,7 +62,7 @@ def _run(tmp_path: Path) -> dict[str, object]:
     return result
 
 
-def test_serving_the_start_page_imports_neither_numpy_nor_matplotlib(tmp_path: Path) -> None:
+def test_serving_the_start_page_imports_no_solver_driver_orm_or_qr_codes(tmp_path: Path) -> None:
     result = _run(tmp_path)
     seen = result["seen"]
     assert isinstance(seen, dict)

@@ -557,3 +557,27 @@ def test_the_variant_notes_and_jokers_are_translated() -> None:
     assert "One free column: 13 turns." in notes
     assert not set(notes) & {p.note for p in forms.presets(de)}
     assert all(t(name) != de(name) and t(note) != de(note) for _, name, note in forms.JOKERS)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "",
+        "/board",
+        "/tipp",
+        "/analyse",
+        "/analyse/alle",
+        "/analyse/verlauf.svg",
+        "/chancen.svg",
+        "/chart.svg",
+        "/record",
+    ],
+)
+def test_every_page_of_an_unknown_game_is_the_missing_page(client: TestClient, path: str) -> None:
+    """The page routes load their game and leave an unknown id to one handler: the board's
+    404 page in the page's language, as each route answered it itself before."""
+    page = client.get(f"/g/nope{path}?lang=en")
+    assert page.status_code == 404
+    assert "Game not found." in page.text and page.headers["content-type"].startswith("text/html")
+    data = client.get("/g/nope/chancen.json")
+    assert data.status_code == 404 and data.json()["code"] == "game_not_found"

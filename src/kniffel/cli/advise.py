@@ -10,6 +10,7 @@ import click
 import numpy as np
 
 from kniffel.cli.output import terminal_safe
+from kniffel.cli.table_place import with_table_place
 from kniffel.cli.tables import table
 from kniffel.cli.variant_flags import variant_options
 from kniffel.locales import Translator
@@ -60,6 +61,7 @@ def _fail(message: str) -> None:
     "--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Their seed."
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the advice as one JSON object.")
+@with_table_place
 def advise_command(
     variant: Variant,
     sheet: str | None,

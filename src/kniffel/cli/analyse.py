@@ -10,6 +10,7 @@ from typing import Any
 import click
 
 from kniffel.cli.output import terminal_safe
+from kniffel.cli.table_place import with_table_place
 from kniffel.cli.tables import table
 from kniffel.locales import Translator
 from kniffel.locales.refusals import cell_words
@@ -31,6 +32,7 @@ __all__ = ["analyse_command"]
     metavar="N",
     help="List only the N costliest decisions (the totals still count all).",
 )
+@with_table_place
 def analyse_command(record: Any, as_json: bool, top: int | None) -> None:
     """List each decision of a game record (RECORD, or - for stdin) beside the best one.
 

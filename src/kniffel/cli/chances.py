@@ -11,6 +11,7 @@ import click
 
 from kniffel.charts.chances import WORDS, chances_chart_svg
 from kniffel.cli.output import terminal_safe
+from kniffel.cli.table_place import with_table_place
 from kniffel.cli.tables import table
 from kniffel.locales import Translator
 from kniffel.record import RecordError, loads
@@ -36,6 +37,7 @@ __all__ = ["chances_command", "render_series"]
     metavar="FILE.svg",
     help="Also draw the chances after every entry as an SVG chart.",
 )
+@with_table_place
 def chances_command(record: Any, as_json: bool, samples: int | None, plot: Path | None) -> None:
     """Print each player's chance to finish first after every entry of a game record
     (RECORD, or - for stdin).

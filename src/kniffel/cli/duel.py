@@ -7,6 +7,7 @@ import sys
 
 import click
 
+from kniffel.cli.table_place import with_table_place
 from kniffel.cli.variant_flags import variant_options
 from kniffel.rules import KniffelError, Variant
 from kniffel.solver.chances.duel import DUEL_BOTS, duel
@@ -45,6 +46,7 @@ __all__ = ["duel_command"]
     help="Entries left (to both players) from which the win bot plays for the win.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
+@with_table_place
 def duel_command(
     variant: Variant, bots: str, games: int, seed: int, jobs: int, late: int, as_json: bool
 ) -> None:

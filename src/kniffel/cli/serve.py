@@ -98,12 +98,13 @@ def serve_command(
     from pydantic import ValidationError
     from sqlalchemy import make_url
 
+    from kniffel.cli.table_place import setting_problem
     from kniffel.settings import Settings
 
     try:
         settings = Settings()
     except ValidationError as error:
-        problems = "; ".join(_setting_problem(e["loc"], e["msg"]) for e in error.errors())
+        problems = "; ".join(setting_problem(e["loc"], e["msg"]) for e in error.errors())
         click.echo(f"settings from the environment refused: {problems}", err=True)
         raise SystemExit(2) from None
     updates = {
@@ -163,14 +164,6 @@ def serve_command(
         workers=settings.workers,
         **common,
     )
-
-
-def _setting_problem(loc: tuple[int | str, ...], message: str) -> str:
-    """One refused setting in plain words, named as the environment names it."""
-    message = message.removeprefix("Value error, ")
-    if message.startswith("KNIFFEL_") or not loc:
-        return message
-    return f"KNIFFEL_{str(loc[0]).upper()}: {message}"
 
 
 def _local_host(host: str) -> str:

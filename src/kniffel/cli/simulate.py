@@ -11,6 +11,7 @@ import numpy as np
 
 from kniffel.charts.draw import Bar, Labels, Mark, histogram_svg
 from kniffel.cli.output import options_line, progress
+from kniffel.cli.table_place import with_table_place
 from kniffel.cli.tables import table
 from kniffel.cli.variant_flags import family_variant_options
 from kniffel.locales import Translator
@@ -43,6 +44,7 @@ __all__ = ["simulate_command"]
     callback=lambda ctx, _param, value: _plot_format(ctx, value),
     help="Write a histogram of the scores to this SVG file (its name ends in .svg).",
 )
+@with_table_place
 def simulate_command(
     variant: Variant, bot: str, games: int, seed: int, as_json: bool, plot: Path | None
 ) -> None:

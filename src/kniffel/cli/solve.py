@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from kniffel.cli.output import options_line, plain, progress
+from kniffel.cli.table_place import with_table_place
 from kniffel.cli.variant_flags import variant_options
 from kniffel.rules import Discipline, Variant, rows_for
 from kniffel.solver.exact.column import solve_column
@@ -21,6 +22,7 @@ __all__ = ["solve"]
 @variant_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--no-cache", is_flag=True, help="Build the table anew; neither read nor write it.")
+@with_table_place
 def solve(variant: Variant, as_json: bool, no_cache: bool) -> None:
     """Solve VARIANT exactly and print the optimal expected final score.
 

@@ -151,11 +151,20 @@ def preset_tables() -> tuple[Table, ...]:
     return tuple(dict.fromkeys([*values, *chances]))
 
 
-def _build_in_child(table: Table, progress: Synchronized[float], results: Connection) -> None:
-    """In the child process: build ``table``; a column table goes to the disk cache,
-    the ↓↑ table's values are sent back through ``results``."""
+def _build_in_child(
+    table: Table, progress: Synchronized[float], results: Connection, where: cache.TablePlace
+) -> None:
+    """In the child process: build ``table`` at ``where`` (the parent's place: a fresh
+    interpreter knows no place passed in); a column table goes to the disk cache, the ↓↑
+    table's values are sent back through ``results``."""
     with contextlib.suppress(OSError):
         os.nice(10)  # requests come first
+    with cache.using(where):
+        _build_here(table, progress, results)
+
+
+def _build_here(table: Table, progress: Synchronized[float], results: Connection) -> None:
+    """Build ``table`` in this process, at the place passed in."""
     if table.discipline is None:
         from kniffel.solver.raufrunter.bounds import arrow_table
 
@@ -403,7 +412,7 @@ class TableBuilds:
         receiver, sender = context.Pipe(duplex=False)
         child = context.Process(
             target=_build_in_child,
-            args=(table, progress, sender),
+            args=(table, progress, sender, cache.place()),
             name="kniffel-table",
             daemon=True,
         )

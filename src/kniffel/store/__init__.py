@@ -14,14 +14,14 @@ from kniffel.store.repository import (
 )
 from kniffel.store.results import ResultStore, player_key
 from kniffel.store.summary import Summary, summary_of
-from kniffel.store.versus import PlayerVersusRow  # registers its table with the models
+from kniffel.store.versus import PLAYER_VERSUS  # registers its table with the models
 
 __all__ = [
+    "PLAYER_VERSUS",
     "Append",
     "Appended",
     "GameStore",
     "NewGame",
-    "PlayerVersusRow",
     "ResultStore",
     "StoredGame",
     "Summary",

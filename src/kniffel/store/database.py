@@ -265,13 +265,13 @@ def _create_fresh(engine: Engine) -> bool:
     build (``tests/store/test_opening.py``). ``False`` when another process created the
     tables meanwhile (nothing done here; the migrations then find the head).
     """
-    # Every table is in Base.metadata: the package kniffel.store, imported before this
+    # Every table is in METADATA: the package kniffel.store, imported before this
     # module, imports the modules that define them.
-    from kniffel.store.models import Base
+    from kniffel.store.models import METADATA
 
     try:
         with engine.begin() as connection:
-            Base.metadata.create_all(connection)
+            METADATA.create_all(connection)
             connection.execute(text(_VERSION_TABLE))
             connection.execute(
                 text("INSERT INTO alembic_version (version_num) VALUES (:head)"),

@@ -9,49 +9,55 @@ events are the game record's events in order; the engine state is their replay.
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Any
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Column,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    text,
+)
 
-from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Index, Integer, String, text
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+__all__ = ["EVENTS", "GAMES", "METADATA"]
 
-__all__ = ["Base", "EventRow", "GameRow"]
+#: Every table of the store, as SQLAlchemy Core tables: the store reads and writes with Core
+#: statements only, and the ORM's import and mappers cost every start about 0.2 s of CPU
+#: (docs/benchmarks.md, "Start"). The results' tables join it from their modules.
+METADATA = MetaData()
 
-
-class Base(DeclarativeBase):
-    pass
-
-
-class GameRow(Base):
-    __tablename__ = "games"
-
-    id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    key: Mapped[str] = mapped_column(String(64))
-    variant: Mapped[str] = mapped_column(String(32))
-    options: Mapped[dict[str, Any]] = mapped_column(JSON)
-    players: Mapped[list[str]] = mapped_column(JSON)
-    dice_mode: Mapped[str] = mapped_column(String(16))
-    bots: Mapped[dict[str, str]] = mapped_column(JSON)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    finished: Mapped[bool] = mapped_column(Boolean, default=False)
-    version: Mapped[int] = mapped_column(Integer, default=0)
+GAMES = Table(
+    "games",
+    METADATA,
+    Column("id", String(32), primary_key=True),
+    Column("key", String(64), nullable=False),
+    Column("variant", String(32), nullable=False),
+    Column("options", JSON, nullable=False),
+    Column("players", JSON, nullable=False),
+    Column("dice_mode", String(16), nullable=False),
+    Column("bots", JSON, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+    Column("finished", Boolean, nullable=False, default=False),
+    Column("version", Integer, nullable=False, default=0),
     # The summary of the replay at ``version`` (kniffel.store.summary), for lists.
-    turns: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
-    totals: Mapped[list[int]] = mapped_column(JSON, default=list, server_default=text("'[]'"))
-    winners: Mapped[list[str]] = mapped_column(JSON, default=list, server_default=text("'[]'"))
+    Column("turns", Integer, nullable=False, default=0, server_default="0"),
+    Column("totals", JSON, nullable=False, default=list, server_default=text("'[]'")),
+    Column("winners", JSON, nullable=False, default=list, server_default=text("'[]'")),
+    Index("ix_games_finished_updated", "finished", "updated_at"),
+)
 
-    __table_args__ = (Index("ix_games_finished_updated", "finished", "updated_at"),)
-
-
-class EventRow(Base):
-    __tablename__ = "events"
-
+EVENTS = Table(
+    "events",
+    METADATA,
     # (game_id, seq) is the primary key: two writers can never store the same
     # event number of a game, whatever the database.
-    game_id: Mapped[str] = mapped_column(
-        String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
-    )
-    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
-    payload: Mapped[dict[str, Any]] = mapped_column(JSON)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("payload", JSON, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)

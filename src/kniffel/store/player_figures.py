@@ -18,7 +18,7 @@ from sqlalchemy import Connection, and_, case, func, select
 
 from kniffel.rules import PRESETS
 from kniffel.store import versus
-from kniffel.store.results import PlayerResultRow
+from kniffel.store.results import PLAYER_RESULTS
 
 __all__ = [
     "RawFigures",
@@ -39,7 +39,8 @@ MAX_COLUMNS = max(len(v.columns) + len(v.optional) for v in PRESETS.values())
 BINS = 10
 RECENT = 10
 
-R = PlayerResultRow
+#: The summary rows' columns, the one table this module reads (besides the pairs of seats).
+R = PLAYER_RESULTS.c
 
 
 def _current() -> Any:
@@ -141,7 +142,7 @@ def _per_total(key: str | None) -> Any:
             func.sum(R.kniffels),
             *bonus_sums,
         )
-        .select_from(R)
+        .select_from(PLAYER_RESULTS)
         .where(_current())
     )
     if key is not None:
@@ -159,7 +160,7 @@ def totals(connection: Connection, key: str, variant: str) -> dict[int, int]:
         int(total): int(n)
         for total, n in connection.execute(
             select(R.total, func.count())
-            .select_from(R)
+            .select_from(PLAYER_RESULTS)
             .where(_current(), R.player == key, R.variant == variant)
             .group_by(R.total)
         ).all()
@@ -170,7 +171,7 @@ def shown_name(connection: Connection, key: str) -> str | None:
     """The name shown for ``key``: the spelling of its latest game."""
     found = connection.execute(
         select(func.coalesce(R.linked, R.name))
-        .select_from(R)
+        .select_from(PLAYER_RESULTS)
         .where(_current(), R.player == key)
         .order_by(R.finished_at.desc(), R.game_id.desc())
         .limit(1)
@@ -202,7 +203,7 @@ def figures(connection: Connection, key: str, latest: int = 20) -> RawFigures | 
             R.accuracy,
             func.coalesce(R.linked, R.name),
         )
-        .select_from(R)
+        .select_from(PLAYER_RESULTS)
         .where(_current(), R.player == key)
         .order_by(R.finished_at.desc(), R.game_id.desc())
         .limit(latest)
@@ -211,7 +212,7 @@ def figures(connection: Connection, key: str, latest: int = 20) -> RawFigures | 
         variant: tuple(
             connection.scalars(
                 select(R.total)
-                .select_from(R)
+                .select_from(PLAYER_RESULTS)
                 .where(_current(), R.player == key, R.variant == variant)
                 .order_by(R.finished_at.desc(), R.game_id.desc())
                 .limit(RECENT)
@@ -382,7 +383,7 @@ def series(connection: Connection, key: str) -> list[tuple[str, int, float | Non
         (v, t, a)
         for v, t, a in connection.execute(
             select(R.variant, R.total, R.accuracy)
-            .select_from(R)
+            .select_from(PLAYER_RESULTS)
             .where(_current(), R.player == key)
             .order_by(R.finished_at, R.game_id)
         ).all()
@@ -401,7 +402,7 @@ def leaders(connection: Connection) -> list[tuple[str, str, str, int, float, int
             func.max(R.total),
             func.sum(case((R.place == 1, 1), else_=0)),
         )
-        .select_from(R)
+        .select_from(PLAYER_RESULTS)
         .where(_current(), R.bot.is_(False))
         .group_by(R.variant, R.player)
     ).all()
@@ -423,7 +424,7 @@ def players(connection: Connection) -> list[tuple[str, str, int, int, int, int, 
             func.sum(case((and_(R.seats > 1, R.place == 1), 1), else_=0)),
             func.min(case((R.bot.is_(True), 1), else_=0)),
         )
-        .select_from(R)
+        .select_from(PLAYER_RESULTS)
         .where(_current())
         .group_by(R.player)
         .order_by(func.count().desc(), R.player)

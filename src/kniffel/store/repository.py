@@ -28,11 +28,10 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.exc import DBAPIError, IntegrityError
-from sqlalchemy.orm import sessionmaker
 from sqlalchemy.sql.dml import Update
 
 from kniffel.store.database import migrate, open_engine
-from kniffel.store.models import EventRow, GameRow
+from kniffel.store.models import EVENTS, GAMES
 from kniffel.store.summary import Summary
 
 __all__ = [
@@ -166,7 +165,7 @@ def _utc(moment: datetime) -> datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
-def _stored(row: GameRow | Row[Any], events: Sequence[dict[str, Any]] = ()) -> StoredGame:
+def _stored(row: Row[Any], events: Sequence[dict[str, Any]] = ()) -> StoredGame:
     return StoredGame(
         id=row.id,
         key=row.key,
@@ -193,12 +192,12 @@ def stored_from_row(row: Mapping[str, Any], events: Sequence[dict[str, Any]] = (
 
 
 #: A game's version by id (a statement built once, reused by every read).
-VERSION_QUERY = select(GameRow.version).where(GameRow.id == bindparam("game_id"))
+VERSION_QUERY = select(GAMES.c.version).where(GAMES.c.id == bindparam("game_id"))
 #: An append's statements, built once (building them per call cost more than running them): the
 #: game moves on from ``expected`` (with or without its summary columns), the event is inserted.
 _MOVE_ON = (
-    update(GameRow)
-    .where(GameRow.id == bindparam("game_id"), GameRow.version == bindparam("expected"))
+    update(GAMES)
+    .where(GAMES.c.id == bindparam("game_id"), GAMES.c.version == bindparam("expected"))
     .values(
         version=bindparam("new_version"),
         finished=bindparam("new_finished"),
@@ -214,17 +213,17 @@ _MOVE_ON_SUMMARY = _MOVE_ON.values(
 _ANNOUNCE = func.pg_notify(literal(CHANNEL), bindparam("notice"))
 _MOVE_ON_ANNOUNCED = _MOVE_ON.returning(_ANNOUNCE)
 _MOVE_ON_SUMMARY_ANNOUNCED = _MOVE_ON_SUMMARY.returning(_ANNOUNCE)
-_ADD_EVENT = insert(EventRow)
-#: A game's row (its columns by name, as the ORM object has them) and its events after a version.
-_ROW = select(*GameRow.__table__.columns).where(GameRow.id == bindparam("game_id"))
+_ADD_EVENT = insert(EVENTS)
+#: A game's row (its columns by name) and its events after a version.
+_ROW = select(GAMES).where(GAMES.c.id == bindparam("game_id"))
 _EVENTS = (
-    select(EventRow.payload)
+    select(EVENTS.c.payload)
     .where(
-        EventRow.game_id == bindparam("game_id"),
-        EventRow.seq > bindparam("after"),
-        EventRow.seq <= bindparam("upto"),
+        EVENTS.c.game_id == bindparam("game_id"),
+        EVENTS.c.seq > bindparam("after"),
+        EVENTS.c.seq <= bindparam("upto"),
     )
-    .order_by(EventRow.seq)
+    .order_by(EVENTS.c.seq)
 )
 
 
@@ -233,7 +232,6 @@ class GameStore:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self._session = sessionmaker(engine, expire_on_commit=False)
         # The version query in the driver's own words, for a cursor without SQLAlchemy's
         # execution machinery (which cost more than the query; docs/benchmarks.md, "Load").
         compiled = VERSION_QUERY.compile(dialect=engine.dialect)
@@ -285,30 +283,33 @@ class GameStore:
         now = datetime.now(UTC)
         if summary is None:
             summary = Summary(finished, 0, (0,) * len(game.players), ())
-        row = GameRow(
-            id=game.id,
-            key=game.key,
-            variant=game.variant,
-            options=dict(game.options),
-            players=list(game.players),
-            dice_mode=game.dice_mode,
-            bots=dict(game.bots),
-            created_at=now,
-            updated_at=now,
-            finished=summary.finished,
-            version=len(events),
-            turns=summary.turns,
-            totals=list(summary.totals),
-            winners=list(summary.winners),
-        )
-        with self._session.begin() as session:
-            session.add(row)
-            session.flush()
-            session.add_all(
-                EventRow(game_id=game.id, seq=seq, payload=payload, created_at=now)
-                for seq, payload in enumerate(events, start=1)
-            )
-        return _stored(row, events)
+        row = {
+            "id": game.id,
+            "key": game.key,
+            "variant": game.variant,
+            "options": dict(game.options),
+            "players": list(game.players),
+            "dice_mode": game.dice_mode,
+            "bots": dict(game.bots),
+            "created_at": now,
+            "updated_at": now,
+            "finished": summary.finished,
+            "version": len(events),
+            "turns": summary.turns,
+            "totals": list(summary.totals),
+            "winners": list(summary.winners),
+        }
+        with self.engine.begin() as connection:
+            connection.execute(insert(GAMES), row)
+            if events:
+                connection.execute(
+                    _ADD_EVENT,
+                    [
+                        {"game_id": game.id, "seq": seq, "payload": payload, "created_at": now}
+                        for seq, payload in enumerate(events, start=1)
+                    ],
+                )
+        return stored_from_row(row, events)
 
     def load(self, game_id: str, *, with_events: bool = True, after: int = 0) -> StoredGame | None:
         """The game ``game_id`` with its events in order, or ``None``; with ``after``, only the
@@ -394,12 +395,12 @@ class GameStore:
 
     def summaries(self, finished: bool | None = None, limit: int = 200) -> list[StoredGame]:
         """Games without their events, most recently changed first."""
-        query = select(GameRow).order_by(GameRow.updated_at.desc(), GameRow.id).limit(limit)
+        query = select(GAMES).order_by(GAMES.c.updated_at.desc(), GAMES.c.id).limit(limit)
         if finished is not None:
-            query = query.where(GameRow.finished == finished)
-        with self._session() as session:
-            return [_stored(row) for row in session.scalars(query)]
+            query = query.where(GAMES.c.finished == finished)
+        with self.engine.connect() as connection:
+            return [_stored(row) for row in connection.execute(query)]
 
     def count(self) -> int:
-        with self._session() as session:
-            return session.scalar(select(func.count()).select_from(GameRow)) or 0
+        with self.engine.connect() as connection:
+            return connection.scalar(select(func.count()).select_from(GAMES)) or 0

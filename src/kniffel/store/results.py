@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import (
     Boolean,
+    Column,
     Connection,
     DateTime,
     Float,
@@ -36,6 +37,7 @@ from sqlalchemy import (
     Index,
     Integer,
     String,
+    Table,
     and_,
     delete,
     exists,
@@ -43,16 +45,15 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.orm import Mapped, mapped_column
 
 from kniffel.record import Record, replay
 from kniffel.rules import FIVE_OF_A_KIND, Game
-from kniffel.store.models import Base, EventRow, GameRow
+from kniffel.store.models import EVENTS, GAMES, METADATA
 
 if TYPE_CHECKING:
     from kniffel.store.player_figures import RawFigures
 
-__all__ = ["PlayerResult", "PlayerResultRow", "ResultStore", "player_key", "summarise"]
+__all__ = ["PLAYER_RESULTS", "PlayerResult", "ResultStore", "player_key", "summarise"]
 
 
 def player_key(name: str) -> str:
@@ -68,35 +69,33 @@ def player_key(name: str) -> str:
     return unicodedata.normalize("NFKC", folded).strip()
 
 
-class PlayerResultRow(Base):
-    __tablename__ = "player_results"
-
-    game_id: Mapped[str] = mapped_column(
-        String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
-    )
-    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
-    version: Mapped[int] = mapped_column(Integer)  # the game's version when summarised
-    name: Mapped[str] = mapped_column(String(200))  # as typed in the game
-    linked: Mapped[str | None] = mapped_column(String(200), nullable=True)
-    player: Mapped[str] = mapped_column(String(200))  # player_key(linked or name)
-    variant: Mapped[str] = mapped_column(String(32))
-    options: Mapped[str] = mapped_column(String(400))  # the options as canonical JSON
-    seats: Mapped[int] = mapped_column(Integer)
-    total: Mapped[int] = mapped_column(Integer)
-    place: Mapped[int] = mapped_column(Integer)  # 1 = won (ties share the place)
-    bonus: Mapped[str] = mapped_column(String(16))  # "1"/"0" per column: upper bonus reached
-    kniffels: Mapped[int] = mapped_column(Integer)  # Kniffel cells with 50 plus extra Kniffels
-    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    accuracy: Mapped[float | None] = mapped_column(Float, nullable=True)
-    loss: Mapped[float | None] = mapped_column(Float, nullable=True)
-    decisions: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    bot: Mapped[bool] = mapped_column(Boolean, default=False)
-
-    __table_args__ = (
-        Index("ix_player_results_player", "player", "variant"),
-        Index("ix_player_results_finished", "finished_at"),
-        Index("ix_player_results_player_finished", "player", "finished_at"),
-    )
+#: One row per seat of each finished game (``PLAYER_RESULTS.c.version`` is the game's version when
+#: summarised, -1 while the game is no longer finished).
+PLAYER_RESULTS = Table(
+    "player_results",
+    METADATA,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("version", Integer, nullable=False),  # the game's version when summarised
+    Column("name", String(200), nullable=False),  # as typed in the game
+    Column("linked", String(200), nullable=True),
+    Column("player", String(200), nullable=False),  # player_key(linked or name)
+    Column("variant", String(32), nullable=False),
+    Column("options", String(400), nullable=False),  # the options as canonical JSON
+    Column("seats", Integer, nullable=False),
+    Column("total", Integer, nullable=False),
+    Column("place", Integer, nullable=False),  # 1 = won (ties share the place)
+    Column("bonus", String(16), nullable=False),  # "1"/"0" per column: upper bonus reached
+    Column("kniffels", Integer, nullable=False),  # Kniffel cells with 50 plus extra Kniffels
+    Column("finished_at", DateTime(timezone=True), nullable=False),
+    Column("accuracy", Float, nullable=True),
+    Column("loss", Float, nullable=True),
+    Column("decisions", Integer, nullable=True),
+    Column("bot", Boolean, nullable=False, default=False),
+    Index("ix_player_results_player", "player", "variant"),
+    Index("ix_player_results_finished", "finished_at"),
+    Index("ix_player_results_player_finished", "player", "finished_at"),
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,34 +180,34 @@ def sync_connection(
     """
     fresh = exists().where(
         and_(
-            PlayerResultRow.game_id == GameRow.id,
-            PlayerResultRow.version == GameRow.version,
+            PLAYER_RESULTS.c.game_id == GAMES.c.id,
+            PLAYER_RESULTS.c.version == GAMES.c.version,
         )
     )
     # Named columns only: later migrations may add columns this one does not know.
     query = (
         select(
-            GameRow.id,
-            GameRow.variant,
-            GameRow.options,
-            GameRow.players,
-            GameRow.bots,
-            GameRow.version,
-            GameRow.updated_at,
+            GAMES.c.id,
+            GAMES.c.variant,
+            GAMES.c.options,
+            GAMES.c.players,
+            GAMES.c.bots,
+            GAMES.c.version,
+            GAMES.c.updated_at,
         )
-        .where(GameRow.finished.is_(True), ~fresh)
-        .order_by(GameRow.id)
+        .where(GAMES.c.finished.is_(True), ~fresh)
+        .order_by(GAMES.c.id)
     )
     if since is not None:
-        query = query.where(GameRow.updated_at >= since)
+        query = query.where(GAMES.c.updated_at >= since)
     if limit is not None:
         query = query.limit(limit)
     stale = connection.execute(query).mappings().all()
     for game_row in stale:
         events = connection.scalars(
-            select(EventRow.payload)
-            .where(EventRow.game_id == game_row["id"], EventRow.seq <= game_row["version"])
-            .order_by(EventRow.seq)
+            select(EVENTS.c.payload)
+            .where(EVENTS.c.game_id == game_row["id"], EVENTS.c.seq <= game_row["version"])
+            .order_by(EVENTS.c.seq)
         ).all()
         game = replay(
             Record(
@@ -217,12 +216,12 @@ def sync_connection(
         )
         links = dict(
             connection.execute(
-                select(PlayerResultRow.seat, PlayerResultRow.linked).where(
-                    PlayerResultRow.game_id == game_row["id"]
+                select(PLAYER_RESULTS.c.seat, PLAYER_RESULTS.c.linked).where(
+                    PLAYER_RESULTS.c.game_id == game_row["id"]
                 )
             ).all()
         )
-        connection.execute(delete(PlayerResultRow).where(PlayerResultRow.game_id == game_row["id"]))
+        connection.execute(delete(PLAYER_RESULTS).where(PLAYER_RESULTS.c.game_id == game_row["id"]))
         if not game.is_finished:
             continue
         bots = game_row["bots"] or {}
@@ -246,29 +245,29 @@ def sync_connection(
                     "bot": summary["name"] in bots,
                 }
             )
-        connection.execute(PlayerResultRow.__table__.insert(), values)  # type: ignore[attr-defined]
+        connection.execute(PLAYER_RESULTS.insert(), values)
     if versus:
         from kniffel.store import versus as pairs  # it imports this module's table
 
         pairs.fill(connection, [game_row["id"] for game_row in stale])
     # A game that is no longer finished (a cell cleared after the end) does not count;
     # its rows stay (with their links) at version -1 until it is finished again.
-    reopened = select(GameRow.id).where(GameRow.finished.is_(False))
+    reopened = select(GAMES.c.id).where(GAMES.c.finished.is_(False))
     if since is not None:
-        reopened = reopened.where(GameRow.updated_at >= since)
+        reopened = reopened.where(GAMES.c.updated_at >= since)
     set_aside = connection.execute(
-        update(PlayerResultRow)
-        .where(PlayerResultRow.game_id.in_(reopened), PlayerResultRow.version >= 0)
+        update(PLAYER_RESULTS)
+        .where(PLAYER_RESULTS.c.game_id.in_(reopened), PLAYER_RESULTS.c.version >= 0)
         .values(version=-1)
     )
     if unfinished is not None:
         unfinished.append(max(0, set_aside.rowcount or 0))
     if versus:
-        from kniffel.store.versus import PlayerVersusRow
+        from kniffel.store.versus import PLAYER_VERSUS
 
         connection.execute(
-            update(PlayerVersusRow)
-            .where(PlayerVersusRow.game_id.in_(reopened), PlayerVersusRow.version >= 0)
+            update(PLAYER_VERSUS)
+            .where(PLAYER_VERSUS.c.game_id.in_(reopened), PLAYER_VERSUS.c.version >= 0)
             .values(version=-1)
         )
     return len(stale)
@@ -371,18 +370,18 @@ class ResultStore:
         oldest game first."""
         self.sync()
         query = (
-            select(PlayerResultRow)
-            .join(GameRow, GameRow.id == PlayerResultRow.game_id)
-            .where(GameRow.finished.is_(True), GameRow.version == PlayerResultRow.version)
-            .order_by(PlayerResultRow.finished_at, PlayerResultRow.game_id, PlayerResultRow.seat)
+            select(PLAYER_RESULTS)
+            .join(GAMES, GAMES.c.id == PLAYER_RESULTS.c.game_id)
+            .where(GAMES.c.finished.is_(True), GAMES.c.version == PLAYER_RESULTS.c.version)
+            .order_by(PLAYER_RESULTS.c.finished_at, PLAYER_RESULTS.c.game_id, PLAYER_RESULTS.c.seat)
         )
         if player is not None:
-            query = query.where(PlayerResultRow.player == player_key(player))
+            query = query.where(PLAYER_RESULTS.c.player == player_key(player))
         if with_player is not None:
-            played = select(PlayerResultRow.game_id).where(
-                PlayerResultRow.player == player_key(with_player)
+            played = select(PLAYER_RESULTS.c.game_id).where(
+                PLAYER_RESULTS.c.player == player_key(with_player)
             )
-            query = query.where(PlayerResultRow.game_id.in_(played))
+            query = query.where(PLAYER_RESULTS.c.game_id.in_(played))
         with self.engine.connect() as connection:
             return [
                 PlayerResult(
@@ -403,9 +402,7 @@ class ResultStore:
                     decisions=r.decisions,
                     bot=r.bot,
                 )
-                for r in connection.execute(
-                    query.with_only_columns(*PlayerResultRow.__table__.columns)
-                )
+                for r in connection.execute(query)
             ]
 
     def link(self, game_id: str, seat: int, name: str | None) -> bool:
@@ -413,16 +410,16 @@ class ResultStore:
         self.sync()
         with self.engine.begin() as connection:
             row = connection.execute(
-                select(PlayerResultRow.name).where(
-                    PlayerResultRow.game_id == game_id, PlayerResultRow.seat == seat
+                select(PLAYER_RESULTS.c.name).where(
+                    PLAYER_RESULTS.c.game_id == game_id, PLAYER_RESULTS.c.seat == seat
                 )
             ).first()
             if row is None:
                 return False
             linked = name.strip() if name and name.strip() else None
             connection.execute(
-                update(PlayerResultRow)
-                .where(PlayerResultRow.game_id == game_id, PlayerResultRow.seat == seat)
+                update(PLAYER_RESULTS)
+                .where(PLAYER_RESULTS.c.game_id == game_id, PLAYER_RESULTS.c.seat == seat)
                 .values(linked=linked, player=player_key(linked or row.name))
             )
             from kniffel.store import versus  # it imports this module's table
@@ -439,11 +436,11 @@ class ResultStore:
         with self.engine.begin() as connection:
             for seat, (accuracy, loss, decisions) in enumerate(figures):
                 connection.execute(
-                    update(PlayerResultRow)
+                    update(PLAYER_RESULTS)
                     .where(
-                        PlayerResultRow.game_id == game_id,
-                        PlayerResultRow.seat == seat,
-                        PlayerResultRow.version == version,
+                        PLAYER_RESULTS.c.game_id == game_id,
+                        PLAYER_RESULTS.c.seat == seat,
+                        PLAYER_RESULTS.c.version == version,
                     )
                     .values(accuracy=accuracy, loss=loss, decisions=decisions)
                 )
@@ -454,10 +451,10 @@ class ResultStore:
         self.sync()
         with self.engine.connect() as connection:
             found = connection.execute(
-                select(PlayerResultRow.game_id, PlayerResultRow.version)
-                .where(PlayerResultRow.version >= 0, PlayerResultRow.decisions.is_(None))
-                .group_by(PlayerResultRow.game_id, PlayerResultRow.version)
-                .order_by(func.max(PlayerResultRow.finished_at).desc())
+                select(PLAYER_RESULTS.c.game_id, PLAYER_RESULTS.c.version)
+                .where(PLAYER_RESULTS.c.version >= 0, PLAYER_RESULTS.c.decisions.is_(None))
+                .group_by(PLAYER_RESULTS.c.game_id, PLAYER_RESULTS.c.version)
+                .order_by(func.max(PLAYER_RESULTS.c.finished_at).desc())
                 .limit(limit)
             ).all()
         return [(game_id, version) for game_id, version in found]
@@ -467,8 +464,8 @@ class ResultStore:
         self.sync()
         with self.engine.connect() as connection:
             found = connection.execute(
-                select(PlayerResultRow.seat, PlayerResultRow.name, PlayerResultRow.linked).where(
-                    PlayerResultRow.game_id == game_id
+                select(PLAYER_RESULTS.c.seat, PLAYER_RESULTS.c.name, PLAYER_RESULTS.c.linked).where(
+                    PLAYER_RESULTS.c.game_id == game_id
                 )
             ).all()
         return {seat: linked or name for seat, name, linked in found}

@@ -17,11 +17,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import (
+    Column,
     Connection,
     ForeignKey,
     Index,
     Integer,
     String,
+    Table,
     and_,
     case,
     delete,
@@ -29,40 +31,35 @@ from sqlalchemy import (
     insert,
     select,
 )
-from sqlalchemy.orm import Mapped, aliased, mapped_column
 
-from kniffel.store.models import Base
-from kniffel.store.results import PlayerResultRow
+from kniffel.store.models import METADATA
+from kniffel.store.results import PLAYER_RESULTS
 
-__all__ = ["PlayerVersusRow", "fill", "tallies"]
+__all__ = ["PLAYER_VERSUS", "fill", "tallies"]
 
 
-class PlayerVersusRow(Base):
-    __tablename__ = "player_versus"
-
-    game_id: Mapped[str] = mapped_column(
-        String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
-    )
-    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
-    other: Mapped[int] = mapped_column(Integer, primary_key=True)  # the opponent's seat
-    version: Mapped[int] = mapped_column(Integer)  # as the summary rows: -1 while unfinished
-    player: Mapped[str] = mapped_column(String(200))
-    opponent: Mapped[str] = mapped_column(String(200))
-    opponent_name: Mapped[str] = mapped_column(String(200))
-    outcome: Mapped[int] = mapped_column(Integer)  # +1 ahead, -1 behind, 0 tied
-
-    __table_args__ = (
-        Index(
-            "ix_player_versus_player", "player", "opponent", "version", "outcome", "opponent_name"
-        ),
-    )
+#: One row per ordered pair of seats of a finished game: who was ahead of whom.
+PLAYER_VERSUS = Table(
+    "player_versus",
+    METADATA,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("other", Integer, primary_key=True),  # the opponent's seat
+    Column("version", Integer, nullable=False),  # as the summary rows: -1 while unfinished
+    Column("player", String(200), nullable=False),
+    Column("opponent", String(200), nullable=False),
+    Column("opponent_name", String(200), nullable=False),
+    Column("outcome", Integer, nullable=False),  # +1 ahead, -1 behind, 0 tied
+    Index("ix_player_versus_player", "player", "opponent", "version", "outcome", "opponent_name"),
+)
 
 
 def fill(connection: Connection, game_ids: Sequence[str] | None = None) -> None:
     """Rewrite the pairs of ``game_ids`` (``None``: of every game) from their summary rows."""
     if game_ids is not None and not game_ids:
         return  # before the statements are built: most syncs of a read find nothing new
-    a, b = aliased(PlayerResultRow), aliased(PlayerResultRow)
+    seat_rows, other_rows = PLAYER_RESULTS.alias("a"), PLAYER_RESULTS.alias("b")
+    a, b = seat_rows.c, other_rows.c
     pairs = (
         select(
             a.game_id,
@@ -74,16 +71,16 @@ def fill(connection: Connection, game_ids: Sequence[str] | None = None) -> None:
             func.coalesce(b.linked, b.name),
             case((a.total > b.total, 1), (a.total < b.total, -1), else_=0),
         )
-        .select_from(a)
-        .join(b, and_(b.game_id == a.game_id, b.seat != a.seat))
+        .select_from(seat_rows)
+        .join(other_rows, and_(b.game_id == a.game_id, b.seat != a.seat))
     )
-    clear: Any = delete(PlayerVersusRow)
+    clear: Any = delete(PLAYER_VERSUS)
     if game_ids is not None:
         pairs = pairs.where(a.game_id.in_(game_ids))
-        clear = clear.where(PlayerVersusRow.game_id.in_(game_ids))
+        clear = clear.where(PLAYER_VERSUS.c.game_id.in_(game_ids))
     connection.execute(clear)
     connection.execute(
-        insert(PlayerVersusRow).from_select(
+        insert(PLAYER_VERSUS).from_select(
             [
                 "game_id",
                 "seat",
@@ -101,7 +98,7 @@ def fill(connection: Connection, game_ids: Sequence[str] | None = None) -> None:
 
 def tallies(connection: Connection, key: str) -> list[tuple[str, str, int, int, int, int]]:
     """Per opponent of ``key`` (most games first): key, name, games, ahead, behind, tied."""
-    V = PlayerVersusRow
+    V = PLAYER_VERSUS.c
     rows = connection.execute(
         select(
             V.opponent,

@@ -24,14 +24,12 @@ from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
 from kniffel.board.advice import AdviceService, WinsPending
-from kniffel.board.errors import GameNotFound
 from kniffel.board.service import GameView
 from kniffel.locales.refusals import refusal_text
-from kniffel.rules import AnnounceAction, Dice, EnterAction, KniffelError
+from kniffel.rules import MAX_ROLLS, AnnounceAction, Dice, EnterAction, KniffelError
 from kniffel.web import rendering
 from kniffel.web.api import tables
 from kniffel.web.api.api import OPTIONAL_KEY, Key, Rolls, TableDice, Top
-from kniffel.web.middleware.errors import ErrorBody
 from kniffel.web.pages import forms
 from kniffel.web.present import tipp_words
 from kniffel.web.present.advice_words import AdviceWords
@@ -55,7 +53,7 @@ pages = APIRouter(include_in_schema=False)
 router = APIRouter()
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
-    400: {"model": ErrorBody, "description": "nothing to advise (the game is over), or bad dice"},
+    400: {"description": "nothing to advise (the game is over), or bad dice"},
     **tables.GAME_RESPONSES,
 }
 
@@ -311,10 +309,7 @@ def _render(request: Request, name: str, context: dict[str, Any], status: int = 
 async def tipp(request: Request, game_id: str) -> Response:
     """The Tipp panel for the player to move (typed physical dice via ``?dice=``)."""
     words = _words(request)
-    try:
-        view = await run_in_threadpool(rendering.service(request).get, game_id)
-    except GameNotFound:
-        return rendering.not_found(request)
+    view = await run_in_threadpool(rendering.service(request).get, game_id)
     words = AdviceWords(words.t.for_variant(view.variant))  # "Yahtzee" in the yahtzee preset
     context: dict[str, Any] = {
         "game_id": view.id,
@@ -328,8 +323,11 @@ async def tipp(request: Request, game_id: str) -> Response:
         return _render(request, "advice/tipp.html", context, status=waiting[1])
     try:
         dice = forms.dice_field(request.query_params.get("dice"), words.t)
-        rolls = forms.points_field(request.query_params.get("rolls"), words.t) or 3
-        position = await run_in_threadpool(_position, request, view, dice, min(max(rolls, 1), 3))
+        rolls = forms.number_field(
+            request.query_params.get("rolls"), words.t, "rolls", least=1, most=MAX_ROLLS
+        )
+        rolls = MAX_ROLLS if rolls is None else rolls
+        position = await run_in_threadpool(_position, request, view, dice, rolls)
     except forms.FormError as exc:
         context["message"] = str(exc)
         return _render(request, "advice/tipp.html", context, status=422)
@@ -493,18 +491,18 @@ def _dice_positions(dice: Dice, keep: tuple[int, ...]) -> list[int]:
 async def analyse_page(request: Request, game_id: str) -> Response:
     """Every decision of the game beside the best one, and the loss per player."""
     words = _words(request)
-    try:
-        view = await run_in_threadpool(rendering.service(request).get, game_id)
-    except GameNotFound:
-        return rendering.not_found(request)
+    view = await run_in_threadpool(rendering.service(request).get, game_id)
     if (waiting := waiting_page(request, view)) is not None:
         return waiting
-    result = await run_in_threadpool(analysis_of, request, view)
     try:
-        top = forms.points_field(request.query_params.get("top"), words.t)
-    except forms.FormError:
-        top = None
-    shown = result.costliest(top if top and top > 0 else None)
+        top = forms.number_field(request.query_params.get("top"), words.t, "top", least=1)
+    except forms.FormError as exc:
+        # A bad count is refused in words, the page otherwise as asked without one.
+        message, top = str(exc), None
+    else:
+        message = ""
+    result = await run_in_threadpool(analysis_of, request, view)
+    shown = result.costliest(top)
     decisions = [
         {
             "event": d.event,
@@ -512,9 +510,9 @@ async def analyse_page(request: Request, game_id: str) -> Response:
             "player": d.player,
             "dice": str(d.dice),
             "rolls": words("am Tisch") if d.rolls is None else words("{n}. Wurf", n=d.rolls),
-            "made": words.choice(d.made, result.variant, d.rolls or 3),
+            "made": words.choice(d.made, result.variant, d.rolls or MAX_ROLLS),
             "made_expected": words.decimal(d.made.expected),
-            "best": words.choice(d.best, result.variant, d.rolls or 3),
+            "best": words.choice(d.best, result.variant, d.rolls or MAX_ROLLS),
             "best_expected": words.decimal(d.best.expected),
             "loss": words.decimal(d.loss),
             "costly": d.loss >= 0.05,
@@ -533,9 +531,10 @@ async def analyse_page(request: Request, game_id: str) -> Response:
         "finished": result.finished,
         "players": players,
         "decisions": decisions,
-        "top": len(shown) if top and top > 0 else None,
+        "top": len(shown) if top else None,
+        "message": message,
     }
-    return _render(request, "advice/analyse.html", context)
+    return _render(request, "advice/analyse.html", context, status=422 if message else 200)
 
 
 router.include_router(api, prefix="/api")

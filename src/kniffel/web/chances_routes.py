@@ -35,7 +35,6 @@ from kniffel.rules import Dice
 from kniffel.web import rendering
 from kniffel.web.api import tables
 from kniffel.web.api.api import OPTIONAL_KEY, Key, Rolls, TableDice, Top
-from kniffel.web.middleware.errors import GameNotFound
 from kniffel.web.present.pending_chart import pending_chart as _placeholder
 
 __all__ = ["chances_body", "chances_service", "router"]
@@ -194,10 +193,7 @@ async def chances_chart(request: Request, game_id: str) -> Response:
     """Each player's win chance after every entry (SVG), for the end screen."""
     t = rendering.translator(request)
     lang = t.lang
-    try:
-        view = await run_in_threadpool(rendering.service(request).get, game_id)
-    except GameNotFound:
-        return rendering.not_found(request)
+    view = await run_in_threadpool(rendering.service(request).get, game_id)
     if chances_service(request).series_apart(view.variant):
         # Jamb and Yams: thousands of bot games per position; the tabs show the chances now.
         text = t(

@@ -12,12 +12,12 @@ from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy.orm import Session
+from sqlalchemy import insert
 
 from kniffel.record import event_to_json, record_of
 from kniffel.rules import Dice, Game, RollAction, get_variant
 from kniffel.store import GameStore, summary_of
-from kniffel.store.models import EventRow, GameRow
+from kniffel.store.models import EVENTS, GAMES
 
 __all__ = ["fill", "random_game", "random_record"]
 
@@ -75,34 +75,38 @@ def fill(
         for game in played
     ]
     start = datetime.now(UTC) - timedelta(days=games)
-    with Session(store.engine) as session:
+    with store.engine.connect() as connection:
         for number in range(games):
             events, summary, options = prepared[number % len(prepared)]
             at = start + timedelta(days=number)  # one game a day, oldest first
             game_id = f"s{seed:03d}{number:08d}"
-            session.add(
-                GameRow(
-                    id=game_id,
-                    key=f"key-{seed}-{number}",
-                    variant=variant,
-                    options=dict(options),
-                    players=list(players),
-                    dice_mode="physical",
-                    bots={},
-                    created_at=at,
-                    updated_at=at,
-                    finished=summary.finished,
-                    version=len(events),
-                    turns=summary.turns,
-                    totals=list(summary.totals),
-                    winners=list(summary.winners),
+            connection.execute(
+                insert(GAMES),
+                {
+                    "id": game_id,
+                    "key": f"key-{seed}-{number}",
+                    "variant": variant,
+                    "options": dict(options),
+                    "players": list(players),
+                    "dice_mode": "physical",
+                    "bots": {},
+                    "created_at": at,
+                    "updated_at": at,
+                    "finished": summary.finished,
+                    "version": len(events),
+                    "turns": summary.turns,
+                    "totals": list(summary.totals),
+                    "winners": list(summary.winners),
+                },
+            )
+            if events:
+                connection.execute(
+                    insert(EVENTS),
+                    [
+                        {"game_id": game_id, "seq": seq, "payload": payload, "created_at": at}
+                        for seq, payload in enumerate(events, start=1)
+                    ],
                 )
-            )
-            session.flush()
-            session.add_all(
-                EventRow(game_id=game_id, seq=seq, payload=payload, created_at=at)
-                for seq, payload in enumerate(events, start=1)
-            )
             if (number + 1) % batch == 0:
-                session.commit()
-        session.commit()
+                connection.commit()
+        connection.commit()

@@ -1,10 +1,14 @@
 """Solved tables on disk: one ``.npz`` per discipline and options, in the user cache dir.
 
 The directory is ``platformdirs.user_cache_dir("kniffel")``, or the setting
-``cache_dir`` (``$KNIFFEL_CACHE_DIR``); the solver reads only these two settings
-(:class:`kniffel.settings.TableSettings`), never the board's. A file that cannot be read,
-or that was written for other rules or by another table format, counts as missing: the
-table is built again and the file replaced.
+``cache_dir`` (``$KNIFFEL_CACHE_DIR``). The solver is handed its :class:`TablePlace` (folder and
+size bound) by whoever runs it: the solver's commands read the table settings once before they
+start and refuse a bad one in one line (``kniffel.cli``), the board passes its
+:class:`~kniffel.settings.Settings`' (``kniffel.web.app``), and a table build in a child process
+gets its parent's (``kniffel.solver.builds``). Only the solver used on its own, with nothing
+passed, reads the table settings of the environment (:class:`kniffel.settings.TableSettings`,
+never the board's). A file that cannot be read, or that was written for other rules or by
+another table format, counts as missing: the table is built again and the file replaced.
 
 The files together stay under the setting ``cache_max_bytes``
 (``$KNIFFEL_CACHE_MAX_BYTES``, 500 MB by default): after every write the least
@@ -23,6 +27,9 @@ import os
 import tempfile
 import time
 import zipfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -37,17 +44,20 @@ if TYPE_CHECKING:  # numpy is imported when a table is read or written, not with
 
 __all__ = [
     "FORMAT",
+    "TablePlace",
     "cache_dir",
     "column_path",
     "evict",
     "is_stored",
     "load",
     "path_for",
+    "place",
     "preset_files",
     "read_arrays",
     "save",
     "stored_key",
     "touch",
+    "using",
     "write_arrays",
 ]
 
@@ -60,11 +70,44 @@ TABLE_FILES = ("column-*.npz", "arrows-*.npz", "chances-column-*.npz")
 FORMAT = "kniffel-column/1"
 
 
+@dataclass(frozen=True, slots=True)
+class TablePlace:
+    """Where the solved tables are kept and how many bytes they may take together."""
+
+    folder: Path
+    max_bytes: int
+
+    @classmethod
+    def of(cls, settings: TableSettings) -> TablePlace:
+        """The place ``settings`` name (no ``cache_dir``: the user cache directory)."""
+        folder = settings.cache_dir or platformdirs.user_cache_dir("kniffel")
+        return cls(Path(folder), settings.cache_max_bytes)
+
+
+#: The place passed in by the command or the board that runs the solver (:func:`using`).
+_passed: TablePlace | None = None
+
+
+@contextmanager
+def using(where: TablePlace) -> Iterator[TablePlace]:
+    """Keep the tables at ``where`` while the block runs (in this process, its threads too: the
+    board's table worker builds while its app runs); the place before comes back after it."""
+    global _passed
+    before, _passed = _passed, where
+    try:
+        yield where
+    finally:
+        _passed = before
+
+
+def place() -> TablePlace:
+    """The place passed in (:func:`using`); with none, the table settings of the environment,
+    for the solver used on its own."""
+    return _passed if _passed is not None else TablePlace.of(TableSettings())
+
+
 def cache_dir() -> Path:
-    # Only the table settings: a board setting the solver does not use (a bad KNIFFEL_PORT)
-    # must not stop `kniffel solve` (issue 22).
-    override = TableSettings().cache_dir
-    return Path(override) if override else Path(platformdirs.user_cache_dir("kniffel"))
+    return place().folder
 
 
 def _key(space: SheetSpace) -> dict[str, object]:
@@ -159,7 +202,7 @@ def write_arrays(path: Path, key: object, arrays: dict[str, Any]) -> bool:
         if partial is not None:
             Path(partial).unlink(missing_ok=True)
         return False
-    evict(TableSettings().cache_max_bytes, keep=path)
+    evict(place().max_bytes, keep=path)
     return True
 
 

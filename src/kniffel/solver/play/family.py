@@ -233,8 +233,14 @@ class FamilyBot:
             raise IllegalMoveError("the game is finished", code="game_finished")
         pending = game.pending(player)
         if pending is None:
-            return RollAction()
+            return RollAction()  # no dice yet: the first roll is the only move
         dice, rolls = pending
+        return self._decide(game, player, dice, rolls)
+
+    def _decide(
+        self, game: Game, player: int, dice: Dice, rolls: int
+    ) -> RollAction | EnterAction | AnnounceAction:
+        """What to do with ``dice`` after ``rolls`` rolls: keep and roll, announce or enter."""
         r = ROLL_INDEX[dice]
         plan = self._plan(game, player)
         announced = game.announced(player)
@@ -367,14 +373,9 @@ class FamilyRandomBot(FamilyBot):
         super().__init__("random", variant, GreedyEstimate(variant.options))
         self.rng = np.random.default_rng(seed)
 
-    def choose(self, game: Game) -> RollAction | EnterAction | AnnounceAction:
-        player = game.current_player()
-        if player is None:
-            raise IllegalMoveError("the game is finished", code="game_finished")
-        pending = game.pending(player)
-        if pending is None:
-            return RollAction()
-        dice, rolls = pending
+    def _decide(
+        self, game: Game, player: int, dice: Dice, rolls: int
+    ) -> RollAction | EnterAction | AnnounceAction:
         name = game.players[player]
         actions: list[RollAction | EnterAction | AnnounceAction] = [
             EnterAction(option.cell) for option in game.entry_options(player)

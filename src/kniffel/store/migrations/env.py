@@ -9,13 +9,13 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import Connection, create_engine
 
-from kniffel.store.models import Base
+from kniffel.store.models import METADATA
 
 
 def _run(connection: Connection) -> None:
     context.configure(
         connection=connection,
-        target_metadata=Base.metadata,
+        target_metadata=METADATA,
         render_as_batch=True,  # SQLite can alter tables only by copying them
     )
     with context.begin_transaction():

@@ -14,6 +14,7 @@ from fastapi.security import APIKeyHeader, APIKeyQuery
 
 from kniffel.board.service import GameService, GameView, preview_of
 from kniffel.kept import Kept
+from kniffel.rules import MAX_ROLLS
 from kniffel.web.api.schemas import (
     CreatedGame,
     EventBody,
@@ -27,7 +28,6 @@ from kniffel.web.api.schemas import (
     entries_of,
     state_of,
 )
-from kniffel.web.middleware.errors import ErrorBody
 
 __all__ = ["STATES_KEPT", "router", "state_response"]
 
@@ -39,14 +39,14 @@ STATES_KEPT = 512
 router = APIRouter(tags=["games"])
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
-    400: {"model": ErrorBody, "description": "the rules (or the board) refuse it"},
-    404: {"model": ErrorBody, "description": "there is no such game"},
-    422: {"model": ErrorBody, "description": "the request is malformed"},
+    400: {"description": "the rules (or the board) refuse it"},
+    404: {"description": "there is no such game"},
+    422: {"description": "the request is malformed"},
 }
 _CHANGE_ERRORS: dict[int | str, dict[str, Any]] = {
     **_ERRORS,
-    403: {"model": ErrorBody, "description": "the key is missing or wrong"},
-    409: {"model": ErrorBody, "description": "the game has changed meanwhile"},
+    403: {"description": "the key is missing or wrong"},
+    409: {"description": "the game has changed meanwhile"},
 }
 
 _key_header = APIKeyHeader(name="X-Kniffel-Key", auto_error=False, scheme_name="KeyHeader")
@@ -82,14 +82,12 @@ TableDice = Annotated[
     str | None,
     Query(description="physical dice thrown but not recorded, e.g. 66655 (before a roll)"),
 ]
-Rolls = Annotated[int, Query(ge=1, le=3, description="how many rolls made those dice")]
+Rolls = Annotated[int, Query(ge=1, le=MAX_ROLLS, description="how many rolls made those dice")]
 Top = Annotated[int, Query(ge=1, le=500, description="how many choices to list")]
 
 
 def _states(request: Request) -> Kept[tuple[str, int], bytes]:
-    kept: Kept[tuple[str, int], bytes] | None = getattr(request.app.state, "states", None)
-    if kept is None:
-        kept = request.app.state.states = Kept(STATES_KEPT)
+    kept: Kept[tuple[str, int], bytes] = request.app.state.states  # one per app (create_app)
     return kept
 
 

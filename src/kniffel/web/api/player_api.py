@@ -11,7 +11,6 @@ from fastapi import Path as PathParam
 from pydantic import BaseModel, Field
 
 from kniffel.web.api.api import Key
-from kniffel.web.middleware.errors import ErrorBody
 from kniffel.web.pages.players import players_of
 
 __all__ = ["api"]
@@ -29,8 +28,8 @@ def players_json(request: Request) -> dict[str, Any]:
 @api.get(
     "/players/{name:path}",
     responses={
-        404: {"model": ErrorBody, "description": "no finished game of that player"},
-        422: {"model": ErrorBody, "description": "the request is malformed"},
+        404: {"description": "no finished game of that player"},
+        422: {"description": "the request is malformed"},
     },
     summary="One player's figures across games (name without regard to case and spaces)",
 )
@@ -49,11 +48,11 @@ class LinkBody(BaseModel):
 @api.post(
     "/games/{game_id}/players/{seat}/link",
     responses={
-        400: {"model": ErrorBody, "description": "the body is not JSON"},
-        403: {"model": ErrorBody, "description": "the key is missing or wrong"},
-        404: {"model": ErrorBody, "description": "there is no such game"},
-        409: {"model": ErrorBody, "description": "no such seat, or the game is not over"},
-        422: {"model": ErrorBody, "description": "the request is malformed"},
+        400: {"description": "the body is not JSON"},
+        403: {"description": "the key is missing or wrong"},
+        404: {"description": "there is no such game"},
+        409: {"description": "no such seat, or the game is not over"},
+        422: {"description": "the request is malformed"},
     },
     summary="Count a seat of a finished game as another player (needs the game's key)",
 )

@@ -62,10 +62,7 @@ class BuildingBody(BaseModel):
 #: What the routes that read tables document besides their own answers.
 RESPONSES: dict[int | str, dict[str, Any]] = {
     202: {"model": BuildingBody, "description": "the solver table is being built; ask again"},
-    403: {
-        "model": ErrorBody,
-        "description": "the solver table is not built, and only the game's key may start it",
-    },
+    403: {"description": "the solver table is not built, and only the game's key may start it"},
     503: {
         "model": ErrorBody,
         "description": "the table builds of new house rules are full; ask again after Retry-After",
@@ -73,8 +70,8 @@ RESPONSES: dict[int | str, dict[str, Any]] = {
 }
 #: What a reading route of one game that needs its tables documents (the review, the chances).
 GAME_RESPONSES: dict[int | str, dict[str, Any]] = {
-    404: {"model": ErrorBody, "description": "there is no such game"},
-    422: {"model": ErrorBody, "description": "the request is malformed"},
+    404: {"description": "there is no such game"},
+    422: {"description": "the request is malformed"},
     **RESPONSES,
 }
 

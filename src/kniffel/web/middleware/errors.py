@@ -52,8 +52,11 @@ class ErrorBody(BaseModel):
 
 
 #: What every route of the API may answer, documented on all of them (``FastAPI(responses=...)``).
+#: The 4xx answers here and in the routes name no ``model``: :func:`document_errors` gives every
+#: 4xx of the spec :class:`ErrorBody`'s schema, and a model costs FastAPI a pydantic field per
+#: route and status at start, about 0.2 s of CPU (docs/benchmarks.md, "Start").
 COMMON_ERRORS: dict[int | str, dict[str, Any]] = {
-    422: {"model": ErrorBody, "description": "the request is malformed"},
+    422: {"description": "the request is malformed"},
 }
 
 
@@ -123,19 +126,32 @@ def error_response(
     return JSONResponse(body.model_dump(), status_code=status, headers=headers)
 
 
+def _is_page(request: Request) -> bool:
+    """An address of the board's pages (not the API, not a static file)."""
+    path = request.url.path
+    return not (path.startswith(("/api/", "/static/")) or path == "/api")
+
+
 def _wants_page(request: Request) -> bool:
     """A browser asking for a page (not the API, not a static file): it gets the board's page."""
-    path = request.url.path
-    if path.startswith(("/api/", "/static/")) or path == "/api":
-        return False
-    return "text/html" in request.headers.get("accept", "")
+    return _is_page(request) and "text/html" in request.headers.get("accept", "")
 
 
 def install_error_handlers(app: FastAPI) -> None:
     """Map every expected error to :class:`ErrorBody` with a 4xx status."""
 
-    async def board_error(_request: Request, exc: Exception) -> JSONResponse:
+    async def board_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, KniffelError | BoardError)
+        if (
+            isinstance(exc, GameNotFound)
+            and _is_page(request)
+            and not request.url.path.endswith(".json")  # the pages' own JSON stays JSON
+        ):
+            # A game link that leads nowhere: the board's page, for every page route in one
+            # place (each route loads its game and lets this answer an unknown id).
+            from kniffel.web import rendering  # the pages sit above this module
+
+            return rendering.not_found(request)
         return error_response(error_status(exc), str(exc), code=exc.code, params=exc.params)
 
     async def invalid_request(_request: Request, exc: Exception) -> JSONResponse:

@@ -16,7 +16,7 @@ import time
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
-from sqlalchemy import exc
+from sqlalchemy import exc, make_url
 
 from kniffel.web.middleware.errors import error_response
 
@@ -56,8 +56,9 @@ class _Outages:
             )
 
 
-def install(app: FastAPI) -> None:
-    """Answer connection errors of the database with 503 (one handler for every route)."""
+def install(app: FastAPI, db: str) -> None:
+    """Answer connection errors of the database at URL ``db`` with 503 (one handler for every
+    route)."""
     outages = _Outages()
 
     async def unavailable(_request: Request, error: Exception) -> JSONResponse:
@@ -70,16 +71,18 @@ def install(app: FastAPI) -> None:
     # The pool found no connection in time (every one lost or hanging).
     app.add_exception_handler(exc.TimeoutError, unavailable)
     # The drivers' own errors: the store's quick reads use the driver's connection directly.
-    for error in _driver_errors():
+    for error in _driver_errors(make_url(db).get_backend_name()):
         app.add_exception_handler(error, unavailable)
 
 
-def _driver_errors() -> list[type[Exception]]:
+def _driver_errors(backend: str) -> list[type[Exception]]:
+    """The connection errors of the database's own driver; psycopg only for PostgreSQL, whose
+    import alone took about 0.3 s of CPU of every SQLite board's start (docs/benchmarks.md,
+    "Start")."""
+    if backend == "postgresql":
+        import psycopg
+
+        return [psycopg.OperationalError, psycopg.InterfaceError]
     import sqlite3
 
-    found: list[type[Exception]] = [sqlite3.OperationalError, sqlite3.InterfaceError]
-    try:
-        import psycopg
-    except ImportError:  # only PostgreSQL needs it
-        return found
-    return [*found, psycopg.OperationalError, psycopg.InterfaceError]
+    return [sqlite3.OperationalError, sqlite3.InterfaceError]

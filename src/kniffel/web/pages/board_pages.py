@@ -58,9 +58,7 @@ def _board(
     points: int | None,
     roll: int | None = None,
 ) -> BoardView:
-    kept: Kept[tuple[object, ...], BoardView] | None = getattr(request.app.state, "boards", None)
-    if kept is None:
-        kept = request.app.state.boards = Kept(BOARDS_KEPT)
+    kept: Kept[tuple[object, ...], BoardView] = request.app.state.boards  # one per app (create_app)
     faces = None if dice is None else dice.faces
     key = (view.id, view.version, t.lang, t.game, faces, points, roll)
     return kept.get(
@@ -86,9 +84,7 @@ FRAGMENTS_KEPT = 256
 
 def _fragment(request: Request, view: GameView, context: dict[str, Any], status: int) -> Response:
     """The ``board`` block of ``board.html`` for htmx, drawn once per board."""
-    kept: Kept[tuple[object, ...], bytes] | None = getattr(request.app.state, "fragments", None)
-    if kept is None:
-        kept = request.app.state.fragments = Kept(FRAGMENTS_KEPT)
+    kept: Kept[tuple[object, ...], bytes] = request.app.state.fragments  # one per app (create_app)
     board: BoardView = context["board"]
     t = rendering.translator(request).for_variant(view.variant)
     key: tuple[object, ...] = (view.id, view.version, t.lang, t.game, board.dice, board.points)
@@ -183,10 +179,7 @@ def _typed_roll(request: Request) -> int | None:
 @router.get("/g/{game_id}")
 async def board_page(request: Request, game_id: str) -> Response:
     t = rendering.translator(request)
-    try:
-        view = await _load(request, game_id)
-    except GameNotFound:
-        return rendering.not_found(request)
+    view = await _load(request, game_id)
     key = request.query_params.get("key")
     # Links of older versions carry the key in the address (?key=): it goes into the cookie
     # and the address bar keeps the plain link (the access log hides it:
@@ -208,10 +201,7 @@ async def board_page(request: Request, game_id: str) -> Response:
 async def take_key(request: Request, game_id: str) -> Response:
     """The play link's key (from its ``#key=`` fragment) becomes this device's cookie."""
     t = rendering.translator(request)
-    try:
-        view = await _load(request, game_id)
-    except GameNotFound:
-        return rendering.not_found(request)
+    view = await _load(request, game_id)
     form_data = await rendering.text_form(request)
     key = form_data.get("key")
     if not isinstance(key, str) or not secrets.compare_digest(
@@ -228,10 +218,7 @@ async def take_key(request: Request, game_id: str) -> Response:
 async def board_fragment(request: Request, game_id: str) -> Response:
     """The board alone, for htmx: after a live update, or to preview typed dice."""
     t = rendering.translator(request)
-    try:
-        view = await _load(request, game_id)
-    except GameNotFound:
-        return rendering.not_found(request)
+    view = await _load(request, game_id)
     dice, points, message = _typed(request, t, view)
     roll = _typed_roll(request)
     context = _board_context(
@@ -257,10 +244,7 @@ async def _change(
     correction) are never shown as typed dice or points.
     """
     t = rendering.translator(request)
-    try:
-        view = await _load(request, game_id)
-    except GameNotFound:
-        return rendering.not_found(request)
+    view = await _load(request, game_id)
     form_data = await rendering.text_form(request)
     dice: Dice | None = None
     points: int | None = None
@@ -365,10 +349,7 @@ async def roll(request: Request, game_id: str) -> Response:
 
 @router.get("/g/{game_id}/record")
 async def record(request: Request, game_id: str) -> Response:
-    try:
-        document = await run_in_threadpool(rendering.service(request).export_record, game_id)
-    except GameNotFound:
-        return rendering.not_found(request)
+    document = await run_in_threadpool(rendering.service(request).export_record, game_id)
     return Response(
         json.dumps(document, ensure_ascii=False, indent=1),
         media_type="application/json",
@@ -386,13 +367,8 @@ CHARTS_KEPT = 64
 async def chart(request: Request, game_id: str) -> Response:
     """The running totals as SVG, drawn once per game version."""
     t = rendering.translator(request)
-    try:
-        view = await _load(request, game_id)
-    except GameNotFound:
-        return rendering.not_found(request)
-    kept: Kept[tuple[object, ...], str] | None = getattr(request.app.state, "charts", None)
-    if kept is None:
-        kept = request.app.state.charts = Kept(CHARTS_KEPT)
+    view = await _load(request, game_id)
+    kept: Kept[tuple[object, ...], str] = request.app.state.charts  # one per app (create_app)
     key = (view.id, view.version, t.lang, t.game)
     svg = await run_in_threadpool(kept.get, key, lambda: totals_chart_svg(view.game, t))
     return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-cache"})

@@ -352,9 +352,17 @@ def optional_int(text: str | None) -> int | None:
     return int(value)
 
 
-def number_field(form: FormData | Any, t: Translator, name: str) -> int | None:
+def number_field(
+    form: FormData | Any,
+    t: Translator,
+    name: str,
+    *,
+    least: int | None = None,
+    most: int | None = None,
+) -> int | None:
     """A whole number from the field ``name`` of ``form`` (or from ``form`` itself, a query
     parameter's text), ``None`` when empty: the rolls of the Tipp, how many choices it lists.
+    With bounds, a number outside them is refused with them, never moved inside.
 
     >>> from kniffel.locales import Translator
     >>> number_field(" 2 ", Translator("de"), "rolls"), number_field("", Translator("de"), "rolls")
@@ -362,12 +370,38 @@ def number_field(form: FormData | Any, t: Translator, name: str) -> int | None:
     >>> number_field("zwei", Translator("en"), "rolls")
     Traceback (most recent call last):
     kniffel.web.pages.forms.FormError: "zwei" is not a whole number.
+    >>> number_field("7", Translator("en"), "rolls", least=1, most=3)
+    Traceback (most recent call last):
+    kniffel.web.pages.forms.FormError: "7" is not a whole number from 1 to 3.
+    >>> number_field("0", Translator("de"), "top", least=1)
+    Traceback (most recent call last):
+    kniffel.web.pages.forms.FormError: „0“ ist keine ganze Zahl ab 1.
     """
     text = _text(form, name) if isinstance(form, FormData) else str(form or "")
     try:
-        return optional_int(text)
+        number = optional_int(text)
     except ValueError:
-        raise FormError(t("„{value}“ ist keine ganze Zahl.", value=text.strip())) from None
+        number = None
+        within = False
+    else:
+        within = number is None or (
+            (least is None or number >= least) and (most is None or number <= most)
+        )
+    if within:
+        return number
+    value = text.strip()
+    if least is not None and most is not None:
+        message = t(
+            "„{value}“ ist keine ganze Zahl von {least} bis {most}.",
+            value=value,
+            least=least,
+            most=most,
+        )
+    elif least is not None:
+        message = t("„{value}“ ist keine ganze Zahl ab {least}.", value=value, least=least)
+    else:
+        message = t("„{value}“ ist keine ganze Zahl.", value=value)
+    raise FormError(message)
 
 
 def points_field(form: FormData | Any, t: Translator, name: str = "points") -> int | None:

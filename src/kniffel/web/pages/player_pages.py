@@ -14,7 +14,7 @@ from fastapi.responses import RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from kniffel.board import limits
-from kniffel.board.errors import Forbidden, GameNotFound
+from kniffel.board.errors import Forbidden
 from kniffel.board.players.service import NotLinkable, PlayerNotFound
 from kniffel.board.players.stats import PlayerStats
 from kniffel.board.players.yardstick import Yardstick
@@ -242,10 +242,7 @@ def _player_context(
 async def link_page(request: Request, game_id: str) -> Response:
     """The review page's form: count a seat as another name (needs the key on this device)."""
     form = await rendering.text_form(request)
-    try:
-        view = await run_in_threadpool(rendering.service(request).get, game_id)
-    except GameNotFound:
-        return rendering.not_found(request)
+    view = await run_in_threadpool(rendering.service(request).get, game_id)
     seat_text = str(form.get("seat", ""))
     name = str(form.get("name", ""))
     words = ReviewWords(rendering.translator(request))

@@ -23,7 +23,6 @@ from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
 from kniffel.board.advice import AdviceService
-from kniffel.board.errors import GameNotFound
 from kniffel.board.reviews import Busy, ReviewService
 from kniffel.board.service import GameView
 from kniffel.web import rendering
@@ -89,10 +88,7 @@ def _render(request: Request, name: str, context: dict[str, Any], status: int = 
 async def review_page(request: Request, game_id: str) -> Response:
     """The Spielbericht: each player's figures, the chart, the costliest decisions."""
     words = ReviewWords(rendering.translator(request))
-    try:
-        view = await run_in_threadpool(rendering.service(request).get, game_id)
-    except GameNotFound:
-        return rendering.not_found(request)
+    view = await run_in_threadpool(rendering.service(request).get, game_id)
     if (waiting := waiting_page(request, view)) is not None:
         return waiting
     result = await run_in_threadpool(reviews(request).review, view)
@@ -182,10 +178,7 @@ def _cell_words(words: ReviewWords, view: GameView, cell: str) -> str:
 async def review_chart(request: Request, game_id: str) -> Response:
     """Each player's expected final total after every decision (SVG)."""
     words = ReviewWords(rendering.translator(request))
-    try:
-        view = await run_in_threadpool(rendering.service(request).get, game_id)
-    except GameNotFound:
-        return rendering.not_found(request)
+    view = await run_in_threadpool(rendering.service(request).get, game_id)
     t = words.t
     if not tables.builds(request).ready(view.variant):
         # Drawn once the tables are ready; a chart never starts a build.

@@ -45,8 +45,16 @@ __all__ = [
 ]
 
 
-#: Each language in its own words, the switcher's tooltips (Babel's names: "srpski (latinica)").
-LANGUAGE_NAMES = {lang: Locale.parse(lang).get_display_name(lang) or lang for lang in LANGUAGES}
+#: Each language in its own words, the switcher's tooltips: Babel's names, written out because
+#: asking Babel loads each language's whole locale data, about 0.1 s of every start
+#: (docs/benchmarks.md, "Start"); tests/web/test_languages.py checks them against Babel's.
+LANGUAGE_NAMES = {
+    "de": "Deutsch",
+    "en": "English",
+    "hr": "hrvatski",
+    "sr_Latn": "srpski (latinica)",
+    "fr": "français",
+}
 
 
 def negotiate(query: str | None, accept_language: str | None, cookie: str | None = None) -> str:

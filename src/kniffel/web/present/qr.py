@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-import segno
+if TYPE_CHECKING:
+    import segno
 
 __all__ = ["qr_matrix", "qr_svg", "qr_text"]
 
@@ -17,6 +19,10 @@ BORDER = 2
 
 
 def _code(url: str) -> segno.QRCode:
+    # Imported by the first board page, not at start: the start page shows no code
+    # (docs/benchmarks.md, "Start").
+    import segno
+
     return segno.make(url, error="m", micro=False)
 
 
