@@ -156,20 +156,6 @@ def test_ready_tables_are_read_without_a_key(tmp_path: Path, preset_tables: None
         assert _builds(client).built == []
 
 
-def test_the_board_hands_the_solver_the_folder_of_its_settings(
-    tmp_path: Path, preset_tables: None, private_cache_dir: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The solver keeps its tables where the board's settings say, not where the environment
-    does (issue 22): with the environment naming an empty folder, the app's folder is read."""
-    monkeypatch.setenv("KNIFFEL_CACHE_DIR", str(tmp_path / "empty"))
-    with _client(tmp_path, cache_dir=private_cache_dir) as client:
-        game = _new_game(client, {})
-        response = client.get(f"/api/games/{game['id']}/advice")
-        assert response.status_code == 200, response.text
-        assert _builds(client).built == []
-    assert not (tmp_path / "empty").exists()
-
-
 def test_the_first_start_queues_the_presets_tables(tmp_path: Path, fresh_cache: Path) -> None:
     wanted = set(preset_tables())
     variants = {v.options for v in map(get_variant, ("kniffel", "yahtzee"))}

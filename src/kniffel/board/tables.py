@@ -18,11 +18,9 @@ the web answers these refusals with 202, 403 and 503 (``kniffel.web.api.tables``
 from __future__ import annotations
 
 import secrets
-from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING
 
 from kniffel.board.errors import BoardError, Forbidden
-from kniffel.settings import TableSettings
 from kniffel.solver.builds import (
     BuildsBusy,
     Readiness,
@@ -32,7 +30,6 @@ from kniffel.solver.builds import (
     solvable,
     tables_for,
 )
-from kniffel.solver.exact import cache
 
 if TYPE_CHECKING:
     from kniffel.board.service import GameView
@@ -44,15 +41,7 @@ __all__ = [
     "TableBuilding",
     "TableNeedsKey",
     "TableReadiness",
-    "tables_kept_at",
 ]
-
-
-def tables_kept_at(settings: TableSettings) -> AbstractContextManager[cache.TablePlace]:
-    """The solver keeps and reads its tables where the board's ``settings`` say while the block
-    runs (the app's lifespan): the board passes its folder and size bound in, the solver reads
-    no settings of its own."""
-    return cache.using(cache.TablePlace.of(settings))
 
 
 class NoSolver(BoardError):

@@ -20,7 +20,7 @@ from kniffel.board.opening import open_board
 from kniffel.board.players.service import PlayerService
 from kniffel.board.reviews import ReviewService
 from kniffel.board.service import BotDriver
-from kniffel.board.tables import TableReadiness, tables_kept_at
+from kniffel.board.tables import TableReadiness
 from kniffel.kept import Kept
 from kniffel.settings import Settings
 from kniffel.web import advice_routes, chances_routes
@@ -63,53 +63,51 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        # The solver keeps the tables where the settings say (docs/architecture.md).
-        with tables_kept_at(settings):
-            driver = bots if bots is not None else BotSeats()
-            if isinstance(driver, BotSeats):
-                driver.use_tables(readiness.builds)
-            board = app.state.board = await open_board(settings.db, driver)
-            app.state.store = board.store
-            app.state.hub = board.hub
-            app.state.service = board.service
-            # The services the routes call on (docs/architecture.md): no route keeps a cache.
-            players = app.state.players = PlayerService(
-                board.service,
-                lambda variant: readiness.readiness(variant).ready,
-                simulate=settings.background,
+        driver = bots if bots is not None else BotSeats()
+        if isinstance(driver, BotSeats):
+            driver.use_tables(readiness.builds)
+        board = app.state.board = await open_board(settings.db, driver)
+        app.state.store = board.store
+        app.state.hub = board.hub
+        app.state.service = board.service
+        # The services the routes call on (docs/architecture.md): no route keeps a cache.
+        players = app.state.players = PlayerService(
+            board.service,
+            lambda variant: readiness.readiness(variant).ready,
+            simulate=settings.background,
+        )
+        reviews = app.state.reviews = ReviewService(players.results, app.state.advice.analysis)
+        if settings.prebuild_tables:
+            # In the background: the worker skips the tables already on disk.
+            readiness.start_presets()
+        chores = None
+        if settings.background:  # reviews and yardsticks (kniffel.board.background)
+            chores = app.state.background = background.start(
+                board.service, players, reviews, readiness.builds
             )
-            reviews = app.state.reviews = ReviewService(players.results, app.state.advice.analysis)
-            if settings.prebuild_tables:
-                # In the background: the worker skips the tables already on disk.
-                readiness.start_presets()
-            chores = None
-            if settings.background:  # reviews and yardsticks (kniffel.board.background)
-                chores = app.state.background = background.start(
-                    board.service, players, reviews, readiness.builds
-                )
-            if settings.gc_freeze:
-                # What start-up made lives as long as the process: kept out of the collector's full
-                # passes, which otherwise walked it all and held every request for 50-200 ms, the
-                # live updates' p99 (docs/decisions.md, "The collector after start").
-                gc.collect()
-                gc.freeze()
-                # And the young generation collected after 20,000 allocations, not 700: a request's
-                # short-lived objects die before a collection moves them on, so the objects left to
-                # the full passes grow slowly enough that none comes in a busy minute.
-                _, middle, oldest = gc.get_threshold()
-                gc.set_threshold(YOUNG_THRESHOLD, middle, oldest)
-            try:
-                yield
-            finally:
-                if chores is not None:
-                    await run_in_threadpool(chores.close)
-                await run_in_threadpool(readiness.builds.close)
-                await run_in_threadpool(app.state.chances.close)
-                await run_in_threadpool(reviews.close)
-                await run_in_threadpool(app.state.advice.close)
-                if isinstance(driver, BotSeats):
-                    await run_in_threadpool(driver.close)
-                await board.close()
+        if settings.gc_freeze:
+            # What start-up made lives as long as the process: kept out of the collector's full
+            # passes, which otherwise walked it all and held every request for 50-200 ms, the
+            # live updates' p99 (docs/decisions.md, "The collector after start").
+            gc.collect()
+            gc.freeze()
+            # And the young generation collected after 20,000 allocations, not 700: a request's
+            # short-lived objects die before a collection moves them on, so the objects left to
+            # the full passes grow slowly enough that none comes in a busy minute.
+            _, middle, oldest = gc.get_threshold()
+            gc.set_threshold(YOUNG_THRESHOLD, middle, oldest)
+        try:
+            yield
+        finally:
+            if chores is not None:
+                await run_in_threadpool(chores.close)
+            await run_in_threadpool(readiness.builds.close)
+            await run_in_threadpool(app.state.chances.close)
+            await run_in_threadpool(reviews.close)
+            await run_in_threadpool(app.state.advice.close)
+            if isinstance(driver, BotSeats):
+                await run_in_threadpool(driver.close)
+            await board.close()
 
     app = FastAPI(
         title="Die Tafel",

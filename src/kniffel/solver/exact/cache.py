@@ -25,6 +25,7 @@ import ast
 import json
 import os
 import tempfile
+import threading
 import time
 import zipfile
 from collections.abc import Iterator
@@ -84,26 +85,30 @@ class TablePlace:
         return cls(Path(folder), settings.cache_max_bytes)
 
 
-#: The place passed in by the command or the board that runs the solver (:func:`using`).
-_passed: TablePlace | None = None
+#: The places passed in (:func:`using`), per thread: a command passes its place to the solver
+#: it runs in its own thread, and a place never reaches a thread that did not ask for it (a
+#: process-wide place outlived the block that set it when two apps of one process ran at once,
+#: and every other solver of the process then kept its tables there).
+_passed = threading.local()
 
 
 @contextmanager
 def using(where: TablePlace) -> Iterator[TablePlace]:
-    """Keep the tables at ``where`` while the block runs (in this process, its threads too: the
-    board's table worker builds while its app runs); the place before comes back after it."""
-    global _passed
-    before, _passed = _passed, where
+    """Keep the tables at ``where`` while the block runs, in this thread (a table build in a
+    child process passes its parent's place on); after it, the place passed before."""
+    stack: list[TablePlace] = _passed.__dict__.setdefault("places", [])
+    stack.append(where)
     try:
         yield where
     finally:
-        _passed = before
+        stack.pop()
 
 
 def place() -> TablePlace:
-    """The place passed in (:func:`using`); with none, the table settings of the environment,
-    for the solver used on its own."""
-    return _passed if _passed is not None else TablePlace.of(TableSettings())
+    """The place this thread passed in last (:func:`using`); with none, the table settings of
+    the environment (the board's settings read the same variables)."""
+    stack: list[TablePlace] = _passed.__dict__.get("places", [])
+    return stack[-1] if stack else TablePlace.of(TableSettings())
 
 
 def cache_dir() -> Path:
