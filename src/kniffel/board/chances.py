@@ -187,6 +187,12 @@ class ChancesService:
                 lambda: not self._waiting and self._drawing is None, timeout=timeout
             )
 
+    def open(self) -> None:
+        """Take work again after :meth:`close` (an app's lifespan may start more than once)."""
+        self.live.open()
+        with self._lock:
+            self._closed = False
+
     def close(self) -> None:
         self.live.close()
         with self._lock:

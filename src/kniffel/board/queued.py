@@ -130,6 +130,11 @@ class Queued(Generic[K, V]):
     def closed(self) -> bool:
         return self._closed
 
+    def open(self) -> None:
+        """Take jobs again after :meth:`close` (an app whose lifespan starts anew)."""
+        with self._lock:
+            self._closed = False
+
     def close(self) -> None:
         """Drops what waits and stops after the job at hand (the app's shutdown)."""
         with self._lock:

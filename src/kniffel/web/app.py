@@ -63,6 +63,7 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        app.state.chances.open()  # closed by an earlier lifespan of this app (tests)
         driver = bots if bots is not None else BotSeats()
         if isinstance(driver, BotSeats):
             driver.use_tables(readiness.builds)

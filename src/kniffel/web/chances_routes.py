@@ -92,14 +92,16 @@ def chances_body(request: Request, view: GameView) -> dict[str, Any] | JSONRespo
     try:
         found = chances_service(request).chances(view, tables.client_of(request))
     except Busy as busy:
+        line = (
+            "the chances of many games are being worked out; nothing was queued, "
+            f"ask again in {busy.retry_after} seconds"
+        )
         return JSONResponse(
             {
                 "code": "chances_busy",
                 "params": {"reason": busy.reason, "retry_after": busy.retry_after},
-                "message": (
-                    "the chances of many games are being worked out; nothing was queued, "
-                    f"ask again in {busy.retry_after} seconds"
-                ),
+                "message": line,
+                "detail": line,  # every error body has it (docs/api.md)
             },
             status_code=503,
             headers={"Retry-After": str(busy.retry_after)},
