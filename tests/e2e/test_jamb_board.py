@@ -7,9 +7,10 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import Browser, Locator, Page, expect
+from playwright.sync_api import Browser, expect
 
 from .conftest import PHONE
+from .jamb_pages import announce, cell, enter, game_id, refused, roll, start_game
 
 pytestmark = pytest.mark.e2e
 
@@ -36,8 +37,7 @@ def test_the_start_page_shows_jambs_house_rules_when_jamb_is_chosen(
     page.locator("#player-2").fill("Ivo")
     page.locator('form.new-game button[type="submit"]').click()
     expect(page.locator("#board")).to_be_visible()
-    game_id = re.sub(r"[?#].*", "", page.url).rsplit("/", 1)[1]
-    state = page.request.get(f"{server}/api/games/{game_id}").json()
+    state = page.request.get(f"{server}/api/games/{game_id(page)}").json()
     assert state["options"]["trips_bonus"] == 20 and state["options"]["hand"] is True
     assert [c["id"] for c in state["columns"]] == ["down", "free", "up", "announce", "hand"]
     # Back on the start page, Yams shows its columns and the Kniffel rules again.
@@ -55,45 +55,6 @@ HR_FACES = {1: "Jedinice", 2: "Dvojke", 3: "Trojke", 4: "Četvorke", 5: "Petice"
 UPPER_IDS = {1: "ones", 2: "twos", 3: "threes", 4: "fours", 5: "fives", 6: "sixes"}
 
 
-def _faces(page: Page) -> list[int]:
-    return [
-        int(v)
-        for v in page.locator(".tray input[data-die]").evaluate_all(
-            "dice => dice.map(d => d.value)"
-        )
-    ]
-
-
-def _version(page: Page) -> int:
-    return int(page.locator("#board").get_attribute("data-version") or "0")
-
-
-def _settled(page: Page, version: int) -> None:
-    expect(page.locator("#board")).to_have_attribute("data-version", str(version))
-
-
-def _roll(page: Page, hold: list[int] | None = None) -> list[int]:
-    """Roll, holding exactly the dice at the positions ``hold``; the faces that fell."""
-    dice = page.locator(".tray input[data-die]")
-    for position in range(dice.count()):
-        if dice.nth(position).is_checked() != (position in (hold or [])):
-            page.locator(".die-toggle").nth(position).click()
-    version = _version(page)
-    page.locator(".roll-button").click()
-    _settled(page, version + 1)
-    return _faces(page)
-
-
-def _cell(page: Page, seat: int, cell: str) -> Locator:
-    return page.locator(f'[id="c{seat}-{cell}"]')
-
-
-def _enter(page: Page, seat: int, cell: str) -> None:
-    version = _version(page)
-    _cell(page, seat, cell).click()
-    _settled(page, version + 1)
-
-
 def _most(faces: list[int]) -> tuple[int, int]:
     """The face that fell most often (the higher on a tie) and how often."""
     face = max(set(faces), key=lambda f: (faces.count(f), f))
@@ -105,16 +66,16 @@ def test_a_jamb_game_in_croatian_with_an_announcement_and_the_hand_column(
 ) -> None:
     context = browser.new_context(viewport=PHONE, locale="hr", has_touch=True)
     page = context.new_page()
-    page.goto(f"{server}/?lang=hr")
-    page.locator('input[name="variant"][value="jamb"]').check()
-    page.locator('input[name="dice_mode"][value="virtual"]').check()
-    page.locator("details.house-rules summary").click()
-    page.locator('input[name="hand"]').check()
-    page.locator("#player-1").fill("Ana")
-    page.locator("#player-2").fill("Ivo")
-    page.locator('form.new-game button[type="submit"]').click()
-    expect(page.locator("#board")).to_be_visible()
-    game_url = re.sub(r"[?#].*", "", page.url)
+    game = start_game(
+        page,
+        server,
+        lang="hr",
+        variant="jamb",
+        players=("Ana", "Ivo"),
+        dice_mode="virtual",
+        house_rules=("hand",),
+    )
+    game_url = f"{server}/g/{game}"
     # Ivo's phone watches (no key): it sees what is announced, live.
     watcher_context = browser.new_context(viewport=PHONE, locale="hr")
     watcher = watcher_context.new_page()
@@ -126,7 +87,7 @@ def test_a_jamb_game_in_croatian_with_an_announcement_and_the_hand_column(
     # Ana announces after her first roll, then makes the announced row impossible: holding
     # two different faces leaves no Jamb (or two equal ones, no Kenta): a missed
     # announcement scores 0.
-    first = _roll(page)
+    first = roll(page)
     expect(page.locator(".announce-btn")).to_have_count(13)
     row, name = ("straight", "Kenta") if len(set(first)) == 1 else ("jamb", "Jamb")
 
@@ -136,56 +97,50 @@ def test_a_jamb_game_in_croatian_with_an_announcement_and_the_hand_column(
         alike = row == "straight"
         return list(next(p for p in pairs if (faces[p[0]] == faces[p[1]]) == alike))
 
-    version = _version(page)
-    page.get_by_role("button", name=f"Najavi: {name}").click()
-    _settled(page, version + 1)
+    announce(page, f"Najavi: {name}")
     expect(page.locator(".announce-btn")).to_have_count(0)
     marked = watcher.locator(f'#sheet-0 td.announced [id="c0-announce.{row}"]')
     expect(marked).to_have_count(1, timeout=20_000)
     expect(marked).to_have_attribute("aria-label", re.compile(f"Najava, {name}, najavljeno"))
     # Announced, the turn's entry goes there and nowhere else.
-    expect(_cell(page, 0, "free.sixes")).to_have_attribute("aria-disabled", "true")
-    second = _roll(page, spoiler(first))
-    _roll(page, spoiler(second))
-    expect(_cell(page, 0, f"announce.{row}")).to_have_accessible_name(re.compile("moguće 0 bodova"))
-    _enter(page, 0, f"announce.{row}")
-    expect(_cell(page, 0, f"announce.{row}")).to_have_text("0")
+    expect(cell(page, 0, "free.sixes")).to_have_attribute("aria-disabled", "true")
+    second = roll(page, spoiler(first))
+    roll(page, spoiler(second))
+    expect(cell(page, 0, f"announce.{row}")).to_have_accessible_name(re.compile("moguće 0 bodova"))
+    enter(page, 0, f"announce.{row}")
+    expect(cell(page, 0, f"announce.{row}")).to_have_text("0")
 
     # Ivo announces his most frequent face, keeps it, and scores it on the third roll.
-    first = _roll(page)
+    first = roll(page)
     face, _count = _most(first)
-    version = _version(page)
-    page.get_by_role("button", name=f"Najavi: {HR_FACES[face]}").click()
-    _settled(page, version + 1)
+    announce(page, f"Najavi: {HR_FACES[face]}")
     expect(
         watcher.locator(f'#sheet-1 td.announced [id="c1-announce.{UPPER_IDS[face]}"]')
     ).to_have_count(1, timeout=20_000)
-    second = _roll(page, [i for i, f in enumerate(first) if f == face])
-    third = _roll(page, [i for i, f in enumerate(second) if f == face])
+    second = roll(page, [i for i, f in enumerate(first) if f == face])
+    third = roll(page, [i for i, f in enumerate(second) if f == face])
     ivo_announced = face * third.count(face)
-    _enter(page, 1, f"announce.{UPPER_IDS[face]}")
+    enter(page, 1, f"announce.{UPPER_IDS[face]}")
 
     # Ana enters her first roll into the hand column (Ručna).
-    first = _roll(page)
+    first = roll(page)
     ana_face, ana_count = _most(first)
-    _enter(page, 0, f"hand.{UPPER_IDS[ana_face]}")
+    enter(page, 0, f"hand.{UPPER_IDS[ana_face]}")
     ana_hand = ana_face * ana_count
 
     # Ivo rolls twice: the hand column refuses the second roll, and says why.
-    _roll(page)
-    second = _roll(page)
-    late = _cell(page, 1, f"hand.{UPPER_IDS[_most(second)[0]]}")
-    expect(late).to_have_attribute("aria-disabled", "true")
-    version = _version(page)
-    late.click(force=True)  # Playwright waits for enabled buttons; a finger does not
+    roll(page)
+    second = roll(page)
     # Named in full: a pattern's \w (JavaScript's, ASCII) missed Četvorke and Šestice.
     late_face = HR_FACES[_most(second)[0]]
-    expect(page.locator("#toast")).to_contain_text(
-        re.compile(f"^Ručna, {late_face} prima samo prvo bacanje, ne bacanje 2")
+    refused(
+        page,
+        1,
+        f"hand.{UPPER_IDS[_most(second)[0]]}",
+        re.compile(f"^Ručna, {late_face} prima samo prvo bacanje, ne bacanje 2"),
     )
-    assert _version(page) == version  # nothing changed
     ivo_face, ivo_count = _most(second)
-    _enter(page, 1, f"free.{UPPER_IDS[ivo_face]}")
+    enter(page, 1, f"free.{UPPER_IDS[ivo_face]}")
     ivo_free = ivo_face * ivo_count
 
     # The reckoning: a row 1-6 counts face × dice into Σ1; no column has its three Σ2 rows,

@@ -1,43 +1,50 @@
-"""Jamb and Yams played to the end in the browser, in their players' languages (issue 23,
-"Done when"): a four-player Jamb with real dice in Croatian, a three-player Yams with virtual
-dice in French.
+"""Jamb and Yams played whole in the browser, in their players' languages (issue 23, "Done
+when"): a four-player Jamb with real dice in Croatian, a three-player Yams with virtual dice in
+French, both started on the start page and every turn played on the board page
+(tests/e2e/jamb_pages.py drives it: keys and single taps, each change awaited by the board's
+version).
 
-A Jamb game with the Ručna column is 65 turns a player; typed one by one on a phone page that
-is 260 turns, several minutes of test time. So the game starts from a record imported through
-the start page (written below, every die of it known) that leaves three turns open for each of
-the four players, and those twelve turns are played in the browser: an announcement kept, an
-announcement missed (0), first-roll entries into Ručna, a late entry there refused in Croatian
-(nothing changes), an unannounced first roll into Najava and Kenta by its roll. At the end
-every player's Σ1, Σ2, Σ3 and total of each column, and the total of all columns, are checked
-against a reckoning done here with plain arithmetic from the dice (docs/rules.md, "Jamb"), not
-by the rules engine.
+The Jamb game (↓, Slobodna, ↑ and Najava: 52 turns a player, 208 in all) types dice the test
+chooses: varied by player, column and row, so that some columns reach Σ1's bonus and some rows
+are missed. Its last three turns a player hold the special cases: an announcement kept, an
+announcement missed (0), unannounced first rolls into Najava, a second roll refused there in
+Croatian (nothing changes), Kenta by its roll (56 on the second). Every player's Σ1, Σ2, Σ3 and
+total of each column, and the total of all columns, are checked after every thirteen rounds and
+at the end against a reckoning done here with plain arithmetic from the dice (docs/rules.md,
+"Jamb"), not by the rules engine.
 
-The Yams game (the options sèche and annoncée: five columns, 65 turns a player) is started on the
-start page with virtual dice; its first 62 turns a player are played through the JSON API with
-the game's play link (one roll each, the dice that fell read from the answers), and the last
-three a player in the browser: an announcement kept, one missed (0), a sèche entry, a late entry
-there refused in French, the announce column taking an unannounced first roll. Virtual dice are
-random: the test reads them from the page's dice tray and reckons from those.
+The Yams game (the options sèche and annoncée: five columns, 65 turns a player, 195 in all) rolls
+virtual dice: the test reads them from the page's dice tray and reckons from those. Its first 62
+turns a player roll once and enter, column by column; the last three a player hold the special
+cases: an announcement kept, one missed (0), a sèche entry, a second roll refused there in French,
+the annoncée column taking an unannounced first roll, a Chance at the second roll.
 """
 
 from __future__ import annotations
 
-import json
-import re
 from dataclasses import dataclass
-from pathlib import Path
-from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from playwright.sync_api import Browser, Locator, Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from .conftest import PHONE
+from .jamb_pages import (
+    announce,
+    enter,
+    previewed,
+    refused,
+    roll,
+    start_game,
+    sum_lines,
+    tray_faces,
+    type_dice,
+)
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 JAMB_PLAYERS = ("Ana", "Ivo", "Marko", "Petra")
-#: The columns of a Jamb game with the option ``hand``, in the sheet's order.
-JAMB_COLUMNS = ("down", "free", "up", "announce", "hand")
+#: The columns of a Jamb game, in the sheet's order.
+JAMB_COLUMNS = ("down", "free", "up", "announce")
 JAMB_UPPER = ("ones", "twos", "threes", "fours", "fives", "sixes")
 JAMB_ROWS = (*JAMB_UPPER, "max", "min", "trips", "straight", "full_house", "poker", "jamb")
 
@@ -46,7 +53,6 @@ JAMB_ROWS = (*JAMB_UPPER, "max", "min", "trips", "straight", "full_house", "poke
 class Turn:
     """One turn typed in the browser: the dice at the table, which roll made them, the cell."""
 
-    player: str
     cell: str
     dice: str
     roll: int
@@ -54,29 +60,37 @@ class Turn:
     refused: str = ""  #: a cell tried first, which must refuse the dice
 
 
-#: The turns left open by the imported record, in the order they are played.
-BROWSER_TURNS = (
-    # Ana announces Jamb and makes it on the third roll; Ivo announces Kenta and misses (0).
-    Turn("Ana", "announce.jamb", "66666", 3, announce=True),
-    Turn("Ivo", "announce.straight", "11234", 3, announce=True),
-    # Marko enters his first roll into Ručna; Petra's second roll is refused there.
-    Turn("Marko", "hand.fives", "55512", 1),
-    Turn("Petra", "free.fours", "44412", 2, refused="hand.fours"),
-    Turn("Ana", "down.jamb", "33333", 2),
-    Turn("Ivo", "up.ones", "11123", 3),
-    # Unannounced, Najava takes a first roll.
-    Turn("Marko", "announce.max", "66654", 1),
-    Turn("Petra", "hand.fours", "44446", 1),
-    # Kenta made on the second roll scores 56.
-    Turn("Ana", "free.straight", "23456", 2),
-    Turn("Ivo", "hand.full_house", "22333", 1),
-    Turn("Marko", "free.trips", "44412", 3),
-    Turn("Petra", "announce.poker", "22223", 2, announce=True),
-)
-
-
-#: The Croatian names of the rows announced below (kniffel.locales.family_words).
+#: Each player's last three turns, in the order they are played.
+LAST_TURNS = {
+    "Ana": (
+        # Ana announces Jamb and makes it on the third roll.
+        Turn("announce.jamb", "66666", 3, announce=True),
+        Turn("down.jamb", "33333", 2),
+        # Kenta made on the second roll scores 56.
+        Turn("free.straight", "23456", 2),
+    ),
+    "Ivo": (
+        # Ivo announces Kenta and misses it: 0.
+        Turn("announce.straight", "11234", 3, announce=True),
+        Turn("up.ones", "11123", 3),
+        Turn("announce.full_house", "22333", 1),
+    ),
+    "Marko": (
+        # Unannounced, Najava takes a first roll.
+        Turn("announce.fives", "55512", 1),
+        Turn("announce.max", "66654", 1),
+        Turn("free.trips", "44412", 3),
+    ),
+    "Petra": (
+        # Unannounced, Najava refuses a second roll, and says why.
+        Turn("free.fours", "44412", 2, refused="announce.fours"),
+        Turn("announce.fours", "44446", 1),
+        Turn("announce.poker", "22223", 2, announce=True),
+    ),
+}
+#: The Croatian words of the special turns (kniffel.locales.family_words, the catalogue).
 HR_ROWS = {"jamb": "Jamb", "straight": "Kenta", "poker": "Poker"}
+HR_REFUSED = "Najava, Četvorke bez najave prima samo prvo bacanje, ne bacanje 2"
 
 
 def _others(face: int, n: int) -> list[int]:
@@ -85,8 +99,8 @@ def _others(face: int, n: int) -> list[int]:
 
 
 def jamb_dice(seat: int, column: str, row: str) -> tuple[str, int]:
-    """The dice (and their roll) the record enters for ``seat`` into ``column.row``: varied
-    by seat and column, so that some columns reach Σ1's bonus and some rows are missed."""
+    """The dice (and their roll) typed for ``seat`` into ``column.row``: varied by seat and
+    column, so that some columns reach Σ1's bonus and some rows are missed."""
     c = JAMB_COLUMNS.index(column)
     k = seat + c
     if row in JAMB_UPPER:
@@ -110,49 +124,29 @@ def jamb_dice(seat: int, column: str, row: str) -> tuple[str, int]:
     else:  # jamb
         face = 1 + (seat + 2 * c) % 6
         dice = [face] * 4 + _others(face, 1) if k % 3 == 2 else [face] * 5
-    # Ručna and the unannounced Najava take only a first roll (docs/rules.md, "Jamb").
-    roll = 1 if column in ("announce", "hand") else 1 + (k + JAMB_ROWS.index(row)) % 3
+    # Najava takes only a first roll unannounced (docs/rules.md, "Jamb"); Kenta scores by its
+    # roll; elsewhere the roll does not count, and the third is the one the board assumes.
+    if column == "announce":
+        roll = 1
+    elif row == "straight":
+        roll = 1 + k % 3
+    else:
+        roll = 3
     return "".join(map(str, dice)), roll
 
 
-def _open_in_browser(player: str) -> set[str]:
-    return {turn.cell for turn in BROWSER_TURNS if turn.player == player}
-
-
-def _order(seat: int) -> list[str]:
-    """The cells the record fills for ``seat``, in an order the columns allow: ↓ from the top,
-    ↑ from the bottom, the others top to bottom."""
-    cells = [f"down.{row}" for row in JAMB_ROWS]
-    cells += [f"up.{row}" for row in reversed(JAMB_ROWS)]
-    cells += [f"{column}.{row}" for column in ("free", "announce", "hand") for row in JAMB_ROWS]
-    left = _open_in_browser(JAMB_PLAYERS[seat])
-    return [cell for cell in cells if cell not in left]
-
-
-def jamb_record() -> dict[str, object]:
-    """The imported game: every cell filled but those of :data:`BROWSER_TURNS`."""
-    orders = [_order(seat) for seat in range(len(JAMB_PLAYERS))]
-    assert len({len(order) for order in orders}) == 1  # the same number of turns each
-    events = []
-    for turn in zip(*orders, strict=True):
-        for seat, cell in enumerate(turn):
-            dice, roll = jamb_dice(seat, *cell.split("."))
-            events.append(
-                {
-                    "type": "enter",
-                    "player": JAMB_PLAYERS[seat],
-                    "cell": cell,
-                    "dice": [int(d) for d in dice],
-                    "roll": roll,
-                }
-            )
-    return {
-        "format": "kniffel-record/1",
-        "variant": "jamb",
-        "options": {"hand": True},
-        "players": list(JAMB_PLAYERS),
-        "events": events,
-    }
+def jamb_turns(seat: int) -> list[Turn]:
+    """Every turn of ``seat``, in an order the columns allow: round by round ↓ from the top,
+    ↑ from the bottom, Slobodna and Najava top to bottom, then the last three turns."""
+    last = LAST_TURNS[JAMB_PLAYERS[seat]]
+    left = {turn.cell for turn in last}
+    cells = [
+        cell
+        for r, row in enumerate(JAMB_ROWS)
+        for cell in (f"down.{row}", f"up.{JAMB_ROWS[-1 - r]}", f"free.{row}", f"announce.{row}")
+        if cell not in left
+    ]
+    return [Turn(cell, *jamb_dice(seat, *cell.split("."))) for cell in cells] + list(last)
 
 
 # -- the reckoning: docs/rules.md, "Jamb", in plain arithmetic
@@ -179,137 +173,87 @@ def jamb_points(row: str, dice: str, roll: int) -> int:
     return 5 * most + 50 if counts[most] == 5 else 0  # jamb
 
 
-@dataclass(frozen=True)
-class ColumnSums:
-    sum1: int
-    sum2: int
-    sum3: int
-
-    @property
-    def total(self) -> int:
-        return self.sum1 + self.sum2 + self.sum3
-
-
-def jamb_sums(points: dict[str, int]) -> ColumnSums:
-    """Σ1 = 1-6, + 30 at 60; Σ2 = (Max − Min) × ones, never below 0; Σ3 = Triling to Jamb."""
-    upper = sum(points[row] for row in JAMB_UPPER)
+def jamb_column(points: dict[str, int]) -> dict[str, int]:
+    """Σ1 = 1-6, + 30 at 60; Σ2 = (Max − Min) × ones once all three are there, never below 0;
+    Σ3 = Triling to Jamb; of the rows filled so far (``points``)."""
+    upper = sum(points.get(row, 0) for row in JAMB_UPPER)
     sum1 = upper + 30 if upper >= 60 else upper
-    sum2 = max(0, (points["max"] - points["min"]) * points["ones"])
-    sum3 = sum(points[row] for row in ("trips", "straight", "full_house", "poker", "jamb"))
-    return ColumnSums(sum1, sum2, sum3)
+    sum2 = 0
+    if all(row in points for row in ("max", "min", "ones")):
+        sum2 = max(0, (points["max"] - points["min"]) * points["ones"])
+    sum3 = sum(points.get(row, 0) for row in JAMB_ROWS[8:])
+    return {"sum1": sum1, "sum2": sum2, "sum3": sum3, "total": sum1 + sum2 + sum3}
 
 
-def reckon_jamb() -> dict[str, dict[str, ColumnSums]]:
-    """Every player's sums per column, from the record's dice and the browser's."""
-    dice = {
-        (player, f"{column}.{row}"): jamb_dice(seat, column, row)
-        for seat, player in enumerate(JAMB_PLAYERS)
-        for column in JAMB_COLUMNS
-        for row in JAMB_ROWS
-    }
-    dice.update({(turn.player, turn.cell): (turn.dice, turn.roll) for turn in BROWSER_TURNS})
-    return {
-        player: {
-            column: jamb_sums(
-                {row: jamb_points(row, *dice[player, f"{column}.{row}"]) for row in JAMB_ROWS}
+#: The sum lines of a Jamb sheet (docs/board.md, "Jamb und Yams").
+JAMB_LINES = {
+    "sum1": "tr.sum1 td",
+    "sum2": "tr.sum2 td",
+    "sum3": "tr.sum3 td",
+    "total": "tr.total td",
+    "grand": "tr.grand td",
+}
+
+
+def check_jamb_sheets(page: Page, played: dict[str, list[Turn]]) -> None:
+    """Every sheet's sum lines are those reckoned from the turns ``played`` so far."""
+    for seat, player in enumerate(JAMB_PLAYERS):
+        cells = {turn.cell: turn for turn in played[player]}
+        columns = [
+            jamb_column(
+                {
+                    row: jamb_points(
+                        row, cells[f"{column}.{row}"].dice, cells[f"{column}.{row}"].roll
+                    )
+                    for row in JAMB_ROWS
+                    if f"{column}.{row}" in cells
+                }
             )
             for column in JAMB_COLUMNS
-        }
-        for player in JAMB_PLAYERS
-    }
+        ]
+        wanted = {line: [sums[line] for sums in columns] for line in JAMB_LINES if line != "grand"}
+        wanted["grand"] = [sum(sums["total"] for sums in columns)]
+        assert sum_lines(page, seat, JAMB_LINES) == wanted, player
 
 
-# -- the page
+def play_jamb_turn(page: Page, seat: int, turn: Turn) -> None:
+    row = turn.cell.split(".")[1]
+    if turn.announce:
+        # The button's name is the verb and the row, once (not "Najavi: Najava, Jamb").
+        announce(page, f"Najavi: {HR_ROWS[row]}")
+        expect(page.locator(f"#sheet-{seat} td.announced .cell-btn")).to_have_id(
+            f"c{seat}-{turn.cell}"
+        )
+    type_dice(page, turn.dice, turn.roll)
+    if turn.refused:
+        previewed(page, turn.dice, turn.roll)
+        refused(page, seat, turn.refused, HR_REFUSED)
+    special = turn.announce or turn.refused or turn in LAST_TURNS[JAMB_PLAYERS[seat]]
+    enter(page, seat, turn.cell, jamb_points(row, turn.dice, turn.roll) if special else None)
 
 
-def _version(page: Page) -> int:
-    return int(page.locator("#board").get_attribute("data-version") or "-1")
-
-
-def _settled(page: Page, version: int) -> None:
-    expect(page.locator("#board")).to_have_attribute("data-version", str(version))
-
-
-def _cell(page: Page, seat: int, cell: str) -> Locator:
-    return page.locator(f'[id="c{seat}-{cell}"]')
-
-
-def _numbers(cells: Locator) -> list[int]:
-    """The figures of a sum line, thousands separators and all ("1.234" in Croatian)."""
-    return [int(re.sub(r"\D", "", text)) for text in cells.all_text_contents()]
-
-
-def _type(page: Page, dice: str, roll: int) -> None:
-    """The player types the five dice, sees them previewed, and then taps which roll made
-    them (the preview must follow: it once kept the third roll's)."""
-    page.locator("#dice-input").fill("")
-    page.locator("#dice-input").focus()
-    page.keyboard.type(dice)
-    expect(page.locator("#board")).to_have_attribute("data-dice", "".join(sorted(dice)))
-    page.locator(f'[data-rolls="{roll}"]').click()
-    expect(page.locator(f'[data-rolls="{roll}"]')).to_have_attribute("aria-pressed", "true")
-    expect(page.locator("#board")).to_have_attribute("data-roll", str(roll))
-
-
-def test_a_four_player_jamb_with_real_dice_in_croatian(
-    browser: Browser, server: str, tmp_path: Path
-) -> None:
-    record = tmp_path / "jamb.json"
-    record.write_text(json.dumps(jamb_record()), encoding="utf-8")
+def test_a_four_player_jamb_with_real_dice_in_croatian(browser: Browser, server: str) -> None:
     context = browser.new_context(viewport=PHONE, locale="hr", has_touch=True)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(f"{server}/?lang=hr")
-    page.locator("#record-file").set_input_files(str(record))
-    page.get_by_role("button", name="Uvezi").click()
-    expect(page.locator("#board")).to_be_visible()
+    start_game(page, server, lang="hr", variant="jamb", players=JAMB_PLAYERS)
     expect(page.locator("#sheet-0 .col-head")).to_have_text(
-        ["↓ Dolje", "Slobodna", "↑ Gore", "Najava", "Ručna"]
+        ["↓ Dolje", "Slobodna", "↑ Gore", "Najava"]
     )
 
-    for turn in BROWSER_TURNS:
-        seat = JAMB_PLAYERS.index(turn.player)
-        row = turn.cell.split(".")[1]
-        points = jamb_points(row, turn.dice, turn.roll)
-        expect(page.locator("#sheet-" + str(seat))).not_to_have_class(re.compile("is-back"))
-        if turn.announce:
-            version = _version(page)
-            # The button's name is the verb and the row, once (not "Najavi: Najava, Jamb").
-            page.get_by_role("button", name=f"Najavi: {HR_ROWS[row]}", exact=True).click()
-            _settled(page, version + 1)
-            expect(page.locator(f"#sheet-{seat} td.announced")).to_have_count(1)
-            expect(page.locator(f"#sheet-{seat} td.announced .cell-btn")).to_have_id(
-                f"c{seat}-{turn.cell}"
-            )
-        _type(page, turn.dice, turn.roll)
-        if turn.refused:
-            late = _cell(page, seat, turn.refused)
-            expect(late).to_have_attribute("aria-disabled", "true")
-            version = _version(page)
-            late.click(force=True)  # Playwright waits for enabled buttons; a finger does not
-            expect(page.locator("#toast")).to_contain_text(
-                "Ručna, Četvorke prima samo prvo bacanje, ne bacanje 2"
-            )
-            assert _version(page) == version  # nothing changed
-            expect(late).to_have_text("")
-        cell = _cell(page, seat, turn.cell)
-        expect(cell).to_have_text(str(points))  # the preview, before the tap
-        version = _version(page)
-        cell.click()
-        _settled(page, version + 1)
-        expect(cell).to_have_text(str(points))
+    turns = {player: jamb_turns(seat) for seat, player in enumerate(JAMB_PLAYERS)}
+    played: dict[str, list[Turn]] = {player: [] for player in JAMB_PLAYERS}
+    for number in range(len(JAMB_COLUMNS) * len(JAMB_ROWS)):
+        for seat, player in enumerate(JAMB_PLAYERS):
+            turn = turns[player][number]
+            expect(page.locator("#board")).to_have_attribute("data-player", player)
+            play_jamb_turn(page, seat, turn)
+            played[player].append(turn)
+        if number % 13 == 12:
+            check_jamb_sheets(page, played)
 
     expect(page.locator("section.end")).to_be_visible()
-    reckoning = reckon_jamb()
-    for seat, player in enumerate(JAMB_PLAYERS):
-        sums = [reckoning[player][column] for column in JAMB_COLUMNS]
-        sheet = page.locator(f"#sheet-{seat}")
-        assert _numbers(sheet.locator("tr.sum1 td")) == [s.sum1 for s in sums], player
-        assert _numbers(sheet.locator("tr.sum2 td")) == [s.sum2 for s in sums], player
-        assert _numbers(sheet.locator("tr.sum3 td")) == [s.sum3 for s in sums], player
-        assert _numbers(sheet.locator("tr.total td")) == [s.total for s in sums], player
-        assert _numbers(sheet.locator("tr.grand td")) == [sum(s.total for s in sums)], player
     assert errors == []
     context.close()
 
@@ -330,12 +274,15 @@ YAMS_ROWS = (
     "kniffel",
     "chance",
 )
-#: The cells each player leaves to the browser.
+#: The cells of each player's last three turns.
 YAMS_LEFT = {
     "Léa": ("announce.large_straight", "announce.kniffel", "free.chance"),
     "Hugo": ("announce.chance", "hand.ones", "free.sixes"),
     "Chloé": ("hand.chance", "down.chance", "up.ones"),
 }
+#: The French words of the special turns (kniffel.locales.family_words, the catalogue).
+FR_ROWS = {"large_straight": "Grande suite", "kniffel": "Yams", "chance": "Chance"}
+FR_REFUSED = "Sèche, As ne prend qu’un premier lancer, pas le lancer 2"
 
 
 def yams_points(row: str, faces: list[int]) -> int:
@@ -362,67 +309,57 @@ def yams_points(row: str, faces: list[int]) -> int:
     return sum(faces)  # chance
 
 
-@dataclass(frozen=True)
-class YamsSums:
-    upper: int
-    bonus: int
-    lower: int
-
-    @property
-    def total(self) -> int:
-        return self.upper + self.bonus + self.lower
+def yams_column(points: dict[str, int]) -> dict[str, int]:
+    """1-6 with 35 at 63 or more; the lower block; no bonus for a further Yams; of the rows
+    filled so far (``points``)."""
+    upper = sum(points.get(row, 0) for row in YAMS_UPPER)
+    bonus = 35 if upper >= 63 else 0
+    lower = sum(points.get(row, 0) for row in YAMS_ROWS if row not in YAMS_UPPER)
+    return {"upper": upper, "bonus": bonus, "lower": lower, "total": upper + bonus + lower}
 
 
-def yams_sums(points: dict[str, int]) -> YamsSums:
-    """1-6 with 35 at 63 or more; the lower block; no bonus for a further Yams."""
-    upper = sum(points[row] for row in YAMS_UPPER)
-    lower = sum(points[row] for row in YAMS_ROWS if row not in YAMS_UPPER)
-    return YamsSums(upper, 35 if upper >= 63 else 0, lower)
+#: The sum lines of a Yams sheet, as of a Kniffel sheet.
+YAMS_LINES = {
+    "upper": "tr.upper-sum td",
+    "bonus": "tr.bonus td .value",
+    "lower": "tr.lower-sum td",
+    "extra": "tr.kniffel-bonus td",
+    "total": "tr.total td",
+    "grand": "tr.grand td",
+}
+
+
+def check_yams_sheets(page: Page, faces: dict[tuple[str, str], list[int]]) -> None:
+    """Every sheet's sum lines are those reckoned from the dice entered so far (``faces``)."""
+    for seat, player in enumerate(YAMS_PLAYERS):
+        columns = [
+            yams_column(
+                {
+                    row: yams_points(row, faces[player, f"{column}.{row}"])
+                    for row in YAMS_ROWS
+                    if (player, f"{column}.{row}") in faces
+                }
+            )
+            for column in YAMS_COLUMNS
+        ]
+        wanted = {line: [sums[line] for sums in columns] for line in ("upper", "bonus", "lower")}
+        wanted["extra"] = [0] * len(YAMS_COLUMNS)
+        wanted["total"] = [sums["total"] for sums in columns]
+        wanted["grand"] = [sum(sums["total"] for sums in columns)]
+        assert sum_lines(page, seat, YAMS_LINES) == wanted, player
 
 
 def _yams_order(player: str) -> list[str]:
+    """The cells of a player's first 62 turns, column by column: ↓ from the top, ↑ from the
+    bottom, the others top to bottom."""
     cells = [f"down.{row}" for row in YAMS_ROWS]
     cells += [f"up.{row}" for row in reversed(YAMS_ROWS)]
     cells += [f"{column}.{row}" for column in ("free", "hand", "announce") for row in YAMS_ROWS]
     return [cell for cell in cells if cell not in YAMS_LEFT[player]]
 
 
-def _faces(page: Page) -> list[int]:
-    dice = page.locator(".tray input[data-die]")
-    return [int(value) for value in dice.evaluate_all("dice => dice.map(d => d.value)")]
-
-
-def _roll(page: Page, hold: list[int] | None = None) -> list[int]:
-    """Roll, holding exactly the dice at the positions ``hold``; the faces that fell."""
-    dice = page.locator(".tray input[data-die]")
-    for position in range(dice.count()):
-        if dice.nth(position).is_checked() != (position in (hold or [])):
-            page.locator(".die-toggle").nth(position).click()
-    version = _version(page)
-    page.locator(".roll-button").click()
-    _settled(page, version + 1)
-    return _faces(page)
-
-
-def _enter(page: Page, seat: int, cell: str, points: int) -> None:
-    """Tap ``cell``, which previews ``points`` for the dice on the tray, and see it written."""
-    button = _cell(page, seat, cell)
-    expect(button).to_have_text(str(points))
-    version = _version(page)
-    button.click()
-    _settled(page, version + 1)
-    expect(button).to_have_text(str(points))
-
-
-#: The French names of the rows announced below (kniffel.locales.family_words).
-FR_ROWS = {"large_straight": "Grande suite", "kniffel": "Yams", "chance": "Chance"}
-
-
 def _announce(page: Page, seat: int, cell: str) -> None:
-    version = _version(page)
-    name = f"Annoncer\u00a0: {FR_ROWS[cell.split('.')[1]]}"
-    page.get_by_role("button", name=name, exact=True).click()
-    _settled(page, version + 1)
+    announce(page, f"Annoncer\u00a0: {FR_ROWS[cell.split('.')[1]]}")
     expect(page.locator(f"#sheet-{seat} td.announced .cell-btn")).to_have_id(f"c{seat}-{cell}")
 
 
@@ -438,111 +375,81 @@ def test_a_three_player_yams_with_virtual_dice_in_french(browser: Browser, serve
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(f"{server}/?lang=fr")
-    page.locator('input[name="variant"][value="yams"]').check()
-    page.locator('input[name="dice_mode"][value="virtual"]').check()
-    page.locator("details.house-rules summary").click()
-    page.locator('input[name="hand"]').check()
-    page.locator('input[name="announce"]').check()
-    if not page.locator("#player-3").is_visible():
-        page.locator("[data-add-player]").click()
-    for number, name in enumerate(YAMS_PLAYERS, start=1):
-        page.locator(f"#player-{number}").fill(name)
-    page.locator('form.new-game button[type="submit"]').click()
-    expect(page.locator("#board")).to_be_visible()
+    start_game(
+        page,
+        server,
+        lang="fr",
+        variant="yams",
+        players=YAMS_PLAYERS,
+        dice_mode="virtual",
+        house_rules=("hand", "announce"),
+    )
     expect(page.locator("#sheet-0 .col-head")).to_have_text(
         ["↓ Descendante", "↑ Montante", "Libre", "Sèche", "Annoncée"]
     )
 
-    # The first 62 turns a player through the API, with the play link's key: one roll each.
-    play = urlsplit(page.locator("#play-url").input_value())
-    game = play.path.rsplit("/", 1)[1]
-    headers = {"X-Kniffel-Key": parse_qs(play.fragment)["key"][0]}
-    api = f"{server}/api/games/{game}"
+    # The first 62 turns a player: one roll each, entered column by column.
     faces: dict[tuple[str, str], list[int]] = {}
     orders = {player: _yams_order(player) for player in YAMS_PLAYERS}
-    for turn in zip(*orders.values(), strict=True):
-        for player, cell in zip(YAMS_PLAYERS, turn, strict=True):
-            rolled = page.request.post(f"{api}/roll", headers=headers, data={"player": player})
-            assert rolled.ok, rolled.text()
-            faces[player, cell] = rolled.json()["turn"]["dice"]
-            event = {"type": "enter", "player": player, "cell": cell}
-            entered = page.request.post(f"{api}/events", headers=headers, data={"event": event})
-            assert entered.ok, entered.text()
-    page.reload()
-    expect(page.locator("#board")).to_have_attribute("data-player", "Léa")
+    for number, turn in enumerate(zip(*orders.values(), strict=True)):
+        for seat, (player, cell) in enumerate(zip(YAMS_PLAYERS, turn, strict=True)):
+            expect(page.locator("#board")).to_have_attribute("data-player", player)
+            faces[player, cell] = roll(page)
+            enter(page, seat, cell)
+        if number % 13 == 12:
+            check_yams_sheets(page, faces)
 
     # Round 1. Léa announces a row and spoils it by what she holds: a pair held leaves no
     # Grande suite, two unlike dice held no Yams; missed, the row scores 0.
-    first = _roll(page)
+    first = roll(page)
     missed = "announce.large_straight" if len(set(first)) < 5 else "announce.kniffel"
     _announce(page, 0, missed)
-    second = _roll(page, _pairs(first, alike=missed.endswith("straight")))
-    third = _roll(page, _pairs(second, alike=missed.endswith("straight")))
+    second = roll(page, _pairs(first, alike=missed.endswith("straight")))
+    third = roll(page, _pairs(second, alike=missed.endswith("straight")))
     faces["Léa", missed] = third
-    _enter(page, 0, missed, 0)
+    enter(page, 0, missed, 0)
     # Hugo announces his Chance, keeps his fours to sixes, and enters the third roll there.
-    first = _roll(page)
+    first = roll(page)
     _announce(page, 1, "announce.chance")
-    second = _roll(page, [i for i, face in enumerate(first) if face >= 4])
-    third = _roll(page, [i for i, face in enumerate(second) if face >= 4])
+    second = roll(page, [i for i, face in enumerate(first) if face >= 4])
+    third = roll(page, [i for i, face in enumerate(second) if face >= 4])
     faces["Hugo", "announce.chance"] = third
-    _enter(page, 1, "announce.chance", sum(third))
+    enter(page, 1, "announce.chance", sum(third))
     # Chloé enters her first roll into the sèche column.
-    first = _roll(page)
+    first = roll(page)
     faces["Chloé", "hand.chance"] = first
-    _enter(page, 2, "hand.chance", sum(first))
+    enter(page, 2, "hand.chance", sum(first))
 
     # Round 2. Léa's Chance, at the second roll.
-    _roll(page)
-    second = _roll(page, [])
+    roll(page)
+    second = roll(page)
     faces["Léa", "free.chance"] = second
-    _enter(page, 0, "free.chance", sum(second))
+    enter(page, 0, "free.chance", sum(second))
     # Hugo's second roll: the sèche column refuses it in French, and nothing changes.
-    _roll(page)
-    second = _roll(page, [])
-    late = _cell(page, 1, "hand.ones")
-    expect(late).to_have_attribute("aria-disabled", "true")
-    version = _version(page)
-    late.click(force=True)  # Playwright waits for enabled buttons; a finger does not
-    expect(page.locator("#toast")).to_contain_text(
-        "Sèche, As ne prend qu’un premier lancer, pas le lancer 2"
-    )
-    assert _version(page) == version and _faces(page) == second
-    expect(late).to_have_text("")
+    roll(page)
+    second = roll(page)
+    refused(page, 1, "hand.ones", FR_REFUSED)
+    assert tray_faces(page) == second
     faces["Hugo", "free.sixes"] = second
-    _enter(page, 1, "free.sixes", yams_points("sixes", second))
+    enter(page, 1, "free.sixes", yams_points("sixes", second))
     # Chloé's descendante ends with Chance.
-    first = _roll(page)
+    first = roll(page)
     faces["Chloé", "down.chance"] = first
-    _enter(page, 2, "down.chance", sum(first))
+    enter(page, 2, "down.chance", sum(first))
 
     # Round 3: the last cells. Unannounced, the annoncée column takes a first roll.
-    first = _roll(page)
+    first = roll(page)
     other = next(cell for cell in YAMS_LEFT["Léa"][:2] if cell != missed)
     faces["Léa", other] = first
-    _enter(page, 0, other, yams_points(other.split(".")[1], first))
-    first = _roll(page)
+    enter(page, 0, other, yams_points(other.split(".")[1], first))
+    first = roll(page)
     faces["Hugo", "hand.ones"] = first
-    _enter(page, 1, "hand.ones", yams_points("ones", first))
-    first = _roll(page)
+    enter(page, 1, "hand.ones", yams_points("ones", first))
+    first = roll(page)
     faces["Chloé", "up.ones"] = first
-    _enter(page, 2, "up.ones", yams_points("ones", first))
+    enter(page, 2, "up.ones", yams_points("ones", first))
 
     expect(page.locator("section.end")).to_be_visible()
-    for seat, player in enumerate(YAMS_PLAYERS):
-        sums = [
-            yams_sums(
-                {row: yams_points(row, faces[player, f"{column}.{row}"]) for row in YAMS_ROWS}
-            )
-            for column in YAMS_COLUMNS
-        ]
-        sheet = page.locator(f"#sheet-{seat}")
-        assert _numbers(sheet.locator("tr.upper-sum td")) == [s.upper for s in sums], player
-        assert _numbers(sheet.locator("tr.bonus td .value")) == [s.bonus for s in sums], player
-        assert _numbers(sheet.locator("tr.lower-sum td")) == [s.lower for s in sums], player
-        assert _numbers(sheet.locator("tr.kniffel-bonus td")) == [0] * 5, player
-        assert _numbers(sheet.locator("tr.total td")) == [s.total for s in sums], player
-        assert _numbers(sheet.locator("tr.grand td")) == [sum(s.total for s in sums)], player
+    check_yams_sheets(page, faces)
     assert errors == []
     context.close()

@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from .conftest import PHONE
+from .jamb_pages import roll, start_game
 from .test_accessibility import post
 
 pytestmark = pytest.mark.e2e
@@ -22,16 +23,8 @@ def test_the_tipp_of_a_jamb_game_in_croatian_suggests_a_keep_an_entry_or_an_anno
 ) -> None:
     context = browser.new_context(viewport=PHONE, locale="hr", has_touch=True)
     page = context.new_page()
-    page.goto(f"{server}/?lang=hr")
-    page.locator('input[name="variant"][value="jamb"]').check()
-    page.locator('input[name="dice_mode"][value="virtual"]').check()
-    page.locator("#player-1").fill("Ana")
-    page.locator("#player-2").fill("Ivo")
-    page.locator('form.new-game button[type="submit"]').click()
-    expect(page.locator("#board")).to_be_visible()
-    version = int(page.locator("#board").get_attribute("data-version") or "0")
-    page.locator(".roll-button").click()
-    expect(page.locator("#board")).to_have_attribute("data-version", str(version + 1))
+    start_game(page, server, lang="hr", variant="jamb", players=("Ana", "Ivo"), dice_mode="virtual")
+    roll(page)
 
     page.get_by_role("button", name="Savjet").click()
     choices = page.locator("#tipp .tipp-choices li")

@@ -1,0 +1,161 @@
+"""What the browser tests of Jamb and Yams do on the board page, in one place: start a game on
+the start page, type real dice or roll virtual ones, enter, and read a sheet's sum lines
+(docs/board.md, "Jamb und Yams").
+
+A turn is driven as a player with a keyboard drives it, and every change waits for the board's
+version (``data-version``) rather than for time: whole games are hundreds of turns.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from playwright.sync_api import Locator, Page, expect
+
+#: How long one change may take to show: generous, the test machine is often busy.
+CHANGE_MS = 30_000
+
+
+def start_game(
+    page: Page,
+    server: str,
+    *,
+    lang: str,
+    variant: str,
+    players: Iterable[str],
+    dice_mode: str = "physical",
+    house_rules: Iterable[str] = (),
+) -> str:
+    """Start a game on the start page in ``lang`` with these players, dice and house rules
+    (the names of their check boxes); the game's id once its board shows."""
+    page.goto(f"{server}/?lang={lang}")
+    page.locator(f'input[name="variant"][value="{variant}"]').check()
+    page.locator(f'input[name="dice_mode"][value="{dice_mode}"]').check()
+    rules = list(house_rules)
+    if rules:
+        page.locator("details.house-rules summary").click()
+        for name in rules:
+            page.locator(f'input[name="{name}"]').check()
+    for number, name in enumerate(players, start=1):
+        field = page.locator(f"#player-{number}")
+        if not field.is_visible():
+            page.locator("[data-add-player]").click()
+        field.fill(name)
+    page.locator('form.new-game button[type="submit"]').click()
+    # The page trades the play link's key for a cookie and loads again, as a device that
+    # plays: keys typed before that load would be lost.
+    expect(page.locator("[data-entry]")).to_be_visible(timeout=CHANGE_MS)
+    expect(page.locator('.game[data-live="open"]')).to_be_attached(timeout=CHANGE_MS)
+    return game_id(page)
+
+
+def game_id(page: Page) -> str:
+    """The id of the game on the page, from its address."""
+    return re.sub(r"[?#].*", "", page.url).rsplit("/", 1)[1]
+
+
+def version(page: Page) -> int:
+    return int(page.locator("#board").get_attribute("data-version") or "-1")
+
+
+def settled(page: Page, number: int) -> None:
+    """Wait until the board shows version ``number``."""
+    expect(page.locator("#board")).to_have_attribute("data-version", str(number), timeout=CHANGE_MS)
+
+
+def cell(page: Page, seat: int, name: str) -> Locator:
+    """The button of cell ``name`` (``column.row``) on the sheet of ``seat``."""
+    return page.locator(f'[id="c{seat}-{name}"]')
+
+
+def numbers(cells: Locator) -> list[int]:
+    """The figures of a sum line, thousands separators and all ("1.234" in Croatian)."""
+    return [int(re.sub(r"\D", "", text)) for text in cells.all_text_contents()]
+
+
+def sum_lines(page: Page, seat: int, lines: dict[str, str]) -> dict[str, list[int]]:
+    """The figures of the sheet of ``seat``: per name, those of the cells ``lines`` selects in
+    it (``{"sum1": "tr.sum1 td"}``)."""
+    sheet = page.locator(f"#sheet-{seat}")
+    return {name: numbers(sheet.locator(selector)) for name, selector in lines.items()}
+
+
+# -- real dice
+
+
+def type_dice(page: Page, dice: str, roll: int) -> None:
+    """The player types the five dice (the focus is where the board put it after the last
+    change: the dice field) and, where it is not the third, says which roll made them."""
+    page.keyboard.type(dice)
+    if roll != 3:
+        page.locator(f'[data-rolls="{roll}"]').press("Enter")
+
+
+def previewed(page: Page, dice: str, roll: int) -> None:
+    """The board previews the dice typed, of this roll (it once kept the third roll's)."""
+    board = page.locator("#board")
+    expect(board).to_have_attribute("data-dice", "".join(sorted(dice)), timeout=CHANGE_MS)
+    expect(board).to_have_attribute("data-roll", str(roll), timeout=CHANGE_MS)
+    expect(page.locator(f'[data-rolls="{roll}"]')).to_have_attribute("aria-pressed", "true")
+
+
+# -- virtual dice
+
+
+def tray_faces(page: Page) -> list[int]:
+    """The faces on the dice tray."""
+    dice = page.locator(".tray input[data-die]")
+    return [int(value) for value in dice.evaluate_all("dice => dice.map(d => d.value)")]
+
+
+def roll(page: Page, hold: Iterable[int] = ()) -> list[int]:
+    """Roll, holding exactly the dice at the positions ``hold`` (the keys 1 to 5 hold or
+    release a die); the faces that fell."""
+    held = set(hold)
+    button = page.locator(".roll-button")
+    checked = page.locator(".tray input[data-die]").evaluate_all("dice => dice.map(d => d.checked)")
+    toggles = [n for n, on in enumerate(checked) if on != (n in held)]
+    if toggles:
+        button.focus()
+        for position in toggles:
+            page.keyboard.press(str(position + 1))
+    before = version(page)
+    button.press("Enter")
+    settled(page, before + 1)
+    return tray_faces(page)
+
+
+# -- both
+
+
+def enter(page: Page, seat: int, name: str, points: int | None = None) -> None:
+    """Enter into cell ``name`` of the sheet of ``seat`` (from the keyboard, like a tap) and
+    wait for the board to show it; with ``points``, the cell must show them before (the
+    preview) and after."""
+    button = cell(page, seat, name)
+    if points is not None:
+        expect(button).to_have_text(str(points), timeout=CHANGE_MS)
+    before = version(page)
+    button.press("Enter")
+    settled(page, before + 1)
+    if points is not None:
+        expect(button).to_have_text(str(points))
+
+
+def announce(page: Page, name: str) -> None:
+    """Announce the row whose button is called ``name`` and wait for the board to show it."""
+    before = version(page)
+    page.get_by_role("button", name=name, exact=True).press("Enter")
+    settled(page, before + 1)
+
+
+def refused(page: Page, seat: int, name: str, message: str | re.Pattern[str]) -> None:
+    """A tap on cell ``name`` is refused with ``message`` and changes nothing."""
+    late = cell(page, seat, name)
+    expect(late).to_have_attribute("aria-disabled", "true")
+    before = version(page)
+    late.click(force=True)  # Playwright waits for enabled buttons; a finger does not
+    expect(page.locator("#toast")).to_contain_text(message)
+    assert version(page) == before  # nothing changed
+    expect(late).to_have_text("")
