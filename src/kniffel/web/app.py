@@ -89,8 +89,9 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
         if settings.gc_freeze:
             # What start-up made lives as long as the process: kept out of the collector's full
             # passes, which otherwise walked it all and held every request for 50-200 ms, the
-            # live updates' p99 (docs/decisions.md, "The collector after start").
-            gc.collect()
+            # live updates' p99 (docs/decisions.md, "The collector after start"). Without a
+            # full collection first: it found no garbage here and cost the first answer about
+            # 0.1 s of CPU (docs/benchmarks.md, "Start").
             gc.freeze()
             # And the young generation collected after 20,000 allocations, not 700: a request's
             # short-lived objects die before a collection moves them on, so the objects left to
