@@ -32,6 +32,8 @@ from kniffel.web.middleware.errors import COMMON_ERRORS, document_errors, instal
 from kniffel.web.middleware.origin import SameOriginForms
 from kniffel.web.middleware.security import SecurityHeaders
 from kniffel.web.pages import board_pages, player_routes, review_routes, start
+from kniffel.web.rendering import templates
+from kniffel.web.template_cache import keep_compiled
 
 __all__ = ["STATIC", "create_app"]
 
@@ -129,6 +131,8 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
     app.state.chances = ChancesService()
     app.state.advice = AdviceService()
     readiness = TableReadiness.of(settings.table_queue, settings.table_builds_per_client)
+    # The start page's templates compiled at an earlier start are read, not compiled again.
+    keep_compiled(templates.env, settings.cache_folder / "templates")
     access_log.install()
     install_error_handlers(app)
     outage.install(app, settings.db)
