@@ -31,7 +31,7 @@ from __future__ import annotations
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from platformdirs import user_data_dir
+from platformdirs import user_cache_dir, user_data_dir
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -92,6 +92,11 @@ class TableSettings(BaseSettings):
     cache_dir: str | None = None
     #: The most the solved tables on disk may take together; the least recently used go.
     cache_max_bytes: int = Field(default=500_000_000, ge=0)
+
+    @property
+    def cache_folder(self) -> Path:
+        """The folder of ``cache_dir``, or the user cache directory when none is set."""
+        return Path(self.cache_dir or user_cache_dir("kniffel"))
 
 
 class Settings(TableSettings):

@@ -1,7 +1,9 @@
 """After start the board moves what start-up made out of the collector's sight (``gc.freeze``):
 the collector's full passes had walked it all and held every request (docs/decisions.md, "The
 collector after start"). Observed through ``gc.freeze`` itself, so that this test process keeps
-collecting as before."""
+collecting as before. The freeze comes without a full collection first: that walked every object
+at start, about 0.1 s of the first answer's CPU, and found no garbage (docs/benchmarks.md,
+"Start")."""
 
 from __future__ import annotations
 
@@ -19,14 +21,17 @@ def _starts(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, **settings: bool
 ) -> tuple[list[bool], list[tuple[int, ...]]]:
     """Start and stop the board; for each ``gc.freeze()``: whether the store was open by then;
-    and the thresholds the collector was given."""
+    and the thresholds the collector was given. No full collection is asked for meanwhile."""
     calls: list[bool] = []
     thresholds: list[tuple[int, ...]] = []
+    collections: list[tuple[int, ...]] = []
     app = create_app(Settings(db=f"sqlite:///{tmp_path / 'k.db'}", **settings))
     monkeypatch.setattr(gc, "freeze", lambda: calls.append(hasattr(app.state, "service")))
     monkeypatch.setattr(gc, "set_threshold", lambda *given: thresholds.append(given))
+    monkeypatch.setattr(gc, "collect", lambda *given: collections.append(given) or 0)
     with TestClient(app) as client:
         assert client.get("/healthz").status_code == 200
+    assert collections == []
     return calls, thresholds
 
 

@@ -5,7 +5,9 @@ numpy (the solver) is imported by the first request that needs it (and matplotli
 not at start: a fresh interpreter that loads the command, builds the app, serves the start page,
 creates a game and reads it, and lets the table worker look at every preset table, has imported
 neither. Nor has an SQLite board imported psycopg (PostgreSQL's driver), SQLAlchemy's ORM (the
-store speaks Core) or segno (the QR codes of a game's page). The time to the first answer is
+store speaks Core), segno (the QR codes of a game's page) or Alembic: a fresh database gets its
+tables and the head's stamp, one at the newest schema is only asked its revision (Alembic runs
+for a migration alone). The time to the first answer is
 printed by ``benchmarks/start.py``, not asserted here.
 """
 
@@ -30,9 +32,12 @@ from kniffel.solver.builds import TableBuilds, preset_tables
 cli.commands["serve"]  # the command's module, as `kniffel serve` loads it
 from kniffel.web.app import create_app
 
-heavy = ("numpy", "matplotlib", "psycopg", "sqlalchemy.orm", "segno")
+heavy = ("numpy", "matplotlib", "alembic", "psycopg", "sqlalchemy.orm", "segno")
 seen = {}
 with TestClient(create_app(Settings(db=sys.argv[1]))) as client:
+    pass  # a fresh database: its tables and the head's stamp, without Alembic
+seen["fresh database"] = [m for m in heavy if m in sys.modules]
+with TestClient(create_app(Settings(db=sys.argv[1]))) as client:  # at the newest schema
     seen["start"] = [m for m in heavy if m in sys.modules]
     page = client.get("/")
     assert page.status_code == 200, page.status_code
@@ -62,12 +67,15 @@ def _run(tmp_path: Path) -> dict[str, object]:
     return result
 
 
-def test_serving_the_start_page_imports_no_solver_driver_orm_or_qr_codes(tmp_path: Path) -> None:
+def test_serving_the_start_page_imports_no_solver_migrations_driver_orm_or_qr_codes(
+    tmp_path: Path,
+) -> None:
     result = _run(tmp_path)
     seen = result["seen"]
     assert isinstance(seen, dict)
     assert seen == {key: [] for key in seen}, seen
     assert set(seen) == {
+        "fresh database",
         "start",
         "start page",
         "game created and read",

@@ -127,49 +127,36 @@ class Options:
         return out
 
 
+def _option_refused(name: str, value: Any, must: str, allowed: list[str]) -> KniffelError:
+    """The one refusal of an option's value: what it must be and the values allowed."""
+    return KniffelError(
+        f"option {name} must be {must}, got {shown(value)}",
+        code="invalid_option",
+        option=name,
+        value=shown(value),
+        allowed=allowed,
+    )
+
+
 def _coerce_option(name: str, value: Any) -> Any:
     if name in _BOOLEAN_OPTIONS:
         if not isinstance(value, bool):
-            raise KniffelError(
-                f"option {name} must be true or false, got {shown(value)}",
-                code="invalid_option",
-                option=name,
-                value=shown(value),
-                allowed=["true", "false"],
-            )
+            raise _option_refused(name, value, "true or false", ["true", "false"])
         return value
     if name == "kniffel_bonus":
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise KniffelError(
-                f"option kniffel_bonus must be 0 or a positive whole number, got {shown(value)}",
-                code="invalid_option",
-                option=name,
-                value=shown(value),
-                allowed=["0", "1", "2", "…"],
-            )
+            raise _option_refused(name, value, "0 or a positive whole number", ["0", "1", "2", "…"])
         return value
     if name == "trips_bonus":
         if isinstance(value, bool) or value not in (10, 20):
-            raise KniffelError(
-                f"option trips_bonus must be 10 or 20, got {shown(value)}",
-                code="invalid_option",
-                option=name,
-                value=shown(value),
-                allowed=["10", "20"],
-            )
+            raise _option_refused(name, value, "10 or 20", ["10", "20"])
         return value
     enum_type: type[enum.StrEnum] = Pasch if name == "pasch" else Joker
     try:
         return enum_type(value)
     except ValueError:
-        allowed = ", ".join(member.value for member in enum_type)
-        raise KniffelError(
-            f"option {name} must be one of {allowed}, got {shown(value)}",
-            code="invalid_option",
-            option=name,
-            value=shown(value),
-            allowed=[member.value for member in enum_type],
-        ) from None
+        allowed = [member.value for member in enum_type]
+        raise _option_refused(name, value, f"one of {', '.join(allowed)}", allowed) from None
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,6 +32,8 @@ from kniffel.web.middleware.errors import COMMON_ERRORS, document_errors, instal
 from kniffel.web.middleware.origin import SameOriginForms
 from kniffel.web.middleware.security import SecurityHeaders
 from kniffel.web.pages import board_pages, player_routes, review_routes, start
+from kniffel.web.rendering import templates
+from kniffel.web.template_cache import keep_compiled
 
 __all__ = ["STATIC", "create_app"]
 
@@ -89,8 +91,9 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
         if settings.gc_freeze:
             # What start-up made lives as long as the process: kept out of the collector's full
             # passes, which otherwise walked it all and held every request for 50-200 ms, the
-            # live updates' p99 (docs/decisions.md, "The collector after start").
-            gc.collect()
+            # live updates' p99 (docs/decisions.md, "The collector after start"). Without a
+            # full collection first: it found no garbage here and cost the first answer about
+            # 0.1 s of CPU (docs/benchmarks.md, "Start").
             gc.freeze()
             # And the young generation collected after 20,000 allocations, not 700: a request's
             # short-lived objects die before a collection moves them on, so the objects left to
@@ -128,6 +131,8 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
     app.state.chances = ChancesService()
     app.state.advice = AdviceService()
     readiness = TableReadiness.of(settings.table_queue, settings.table_builds_per_client)
+    # The start page's templates compiled at an earlier start are read, not compiled again.
+    keep_compiled(templates.env, settings.cache_folder / "templates")
     access_log.install()
     install_error_handlers(app)
     outage.install(app, settings.db)

@@ -34,8 +34,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import platformdirs
-
 from kniffel.rules import Discipline, Options
 from kniffel.settings import TableSettings
 
@@ -81,8 +79,7 @@ class TablePlace:
     @classmethod
     def of(cls, settings: TableSettings) -> TablePlace:
         """The place ``settings`` name (no ``cache_dir``: the user cache directory)."""
-        folder = settings.cache_dir or platformdirs.user_cache_dir("kniffel")
-        return cls(Path(folder), settings.cache_max_bytes)
+        return cls(settings.cache_folder, settings.cache_max_bytes)
 
 
 #: The places passed in (:func:`using`), per thread: a command passes its place to the solver
