@@ -16,6 +16,12 @@ what a sheet is worth (docs/bot.md, "Jamb and Yams"):
 
 The final entry is always one of ``Game.entry_options`` (the rules' own list), so a bot
 never makes an illegal move whatever its estimate says.
+
+The decisions themselves (:meth:`FamilyBot.decide`, :meth:`FamilyBot.entry`) read plain
+data, the cells as tuples and places as ``(column, row)`` indices, so that the light sheet
+of :mod:`kniffel.solver.play.family_fast` plays the same games without ``Game``; what a turn
+does not change (a column's worth, an open cell's worths, a column's best cell) is kept for
+the next turns and games (docs/bot.md, "The light sheet").
 """
 
 from __future__ import annotations
@@ -324,7 +330,7 @@ SheetCells = tuple[tuple[int | None, ...], ...]
 _WORTHS_KEPT = 4096
 
 
-@dataclass
+@dataclass(frozen=True)
 class _Plan:
     """One turn's worths: ``final[j-1, r]`` without and, per announceable cell, with an
     announcement; ``base`` each column's worth as it stands, and the holding worths once
