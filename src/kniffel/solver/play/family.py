@@ -16,13 +16,19 @@ what a sheet is worth (docs/bot.md, "Jamb and Yams"):
 
 The final entry is always one of ``Game.entry_options`` (the rules' own list), so a bot
 never makes an illegal move whatever its estimate says.
+
+The decisions themselves (:meth:`FamilyBot.decide`, :meth:`FamilyBot.entry`) read plain
+data, the cells as tuples and places as ``(column, row)`` indices, so that the light sheet
+of :mod:`kniffel.solver.play.family_fast` plays the same games without ``Game``; what a turn
+does not change (a column's worth, an open cell's worths, a column's best cell) is kept for
+the next turns and games (docs/bot.md, "The light sheet").
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Protocol
 
@@ -67,6 +73,7 @@ __all__ = [
     "FamilyRandomBot",
     "GreedyEstimate",
     "SheetEstimate",
+    "keep_worth",
     "make_family_bot",
     "play_game",
     "row_expectations",
@@ -94,9 +101,50 @@ def score_table(options: Options) -> Array:
     return table
 
 
+def _sparse_keeps() -> tuple[npt.NDArray[np.intp], Array, npt.NDArray[np.intp]]:
+    """``P_KEEP`` by its nonzero entries, keep by keep (a keep reaches few rolls: 4,368
+    of the 116,424 entries), for sums that skip the zeros."""
+    keeps, rolls = np.nonzero(P_KEEP)
+    return rolls, P_KEEP[keeps, rolls], np.searchsorted(keeps, np.arange(len(KEEPS)))
+
+
+def _distinct_roll_keeps() -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    """Each roll's keeps one after another (``ROLL_KEEPS`` without its padding) and where
+    each roll's start."""
+    flat: list[int] = []
+    starts: list[int] = []
+    for keeps in ROLL_KEEPS.tolist():
+        starts.append(len(flat))
+        flat.extend(dict.fromkeys(keeps))
+    return np.asarray(flat, dtype=np.intp), np.asarray(starts, dtype=np.intp)
+
+
+_KEEP_ROLLS, _KEEP_P, _KEEP_STARTS = _sparse_keeps()
+_ROLL_KEEPS_FLAT, _ROLL_KEEPS_STARTS = _distinct_roll_keeps()
+
+
+def keep_worth(worth: Array) -> Array:
+    """``worth @ P_KEEP.T``: what each keep is worth, given what each roll is worth after
+    the throw (``[..., roll]`` to ``[..., keep]``), summed over the rolls a keep reaches."""
+    return np.add.reduceat(worth[..., _KEEP_ROLLS] * _KEEP_P, _KEEP_STARTS, axis=-1)
+
+
+def _best_of(keeps: Array) -> Array:
+    """Each roll's best keep, given what each keep is worth."""
+    return np.maximum.reduceat(keeps[..., _ROLL_KEEPS_FLAT], _ROLL_KEEPS_STARTS, axis=-1)
+
+
 def _best_keep(worth: Array) -> Array:
     """Each roll's best keep, given what each roll is worth after the next throw."""
-    return np.asarray((worth @ P_KEEP.T)[..., ROLL_KEEPS].max(axis=-1))
+    return _best_of(keep_worth(worth))
+
+
+def _keep_worths(final: Array) -> tuple[Array, Array]:
+    """What each keep is worth after roll 1 and after roll 2 (``final[j-1, r]``): the
+    products :func:`holding_worth` takes its maxima of, which a turn's keeps compare."""
+    after_two_keeps = keep_worth(final[2])
+    after_two = np.maximum(final[1], _best_of(after_two_keeps))
+    return keep_worth(after_two), after_two_keeps
 
 
 def holding_worth(final: Array) -> tuple[Array, Array]:
@@ -138,6 +186,12 @@ class SheetEstimate(Protocol):
 
     def column(self, discipline: Discipline, cells: Cells) -> float: ...
 
+    def column_values(
+        self, discipline: Discipline, cells: Cells, i: int, values: Sequence[int]
+    ) -> Array:
+        """:meth:`column` with row ``i`` holding each of ``values`` in turn."""
+        ...
+
 
 @dataclass(frozen=True)
 class GreedyEstimate:
@@ -147,6 +201,16 @@ class GreedyEstimate:
 
     def column(self, discipline: Discipline, cells: Cells) -> float:
         return float(_rules_total(self.options, cells))
+
+    def column_values(
+        self, discipline: Discipline, cells: Cells, i: int, values: Sequence[int]
+    ) -> Array:
+        changed = list(cells)
+        result = np.empty(len(values))
+        for n, value in enumerate(values):
+            changed[i] = value
+            result[n] = _rules_total(self.options, changed)
+        return result
 
 
 def _rules_total(options: Options, cells: Cells) -> int:
@@ -203,26 +267,115 @@ class BestEstimate:
                 total += jamb_sum2(cells[6], cells[7], cells[0], self.options.sum2_bonus)
         return total
 
+    def column_values(
+        self, discipline: Discipline, cells: Cells, i: int, values: Sequence[int]
+    ) -> Array:
+        """:meth:`column` for every value of row ``i`` at once: the same sums over arrays
+        (the bots' decisions read them at nine digits, so the last bits do not matter)."""
+        rows = row_expectations(self.options, discipline is Discipline.HAND)
+        jamb = self.options.sheet is Sheet.JAMB
+        held = np.asarray(values, dtype=np.float64)
+        # the other rows' parts as numbers, row i's as the array of its values
+        parts = [
+            0.0 if k == i else rows[k].mean if value is None else float(value)
+            for k, value in enumerate(cells)
+        ]
+        upper: float | Array = sum(parts[:6])
+        var = sum(rows[k].variance for k in range(6) if k != i and cells[k] is None)
+        if i < 6:
+            upper = upper + held
+        threshold, bonus = (
+            (JAMB_UPPER_BONUS_THRESHOLD, JAMB_UPPER_BONUS)
+            if jamb
+            else (UPPER_BONUS_THRESHOLD, UPPER_BONUS)
+        )
+        if var > 0:
+            scale = math.sqrt(2 * var)
+            if isinstance(upper, float):
+                chance: float | Array = 0.5 * (1 + math.erf((upper - threshold + 0.5) / scale))
+            else:
+                chance = 0.5 * (
+                    1 + np.array([math.erf((u - threshold + 0.5) / scale) for u in upper.tolist()])
+                )
+        else:
+            chance = np.asarray(upper >= threshold, dtype=np.float64)
+        lower_from = 8 if jamb else 6
+        total = upper + bonus * chance + sum(parts[lower_from:])
+        if i >= lower_from:
+            total = total + held
+        if jamb:
+            if not all(cells[k] is not None or k == i for k in (6, 7, 0)):
+                maximum, minimum, ones = (held if k == i else parts[k] for k in (6, 7, 0))
+                total = total + np.maximum(0.0, maximum - minimum) * ones
+            elif i in (6, 7, 0):
+                sums = []
+                for value in values:
+                    changed = list(cells)
+                    changed[i] = value
+                    sums.append(
+                        jamb_sum2(changed[6], changed[7], changed[0], self.options.sum2_bonus)
+                    )
+                total = total + np.asarray(sums, dtype=np.float64)
+            else:
+                total = total + jamb_sum2(cells[6], cells[7], cells[0], self.options.sum2_bonus)
+        return np.broadcast_to(np.asarray(total, dtype=np.float64), held.shape).copy()
+
+
+#: A cell by its column's and its row's index in the sheet.
+Place = tuple[int, int]
+#: A player's cells, column by column in row order (``None`` where empty).
+SheetCells = tuple[tuple[int | None, ...], ...]
+#: How many cell worths a bot keeps between turns (then it starts afresh): the columns a
+#: turn does not touch keep their worths, and the first turns of games repeat.
+_WORTHS_KEPT = 4096
+
 
 @dataclass(frozen=True)
 class _Plan:
     """One turn's worths: ``final[j-1, r]`` without and, per announceable cell, with an
-    announcement."""
+    announcement; ``base`` each column's worth as it stands, and the holding worths once
+    asked (a turn asks them at every decision)."""
 
     final: Array
-    announced: dict[Cell, Array]
+    #: each announceable place with what the other columns are worth beside it
+    announced: dict[Place, float]
+    base: list[float]
+    sheet: SheetCells
+    #: per announced place (``None``: unannounced) the keep worths of :func:`_keep_worths`
+    keeps: dict[Place | None, tuple[Array, Array]] = field(default_factory=dict)
+
+
+#: What a bot does next: ``("roll", keep index)``, ``("announce", place)`` or
+#: ``("enter", None)`` (which entry: :meth:`FamilyBot.entry`, or the engine's own list).
+Choice = tuple[str, int | Place | None]
 
 
 class FamilyBot:
-    """A bot for Jamb and Yams sheets that plays through ``Game`` (see the module docstring)."""
+    """A bot for Jamb and Yams sheets that plays through ``Game`` (see the module docstring).
+
+    Its decisions are made on plain data (the cells as tuples, places as indices), so that
+    :mod:`kniffel.solver.play.family_fast` plays the same games without the engine; the
+    worths of a cell that a turn does not touch are kept for the next turns."""
 
     def __init__(self, name: str, variant: Variant, estimate: SheetEstimate) -> None:
         self.name = name
         self.variant = variant
         self.estimate = estimate
         self._scores = score_table(variant.options)
-        self._row_index = {row: i for i, row in enumerate(rows_for(variant.options))}
+        self._rows = rows_for(variant.options)
+        self._row_index = {row: i for i, row in enumerate(self._rows)}
+        self._column_index = {spec.id: c for c, spec in enumerate(variant.columns)}
+        self.disciplines = tuple(spec.discipline for spec in variant.columns)
+        # each row's distinct scores and where each (roll number, roll) finds its own
+        self._distinct: list[tuple[list[int], npt.NDArray[np.intp]]] = []
+        for points in self._scores:
+            values, inverse = np.unique(points, return_inverse=True)
+            self._distinct.append(([int(v) for v in values.tolist()], inverse.reshape(-1)))
         self._cache: tuple[object, _Plan] | None = None
+        self._worths: dict[tuple[Discipline, tuple[int | None, ...], int], Array] = {}
+        self._held: dict[tuple[tuple[int | None, ...], int], Array] = {}
+        self._columns: dict[tuple[Discipline, tuple[int | None, ...]], float] = {}
+        self._bests: dict[tuple[Discipline, tuple[int | None, ...], tuple[int, ...]], Array] = {}
 
     # ------------------------------------------------------------- decisions
 
@@ -237,31 +390,128 @@ class FamilyBot:
         dice, rolls = pending
         return self._decide(game, player, dice, rolls)
 
+    def _places(self, game: Game, player: int) -> list[Place]:
+        return [
+            (self._column_index[cell.column], self._row_index[cell.row])
+            for cell in game.allowed_cells(player)
+        ]
+
+    def _cell(self, place: Place) -> Cell:
+        return Cell(self.variant.columns[place[0]].id, self._rows[place[1]])
+
     def _decide(
         self, game: Game, player: int, dice: Dice, rolls: int
     ) -> RollAction | EnterAction | AnnounceAction:
         """What to do with ``dice`` after ``rolls`` rolls: keep and roll, announce or enter."""
-        r = ROLL_INDEX[dice]
-        plan = self._plan(game, player)
+        sheet = self._sheet(game, player)
         announced = game.announced(player)
-        final = plan.final if announced is None else self._announce_final(game, player, announced)
-        if rolls == 1 and announced is None and game.announce_options(player):
-            after_one, _ = holding_worth(final)
-            best, worth = None, after_one[r]
-            for cell, announce_final in plan.announced.items():
-                value = holding_worth(announce_final)[0][r]
-                if round(value, _DIGITS) > round(worth, _DIGITS):
-                    best, worth = cell, value
-            if best is not None:
-                return AnnounceAction(best)
-        if rolls < MAX_ROLLS:
-            after_two = holding_worth(final)[1] if rolls == 1 else final[2]
-            keep_worth = after_two @ P_KEEP.T
-            candidates = ROLL_KEEPS[r]
-            keep = int(candidates[np.argmax(np.round(keep_worth[candidates], _DIGITS))])
-            if round(keep_worth[keep], _DIGITS) > round(final[rolls - 1, r], _DIGITS):
-                return RollAction(KEEPS[keep])
+        if announced is not None:
+            plan = self._plan(player, sheet, self._places(game, player))
+            if (
+                self._column_index[announced.column],
+                self._row_index[announced.row],
+            ) not in plan.announced:
+                # announced before the plan saw it (a person announced for the bot)
+                final = self._announce_final(game, player, announced)
+                choice = self.decide(player, sheet, [], ROLL_INDEX[dice], rolls, None, final)
+                return self._action(game, player, choice)
+        choice = self.decide(
+            player,
+            sheet,
+            self._places(game, player),
+            ROLL_INDEX[dice],
+            rolls,
+            None
+            if announced is None
+            else (self._column_index[announced.column], self._row_index[announced.row]),
+            can_announce=bool(game.announce_options(player)),
+        )
+        return self._action(game, player, choice)
+
+    def _action(
+        self, game: Game, player: int, choice: Choice
+    ) -> RollAction | EnterAction | AnnounceAction:
+        kind, what = choice
+        if kind == "roll":
+            assert isinstance(what, int)
+            return RollAction(KEEPS[what])
+        if kind == "announce":
+            assert isinstance(what, tuple)
+            return AnnounceAction(self._cell(what))
         return EnterAction(self._entry(game, player))
+
+    def decide(
+        self,
+        player: int,
+        sheet: SheetCells,
+        allowed: Sequence[Place],
+        r: int,
+        rolls: int,
+        announced: Place | None,
+        final: Array | None = None,
+        *,
+        can_announce: bool = False,
+    ) -> Choice:
+        """What to do with roll ``r`` after ``rolls`` rolls: ``allowed`` are the places the
+        rules open now (``Game.allowed_cells``), ``announced`` the announced place,
+        ``final`` the turn's worths when not the plan's (an announcement the plan did not
+        make)."""
+        candidates = ROLL_KEEPS[r]
+        if final is None:
+            plan = self._plan(player, sheet, allowed)
+            final = plan.final if announced is None else self._announced_final(plan, announced)
+            keeps = plan.keeps.get(announced)
+            if keeps is None:
+                keeps = plan.keeps[announced] = _keep_worths(final)
+            if rolls == 1 and announced is None and can_announce:
+                best = None
+                worth = float(max(final[0, r], keeps[0][candidates].max()))
+                for place, value in self._announce_holding(plan, r).items():
+                    if round(value, _DIGITS) > round(worth, _DIGITS):
+                        best, worth = place, value
+                if best is not None:
+                    return ("announce", best)
+        else:
+            keeps = _keep_worths(final)
+        if rolls < MAX_ROLLS:
+            worths = keeps[rolls - 1]
+            keep = int(candidates[np.argmax(np.round(worths[candidates], _DIGITS))])
+            if round(worths[keep], _DIGITS) > round(final[rolls - 1, r], _DIGITS):
+                return ("roll", keep)
+        return ("enter", None)
+
+    def entry(
+        self,
+        player: int,
+        sheet: SheetCells,
+        allowed: Sequence[Place],
+        r: int,
+        rolls: int,
+        announced: Place | None,
+    ) -> Place:
+        """The best entry of roll ``r`` made on roll ``rolls``: among ``allowed`` (after an
+        announcement the announced place alone), a first-roll column and an unannounced
+        announce cell only on the first roll, each scored by the rules' table."""
+        plan = self._plan(player, sheet, allowed)
+        best: tuple[float, Place] | None = None
+        for place in [announced] if announced is not None else allowed:
+            c, i = place
+            discipline = self.disciplines[c]
+            if rolls != 1 and (
+                discipline is Discipline.HAND
+                or (discipline is Discipline.ANNOUNCE and announced != place)
+            ):
+                continue
+            value = self._after_plan(plan, sheet, c, i, self.points(i, rolls, r))
+            if best is None or round(value, _DIGITS) > round(best[0], _DIGITS):
+                best = (value, place)
+        if best is None:
+            raise IllegalMoveError("the rules leave the bot no entry", code="no_entry")
+        return best[1]
+
+    def points(self, i: int, rolls: int, r: int) -> int:
+        """What roll ``r`` made on roll number ``rolls`` scores in row ``i`` (``sheet_score``)."""
+        return int(self._scores[i, rolls - 1, r])
 
     # ------------------------------------------------- what the Tipp reads
 
@@ -270,11 +520,13 @@ class FamilyBot:
         the best entry of roll ``r`` on roll ``j``; announced: that cell's alone) and, while
         an announcement is open, each announceable cell's (the Tipp and the review value
         every choice by them: :mod:`kniffel.solver.advice.family`)."""
-        plan = self._plan(game, player)
+        plan = self._plan(player, self._sheet(game, player), self._places(game, player))
         announced = game.announced(player)
         if announced is not None:
             return self._announce_final(game, player, announced), {}
-        return plan.final, plan.announced
+        return plan.final, {
+            self._cell(place): self._announced_final(plan, place) for place in plan.announced
+        }
 
     def entry_worth(self, game: Game, player: int, cell: Cell, points: int) -> float:
         """The sheet's worth after ``points`` go into ``cell``."""
@@ -282,9 +534,12 @@ class FamilyBot:
 
     def _entry(self, game: Game, player: int) -> Cell:
         """The best of the rules' own entries for the pending dice."""
+        sheet = self._sheet(game, player)
+        plan = self._plan(player, sheet, self._places(game, player))
         best: tuple[float, Cell] | None = None
         for option in game.entry_options(player):
-            value = self._after(game, player, option.cell, option.points + option.kniffel_bonus)
+            c, i = self._column_index[option.cell.column], self._row_index[option.cell.row]
+            value = self._after_plan(plan, sheet, c, i, option.points + option.kniffel_bonus)
             if best is None or round(value, _DIGITS) > round(best[0], _DIGITS):
                 best = (value, option.cell)
         if best is None:
@@ -293,76 +548,142 @@ class FamilyBot:
 
     # ----------------------------------------------------------------- worths
 
-    def _sheet(self, game: Game, player: int) -> list[list[int | None]]:
-        return [list(game.column_points(player, spec.id)) for spec in game.columns]
+    def _sheet(self, game: Game, player: int) -> SheetCells:
+        return tuple(game.column_points(player, spec.id) for spec in game.columns)
 
     def _after(self, game: Game, player: int, cell: Cell, points: int) -> float:
         """The worth of the player's sheet after ``points`` go into ``cell``."""
         sheet = self._sheet(game, player)
+        c, i = self._column_index[cell.column], self._row_index[cell.row]
         total = 0.0
-        for spec, cells in zip(game.columns, sheet, strict=True):
-            if spec.id == cell.column:
-                cells[self._row_index[cell.row]] = points
-            total += self.estimate.column(spec.discipline, cells)
+        for n, cells in enumerate(sheet):
+            if n == c:
+                changed = list(cells)
+                changed[i] = points
+                total += self.estimate.column(self.disciplines[n], changed)
+            else:
+                total += self.estimate.column(self.disciplines[n], cells)
         return total
 
-    def _cell_worth(
-        self, sheet: list[list[int | None]], c: int, discipline: Discipline, i: int
-    ) -> Array:
-        """``[j-1, r]``: the column's worth after roll ``r`` on roll ``j`` goes into row ``i``."""
-        points = self._scores[i]
-        values, inverse = np.unique(points, return_inverse=True)
-        cells = list(sheet[c])
-        worths = np.empty(len(values))
-        for n, value in enumerate(values.tolist()):
-            cells[i] = int(value)
-            worths[n] = self.estimate.column(discipline, cells)
-        return np.asarray(worths[inverse].reshape(points.shape))
+    def _after_plan(self, plan: _Plan, sheet: SheetCells, c: int, i: int, points: int) -> float:
+        """:meth:`_after` with the untouched columns' worths from the plan (the same sums)."""
+        total = 0.0
+        for n, cells in enumerate(sheet):
+            if n == c:
+                changed = list(cells)
+                changed[i] = points
+                total += self._column(self.disciplines[n], tuple(changed))
+            else:
+                total += plan.base[n]
+        return total
 
-    def _plan(self, game: Game, player: int) -> _Plan:
-        sheet = self._sheet(game, player)
-        key = (player, tuple(tuple(cells) for cells in sheet))
+    def _cell_worth(self, cells: tuple[int | None, ...], discipline: Discipline, i: int) -> Array:
+        """``[j-1, r]``: the column's worth after roll ``r`` on roll ``j`` goes into row ``i``."""
+        key = (discipline, cells, i)
+        kept = self._worths.get(key)
+        if kept is not None:
+            return kept
+        values, inverse = self._distinct[i]
+        worths = self.estimate.column_values(discipline, cells, i, values)
+        result = np.asarray(worths[inverse].reshape(self._scores[i].shape))
+        if len(self._worths) >= _WORTHS_KEPT:
+            self._worths.clear()
+        self._worths[key] = result
+        return result
+
+    def _plan(self, player: int, sheet: SheetCells, allowed: Sequence[Place]) -> _Plan:
+        key = (player, sheet)
         if self._cache is not None and self._cache[0] == key:
             return self._cache[1]
-        columns = game.columns
         base = [
-            self.estimate.column(spec.discipline, cells)
-            for spec, cells in zip(columns, sheet, strict=True)
+            self._column(discipline, cells)
+            for discipline, cells in zip(self.disciplines, sheet, strict=True)
         ]
         whole = sum(base)
         final = np.full((MAX_ROLLS, len(ROLLS)), _NOWHERE)
-        announced: dict[Cell, Array] = {}
-        column_index = {spec.id: c for c, spec in enumerate(columns)}
-        for cell in game.allowed_cells(player):
-            c = column_index[cell.column]
-            discipline = columns[c].discipline
-            worth = (
-                whole - base[c] + self._cell_worth(sheet, c, discipline, self._row_index[cell.row])
-            )
+        announced: dict[Place, float] = {}
+        by_column: dict[int, list[int]] = {}
+        for c, i in allowed:
+            by_column.setdefault(c, []).append(i)
+        for c, rows in by_column.items():
+            discipline = self.disciplines[c]
+            others = whole - base[c]
+            # the other columns add the same to every cell of this one: its best cell first
+            worth = others + self._column_best(sheet[c], discipline, tuple(rows))
             if discipline in (Discipline.HAND, Discipline.ANNOUNCE):
                 final[0] = np.maximum(final[0], worth[0])  # unannounced: the first roll only
                 if discipline is Discipline.ANNOUNCE:
-                    announced[cell] = worth
+                    announced.update(((c, i), others) for i in rows)
             else:
                 final = np.maximum(final, worth)
-        plan = _Plan(final, announced)
+        plan = _Plan(final, announced, base, sheet)
         self._cache = (key, plan)
         return plan
 
+    def _announced_final(self, plan: _Plan, place: Place) -> Array:
+        """The turn's worths with ``place`` announced: its column's worth beside the rest."""
+        c, i = place
+        return plan.announced[place] + self._cell_worth(plan.sheet[c], self.disciplines[c], i)
+
+    def _column(self, discipline: Discipline, cells: tuple[int | None, ...]) -> float:
+        """The estimate's worth of one column, kept between turns like the cell worths."""
+        key = (discipline, cells)
+        kept = self._columns.get(key)
+        if kept is None:
+            if len(self._columns) >= 16 * _WORTHS_KEPT:
+                self._columns.clear()
+            kept = self._columns[key] = self.estimate.column(discipline, cells)
+        return kept
+
+    def _column_best(
+        self, cells: tuple[int | None, ...], discipline: Discipline, rows: tuple[int, ...]
+    ) -> Array:
+        """``[j-1, r]``: the column's worth after the best entry into one of ``rows``."""
+        key = (discipline, cells, rows)
+        kept = self._bests.get(key)
+        if kept is None:
+            if len(self._bests) >= _WORTHS_KEPT:
+                self._bests.clear()
+            kept = self._cell_worth(cells, discipline, rows[0])
+            for i in rows[1:]:
+                kept = np.maximum(kept, self._cell_worth(cells, discipline, i))
+            self._bests[key] = kept
+        return kept
+
+    def _announce_holding(self, plan: _Plan, r: int) -> dict[Place, float]:
+        """Each announceable place's worth of holding roll ``r`` after the first roll.
+
+        The other columns add the same to every roll, and holding worths move with a
+        constant added (each keep's chances sum to 1), so the holding worths of the
+        announce column's own worths are kept until that column changes."""
+        result: dict[Place, float] = {}
+        for (c, i), others in plan.announced.items():
+            cells = plan.sheet[c]
+            key = (cells, i)
+            held = self._held.get(key)
+            if held is None:
+                if len(self._held) >= _WORTHS_KEPT:
+                    self._held.clear()
+                worths = self._cell_worth(cells, self.disciplines[c], i)
+                held = self._held[key] = holding_worth(worths)[0]
+            result[(c, i)] = others + float(held[r])
+        return result
+
     def _announce_final(self, game: Game, player: int, cell: Cell) -> Array:
-        plan = self._plan(game, player)
-        if cell in plan.announced:
-            return plan.announced[cell]
-        # announced before the plan saw it (a person announced for the bot): value it now
         sheet = self._sheet(game, player)
-        c = next(n for n, spec in enumerate(game.columns) if spec.id == cell.column)
-        discipline = game.columns[c].discipline
+        plan = self._plan(player, sheet, self._places(game, player))
+        place = (self._column_index[cell.column], self._row_index[cell.row])
+        if place in plan.announced:
+            return self._announced_final(plan, place)
+        # announced before the plan saw it (a person announced for the bot): value it now
+        c = place[0]
+        discipline = self.disciplines[c]
         others = sum(
-            self.estimate.column(spec.discipline, cells)
-            for n, (spec, cells) in enumerate(zip(game.columns, sheet, strict=True))
+            self.estimate.column(self.disciplines[n], cells)
+            for n, cells in enumerate(sheet)
             if n != c
         )
-        return others + self._cell_worth(sheet, c, discipline, self._row_index[cell.row])
+        return others + self._cell_worth(sheet[c], discipline, place[1])
 
 
 class FamilyRandomBot(FamilyBot):

@@ -217,14 +217,24 @@ def simulate_family(
     games: int,
     seed: int = 0,
     *,
+    first: int = 0,
     progress: Callable[[int], None] | None = None,
 ) -> Simulation:
     """Seeded solitaire games of a Jamb or Yams bot, played through ``Game`` one by one.
 
-    Game ``g`` throws the faces of ``default_rng([seed, g])`` as :func:`simulate` does.
+    Game ``g`` throws the faces of ``default_rng([seed, g])`` as :func:`simulate` does;
+    the games are ``first`` to ``first + games − 1``. The ``greedy`` and ``best`` bots named
+    by their names play the same games on the light sheet of
+    :mod:`kniffel.solver.play.family_fast` where it knows the rules (no joker, no bonus);
+    a bot passed in plays through ``Game``.
     ``bonus`` is the column's upper bonus (Jamb: Σ1's 30), ``fifty`` a Jamb or Kniffel made
     in the column's last row of that name.
     """
+    if isinstance(bot, str) and bot in ("greedy", "best"):
+        from kniffel.solver.play.family_fast import simulate_light, supported
+
+        if supported(variant):
+            return simulate_light(variant, bot, games, seed, first=first, progress=progress)
     if isinstance(bot, str):
         player = make_family_bot(bot, variant, seed)
     elif isinstance(bot, FamilyBot):
@@ -241,7 +251,7 @@ def simulate_family(
     fifty = np.zeros((games, len(columns)), dtype=np.bool_)
     start = time.perf_counter()
     for g in range(games):
-        faces = np.random.default_rng([seed, g]).integers(1, 7, size=(turns, 3, 5))
+        faces = np.random.default_rng([seed, first + g]).integers(1, 7, size=(turns, 3, 5))
         game = play_game(player, faces)
         for c, column in enumerate(columns):
             sums = game.column_totals(0, column)
