@@ -28,6 +28,8 @@ from kniffel.store.database import MIGRATIONS
 from kniffel.store.results import ResultStore
 from kniffel.web.app import create_app
 
+from .waiting import settled
+
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
@@ -224,13 +226,13 @@ def test_the_review_page_links_a_seat_for_a_key_holder(
     _import(service, "kniffel", ["Anna", "Ben"], 9)
     game_id, _ = _import(service, "kniffel", ["Ben", "Annie"], 10)
     view = service.get(game_id)
-    watcher = client.get(f"/g/{game_id}/analyse?lang=de").text
+    watcher = settled(client, f"/g/{game_id}/analyse?lang=de").text
     assert 'action="/g/' not in watcher and 'href="/spieler/annie"' in watcher
     refused = client.post(f"/g/{game_id}/spieler", data={"seat": "1", "name": "Anna"})
     assert refused.status_code == 403
     assert client.get("/api/players/anna").json()["games"] == 1
     client.cookies.set("kniffel_key", view.key, path=f"/g/{game_id}")
-    page = client.get(f"/g/{game_id}/analyse?lang=de").text
+    page = settled(client, f"/g/{game_id}/analyse?lang=de").text
     assert f'action="/g/{game_id}/spieler"' in page
     bad = client.post(f"/g/{game_id}/spieler", data={"seat": "9", "name": "Anna"})
     assert bad.status_code == 422
@@ -239,7 +241,7 @@ def test_the_review_page_links_a_seat_for_a_key_holder(
     )
     assert done.status_code == 303
     assert client.get("/api/players/anna").json()["games"] == 2
-    after = html.unescape(client.get(f"/g/{game_id}/analyse").text)
+    after = html.unescape(settled(client, f"/g/{game_id}/analyse").text)
     assert "Zählt als: Anna" in after
 
 

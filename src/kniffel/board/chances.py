@@ -32,12 +32,11 @@ from kniffel.board.queued import Busy, Queued
 from kniffel.board.views import GameView
 from kniffel.kept import Kept
 from kniffel.locales import Translator
-from kniffel.rules import Dice, Game, Variant
+from kniffel.rules import Game, Variant
 
 if TYPE_CHECKING:  # the solver (numpy) is imported by the first request that needs it
     from kniffel.solver.chances.forecast import Chances
     from kniffel.solver.chances.series import Series
-    from kniffel.solver.chances.winbot import WinChoice
 
 __all__ = [
     "KEPT",
@@ -140,12 +139,6 @@ class ChancesService:
         from kniffel.solver.builds import solvable
 
         return not solvable(variant)
-
-    def wins(self, game: Game, dice: Dice | None, rolls: int) -> list[WinChoice]:
-        """The choices of the player to move by their chance to finish first ("Auf Sieg")."""
-        from kniffel.solver.chances.winbot import win_choices
-
-        return win_choices(game, dice, rolls)
 
     # ---------------------------------------------------------------- chart
 

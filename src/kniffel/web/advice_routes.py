@@ -19,16 +19,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import Response
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
 from kniffel.board.advice import AdviceService, WinsPending
+from kniffel.board.queued import Busy
+from kniffel.board.reviews import ReviewService
 from kniffel.board.service import GameView
 from kniffel.locales.refusals import refusal_text
 from kniffel.rules import MAX_ROLLS, AnnounceAction, Dice, EnterAction, KniffelError
 from kniffel.web import rendering
-from kniffel.web.api import tables
+from kniffel.web.api import pending, tables
 from kniffel.web.api.api import OPTIONAL_KEY, Key, Rolls, TableDice, Top
 from kniffel.web.pages import forms
 from kniffel.web.present import tipp_words
@@ -202,9 +204,14 @@ def _reasons_within(
     return advising.reasons_within(view, position, top, exact, seconds)
 
 
-def analysis_of(request: Request, view: GameView) -> Analysis:
-    """The analysis of a stored game at its version, kept by the app's advice service."""
-    return advice_service(request).analysis(view)
+def _analysis_asked(request: Request, view: GameView) -> Analysis | float | Busy:
+    """The analysis of a stored game at its version if it is kept; else how far the review
+    queue is with it (queued), or :class:`Busy` when that queue is full."""
+    reviewing: ReviewService = request.app.state.reviews
+    try:
+        return reviewing.analysis_of(view, tables.client_of(request))
+    except Busy as busy:
+        return busy
 
 
 # ------------------------------------------------------------------------ JSON
@@ -273,7 +280,7 @@ def _source(advising: AdviceService, view: GameView) -> str:
     "/games/{game_id}/analysis",
     openapi_extra=OPTIONAL_KEY,
     response_model=AnalysisOut,
-    responses=_ERRORS,
+    responses={**pending.responses("reviews_busy"), 400: _ERRORS[400]},
     summary="Each decision of the game beside the best one, and the expected loss per player",
 )
 def analysis(
@@ -283,10 +290,20 @@ def analysis(
         int | None, Query(ge=1, description="list only the N costliest decisions")
     ] = None,
     key: Key = None,
-) -> dict[str, Any]:
+) -> dict[str, Any] | JSONResponse:
+    """The analysis is made with the game's review, off the request: the first request for
+    a game version queues it and answers 202 ``analysis_pending`` (``params.progress``,
+    ``Retry-After``); 503 ``reviews_busy`` when the queue is full (docs/api.md, "Answers
+    that fill in")."""
     view = rendering.service(request).get(game_id)
     tables.ensure(request, view, key)
-    return analysis_of(request, view).as_dict(top)
+    found = _analysis_asked(request, view)
+    if isinstance(found, Busy):
+        return pending.busy_answer("reviews_busy", "many reviews are", found)
+    if isinstance(found, float):
+        what = "the analysis of this game version is"
+        return pending.pending_answer("analysis_pending", what, found, pending.ASK_AGAIN)
+    return found.as_dict(top)
 
 
 # ----------------------------------------------------------------------- pages
@@ -344,7 +361,9 @@ async def tipp(request: Request, game_id: str) -> Response:
             _reasons_within, request, view, position, TIPP_CHOICES, wait
         )
     # "Auf Sieg" likewise: its first list of a late position takes seconds.
-    found_wins = await run_in_threadpool(advice_service(request).wins_within, view, position, wait)
+    found_wins = await run_in_threadpool(
+        advice_service(request).wins_within, view, position, wait, tables.client_of(request)
+    )
     wins_pending = isinstance(found_wins, WinsPending)
     wins = [] if isinstance(found_wins, WinsPending) else found_wins
     done = found if not isinstance(found, float) else None
@@ -417,6 +436,33 @@ def waiting_page(request: Request, view: GameView) -> Response | None:
             "Berechnen lassen kann sie, wer den Schlüssel des Spiels hat."
         )
     return _render(request, "advice/waiting.html", {"game_id": view.id, **context}, status)
+
+
+def queued_page(request: Request, view: GameView, found: float | Busy) -> Response:
+    """The analysis pages' answer while the game's review is being made (202, ``found`` how
+    far: the page loads again by itself) or its queue is full (503, nothing queued)."""
+    words = _words(request)
+    if isinstance(found, Busy):
+        message = words(
+            "Gerade werden viele Analysen berechnet. "
+            "Bitte in {seconds} Sekunden noch einmal versuchen.",
+            seconds=found.retry_after,
+        )
+        context: dict[str, Any] = {"game_id": view.id, "message": message, "busy": True}
+        status, retry_after = 503, found.retry_after
+    else:
+        percent = round(100 * found)
+        url = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+        text = words("Die Analyse wird berechnet … {percent} %", percent=percent)
+        # The whole page loads again (scripts on or off): the review's page brings its own
+        # scripts and title, which an htmx swap of the main part would leave out.
+        building = {"percent": percent, "url": url, "text": text, "reload": pending.ASK_AGAIN}
+        context = {"game_id": view.id, "building": building}
+        status, retry_after = 202, pending.ASK_AGAIN
+    response = _render(request, "advice/waiting.html", context, status)
+    response.headers["Retry-After"] = str(retry_after)
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 def _tipp_view(
@@ -501,7 +547,10 @@ async def analyse_page(request: Request, game_id: str) -> Response:
         message, top = str(exc), None
     else:
         message = ""
-    result = await run_in_threadpool(analysis_of, request, view)
+    found = await run_in_threadpool(_analysis_asked, request, view)
+    if isinstance(found, float | Busy):
+        return queued_page(request, view, found)
+    result = found
     shown = result.costliest(top)
     decisions = [
         {

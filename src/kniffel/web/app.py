@@ -64,6 +64,7 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         app.state.chances.open()  # closed by an earlier lifespan of this app (tests)
+        app.state.advice.open()
         driver = bots if bots is not None else BotSeats()
         if isinstance(driver, BotSeats):
             driver.use_tables(readiness.builds)
@@ -77,7 +78,10 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
             lambda variant: readiness.readiness(variant).ready,
             simulate=settings.background,
         )
-        reviews = app.state.reviews = ReviewService(players.results, app.state.advice.analysis)
+        advice = app.state.advice
+        reviews = app.state.reviews = ReviewService(
+            players.results, advice.analysis, advice.kept_analysis
+        )
         if settings.prebuild_tables:
             # In the background: the worker skips the tables already on disk.
             readiness.start_presets()

@@ -21,20 +21,21 @@ the service's worker draws it, the end screen asks again.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 
+from kniffel.board.advice import AdviceService
 from kniffel.board.chances import Busy, ChancesService, ChartsBusy
 from kniffel.board.views import GameView
 from kniffel.locales import N_
 from kniffel.rules import Dice
 from kniffel.web import rendering
-from kniffel.web.api import tables
+from kniffel.web.api import pending, tables
 from kniffel.web.api.api import OPTIONAL_KEY, Key, Rolls, TableDice, Top
+from kniffel.web.api.pending import PendingBody
 from kniffel.web.present.pending_chart import pending_chart as _placeholder
 
 __all__ = ["chances_body", "chances_service", "router"]
@@ -55,16 +56,6 @@ router = APIRouter()
 ASK_AGAIN = 2
 #: Seconds after which a board asks again for chances being worked out.
 ASK_AGAIN_CHANCES = 1
-
-
-class PendingBody(BaseModel):
-    """202: the solver table is being built (``table_building``), or the chances of this
-    version are being worked out (``chances_pending``); ask again (``params.progress``: 0
-    to 1)."""
-
-    code: Literal["table_building", "chances_pending"]
-    params: dict[str, float]
-    message: str
 
 
 #: What the chances route documents: its 202 has two codes, its 503 two reasons.
@@ -151,7 +142,8 @@ def chances_json(game_id: str, request: Request, key: Key = None) -> dict[str, A
 @api.get(
     "/games/{game_id}/advice/win",
     openapi_extra=OPTIONAL_KEY,
-    responses=tables.GAME_RESPONSES,
+    responses=pending.responses("wins_busy"),
+    response_model=None,
     summary="Tipp auf Sieg: the choices of the player to move by their chance to finish first",
 )
 def win_advice(
@@ -161,11 +153,15 @@ def win_advice(
     rolls: Rolls = 3,
     top: Top = 5,
     key: Key = None,
-) -> dict[str, Any]:
+) -> dict[str, Any] | JSONResponse:
     """``player``, ``version`` and ``choices`` (best first), each a roll with the dice to
     ``keep`` or an entry into ``cell`` with its ``points``, its ``label`` and ``win``: the
     chance to finish first after it against the strongest other player, everyone playing on
-    like the best bot. Dice typed at the table count only before a roll is recorded."""
+    like the best bot. Dice typed at the table count only before a roll is recorded.
+
+    The list is worked out off the request: the first request for a position queues it and
+    answers 202 ``wins_pending`` (``params.progress``, ``Retry-After``); 503 ``wins_busy``
+    when the queue is full (docs/api.md, "Answers that fill in")."""
     view = rendering.service(request).get(game_id)
     tables.ensure(request, view, key)
     tables.builds(request).ensure_solver(view)  # Jamb and Yams: no "Auf Sieg" (docs/solver.md)
@@ -174,7 +170,14 @@ def win_advice(
     given = None if dice is None else Dice.parse(dice)
     if given is not None and (player is None or game.pending(player) is not None):
         given = None
-    choices = chances_service(request).wins(game, given, rolls)
+    advising: AdviceService = request.app.state.advice
+    try:
+        choices = advising.wins_of(view, given, rolls, tables.client_of(request))
+    except Busy as busy:
+        return pending.busy_answer("wins_busy", "many lists of Auf Sieg are", busy)
+    if isinstance(choices, float):
+        what = "the list of Auf Sieg of this position is"
+        return pending.pending_answer("wins_pending", what, choices, pending.ASK_AGAIN)
     return {
         "player": None if player is None else game.players[player],
         "version": view.version,
