@@ -78,6 +78,8 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
             lambda variant: readiness.readiness(variant).ready,
             simulate=settings.background,
         )
+        # Synced at start, on writes and in the background; a read never writes (issue 21).
+        await run_in_threadpool(players.results.sync)
         advice = app.state.advice
         reviews = app.state.reviews = ReviewService(
             players.results, advice.analysis, advice.kept_analysis
