@@ -28,7 +28,7 @@ from fastapi.responses import JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from kniffel.board.advice import AdviceService
-from kniffel.board.chances import Busy, ChancesService, ChartsBusy
+from kniffel.board.chances import Busy, ChancesService
 from kniffel.board.views import GameView
 from kniffel.locales import N_
 from kniffel.rules import Dice
@@ -212,7 +212,7 @@ async def chances_chart(request: Request, game_id: str) -> Response:
     words = {key: t(text) for key, text in CHART_WORDS.items()}
     try:
         svg = chances_service(request).chart(view, lang, words, tables.client_of(request))
-    except ChartsBusy as busy:
+    except Busy as busy:
         text = t("Gerade werden viele Diagramme gezeichnet. Bitte später noch einmal ansehen.")
         return _placeholder(text, 503, busy.retry_after)
     if svg is None:
