@@ -30,9 +30,9 @@ from kniffel.board.advice import AdviceService
 from kniffel.board.reviews import Busy, ReviewService
 from kniffel.board.service import GameView
 from kniffel.web import rendering
-from kniffel.web.advice_routes import queued_page, waiting_page
 from kniffel.web.api import pending, tables
 from kniffel.web.api.api import OPTIONAL_KEY, Key
+from kniffel.web.pages.advice_pages import queued_page, waiting_page
 from kniffel.web.pages.player_routes import player_href, players_of
 from kniffel.web.present.pending_chart import pending_chart
 from kniffel.web.present.review_chart import expected_chart_svg

@@ -1,4 +1,5 @@
-"""Win chances in the board: ``/api/games/{id}/chances`` and the end screen's chart.
+"""Win chances and the Tipp auf Sieg as JSON: ``/api/games/{id}/chances``, ``/advice/win``
+(the board's page routes are :mod:`kniffel.web.pages.chances_pages`).
 
 - ``GET /api/games/{id}/chances``: each player's chance to finish first with its
   95 % interval, how it was computed, expected final total and 10th/90th
@@ -24,33 +25,21 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse, Response
-from starlette.concurrency import run_in_threadpool
+from fastapi.responses import JSONResponse
 
 from kniffel.board.advice import AdviceService
 from kniffel.board.chances import Busy, ChancesService
 from kniffel.board.views import GameView
-from kniffel.locales import N_
 from kniffel.rules import Dice
 from kniffel.web import rendering
 from kniffel.web.api import pending, tables
 from kniffel.web.api.api import OPTIONAL_KEY, Key, Rolls, TableDice, Top
 from kniffel.web.api.pending import PendingBody
-from kniffel.web.present.pending_chart import pending_chart as _placeholder
 
 __all__ = ["chances_body", "chances_service", "router"]
 
-#: The chart's words (message ids of the catalogues) by keyword of :func:`chances_chart_svg`.
-CHART_WORDS = {
-    "title": N_("Gewinnchancen nach jedem Eintrag"),
-    "xlabel": N_("Eintrag"),
-    "ylabel": N_("Gewinnchance"),
-}
-
 api = APIRouter(tags=["advice"])
-pages = APIRouter(include_in_schema=False)
 router = APIRouter()
-
 
 #: Seconds after which the end screen asks again for a chart being drawn.
 ASK_AGAIN = 2
@@ -185,40 +174,4 @@ def win_advice(
     }
 
 
-@pages.get("/g/{game_id}/chancen.json", response_model=None)
-def chances_page_json(request: Request, game_id: str) -> dict[str, Any] | JSONResponse:
-    """The chances for the board's page, with this device's key (the API's answer)."""
-    view = rendering.service(request).get(game_id)
-    tables.ensure(request, view, rendering.device_key(request, view))
-    return chances_body(request, view)
-
-
-@pages.get("/g/{game_id}/chancen.svg")
-async def chances_chart(request: Request, game_id: str) -> Response:
-    """Each player's win chance after every entry (SVG), for the end screen."""
-    t = rendering.translator(request)
-    lang = t.lang
-    view = await run_in_threadpool(rendering.service(request).get, game_id)
-    if chances_service(request).series_apart(view.variant):
-        # Jamb and Yams: thousands of bot games per position; the tabs show the chances now.
-        text = t(
-            "Für Jamb und Yams gibt es dieses Diagramm nicht; die Chancen stehen bei den Spielern."
-        )
-        return _placeholder(text, 200, 0)
-    if not tables.builds(request).readiness(view.variant).ready:
-        # A chart never starts a build; the API or a key holder's page does.
-        return _placeholder(t("Das Diagramm wird gezeichnet …"), 202, ASK_AGAIN)
-
-    words = {key: t(text) for key, text in CHART_WORDS.items()}
-    try:
-        svg = chances_service(request).chart(view, lang, words, tables.client_of(request))
-    except Busy as busy:
-        text = t("Gerade werden viele Diagramme gezeichnet. Bitte später noch einmal ansehen.")
-        return _placeholder(text, 503, busy.retry_after)
-    if svg is None:
-        return _placeholder(t("Das Diagramm wird gezeichnet …"), 202, ASK_AGAIN)
-    return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-cache"})
-
-
 router.include_router(api, prefix="/api")
-router.include_router(pages)
