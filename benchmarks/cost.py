@@ -309,6 +309,16 @@ def routes(at: Callable[[], httpx.Client], made: dict[str, Any]) -> dict[str, Re
             f"/g/{other(i, 2)}/analyse/verlauf.svg"
         ),
         "GET /g/ID/analyse (distinct games)": lambda i: get(f"/g/{other(i, 3)}/analyse"),
+        "GET /g/ID/analyse/alle (distinct games)": lambda i: get(f"/g/{other(i, 5)}/analyse/alle"),
+        "GET /api/games/ID/review (distinct games)": lambda i: get(
+            f"/api/games/{other(i, 6)}/review"
+        ),
+        "GET /api/games/ID/analysis (distinct games)": lambda i: get(
+            f"/api/games/{other(i, 1)}/analysis"
+        ),
+        "GET /api/games/ID/advice/win (half-played, distinct)": lambda i: get(
+            f"/api/games/{positions[(i + len(positions) // 2) % len(positions)]}/advice/win"
+        ),
         "GET /api/games/ID/advice (plain, no key)": lambda _: get(
             f"/api/games/{plain['id']}/advice"
         ),

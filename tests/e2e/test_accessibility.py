@@ -114,6 +114,8 @@ def test_no_serious_violation_on_any_page(browser: Browser, server: str, size: s
     expect(page.locator(".end")).to_be_visible()
     found += violations(page, "end screen")
     page.goto(f"{server}/g/{finished['id']}/analyse", wait_until="domcontentloaded")
+    # The review is made off the request: the page loads again until it is there.
+    expect(page.locator("#review-title")).to_be_visible(timeout=180_000)
     found += violations(page, "analysis")
     context.close()
     assert found == [], "\n".join(found)

@@ -16,6 +16,8 @@ from kniffel.solver.advice import advise, evaluate, reasons, turn_ends
 from kniffel.solver.advice.analysis import analyse
 from kniffel.web.present.advice_words import AdviceWords
 
+from .waiting import settled
+
 PRESETS = ["kniffel", "yahtzee", "rauf-runter", "dreifach"]
 HX = {"HX-Request": "true"}
 
@@ -132,7 +134,7 @@ def test_the_analysis_api_matches_the_analysis(
     _send(
         client, game, {"type": "enter", "player": "Ben", "cell": str(cell), "dice": [1, 2, 3, 4, 6]}
     )
-    response = client.get(f"/api/games/{game['id']}/analysis")
+    response = settled(client, f"/api/games/{game['id']}/analysis")
     assert response.status_code == 200, response.text
     data = response.json()
     assert data == analyse(service.get(game["id"]).game).as_dict()
@@ -140,7 +142,7 @@ def test_the_analysis_api_matches_the_analysis(
     assert data["decisions"][0]["choice"]["cell"] == str(worst.cell)
     assert data["players"]["Anna"]["loss"] > 10
     assert data["players"]["Ben"]["decisions"] == 1
-    top = client.get(f"/api/games/{game['id']}/analysis", params={"top": 1}).json()
+    top = settled(client, f"/api/games/{game['id']}/analysis", params={"top": 1}).json()
     assert [d["event"] for d in top["decisions"]] == [2]
     assert client.get("/api/games/nope/analysis").status_code == 404
 
@@ -370,11 +372,11 @@ def test_the_tipp_refuses_a_roll_it_cannot_be_in_words(client: TestClient, rolls
 def test_the_analysis_refuses_a_count_of_decisions_in_words(client: TestClient, top: str) -> None:
     """``?top=`` below 1 or no number is refused in words (it was dropped without a word)."""
     game = _new(client, "kniffel")
-    refused = client.get(f"/g/{game['id']}/analyse/alle?top={top}")
+    refused = settled(client, f"/g/{game['id']}/analyse/alle?top={top}")
     text = html.unescape(refused.text)
     assert refused.status_code == 422 and 'role="alert"' in text
     assert f"„{top}“ ist keine ganze Zahl ab 1." in text
-    french = html.unescape(client.get(f"/g/{game['id']}/analyse/alle?top={top}&lang=fr").text)
+    french = html.unescape(settled(client, f"/g/{game['id']}/analyse/alle?top={top}&lang=fr").text)
     assert f"« {top} » n’est pas un nombre entier d’au moins 1." in french
 
 
@@ -393,21 +395,21 @@ def test_the_analysis_page_lists_decisions_and_losses(
     client: TestClient, service: GameService, variant: str
 ) -> None:
     game = _new(client, variant)
-    empty = client.get(f"/g/{game['id']}/analyse/alle")
+    empty = settled(client, f"/g/{game['id']}/analyse/alle")
     assert empty.status_code == 200 and "Noch keine Entscheidungen." in empty.text
     _roll(client, game, "66661")
     _roll(client, game, "12345", keep=(1,))  # a poor keep
     _send(client, game, {"type": "enter", "player": "Anna", "cell": _first_allowed(service, game)})
     result = analyse(service.get(game["id"]).game)
-    text = html.unescape(client.get(f"/g/{game['id']}/analyse/alle").text)
+    text = html.unescape(settled(client, f"/g/{game['id']}/analyse/alle").text)
     assert "Analyse: " in text and "Erwarteter Verlust je Spieler" in text
     assert text.count('<tr class="costly" data-event="2">') == 1
     words = AdviceWords(Translator("de"))
     assert f"<td data-loss>{words.decimal(result.players['Anna'].loss)}</td>" in text
     assert "Behalten: 1" in text
-    english = html.unescape(client.get(f"/g/{game['id']}/analyse/alle?lang=en").text)
+    english = html.unescape(settled(client, f"/g/{game['id']}/analyse/alle?lang=en").text)
     assert "Expected loss per player" in english and "Keep: 1" in english
-    top = html.unescape(client.get(f"/g/{game['id']}/analyse/alle?top=1&lang=de").text)
+    top = html.unescape(settled(client, f"/g/{game['id']}/analyse/alle?top=1&lang=de").text)
     assert "Die 1 teuersten Entscheidungen" in top and top.count("data-event=") == 1
 
 

@@ -11,6 +11,8 @@ from fastapi.testclient import TestClient
 
 from kniffel.rules import ROWS
 
+from .waiting import settled
+
 #: The board reads the presets' tables; a server builds them at its first start.
 pytestmark = pytest.mark.usefixtures("preset_tables")
 
@@ -246,12 +248,12 @@ def test_the_tipp_auf_sieg_plays_for_the_win(client: TestClient) -> None:
     _enter(client, game, {"type": "roll", "player": "Ben", "dice": [6, 6, 6, 5, 1], "keep": [6, 6]})
     points = client.get(f"/api/games/{game['id']}/advice").json()
     assert points["choices"][0]["keep"] == [5, 6, 6, 6]
-    body = client.get(f"/api/games/{game['id']}/advice/win").json()
+    body = settled(client, f"/api/games/{game['id']}/advice/win").json()
     assert body["player"] == "Ben"
     best = body["choices"][0]
     assert best["action"] == "roll" and best["keep"] == [6, 6, 6]
     assert best["win"] == pytest.approx(0.5 / 36, abs=1e-4)  # two sixes tie: half a win
-    everything = client.get(f"/api/games/{game['id']}/advice/win?top=500").json()["choices"]
+    everything = settled(client, f"/api/games/{game['id']}/advice/win?top=500").json()["choices"]
     points_keep = next(c for c in everything if c.get("keep") == [5, 6, 6, 6])
     assert points_keep["win"] < 1e-4  # 23 and one die never reach 30
     finished = client.get("/api/games/nope/advice/win")

@@ -35,6 +35,8 @@ from kniffel.solver.chances.forecast import forecast
 from kniffel.solver.play.family import make_family_bot, play_game
 from kniffel.web.app import create_app
 
+from .waiting import settled
+
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
@@ -146,7 +148,7 @@ def test_the_tipp_panel_of_a_jamb_game_speaks_croatian_and_says_it_is_the_bots_h
 
 def test_auf_sieg_is_refused_plainly_for_jamb(client: TestClient) -> None:
     game = started(client, "jamb")
-    answer = client.get(f"/api/games/{game['id']}/advice/win")
+    answer = settled(client, f"/api/games/{game['id']}/advice/win")
     assert answer.status_code == 409 and answer.json()["code"] == "no_solver"
 
 
@@ -169,7 +171,7 @@ def test_the_review_of_a_finished_jamb_game_rates_a_known_bad_move_worse_than_th
     created = client.post("/api/records", json=json.loads(dumps(played)))
     assert created.status_code == 201, created.text
     game_id = created.json()["id"]
-    answer = client.get(f"/api/games/{game_id}/review")
+    answer = settled(client, f"/api/games/{game_id}/review")
     assert answer.status_code == 200, answer.text
     review = answer.json()
     assert review["source"] == "heuristic" and review["finished"] is True
@@ -185,11 +187,11 @@ def test_the_review_of_a_finished_jamb_game_rates_a_known_bad_move_worse_than_th
     assert any(d["choice"]["action"] == "announce" for d in others)  # announcements rated too
     assert review["costliest"][0] == 2
 
-    page = client.get(f"/g/{game_id}/analyse", params={"lang": "hr"})
+    page = settled(client, f"/g/{game_id}/analyse", params={"lang": "hr"})
     assert page.status_code == 200, page.text
     assert "Ocijenjeno prema jakom botu" in page.text
     assert "Upiši: Slobodna, Jedinice (0)" in page.text  # the blunder among the costliest
-    table = client.get(f"/g/{game_id}/analyse/alle", params={"lang": "de"})
+    table = settled(client, f"/g/{game_id}/analyse/alle", params={"lang": "de"})
     assert table.status_code == 200 and "Bewertet gegen den starken Bot" in table.text
     chart = client.get(f"/g/{game_id}/analyse/verlauf.svg")
     assert chart.status_code == 200 and "<svg" in chart.text

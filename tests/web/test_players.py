@@ -15,7 +15,7 @@ import pytest
 from alembic import command
 from alembic.config import Config
 from fastapi.testclient import TestClient
-from sqlalchemy import text
+from sqlalchemy import event, text
 
 from kniffel.board.bot_seats import BotSeats
 from kniffel.board.players.sample import random_record
@@ -27,6 +27,8 @@ from kniffel.store import GameStore, NewGame, open_engine
 from kniffel.store.database import MIGRATIONS
 from kniffel.store.results import ResultStore
 from kniffel.web.app import create_app
+
+from .waiting import settled
 
 
 @pytest.fixture
@@ -224,13 +226,13 @@ def test_the_review_page_links_a_seat_for_a_key_holder(
     _import(service, "kniffel", ["Anna", "Ben"], 9)
     game_id, _ = _import(service, "kniffel", ["Ben", "Annie"], 10)
     view = service.get(game_id)
-    watcher = client.get(f"/g/{game_id}/analyse?lang=de").text
+    watcher = settled(client, f"/g/{game_id}/analyse?lang=de").text
     assert 'action="/g/' not in watcher and 'href="/spieler/annie"' in watcher
     refused = client.post(f"/g/{game_id}/spieler", data={"seat": "1", "name": "Anna"})
     assert refused.status_code == 403
     assert client.get("/api/players/anna").json()["games"] == 1
     client.cookies.set("kniffel_key", view.key, path=f"/g/{game_id}")
-    page = client.get(f"/g/{game_id}/analyse?lang=de").text
+    page = settled(client, f"/g/{game_id}/analyse?lang=de").text
     assert f'action="/g/{game_id}/spieler"' in page
     bad = client.post(f"/g/{game_id}/spieler", data={"seat": "9", "name": "Anna"})
     assert bad.status_code == 422
@@ -239,7 +241,7 @@ def test_the_review_page_links_a_seat_for_a_key_holder(
     )
     assert done.status_code == 303
     assert client.get("/api/players/anna").json()["games"] == 2
-    after = html.unescape(client.get(f"/g/{game_id}/analyse").text)
+    after = html.unescape(settled(client, f"/g/{game_id}/analyse").text)
     assert "Zählt als: Anna" in after
 
 
@@ -429,3 +431,38 @@ def test_the_players_list_goes_on_over_pages(client: TestClient, service: GameSe
         refused = client.get(f"/spieler?seite={wrong}&lang=de")
         assert refused.status_code == 404
         assert "der Spielerliste gibt es nicht (Seiten 1 bis 2)" in html.unescape(refused.text)
+
+
+def test_keyless_reads_write_nothing(db_url: str) -> None:
+    """Issue 21: every read of the players' figures brought the summary rows up to date first,
+    in a write transaction (an UPDATE on every read, and a finished game summarised inside
+    somebody's read). Now the rows are brought up to date when a game is stored, at start and
+    by the background: a keyless read only reads."""
+    app = create_app(Settings(db=db_url, background=False))
+    with TestClient(app) as client:
+        service: GameService = app.state.service
+        game_id, _ = _import(service, "kniffel", ["Anna", "Ben"], 4)
+        written: list[str] = []
+
+        def spy(_c: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
+            if statement.lstrip().split()[0].upper() in {"INSERT", "UPDATE", "DELETE"}:
+                written.append(statement)
+
+        engine = service.store.engine
+        event.listen(engine, "before_cursor_execute", spy)
+        try:
+            for path in (
+                "/",
+                "/spieler",
+                "/spieler/anna",
+                "/api/players/anna",
+                "/export/spieler.csv",
+                "/export/spiele.csv",
+                f"/g/{game_id}",
+            ):
+                assert client.get(path).status_code == 200, path
+        finally:
+            event.remove(engine, "before_cursor_execute", spy)
+        assert written == []
+        # The rows were made when the game was stored: the reads saw it.
+        assert client.get("/api/players/anna").json()["games"] == 1

@@ -14,6 +14,8 @@ from kniffel.locales import Translator
 from kniffel.solver.advice.review import review
 from kniffel.web.present.review_words import ReviewWords
 
+from .waiting import settled
+
 NAME = "<b>$x$ Anna</b>"
 
 
@@ -49,7 +51,7 @@ def test_the_review_is_the_first_view_of_the_analysis(
 ) -> None:
     game = _game(client)
     result = review(service.get(game["id"]).game)
-    page = client.get(f"/g/{game['id']}/analyse")
+    page = settled(client, f"/g/{game['id']}/analyse")
     assert page.status_code == 200
     assert NAME not in page.text and html.escape(NAME) in page.text  # a name is never markup
     text = html.unescape(page.text)
@@ -67,7 +69,7 @@ def test_the_review_is_the_first_view_of_the_analysis(
     assert "Gewählt: Eintragen: Chance (30)" in costly
     assert "Besser: Eintragen: Kniffel (50)" in costly and "Patzer" in costly
     assert "Zug 1: Ben trug nur Punkte ein (Vierer, 12)" in text
-    english = html.unescape(client.get(f"/g/{game['id']}/analyse?lang=en").text)
+    english = html.unescape(settled(client, f"/g/{game['id']}/analyse?lang=en").text)
     assert "Game review: Kniffel" in english and "Chosen: Enter: Chance (30)" in english
     assert "blunder" in english and "not rated: 1 entry of points only" in english
 
@@ -90,15 +92,16 @@ def test_the_chart_is_drawn_from_the_review_and_waits_for_it(client: TestClient)
     assert drawn.status_code == 200 and "data-chart-pending" not in drawn.text
     assert client.get(path, headers={"Accept-Language": "de"}).text == drawn.text
     assert queued.worked == 1
-    other = _game(client)  # its page makes the review: the chart comes at once
-    assert client.get(f"/g/{other['id']}/analyse").status_code == 200
+    other = _game(client)  # its page has the review made: the chart comes at once
+    assert settled(client, f"/g/{other['id']}/analyse").status_code == 200
+    assert queued.worked == 2
     assert client.get(f"/g/{other['id']}/analyse/verlauf.svg").status_code == 200
-    assert queued.worked == 1
+    assert queued.worked == 2
 
 
 def test_the_chart_draws_names_as_text(client: TestClient) -> None:
     game = _game(client)
-    assert client.get(f"/g/{game['id']}/analyse").status_code == 200  # the review is made
+    assert settled(client, f"/g/{game['id']}/analyse").status_code == 200  # the review is made
     answer = client.get(f"/g/{game['id']}/analyse/verlauf.svg")
     assert answer.status_code == 200
     assert answer.headers["content-type"].startswith("image/svg+xml")
@@ -109,7 +112,7 @@ def test_the_chart_draws_names_as_text(client: TestClient) -> None:
 
 def test_the_review_json_is_the_review(client: TestClient, service: GameService) -> None:
     game = _game(client)
-    data = client.get(f"/api/games/{game['id']}/review").json()
+    data = settled(client, f"/api/games/{game['id']}/review").json()
     expected = review(service.get(game["id"]).game).as_dict()
     assert data == json.loads(json.dumps(expected))
     assert data["players"][NAME]["counts"]["patzer"] == 1
@@ -118,7 +121,7 @@ def test_the_review_json_is_the_review(client: TestClient, service: GameService)
 
 def test_a_game_without_decisions_says_so(client: TestClient) -> None:
     response = client.post("/api/games", json={"variant": "rauf-runter", "players": ["Anna"]})
-    page = client.get(f"/g/{response.json()['id']}/analyse")
+    page = settled(client, f"/g/{response.json()['id']}/analyse")
     assert page.status_code == 200 and "Noch keine Entscheidungen." in page.text
     assert "verlauf.svg" not in page.text
 
@@ -132,7 +135,7 @@ def test_an_opened_review_gives_the_players_their_accuracy(
 
     view = service.import_record(random_record("kniffel", ["Anna", "Ben"], random.Random(3)))
     assert client.get("/api/players/anna").json()["accuracy"] is None
-    assert client.get(f"/g/{view.id}/analyse").status_code == 200
+    assert settled(client, f"/g/{view.id}/analyse").status_code == 200
     result = review(view.game)
     data = client.get("/api/players/anna").json()
     anna = result.player("Anna")

@@ -5,17 +5,17 @@ solver tables are valued by the ``best`` family bot's heuristic (:meth:`AdviceSe
 One :class:`AdviceService` per app (``app.state.advice``) holds what is kept between requests:
 the analyses by game version. The Tipp's simulated reasons are worked out by the solver's
 background thread (:mod:`kniffel.solver.advice.reasons`); a request asks for them with a time
-limit and answers with what is ready.
+limit and answers with what is ready. "Auf Sieg" lists go through a bounded queue
+(:class:`~kniffel.board.queued.Queued`: :data:`WINS_QUEUE` waiting, :data:`WINS_PER_CLIENT` per
+client, one worker thread at ``nice`` 10), so no request works one out (issue 21).
 """
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
-from concurrent.futures import TimeoutError as StillWorking
 from typing import TYPE_CHECKING
 
+from kniffel.board.queued import Busy, Queued
 from kniffel.board.views import GameView
 from kniffel.kept import Kept
 from kniffel.rules import AnnounceAction, Dice, EnterAction, KniffelError, RollAction, Variant
@@ -29,17 +29,25 @@ if TYPE_CHECKING:  # the solver (numpy) is imported by the first request that ne
 
 __all__ = [
     "PENDING",
+    "WINS_KEPT",
+    "WINS_PER_CLIENT",
     "WINS_QUEUE",
     "AdviceService",
     "Analysis",
+    "Busy",
     "Position",
     "Reasons",
     "WinChoice",
     "WinsPending",
 ]
 
-#: "Auf Sieg" lists being worked out at most; beyond, a panel shows none until asked again.
+#: "Auf Sieg" lists waiting to be worked out, at most (all clients); beyond, a panel shows
+#: none until asked again and the API answers 503 ``wins_busy``.
 WINS_QUEUE = 8
+#: "Auf Sieg" lists one client may have waiting (a device asks for one position at a time).
+WINS_PER_CLIENT = 4
+#: "Auf Sieg" lists kept once worked out.
+WINS_KEPT = 64
 
 
 class WinsPending:
@@ -54,10 +62,10 @@ class AdviceService:
 
     def __init__(self, analyses: int = 32) -> None:
         self._analyses: Kept[tuple[str, int], Analysis] = Kept(analyses)
-        self._lock = threading.Lock()
-        self._wins: Kept[tuple[object, ...], list[WinChoice] | None] = Kept(64)
-        self._working: dict[tuple[object, ...], Future[list[WinChoice] | None]] = {}
-        self._pool: ThreadPoolExecutor | None = None
+        # The lists in a 1-tuple: a position without one (None) is worked out too.
+        self.wins_queued: Queued[tuple[object, ...], tuple[list[WinChoice] | None]] = Queued(
+            "auf-sieg", queue=WINS_QUEUE, per_client=WINS_PER_CLIENT, kept=WINS_KEPT
+        )
 
     @staticmethod
     def is_exact(variant: Variant) -> bool:
@@ -123,48 +131,55 @@ class AdviceService:
             return None
 
     def wins_within(
-        self, view: GameView, position: Position, seconds: float
+        self, view: GameView, position: Position, seconds: float, client: str
     ) -> list[WinChoice] | WinsPending | None:
-        """:meth:`wins`, worked out by one thread of the service and waited for at most
+        """:meth:`wins`, worked out by the service's "Auf Sieg" queue and waited for at most
         ``seconds``; else :data:`PENDING` (the first list of a late position prepares the
-        ``win`` bot's exact late mode: seconds on a busy machine)."""
+        ``win`` bot's exact late mode: seconds on a busy machine). ``None`` also when the
+        queue or ``client``'s share of it is full: the panel then shows none."""
         if len(view.game.players) < 2 or self.heuristic(view.variant):
             return None
-        key = (view.id, view.version, position.dice, position.rolls)
-        with self._lock:
-            found = self._working.get(key)
-            if found is None:
-                if len(self._working) >= WINS_QUEUE:
-                    return None
-                if self._pool is None:
-                    self._pool = ThreadPoolExecutor(1, thread_name_prefix="auf-sieg")
-                found = self._pool.submit(
-                    lambda: self._wins.get(key, lambda: self.wins(view, position))
-                )
-                self._working[key] = found
-        # Outside the lock: a future already done runs the callback at once, in this thread,
-        # and _forget takes the lock (it deadlocked every later Tipp of the app).
-        found.add_done_callback(lambda _: self._forget(key))
+        key = ("tipp", view.id, view.version, position.dice, position.rolls)
         try:
-            return found.result(timeout=seconds)
-        except StillWorking:
-            return PENDING
+            found = self.wins_queued.ask_within(
+                key, client, lambda _: (self.wins(view, position),), seconds, kind=view.id
+            )
+        except Busy:
+            return None
+        return PENDING if isinstance(found, float) else found[0]
 
-    def _forget(self, key: tuple[object, ...]) -> None:
-        with self._lock:
-            self._working.pop(key, None)
+    def wins_of(
+        self, view: GameView, dice: Dice | None, rolls: int, client: str
+    ) -> list[WinChoice] | float:
+        """The API's "Auf Sieg" list (every choice, the best first) if it is worked out; else
+        how far its work is (0 to 1), queued. Raises :class:`Busy` when the queue or
+        ``client``'s share of it is full, and the rules' refusal of ``dice`` and ``rolls``."""
+        from kniffel.solver.chances.winbot import win_choices
+
+        game = view.game
+        key = ("api", view.id, view.version, dice, rolls)
+        found = self.wins_queued.ask(
+            key, client, lambda _: (win_choices(game, dice, rolls),), kind=view.id
+        )
+        return found if isinstance(found, float) else found[0] or []
 
     def close(self) -> None:
-        with self._lock:
-            pool, self._pool = self._pool, None
-        if pool is not None:
-            pool.shutdown(wait=True, cancel_futures=True)
+        self.wins_queued.close()
+
+    def open(self) -> None:
+        """Take work again after :meth:`close` (an app's lifespan may start more than once)."""
+        self.wins_queued.open()
 
     def analysis(self, view: GameView) -> Analysis:
-        """The analysis of a stored game at its version (a page and its JSON ask for one)."""
+        """The analysis of a stored game at its version, computed here when it is not kept
+        (the review's queue and the background thread call it, never a request)."""
         from kniffel.solver.advice.analysis import analyse
 
         return self._analyses.get((view.id, view.version), lambda: analyse(view.game))
+
+    def kept_analysis(self, view: GameView) -> Analysis | None:
+        """The analysis of ``view`` at its version if it is kept (what a request may read)."""
+        return self._analyses.find((view.id, view.version))
 
 
 def _asked(

@@ -13,31 +13,26 @@ off the request (docs/board.md, "Gewinnchancen"; docs/solver.md, "Win chances").
   Rauf-Runter game, a minute or more for eight players on a busy machine), so no request
   computes it: the first one queues it and answers at once that it is being drawn; one
   worker thread draws the charts one after the other and keeps the latest :data:`KEPT`.
-  The queue holds at most ``queue`` charts, and one client at most ``per_client`` of them
-  (:class:`ChartsBusy` beyond), so nobody can pile up work for everybody; the worker runs
-  at a lower priority than the requests (``nice`` 10).
+  The queue (a :class:`~kniffel.board.queued.Queued` keyed by game, version and language)
+  holds at most ``queue`` charts, and one client at most ``per_client`` of them
+  (:class:`~kniffel.board.queued.Busy` beyond), so nobody can pile up work for everybody; the
+  worker runs at a lower priority than the requests (``nice`` 10).
 """
 
 from __future__ import annotations
 
-import contextlib
-import os
-import threading
-from collections import deque
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kniffel.board.queued import Busy, Queued
 from kniffel.board.views import GameView
 from kniffel.kept import Kept
 from kniffel.locales import Translator
-from kniffel.rules import Dice, Game, Variant
+from kniffel.rules import Game, Variant
 
 if TYPE_CHECKING:  # the solver (numpy) is imported by the first request that needs it
     from kniffel.solver.chances.forecast import Chances
     from kniffel.solver.chances.series import Series
-    from kniffel.solver.chances.winbot import WinChoice
 
 __all__ = [
     "KEPT",
@@ -48,7 +43,6 @@ __all__ = [
     "QUEUE",
     "Busy",
     "ChancesService",
-    "ChartsBusy",
 ]
 
 #: Charts waiting to be drawn, at most (all clients together).
@@ -57,8 +51,6 @@ QUEUE = 8
 PER_CLIENT = 2
 #: Series and charts kept once drawn.
 KEPT = 16
-#: Seconds a refused client is told to wait.
-RETRY_AFTER = 10
 #: Live chances (one game version each) waiting to be worked out, at most (all clients).
 LIVE_QUEUE = 16
 #: Live chances one client may have waiting (a device at the table asks for one at a time).
@@ -76,23 +68,6 @@ class ChancesPending(Exception):
         self.progress = progress
 
 
-class ChartsBusy(Exception):
-    """The chart queue is full, or this client already has its share waiting."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(f"charts busy: {reason}")
-        self.reason = reason
-        self.retry_after = RETRY_AFTER
-
-
-@dataclass(frozen=True)
-class _Job:
-    key: tuple[str, int, str]  # game id, version, language
-    client: str
-    game: Game
-    words: tuple[tuple[str, str], ...]  # the chart's words in the language
-
-
 class ChancesService:
     """The board's win chances: one per app (``app.state.chances``)."""
 
@@ -108,13 +83,11 @@ class ChancesService:
         self.live: Queued[tuple[str, int], Chances] = Queued(
             "chances-live", queue=live_queue, per_client=live_per_client, kept=LIVE_KEPT
         )
+        #: The end charts by (game, version, language), drawn one after the other.
+        self.charts: Queued[tuple[str, int, str], str] = Queued(
+            "chances-charts", queue=queue, per_client=per_client, kept=KEPT
+        )
         self._series: Kept[tuple[str, int], Series] = Kept(KEPT)
-        self._lock = threading.Condition()
-        self._charts: Kept[tuple[str, int, str], str] = Kept(KEPT)
-        self._waiting: deque[_Job] = deque()
-        self._drawing: _Job | None = None
-        self._closed = False
-        self._worker: threading.Thread | None = None
         #: Series computed so far (what the tests and the cost benchmark count).
         self.series_computed = 0
 
@@ -141,101 +114,58 @@ class ChancesService:
 
         return not solvable(variant)
 
-    def wins(self, game: Game, dice: Dice | None, rolls: int) -> list[WinChoice]:
-        """The choices of the player to move by their chance to finish first ("Auf Sieg")."""
-        from kniffel.solver.chances.winbot import win_choices
-
-        return win_choices(game, dice, rolls)
-
     # ---------------------------------------------------------------- chart
 
     def chart(self, view: GameView, lang: str, words: Mapping[str, str], client: str) -> str | None:
         """The chart's SVG if it is drawn; else ``None``, and it is queued (once).
 
-        ``words``: the chart's title and axis labels in ``lang``. Raises :class:`ChartsBusy`
-        when the queue is full or ``client`` has :attr:`per_client` charts waiting.
+        ``words``: the chart's title and axis labels in ``lang``. Raises
+        :class:`~kniffel.board.queued.Busy` when the queue is full or ``client`` has
+        :attr:`per_client` charts waiting.
         """
         key = (view.id, view.version, lang)
-        with self._lock:
-            drawn = self._charts.find(key)
-            if drawn is not None:
-                return drawn
-            if (self._drawing is not None and self._drawing.key == key) or any(
-                job.key == key for job in self._waiting
-            ):
-                return None
-            if self._closed:
-                raise ChartsBusy("closed")
-            if len(self._waiting) >= self.queue:
-                raise ChartsBusy("queue")
-            if sum(job.client == client for job in self._waiting) >= self.per_client:
-                raise ChartsBusy("client")
-            self._waiting.append(_Job(key, client, view.game, tuple(words.items())))
-            self._start()
-            self._lock.notify_all()
-        return None
+        game, named = view.game, tuple(words.items())
+
+        def work(_progress: Callable[[float], None]) -> str:
+            return self._draw(key, game, named)
+
+        try:
+            found = self.charts.ask(key, client, work)
+        except Busy:
+            raise
+        except Exception:  # it could not be drawn (logged by the queue): not drawn again
+            return None
+        return None if isinstance(found, float) else found
 
     def waiting(self) -> int:
         """Charts queued or being drawn."""
-        with self._lock:
-            return len(self._waiting) + (self._drawing is not None)
+        return self.charts.waiting()
 
     def join(self, timeout: float | None = None) -> bool:
         """Wait until no chart is queued or being drawn (tests, shutdown)."""
-        with self._lock:
-            return self._lock.wait_for(
-                lambda: not self._waiting and self._drawing is None, timeout=timeout
-            )
+        return self.charts.join(timeout)
 
     def open(self) -> None:
         """Take work again after :meth:`close` (an app's lifespan may start more than once)."""
         self.live.open()
-        with self._lock:
-            self._closed = False
+        self.charts.open()
 
     def close(self) -> None:
         self.live.close()
-        with self._lock:
-            self._closed = True
-            self._waiting.clear()
-            self._lock.notify_all()
-        if self._worker is not None:
-            self._worker.join(timeout=60)
+        self.charts.close()
 
-    def _start(self) -> None:
-        if self._worker is None or not self._worker.is_alive():
-            self._worker = threading.Thread(target=self._work, name="chances-charts", daemon=True)
-            self._worker.start()
-
-    def _work(self) -> None:
-        with contextlib.suppress(OSError, AttributeError):  # lower priority: Linux threads only
-            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
-        while True:
-            with self._lock:
-                self._lock.wait_for(lambda: self._waiting or self._closed)
-                if self._closed:
-                    return
-                job = self._drawing = self._waiting.popleft()
-            try:
-                svg = self._draw(job)
-            except Exception:  # a chart that cannot be drawn must not stop the others
-                svg = None
-            with self._lock:
-                if svg is not None:
-                    self._charts.put(job.key, svg)
-                self._drawing = None
-                self._lock.notify_all()
-
-    def _draw(self, job: _Job) -> str:
+    def _draw(
+        self, key: tuple[str, int, str], game: Game, words: tuple[tuple[str, str], ...]
+    ) -> str:
         from kniffel.charts.chances import chances_chart_svg
 
-        game_id, version, lang = job.key
-        series = self._series.get((game_id, version), lambda: self._series_of(job.game))
+        game_id, version, lang = key
+        series = self._series.get((game_id, version), lambda: self._series_of(game))
         # The page's language writes the numbers and the description too (docs/board.md).
-        return chances_chart_svg(series, Translator(lang), **dict(job.words))
+        return chances_chart_svg(series, Translator(lang), **dict(words))
 
     def _series_of(self, game: Game) -> Series:
         from kniffel.solver.chances.series import chances_over
 
         self.series_computed += 1
-        return chances_over(game, cancelled=lambda: self._closed)
+        return chances_over(game, cancelled=lambda: self.charts.closed)

@@ -114,6 +114,28 @@ class Queued(Generic[K, V]):
             self._lock.notify_all()
         return 0.0
 
+    def ask_within(
+        self,
+        key: K,
+        client: str,
+        work: Callable[[Progress], V],
+        seconds: float,
+        *,
+        kind: Hashable = None,
+    ) -> V | float:
+        """:meth:`ask`, waiting at most ``seconds`` for the figures (a panel that shows them
+        when they come quickly, and otherwise says they are on their way)."""
+        asked = self.ask(key, client, work, kind=kind)
+        if not isinstance(asked, float):
+            return asked
+        with self._lock:
+            self._lock.wait_for(lambda: not self._pending(key), timeout=seconds)
+        return self.ask(key, client, work, kind=kind)
+
+    def _pending(self, key: K) -> bool:
+        working = self._working is not None and self._working.key == key
+        return working or any(job.key == key for job in self._waiting)
+
     def waiting(self) -> int:
         """Jobs queued or being worked on."""
         with self._lock:

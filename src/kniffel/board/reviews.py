@@ -5,11 +5,13 @@ The review is made from the game's analysis (the Tipp's per-decision values), wh
 advice keeps per version; this service is handed the function that reads it, so a page, its
 chart and its JSON cost one analysis (docs/board.md, "Spielbericht").
 
-The chart is drawn only from a review already made (by the background thread once a game is
-finished, or by the review page): a chart asked for before is queued
-(:class:`~kniffel.board.queued.Queued`, :data:`QUEUE` waiting and :data:`PER_CLIENT` per
-client) and its request answers at once how far it is, so nobody can make a request of the
-chart cost a whole review (issue 21).
+No request makes a review (a game nobody has reviewed costs a quarter of a CPU-second and
+more): the review page, the full table, their JSON and the chart ask :meth:`ReviewService.ask`,
+which answers the review when it is made (by the background thread once a game is finished, or
+by this queue) and otherwise queues it (:class:`~kniffel.board.queued.Queued`, :data:`QUEUE`
+waiting and :data:`PER_CLIENT` per client, a newer version of a game replacing its waiting
+older one) and answers at once how far it is, so nobody can make a request cost a whole
+review (issue 21).
 """
 
 from __future__ import annotations
@@ -28,22 +30,28 @@ if TYPE_CHECKING:  # the solver (numpy) is imported by the first review, not at 
 
 __all__ = ["PER_CLIENT", "QUEUE", "Busy", "Review", "ReviewService"]
 
-#: Reviews waiting for a chart, at most (all clients together).
-QUEUE = 4
-#: Reviews one client may have waiting for a chart.
+#: Reviews waiting to be made, at most (all clients together).
+QUEUE = 8
+#: Reviews one client may have waiting.
 PER_CLIENT = 2
 
 
 class ReviewService:
     """Reviews of stored games, kept per (game, version); one per app (``app.state.reviews``)."""
 
-    def __init__(self, results: ResultStore, analysis: Callable[[GameView], Analysis]) -> None:
+    def __init__(
+        self,
+        results: ResultStore,
+        analysis: Callable[[GameView], Analysis],
+        analysed: Callable[[GameView], Analysis | None] = lambda _: None,
+    ) -> None:
         self.results = results
         self.analysis = analysis  # the advice's analysis, kept per version
+        self.analysed = analysed  # the advice's analysis if it is kept (nothing computed)
         self._reviews: Kept[tuple[str, int], Review] = Kept()
         self._charts: Kept[tuple[str, int, str], str] = Kept()
         self.queued: Queued[tuple[str, int], Review] = Queued(
-            "review-charts", queue=QUEUE, per_client=PER_CLIENT, kept=QUEUE
+            "reviews", queue=QUEUE, per_client=PER_CLIENT, kept=QUEUE
         )
 
     def review(self, view: GameView, *, store: bool = True) -> Review:
@@ -63,6 +71,27 @@ class ReviewService:
 
         return self._reviews.get((view.id, view.version), compute)
 
+    def ask(self, view: GameView, client: str) -> Review | float:
+        """The review of ``view`` at its version if it is made; else how far its work is (0 to
+        1), queued for the service's worker (which stores a finished game's figures as
+        :meth:`review` does). Raises :class:`~kniffel.board.queued.Busy` when the queue or
+        ``client``'s share of it is full."""
+        made = self._reviews.find((view.id, view.version))
+        if made is not None:
+            return made
+        return self.queued.ask(
+            (view.id, view.version), client, lambda _: self.review(view), kind=view.id
+        )
+
+    def analysis_of(self, view: GameView, client: str) -> Analysis | float:
+        """The analysis of ``view`` at its version if it is kept or its review made; else as
+        :meth:`ask` (the review's work makes the analysis too)."""
+        kept = self.analysed(view)
+        if kept is not None:
+            return kept
+        made = self.ask(view, client)
+        return made if isinstance(made, float) else made.analysis
+
     def store_figures(self, view: GameView, review: Review) -> None:
         figures = [(p.accuracy, p.loss, p.decisions) for p in review.players]
         self.results.set_review(view.id, view.version, figures)
@@ -78,16 +107,10 @@ class ReviewService:
         drawn = self._charts.find(key)
         if drawn is not None:
             return drawn
-        made = self._reviews.find((view.id, view.version))
-        if made is None:
-            asked = self.queued.ask(
-                (view.id, view.version), client, lambda _: self.review(view), kind=view.id
-            )
-            if isinstance(asked, float):
-                return asked
-            made = asked
-        found = made
-        return self._charts.get(key, lambda: draw(found))
+        made = self.ask(view, client)
+        if isinstance(made, float):
+            return made
+        return self._charts.get(key, lambda: draw(made))
 
     def close(self) -> None:
         self.queued.close()

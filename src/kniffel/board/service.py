@@ -12,6 +12,7 @@ replay nothing (docs/architecture.md).
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 import secrets
 from collections.abc import Callable, Mapping, Sequence
@@ -62,6 +63,8 @@ from kniffel.store import (
 )
 from kniffel.store.group_commit import GroupCommit
 from kniffel.store.replays import CachedReplay, ReplayCache
+
+_log = logging.getLogger(__name__)
 
 __all__ = [
     "BOT_NAMES",
@@ -146,6 +149,10 @@ class GameService:
         self.hub = hub
         self.bots: BotDriver = bots if bots is not None else NoBots()
         self._dice = dice if dice is not None else SystemRandom()
+        #: Called with the view after a stored change that ends a game or reopens one, and
+        #: after an import of a finished game (the players' summary rows are synced there,
+        #: never in a read; docs/architecture.md).
+        self.on_finished: list[Callable[[GameView], None]] = []
 
     # ----------------------------------------------------------------- create
 
@@ -216,7 +223,17 @@ class GameService:
             events,
             summary=summary_of(game),
         )
-        return self._view(stored, self._remember(stored, game, tuple(events)))
+        view = self._view(stored, self._remember(stored, game, tuple(events)))
+        if view.game.is_finished:
+            self._tell_finished(view)
+        return view
+
+    def _tell_finished(self, view: GameView) -> None:
+        for hears in self.on_finished:
+            try:
+                hears(view)
+            except Exception:  # the change is stored; a listener's failure must not undo it
+                _log.exception("after storing %s", view.id)
 
     # ------------------------------------------------------------------- read
 
@@ -509,7 +526,10 @@ class GameService:
             winners=summary.winners,
         )
         events = (*pending.cached.events, pending.payload)
-        return self._view(after, self._remember(after, pending.game, events))
+        view = self._view(after, self._remember(after, pending.game, events))
+        if pending.stored.finished or summary.finished:  # ended, reopened, or changed after
+            self._tell_finished(view)
+        return view
 
     # ---------------------------------------------------------------- helpers
 

@@ -3,10 +3,12 @@
 A finished game gets one ``player_results`` row per seat (its total, place,
 upper bonus per column, Kniffels, the player's name and the name it is linked
 to) so that statistics over years of games never replay history. The rows are
-kept up to date lazily: :meth:`ResultStore.sync` summarises every finished game
+kept up to date by :meth:`ResultStore.sync`, which summarises every finished game
 whose rows are missing or older than the game (a correction after the end
-changes the version), and only rows at the game's version and of a finished
-game count (:meth:`ResultStore.rows`). Migration ``0003_player_results``
+changes the version); only rows at the game's version and of a finished
+game count (:meth:`ResultStore.rows`). It runs on writes (a game that ends or reopens, a
+link, a review's figures), at the board's start and in its background thread, never in a
+read: a read only reads (issue 21). Migration ``0003_player_results``
 fills them for the games that were finished before.
 
 A player is recognised across games by name, case and surrounding spaces
@@ -290,6 +292,14 @@ class ResultStore:
         #: them, the players' CSV, is kept for one generation).
         self.generation = 0
 
+    def _synced_once(self) -> None:
+        """A read brings nothing up to date (issue 21: a keyless read wrote): the rows are
+        synced when a game is stored (:class:`~kniffel.board.players.service.PlayerService`
+        hears of it), at the board's start and by its background thread. Only a store that
+        never synced (the command line's, a test's) syncs once at its first read."""
+        if self._checked is None:
+            self.sync()
+
     def sync(self) -> int:
         """Bring every finished game's rows up to date.
 
@@ -313,7 +323,7 @@ class ResultStore:
         """The player page's figures of ``name`` (see :mod:`kniffel.store.player_figures`)."""
         from kniffel.store import player_figures  # it imports this module's table
 
-        self.sync()
+        self._synced_once()
         with self.engine.connect() as connection:
             return player_figures.figures(connection, player_key(name))
 
@@ -322,14 +332,14 @@ class ResultStore:
         CSV): a fixed number of queries however many players there are."""
         from kniffel.store import player_figures  # it imports this module's table
 
-        self.sync()
+        self._synced_once()
         with self.engine.connect() as connection:
             return sorted(player_figures.every_figures(connection), key=lambda raw: raw.key)
 
     def series(self, name: str) -> list[tuple[str, int, float | None]]:
         from kniffel.store import player_figures  # it imports this module's table
 
-        self.sync()
+        self._synced_once()
         with self.engine.connect() as connection:
             return player_figures.series(connection, player_key(name))
 
@@ -337,7 +347,7 @@ class ResultStore:
         """How often ``name`` made each total in ``variant``."""
         from kniffel.store import player_figures  # it imports this module's table
 
-        self.sync()
+        self._synced_once()
         with self.engine.connect() as connection:
             return player_figures.totals(connection, player_key(name), variant)
 
@@ -345,21 +355,21 @@ class ResultStore:
         """The name shown for ``name``'s player, ``None`` without a finished game."""
         from kniffel.store import player_figures  # it imports this module's table
 
-        self.sync()
+        self._synced_once()
         with self.engine.connect() as connection:
             return player_figures.shown_name(connection, player_key(name))
 
     def leaders(self) -> list[tuple[str, str, str, int, float, int, int]]:
         from kniffel.store import player_figures  # it imports this module's table
 
-        self.sync()
+        self._synced_once()
         with self.engine.connect() as connection:
             return player_figures.leaders(connection)
 
     def players(self) -> list[tuple[str, str, int, int, int, int, bool]]:
         from kniffel.store import player_figures  # it imports this module's table
 
-        self.sync()
+        self._synced_once()
         with self.engine.connect() as connection:
             return player_figures.players(connection)
 
@@ -368,7 +378,7 @@ class ResultStore:
     ) -> list[PlayerResult]:
         """The current rows (of ``player``, or of every seat of the games ``with_player`` played),
         oldest game first."""
-        self.sync()
+        self._synced_once()
         query = (
             select(PLAYER_RESULTS)
             .join(GAMES, GAMES.c.id == PLAYER_RESULTS.c.game_id)
@@ -448,7 +458,7 @@ class ResultStore:
 
     def unreviewed(self, limit: int = 20) -> list[tuple[str, int]]:
         """Finished games (id, version) whose rows have no review figures yet, newest first."""
-        self.sync()
+        self._synced_once()
         with self.engine.connect() as connection:
             found = connection.execute(
                 select(PLAYER_RESULTS.c.game_id, PLAYER_RESULTS.c.version)
@@ -461,7 +471,7 @@ class ResultStore:
 
     def counted_names(self, game_id: str) -> dict[int, str]:
         """The name each seat of a finished game counts as (its linked name, or its own)."""
-        self.sync()
+        self._synced_once()
         with self.engine.connect() as connection:
             found = connection.execute(
                 select(PLAYER_RESULTS.c.seat, PLAYER_RESULTS.c.name, PLAYER_RESULTS.c.linked).where(

@@ -23,15 +23,21 @@ from kniffel.board.service import BotDriver
 from kniffel.board.tables import TableReadiness
 from kniffel.kept import Kept
 from kniffel.settings import Settings
-from kniffel.web import advice_routes, chances_routes
-from kniffel.web.api import api, health, live, tables
+from kniffel.web.api import advice, api, chances, health, live, tables
 from kniffel.web.middleware import access_log, outage
 from kniffel.web.middleware.body_limit import BodyLimit
 from kniffel.web.middleware.changes_first import ChangesFirst, Turns
 from kniffel.web.middleware.errors import COMMON_ERRORS, document_errors, install_error_handlers
 from kniffel.web.middleware.origin import SameOriginForms
 from kniffel.web.middleware.security import SecurityHeaders
-from kniffel.web.pages import board_pages, player_routes, review_routes, start
+from kniffel.web.pages import (
+    advice_pages,
+    board_pages,
+    chances_pages,
+    player_routes,
+    review_routes,
+    start,
+)
 from kniffel.web.rendering import templates
 from kniffel.web.template_cache import keep_compiled
 
@@ -66,6 +72,7 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         app.state.chances.open()  # closed by an earlier lifespan of this app (tests)
+        app.state.advice.open()
         driver = bots if bots is not None else BotSeats()
         if isinstance(driver, BotSeats):
             driver.use_tables(readiness.builds)
@@ -79,7 +86,12 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
             lambda variant: readiness.readiness(variant).ready,
             simulate=settings.background,
         )
-        reviews = app.state.reviews = ReviewService(players.results, app.state.advice.analysis)
+        # Synced at start, on writes and in the background; a read never writes (issue 21).
+        await run_in_threadpool(players.results.sync)
+        advice = app.state.advice
+        reviews = app.state.reviews = ReviewService(
+            players.results, advice.analysis, advice.kept_analysis
+        )
         if settings.prebuild_tables:
             # In the background: the worker skips the tables already on disk.
             readiness.start_presets()
@@ -156,9 +168,11 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
     app.include_router(start.router)
     app.include_router(api.router, prefix="/api")
     app.include_router(live.router, prefix="/api")
-    app.include_router(advice_routes.router)
+    app.include_router(advice.router)
+    app.include_router(advice_pages.router)
     app.include_router(review_routes.router)
-    app.include_router(chances_routes.router)
+    app.include_router(chances.router)
+    app.include_router(chances_pages.router)
     app.include_router(player_routes.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

@@ -49,7 +49,6 @@ class Listings:
 
     def current(self) -> Listing:
         with self._lock:
-            self._results.sync()
             generation, now = self._results.generation, time.monotonic()
             kept = self._kept
             if kept is not None and kept.generation == generation and now - kept.made < self._fresh:

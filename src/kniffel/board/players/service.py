@@ -19,7 +19,7 @@ from kniffel.board.players.exchange import games_csv, players_csv
 from kniffel.board.players.listing import Listing, Listings
 from kniffel.board.players.stats import LeaderboardRow, PlayerStats, player_stats
 from kniffel.board.players.yardstick import Simulations, Yardstick, yardstick
-from kniffel.board.service import GameService
+from kniffel.board.service import GameService, GameView
 from kniffel.rules import Variant, get_variant
 from kniffel.store.player_figures import bins
 from kniffel.store.results import ResultStore, player_key
@@ -69,6 +69,8 @@ class PlayerService:
     ) -> None:
         self.games = games
         self.results = ResultStore(games.store.engine)
+        # The summary rows follow the games as they are stored, never in a read (issue 21).
+        games.on_finished.append(self._stored)
         self._listings = Listings(self.results)
         self.simulations = _simulations(ready) if simulate else None
         #: Called when a page asks for work the background does (it looks at once).
@@ -160,13 +162,15 @@ class PlayerService:
             shown["bot_pending"] = pending
         return data
 
+    def _stored(self, _view: GameView) -> None:
+        self.results.sync()
+
     # ---------------------------------------------------------------------- CSV
 
     def games_csv(self) -> str:
         """Every seat of every finished game (the columns of ``kniffel export --csv``), made
         again only when the summary rows changed (or after :data:`CSV_FRESH`): it reads every
         summary row, about 50 CPU-ms for 1,000 seats (docs/benchmarks.md, "Cost per request")."""
-        self.results.sync()
         generation, now = self.results.generation, time.monotonic()
         kept = self._games_csv
         if kept is not None and kept[0] == generation and now - kept[1] < CSV_FRESH:
@@ -178,7 +182,6 @@ class PlayerService:
     def players_csv(self) -> str:
         """The players' CSV, made again only when the summary rows changed (or after
         :data:`CSV_FRESH`): made anew it costs about 0.1 ms a player."""
-        self.results.sync()
         generation, now = self.results.generation, time.monotonic()
         kept = self._csv
         if kept is not None and kept[0] == generation and now - kept[1] < CSV_FRESH:

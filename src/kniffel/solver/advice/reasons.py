@@ -19,6 +19,8 @@ page need not wait for them (:func:`pending` says how far it is).
 
 from __future__ import annotations
 
+import contextlib
+import os
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -382,6 +384,9 @@ class _Background:
             return self._done.wait_for(lambda: not self._progress, timeout=seconds)
 
     def _work(self) -> None:
+        # Below the requests (issue 21): a busy background never slows an entry down.
+        with contextlib.suppress(OSError, AttributeError):  # Linux threads only
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
         while True:
             with self._lock:
                 newest = self._wanted.pop_newest()

@@ -9,6 +9,10 @@
 - ``GET /api/games/{id}/review``: the review as JSON (the analysis's keys
   plus ``accuracy``, ``counts``, ``loss_per_decision`` … per player).
 
+No request makes a review: the page and the JSON of a game version not reviewed yet queue it
+(:meth:`~kniffel.board.reviews.ReviewService.ask`) and answer at once, the page a waiting page
+that asks again by itself, the JSON 202 ``review_pending`` (issue 21).
+
 Reviews are kept per game version by the app's
 :class:`~kniffel.board.reviews.ReviewService` (``app.state.reviews``), so a page, its
 chart and its JSON cost one analysis.
@@ -19,16 +23,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import Response
+from fastapi.responses import JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from kniffel.board.advice import AdviceService
 from kniffel.board.reviews import Busy, ReviewService
 from kniffel.board.service import GameView
 from kniffel.web import rendering
-from kniffel.web.advice_routes import waiting_page
-from kniffel.web.api import tables
+from kniffel.web.api import pending, tables
 from kniffel.web.api.api import OPTIONAL_KEY, Key
+from kniffel.web.pages.advice_pages import queued_page, waiting_page
 from kniffel.web.pages.player_routes import player_href, players_of
 from kniffel.web.present.pending_chart import pending_chart
 from kniffel.web.present.review_chart import expected_chart_svg
@@ -59,18 +63,30 @@ def reviews(request: Request) -> ReviewService:
 @api.get(
     "/games/{game_id}/review",
     openapi_extra=OPTIONAL_KEY,
-    responses=tables.GAME_RESPONSES,
+    responses=pending.responses("reviews_busy"),
+    response_model=None,
     summary="The game review: accuracy, loss and mistakes per player, the costliest decisions",
 )
-def review_json(game_id: str, request: Request, key: Key = None) -> dict[str, Any]:
+def review_json(game_id: str, request: Request, key: Key = None) -> dict[str, Any] | JSONResponse:
     """The analysis (``variant``, ``exact``, ``finished``, ``decisions``, ``players``) with
     per player ``accuracy`` (percent), ``loss``, ``loss_per_decision``, ``counts``
     (``patzer``, ``fehler``, ``ungenauigkeit``), ``not_rated`` and ``expected`` (the
     expected final total after each decision), each decision's ``severity`` and
-    ``accuracy``, ``costliest`` (event numbers) and ``not_rated`` entries."""
+    ``accuracy``, ``costliest`` (event numbers) and ``not_rated`` entries.
+
+    The review is made off the request: the first request for a game version queues it and
+    answers 202 ``review_pending`` (``params.progress``, ``Retry-After``); 503
+    ``reviews_busy`` when the queue is full (docs/api.md, "Answers that fill in")."""
     view = rendering.service(request).get(game_id)
     tables.ensure(request, view, key)
-    return reviews(request).review(view).as_dict()
+    try:
+        found = reviews(request).ask(view, tables.client_of(request))
+    except Busy as busy:
+        return pending.busy_answer("reviews_busy", "many reviews are", busy)
+    if isinstance(found, float):
+        what = "the review of this game version is"
+        return pending.pending_answer("review_pending", what, found, pending.ASK_AGAIN)
+    return found.as_dict()
 
 
 # ----------------------------------------------------------------------- pages
@@ -91,8 +107,13 @@ async def review_page(request: Request, game_id: str) -> Response:
     view = await run_in_threadpool(rendering.service(request).get, game_id)
     if (waiting := waiting_page(request, view)) is not None:
         return waiting
-    result = await run_in_threadpool(reviews(request).review, view)
-    context = _context(view, result, words)
+    try:
+        found = await run_in_threadpool(reviews(request).ask, view, tables.client_of(request))
+    except Busy as busy:
+        return queued_page(request, view, busy)
+    if isinstance(found, float):
+        return queued_page(request, view, found)
+    context = _context(view, found, words)
     if view.game.is_finished:
         # The names the seats count as across games; a key holder may link them.
         counted = await run_in_threadpool(players_of(request).counted_names, view.id)

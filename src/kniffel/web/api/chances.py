@@ -1,4 +1,5 @@
-"""Win chances in the board: ``/api/games/{id}/chances`` and the end screen's chart.
+"""Win chances and the Tipp auf Sieg as JSON: ``/api/games/{id}/chances``, ``/advice/win``
+(the board's page routes are :mod:`kniffel.web.pages.chances_pages`).
 
 - ``GET /api/games/{id}/chances``: each player's chance to finish first with its
   95 % interval, how it was computed, expected final total and 10th/90th
@@ -21,50 +22,29 @@ the service's worker draws it, the end screen asks again.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel
-from starlette.concurrency import run_in_threadpool
+from fastapi.responses import JSONResponse
 
-from kniffel.board.chances import Busy, ChancesService, ChartsBusy
+from kniffel.board.advice import AdviceService
+from kniffel.board.chances import Busy, ChancesService
 from kniffel.board.views import GameView
-from kniffel.locales import N_
 from kniffel.rules import Dice
 from kniffel.web import rendering
-from kniffel.web.api import tables
+from kniffel.web.api import pending, tables
 from kniffel.web.api.api import OPTIONAL_KEY, Key, Rolls, TableDice, Top
-from kniffel.web.present.pending_chart import pending_chart as _placeholder
+from kniffel.web.api.pending import PendingBody
 
 __all__ = ["chances_body", "chances_service", "router"]
 
-#: The chart's words (message ids of the catalogues) by keyword of :func:`chances_chart_svg`.
-CHART_WORDS = {
-    "title": N_("Gewinnchancen nach jedem Eintrag"),
-    "xlabel": N_("Eintrag"),
-    "ylabel": N_("Gewinnchance"),
-}
-
 api = APIRouter(tags=["advice"])
-pages = APIRouter(include_in_schema=False)
 router = APIRouter()
-
 
 #: Seconds after which the end screen asks again for a chart being drawn.
 ASK_AGAIN = 2
 #: Seconds after which a board asks again for chances being worked out.
 ASK_AGAIN_CHANCES = 1
-
-
-class PendingBody(BaseModel):
-    """202: the solver table is being built (``table_building``), or the chances of this
-    version are being worked out (``chances_pending``); ask again (``params.progress``: 0
-    to 1)."""
-
-    code: Literal["table_building", "chances_pending"]
-    params: dict[str, float]
-    message: str
 
 
 #: What the chances route documents: its 202 has two codes, its 503 two reasons.
@@ -151,7 +131,8 @@ def chances_json(game_id: str, request: Request, key: Key = None) -> dict[str, A
 @api.get(
     "/games/{game_id}/advice/win",
     openapi_extra=OPTIONAL_KEY,
-    responses=tables.GAME_RESPONSES,
+    responses=pending.responses("wins_busy"),
+    response_model=None,
     summary="Tipp auf Sieg: the choices of the player to move by their chance to finish first",
 )
 def win_advice(
@@ -161,11 +142,15 @@ def win_advice(
     rolls: Rolls = 3,
     top: Top = 5,
     key: Key = None,
-) -> dict[str, Any]:
+) -> dict[str, Any] | JSONResponse:
     """``player``, ``version`` and ``choices`` (best first), each a roll with the dice to
     ``keep`` or an entry into ``cell`` with its ``points``, its ``label`` and ``win``: the
     chance to finish first after it against the strongest other player, everyone playing on
-    like the best bot. Dice typed at the table count only before a roll is recorded."""
+    like the best bot. Dice typed at the table count only before a roll is recorded.
+
+    The list is worked out off the request: the first request for a position queues it and
+    answers 202 ``wins_pending`` (``params.progress``, ``Retry-After``); 503 ``wins_busy``
+    when the queue is full (docs/api.md, "Answers that fill in")."""
     view = rendering.service(request).get(game_id)
     tables.ensure(request, view, key)
     tables.builds(request).ensure_solver(view)  # Jamb and Yams: no "Auf Sieg" (docs/solver.md)
@@ -174,7 +159,14 @@ def win_advice(
     given = None if dice is None else Dice.parse(dice)
     if given is not None and (player is None or game.pending(player) is not None):
         given = None
-    choices = chances_service(request).wins(game, given, rolls)
+    advising: AdviceService = request.app.state.advice
+    try:
+        choices = advising.wins_of(view, given, rolls, tables.client_of(request))
+    except Busy as busy:
+        return pending.busy_answer("wins_busy", "many lists of Auf Sieg are", busy)
+    if isinstance(choices, float):
+        what = "the list of Auf Sieg of this position is"
+        return pending.pending_answer("wins_pending", what, choices, pending.ASK_AGAIN)
     return {
         "player": None if player is None else game.players[player],
         "version": view.version,
@@ -182,40 +174,4 @@ def win_advice(
     }
 
 
-@pages.get("/g/{game_id}/chancen.json", response_model=None)
-def chances_page_json(request: Request, game_id: str) -> dict[str, Any] | JSONResponse:
-    """The chances for the board's page, with this device's key (the API's answer)."""
-    view = rendering.service(request).get(game_id)
-    tables.ensure(request, view, rendering.device_key(request, view))
-    return chances_body(request, view)
-
-
-@pages.get("/g/{game_id}/chancen.svg")
-async def chances_chart(request: Request, game_id: str) -> Response:
-    """Each player's win chance after every entry (SVG), for the end screen."""
-    t = rendering.translator(request)
-    lang = t.lang
-    view = await run_in_threadpool(rendering.service(request).get, game_id)
-    if chances_service(request).series_apart(view.variant):
-        # Jamb and Yams: thousands of bot games per position; the tabs show the chances now.
-        text = t(
-            "Für Jamb und Yams gibt es dieses Diagramm nicht; die Chancen stehen bei den Spielern."
-        )
-        return _placeholder(text, 200, 0)
-    if not tables.builds(request).readiness(view.variant).ready:
-        # A chart never starts a build; the API or a key holder's page does.
-        return _placeholder(t("Das Diagramm wird gezeichnet …"), 202, ASK_AGAIN)
-
-    words = {key: t(text) for key, text in CHART_WORDS.items()}
-    try:
-        svg = chances_service(request).chart(view, lang, words, tables.client_of(request))
-    except ChartsBusy as busy:
-        text = t("Gerade werden viele Diagramme gezeichnet. Bitte später noch einmal ansehen.")
-        return _placeholder(text, 503, busy.retry_after)
-    if svg is None:
-        return _placeholder(t("Das Diagramm wird gezeichnet …"), 202, ASK_AGAIN)
-    return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-cache"})
-
-
 router.include_router(api, prefix="/api")
-router.include_router(pages)

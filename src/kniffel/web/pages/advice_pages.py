@@ -1,43 +1,39 @@
-"""The Tipp and the analysis in the board: JSON under ``/api`` and their HTML views.
+"""The Tipp and the analysis in the board: their HTML views (the JSON is
+:mod:`kniffel.web.api.advice`).
 
-- ``GET /api/games/{id}/advice``: the best choices of the player to move, each
-  with the expected final total (:func:`kniffel.solver.advice.position.evaluate`),
-  what it costs against the best, and the chances of the upper bonus and of a
-  Kniffel now and after it (:mod:`kniffel.solver.advice.reasons`).
-- ``GET /api/games/{id}/analysis``: each decision of the game beside the best
-  one, and the expected loss per player (:func:`kniffel.solver.advice.analysis.analyse`).
 - ``GET /g/{id}/tipp``: the Tipp panel (an htmx fragment of the board).
 - ``GET /g/{id}/analyse/alle``: the table of every decision (the game review,
   :mod:`kniffel.web.pages.review_routes`, is the first view at ``/g/{id}/analyse``).
 
-Both only read the game: no key is needed, as for watching it, once the game's
-solver tables are built; a request never builds one (:mod:`kniffel.web.api.tables`).
+Both only read the game: no key is needed once the game's solver tables are built; a page
+never builds one, and the analysis is made off the request (a waiting page that loads again).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Any
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import Response
-from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
 from kniffel.board.advice import AdviceService, WinsPending
+from kniffel.board.queued import Busy
 from kniffel.board.service import GameView
 from kniffel.locales.refusals import refusal_text
 from kniffel.rules import MAX_ROLLS, AnnounceAction, Dice, EnterAction, KniffelError
 from kniffel.web import rendering
-from kniffel.web.api import tables
-from kniffel.web.api.api import OPTIONAL_KEY, Key, Rolls, TableDice, Top
+from kniffel.web.api import pending, tables
 from kniffel.web.pages import forms
 from kniffel.web.present import tipp_words
 from kniffel.web.present.advice_words import AdviceWords
 
 if TYPE_CHECKING:  # the solver (numpy) is imported by the first request that needs it
-    from kniffel.board.advice import Analysis, Position, Reasons, WinChoice
+    from kniffel.board.advice import Position, Reasons, WinChoice
 
-__all__ = ["router"]
+from kniffel.web.api.advice import advice_service, analysis_asked, position_of, reasons_within
+
+__all__ = ["queued_page", "router", "waiting_page"]
 
 #: The choices the Tipp lists; the best first.
 TIPP_CHOICES = 5
@@ -45,251 +41,9 @@ TIPP_CHOICES = 5
 #: at its first request and when static/tipp.js asks again: within the second of
 #: docs/benchmarks.md, "Tipp".
 REASONS_WAIT, REASONS_WAIT_AGAIN = 0.3, 0.6
-#: How long the JSON API waits for them before it answers ``chances_pending`` (seconds).
-API_REASONS_WAIT = 0.5
 
-api = APIRouter(tags=["advice"])
-pages = APIRouter(include_in_schema=False)
-router = APIRouter()
-
-_ERRORS: dict[int | str, dict[str, Any]] = {
-    400: {"description": "nothing to advise (the game is over), or bad dice"},
-    **tables.GAME_RESPONSES,
-}
-
-
-class RollChoice(BaseModel):
-    """Roll, keeping ``keep`` (none: roll all dice); the expected final total after it."""
-
-    action: Literal["roll"]
-    keep: list[int]
-    label: str
-    expected: float
-
-
-class EnterChoice(BaseModel):
-    """Enter the dice into ``cell`` for ``points``; the expected final total after it."""
-
-    action: Literal["enter"]
-    cell: str
-    points: int
-    label: str
-    expected: float
-
-
-class AnnounceChoice(BaseModel):
-    """Announce ``cell`` of the announce column right after the first roll (Jamb's Najava,
-    Yams' annoncée); the bot's heuristic worth after it."""
-
-    action: Literal["announce"]
-    cell: str
-    label: str
-    expected: float
-
-
-ChoiceOut = Annotated[RollChoice | EnterChoice | AnnounceChoice, Field(discriminator="action")]
-
-
-class ChancesOut(BaseModel):
-    """Playing on like the best bot: per column (by id) the chance of the upper bonus
-    (63 or more in its upper rows by the end), and the chance that a Kniffel cell that is
-    open now gets its 50 (``null`` when none is open)."""
-
-    bonus: dict[str, float]
-    kniffel: float | None
-
-
-class _Reasoned(BaseModel):
-    cost: float = Field(description="expected points this choice costs against the best")
-    chances: ChancesOut | None = Field(description="the chances after this choice")
-
-
-class AdviceRollChoice(RollChoice, _Reasoned):
-    """A keep (or the roll before the turn's first), with its cost and the chances after it."""
-
-
-class AdviceEnterChoice(EnterChoice, _Reasoned):
-    """An entry, with its cost and the chances after it."""
-
-
-class AdviceAnnounceChoice(AnnounceChoice, _Reasoned):
-    """An announcement, with its cost (no chances: Jamb and Yams have no reasons)."""
-
-
-AdviceChoiceOut = Annotated[
-    AdviceRollChoice | AdviceEnterChoice | AdviceAnnounceChoice, Field(discriminator="action")
-]
-
-
-class AdviceOut(BaseModel):
-    player: str
-    rolls: int
-    dice: list[int] | None
-    exact: bool
-    source: Literal["exact", "estimate", "heuristic"] = Field(
-        description="what the values are: exact (one-column Kniffel sheets, the solver's "
-        "optimum), estimate (several columns: the turn exact, the rest the best bot's "
-        "calibrated estimate) or heuristic (Jamb and Yams with sèche or annoncée: the best "
-        "family bot's own worth, not an optimum; no chances, see docs/solver.md)"
-    )
-    expected: float
-    choices: list[AdviceChoiceOut]
-    chances: ChancesOut | None = Field(
-        description="the chances now, playing on like the best bot (null while pending)"
-    )
-    chances_method: Literal["exact", "simulation"] = Field(
-        description="exact: carried through the solver's recursion (one-column presets, once "
-        "their chance table is built); simulation: this turn exactly, then shares of seeded "
-        "games of the best bot from each end state of the turn (docs/solver.md)"
-    )
-    samples: int = Field(description="simulated games read over the turn's end states (0: exact)")
-    chances_pending: bool = Field(
-        description="true: the simulated chances are still being worked out in the background; "
-        "`chances` (now and per choice) are null, ask again (docs/api.md)"
-    )
-    chances_progress: float = Field(description="how far their computation is, 0 to 1")
-
-
-class DecisionOut(BaseModel):
-    event: int
-    turn: int
-    player: str
-    dice: list[int]
-    rolls: int | None
-    choice: ChoiceOut
-    best: ChoiceOut
-    loss: float
-
-
-class PlayerLossOut(BaseModel):
-    loss: float
-    decisions: int
-
-
-class AnalysisOut(BaseModel):
-    variant: str
-    exact: bool
-    source: Literal["exact", "estimate", "heuristic"] = Field(
-        description="what the values are, as in the advice (heuristic: Jamb and Yams, each "
-        "decision against the best family bot's choice)"
-    )
-    finished: bool
-    decisions: list[DecisionOut]
-    players: dict[str, PlayerLossOut]
-
-
-# --------------------------------------------------------------------- reading
-
-
-def advice_service(request: Request) -> AdviceService:
-    found: AdviceService = request.app.state.advice
-    return found
-
-
-def _position(request: Request, view: GameView, dice: Dice | None, rolls: int) -> Position:
-    """The Tipp's position: dice typed at the table count only before any roll is recorded."""
-    return advice_service(request).position(view, dice, rolls)
-
-
-def _reasons_within(
-    request: Request, view: GameView, position: Position, top: int, seconds: float
-) -> Reasons | float:
-    """The chances now and after each of the first ``top`` choices (exact where the
-    variant's chance table is built, else simulated in the background), waiting at most
-    ``seconds`` for simulated ones; else how far their computation is (0 to 1)."""
-    advising = advice_service(request)
-    exact = advising.exact_ready(tables.builds(request), view.variant)
-    return advising.reasons_within(view, position, top, exact, seconds)
-
-
-def analysis_of(request: Request, view: GameView) -> Analysis:
-    """The analysis of a stored game at its version, kept by the app's advice service."""
-    return advice_service(request).analysis(view)
-
-
-# ------------------------------------------------------------------------ JSON
-
-
-@api.get(
-    "/games/{game_id}/advice",
-    openapi_extra=OPTIONAL_KEY,
-    response_model=AdviceOut,
-    responses=_ERRORS,
-    summary="Tipp: the best choices of the player to move, with expected final totals, "
-    "their cost against the best and the chances of the upper bonus and of a Kniffel",
-)
-def advice(
-    game_id: str,
-    request: Request,
-    dice: TableDice = None,
-    rolls: Rolls = 3,
-    top: Top = 5,
-    key: Key = None,
-) -> dict[str, Any]:
-    advising = advice_service(request)
-    view = rendering.service(request).get(game_id)
-    tables.ensure(request, view, key)
-    position = _position(request, view, None if dice is None else Dice.parse(dice), rolls)
-    one_column = len(view.variant.columns) == 1
-    heuristic = advising.heuristic(view.variant)
-    # Simulated reasons are worked out in the background: the answer waits a moment for
-    # them and otherwise says they are pending (ask again), never a long request. The
-    # heuristic Tipp of Jamb and Yams has none (nothing pending either).
-    found = None if heuristic else _reasons_within(request, view, position, top, API_REASONS_WAIT)
-    done = None if isinstance(found, float) else found
-    progress = round(found, 2) if isinstance(found, float) else 1.0
-    after = done.after if done is not None else [None] * len(position.choices[:top])
-    best = position.expected
-    return {
-        "player": position.player,
-        "rolls": position.rolls,
-        "dice": None if position.dice is None else list(position.dice.faces),
-        "exact": advising.is_exact(view.variant),
-        "source": _source(advising, view),
-        "expected": best,
-        "choices": [
-            {
-                **advising.choice_dict(c, one_column),
-                "cost": best - c.expected,
-                "chances": None if a is None else a.as_dict(),
-            }
-            for c, a in zip(position.choices[:top], after, strict=True)
-        ],
-        "chances": None if done is None else done.now.as_dict(),
-        "chances_method": "simulation" if done is None else done.method,
-        "samples": 0 if done is None else done.samples,
-        "chances_pending": isinstance(found, float),
-        "chances_progress": progress,
-    }
-
-
-def _source(advising: AdviceService, view: GameView) -> str:
-    if advising.heuristic(view.variant):
-        return "heuristic"
-    return "exact" if advising.is_exact(view.variant) else "estimate"
-
-
-@api.get(
-    "/games/{game_id}/analysis",
-    openapi_extra=OPTIONAL_KEY,
-    response_model=AnalysisOut,
-    responses=_ERRORS,
-    summary="Each decision of the game beside the best one, and the expected loss per player",
-)
-def analysis(
-    game_id: str,
-    request: Request,
-    top: Annotated[
-        int | None, Query(ge=1, description="list only the N costliest decisions")
-    ] = None,
-    key: Key = None,
-) -> dict[str, Any]:
-    view = rendering.service(request).get(game_id)
-    tables.ensure(request, view, key)
-    return analysis_of(request, view).as_dict(top)
-
-
-# ----------------------------------------------------------------------- pages
+router = APIRouter(include_in_schema=False)
+pages = router
 
 
 def _words(request: Request) -> AdviceWords:
@@ -327,7 +81,7 @@ async def tipp(request: Request, game_id: str) -> Response:
             request.query_params.get("rolls"), words.t, "rolls", least=1, most=MAX_ROLLS
         )
         rolls = MAX_ROLLS if rolls is None else rolls
-        position = await run_in_threadpool(_position, request, view, dice, rolls)
+        position = await run_in_threadpool(position_of, request, view, dice, rolls)
     except forms.FormError as exc:
         context["message"] = str(exc)
         return _render(request, "advice/tipp.html", context, status=422)
@@ -340,11 +94,11 @@ async def tipp(request: Request, game_id: str) -> Response:
     wait = REASONS_WAIT_AGAIN if asked_again else REASONS_WAIT
     found: Reasons | float | None = None  # Jamb and Yams: the bot's heuristic, no reasons
     if not advice_service(request).heuristic(view.variant):
-        found = await run_in_threadpool(
-            _reasons_within, request, view, position, TIPP_CHOICES, wait
-        )
+        found = await run_in_threadpool(reasons_within, request, view, position, TIPP_CHOICES, wait)
     # "Auf Sieg" likewise: its first list of a late position takes seconds.
-    found_wins = await run_in_threadpool(advice_service(request).wins_within, view, position, wait)
+    found_wins = await run_in_threadpool(
+        advice_service(request).wins_within, view, position, wait, tables.client_of(request)
+    )
     wins_pending = isinstance(found_wins, WinsPending)
     wins = [] if isinstance(found_wins, WinsPending) else found_wins
     done = found if not isinstance(found, float) else None
@@ -417,6 +171,33 @@ def waiting_page(request: Request, view: GameView) -> Response | None:
             "Berechnen lassen kann sie, wer den Schlüssel des Spiels hat."
         )
     return _render(request, "advice/waiting.html", {"game_id": view.id, **context}, status)
+
+
+def queued_page(request: Request, view: GameView, found: float | Busy) -> Response:
+    """The analysis pages' answer while the game's review is being made (202, ``found`` how
+    far: the page loads again by itself) or its queue is full (503, nothing queued)."""
+    words = _words(request)
+    if isinstance(found, Busy):
+        message = words(
+            "Gerade werden viele Analysen berechnet. "
+            "Bitte in {seconds} Sekunden noch einmal versuchen.",
+            seconds=found.retry_after,
+        )
+        context: dict[str, Any] = {"game_id": view.id, "message": message, "busy": True}
+        status, retry_after = 503, found.retry_after
+    else:
+        percent = round(100 * found)
+        url = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+        text = words("Die Analyse wird berechnet … {percent} %", percent=percent)
+        # The whole page loads again (scripts on or off): the review's page brings its own
+        # scripts and title, which an htmx swap of the main part would leave out.
+        building = {"percent": percent, "url": url, "text": text, "reload": pending.ASK_AGAIN}
+        context = {"game_id": view.id, "building": building}
+        status, retry_after = 202, pending.ASK_AGAIN
+    response = _render(request, "advice/waiting.html", context, status)
+    response.headers["Retry-After"] = str(retry_after)
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 def _tipp_view(
@@ -501,7 +282,10 @@ async def analyse_page(request: Request, game_id: str) -> Response:
         message, top = str(exc), None
     else:
         message = ""
-    result = await run_in_threadpool(analysis_of, request, view)
+    found = await run_in_threadpool(analysis_asked, request, view)
+    if isinstance(found, float | Busy):
+        return queued_page(request, view, found)
+    result = found
     shown = result.costliest(top)
     decisions = [
         {
@@ -535,7 +319,3 @@ async def analyse_page(request: Request, game_id: str) -> Response:
         "message": message,
     }
     return _render(request, "advice/analyse.html", context, status=422 if message else 200)
-
-
-router.include_router(api, prefix="/api")
-router.include_router(pages)
