@@ -13,19 +13,24 @@ from click.testing import CliRunner
 from kniffel.board.hub import LocalHub
 from kniffel.board.players.exchange import GAME_COLUMNS, PLAYER_COLUMNS
 from kniffel.board.players.sample import random_record
+from kniffel.board.players.spreadsheet import spreadsheet_cell
 from kniffel.board.service import GameService
 from kniffel.cli import cli
 from kniffel.store import GameStore
 
 
 def _fill(url: str) -> dict[str, list[int]]:
-    """Three finished games and one running; returns each finished game's totals by id."""
+    """Three finished games and one running; returns each finished game's totals by id.
+
+    The ids are as the CSV writes them: a random id may start with ``-``, which the CSV quotes
+    like any text that a spreadsheet program would take for a formula.
+    """
     store = GameStore.open(url)
     service = GameService(store, LocalHub())
     totals = {}
     for seed, players in enumerate([["Anna", "Ben"], ["ben", "Cleo"], ["Anna"]]):
         view = service.import_record(random_record("kniffel", players, random.Random(seed)))
-        totals[view.id] = view.game.returns()
+        totals[str(spreadsheet_cell(view.id))] = view.game.returns()
     running = random_record("kniffel", ["Anna", "Ben"], random.Random(9))
     running["events"] = running["events"][:4]  # a game still running
     service.import_record(running)
