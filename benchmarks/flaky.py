@@ -19,6 +19,7 @@ in 50 runs.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import multiprocessing
 import os
 import shutil
@@ -39,7 +40,9 @@ TESTS = {
 
 
 def burn(stop: Any) -> None:
-    """Keeps one core busy until ``stop`` is set."""
+    """Keeps one core busy until ``stop`` is set, at the lowest priority: the machine is shared,
+    and a burner only has to fill the time the tests' own processes leave."""
+    os.nice(19)
     while not stop.is_set():
         sum(i * i for i in range(10_000))
 
@@ -50,8 +53,8 @@ class Repeat:
     def __init__(self, runs: int, tables: Path | None) -> None:
         self.runs = runs
         self.tables = tables
+        self.runs_done: Counter[str] = Counter()
         self.failures: Counter[str] = Counter()
-        self.passes: Counter[str] = Counter()
         self.messages: dict[str, list[str]] = {}
 
     @pytest.hookimpl(hookwrapper=True)
@@ -60,15 +63,28 @@ class Repeat:
         if self.tables is not None and fixturedef.argname == "private_cache_dir":
             shutil.copytree(self.tables, outcome.get_result(), dirs_exist_ok=True)
 
+    @pytest.hookimpl(trylast=True)
     def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
+        """Repeats the tests ``-k`` and ``-m`` kept: their own hooks run before this one, so
+        the copies are made of the chosen tests only, not of every test of the files."""
         items[:] = [item if run == 0 else again(item) for run in range(self.runs) for item in items]
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if report.when == "setup":
+            self.runs_done[report.nodeid] += 1
         if report.failed:
-            self.failures[report.nodeid] += 1
-            self.messages.setdefault(report.nodeid, []).append(report.longreprtext)
-        elif report.when == "call" and report.passed:
-            self.passes[report.nodeid] += 1
+            # A run fails once even if its teardown fails after its call.
+            if not self.messages.get(report.nodeid) or report.when != "teardown":
+                self.failures[report.nodeid] += 1
+            self.messages.setdefault(report.nodeid, []).append(failure_text(report))
+
+
+def failure_text(report: pytest.TestReport) -> str:
+    """Where a run failed and its error lines, which name the page's ``focusin`` events."""
+    crash = getattr(report.longrepr, "reprcrash", None)
+    where = f"{crash.path}:{crash.lineno}" if crash is not None else report.when
+    errors = [line for line in report.longreprtext.splitlines() if line.startswith("E ")]
+    return f"({report.when}) {where}\n" + "\n".join(errors[-30:] or [report.longreprtext[-2000:]])
 
 
 def again(item: pytest.Item) -> pytest.Item:
@@ -86,6 +102,15 @@ def again(item: pytest.Item) -> pytest.Item:
         fixtureinfo=item._fixtureinfo,
         originalname=item.originalname,
     )
+
+
+def options(keyword: str) -> list[str]:
+    """pytest's options: one process, so that every run shares this one's burners and counts
+    (pytest-xdist, where installed, would spread the runs over workers this plugin never sees)."""
+    chosen = ["-k", keyword, "-q", "-p", "no:cacheprovider"]
+    if importlib.util.find_spec("xdist") is not None:
+        chosen += ["-p", "no:xdist"]
+    return chosen
 
 
 def main() -> int:
@@ -111,26 +136,25 @@ def main() -> int:
         process.start()
     started = time.perf_counter()
     try:
-        pytest.main(
-            [*TESTS[args.engine], "-k", args.keyword, "-q", "-p", "no:cacheprovider"],
-            plugins=[repeat],
-        )
+        pytest.main([*TESTS[args.engine], *options(args.keyword)], plugins=[repeat])
     finally:
         stop.set()
         for process in burners:
             process.join()
     seconds = time.perf_counter() - started
-    names = sorted(set(repeat.passes) | set(repeat.failures))
-    print(f"\n{args.engine}: {args.runs} runs, {args.burners} CPU burners, {seconds:.0f} s")
+    names = sorted(repeat.runs_done)
+    load = " ".join(f"{value:.1f}" for value in os.getloadavg())
+    print(f"\n{args.engine}: {args.burners} CPU burners, {seconds:.0f} s, load average {load}")
+    print("  runs  failed  test")
     for name in names:
-        print(f"  {repeat.failures[name]:3d} failed / {args.runs}  {name}")
+        print(f"  {repeat.runs_done[name]:4d}  {repeat.failures[name]:6d}  {name}")
     total = sum(repeat.failures.values())
-    print(f"failures: {total} of {args.runs * len(names)} test runs")
+    print(f"failures: {total} of {sum(repeat.runs_done.values())} test runs")
     if args.show:
         for name, messages in repeat.messages.items():
-            for message in messages:
-                print(f"\n--- {name}\n" + "\n".join(message.splitlines()[-8:]))
-    return 0
+            for number, message in enumerate(messages, start=1):
+                print(f"\n--- {name} (failure {number})\n{message}")
+    return 1 if total else 0
 
 
 if __name__ == "__main__":
