@@ -2,13 +2,15 @@
 
 Run: ``uv run python benchmarks/flaky.py [--runs 50] [--burners N] [-k keyboard] [--tables DIR]
 [--engine chromium|webkit]``.
-It starts ``--burners`` processes that keep a CPU core busy each (default: one per core),
+It starts ``--burners`` processes that keep a CPU core busy each (default: one per core; at
+``nice`` 19, so they take only what the machine's other work leaves),
 runs the chosen browser tests (default: every test named ``keyboard`` in
 ``tests/e2e/test_client_state.py`` and ``tests/e2e/test_board_state.py``; with ``--engine webkit``
 those in ``tests/e2e/test_webkit.py``, driven through WebKitWebDriver) ``--runs`` times in one
-pytest session, stops the burners and prints how many runs of each test failed. A failing
-run's assertion names the page's ``focusin`` events (docs/board.md, "One client state"), so
-``--show`` prints the first lines of each failure.
+pytest session (``-k`` chooses first, then the chosen tests are repeated; ``-p no:xdist`` where
+pytest-xdist is installed), stops the burners and prints per test its runs and failures and the
+load average. A failing run's assertion names the page's ``focusin`` events (docs/board.md, "One
+client state"), so ``--show`` prints each failure's place and error lines.
 
 The tests need Debian's chromium (tests/e2e/conftest.py). The session builds the presets'
 tables once before the first test (minutes on two cores); ``--tables DIR`` copies tables built
@@ -56,6 +58,7 @@ class Repeat:
         self.runs_done: Counter[str] = Counter()
         self.failures: Counter[str] = Counter()
         self.messages: dict[str, list[str]] = {}
+        self.config: pytest.Config | None = None
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_fixture_setup(self, fixturedef: Any, request: Any) -> Generator[None, Any, None]:
@@ -69,6 +72,9 @@ class Repeat:
         the copies are made of the chosen tests only, not of every test of the files."""
         items[:] = [item if run == 0 else again(item) for run in range(self.runs) for item in items]
 
+    def pytest_configure(self, config: pytest.Config) -> None:
+        self.config = config
+
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         if report.when == "setup":
             self.runs_done[report.nodeid] += 1
@@ -76,7 +82,12 @@ class Repeat:
             # A run fails once even if its teardown fails after its call.
             if not self.messages.get(report.nodeid) or report.when != "teardown":
                 self.failures[report.nodeid] += 1
-            self.messages.setdefault(report.nodeid, []).append(failure_text(report))
+            text = failure_text(report)
+            self.messages.setdefault(report.nodeid, []).append(text)
+            # Read as it happens: a long run stopped early (Ctrl-C) still says what failed.
+            terminal = self.config and self.config.pluginmanager.get_plugin("terminalreporter")
+            if terminal is not None:
+                terminal.write_line(f"\n--- failed: {report.nodeid}\n{text}")
 
 
 def failure_text(report: pytest.TestReport) -> str:
