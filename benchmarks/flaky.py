@@ -59,6 +59,7 @@ class Repeat:
         self.failures: Counter[str] = Counter()
         self.messages: dict[str, list[str]] = {}
         self.config: pytest.Config | None = None
+        self.run_failed = False  # the run under way has failed in one of its phases
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_fixture_setup(self, fixturedef: Any, request: Any) -> Generator[None, Any, None]:
@@ -78,10 +79,12 @@ class Repeat:
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         if report.when == "setup":
             self.runs_done[report.nodeid] += 1
+            self.run_failed = False
         if report.failed:
             # A run fails once even if its teardown fails after its call.
-            if not self.messages.get(report.nodeid) or report.when != "teardown":
+            if not self.run_failed:
                 self.failures[report.nodeid] += 1
+            self.run_failed = True
             text = failure_text(report)
             self.messages.setdefault(report.nodeid, []).append(text)
             # Read as it happens: a long run stopped early (Ctrl-C) still says what failed.

@@ -89,3 +89,37 @@ def test_only_the_tests_chosen_by_k_are_repeated(tmp_path: Path) -> None:
     )
     assert dict(repeat.runs_done) == {"test_two.py::test_keyboard": 4}
     assert deselected.count == 5, f"{deselected.count} copies were built and left out"
+
+
+def test_each_failing_run_counts_once_whichever_of_its_phases_failed(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "pytest.ini").write_text("[pytest]\n")
+    (tmp_path / "test_both.py").write_text(
+        "import pytest\n\n"
+        "@pytest.fixture\n"
+        "def broken():\n"
+        "    yield\n"
+        "    raise RuntimeError('teardown')\n\n"
+        "def test_both(broken):\n"
+        "    assert False\n\n"
+        "def test_teardown(broken):\n"
+        "    pass\n"
+    )
+    repeat = _flaky().Repeat(3, None)
+    pytest.main(
+        [
+            str(tmp_path / "test_both.py"),
+            *_flaky().options("both"),
+            "-p",
+            "no:playwright",
+            "-c",
+            str(tmp_path / "pytest.ini"),
+            "--rootdir",
+            str(tmp_path),
+        ],
+        plugins=[repeat],
+    )
+    # (a run that failed only in its teardown once counted only if the test had never failed)
+    assert dict(repeat.failures) == {"test_both.py::test_both": 3, "test_both.py::test_teardown": 3}
+    assert len(repeat.messages["test_both.py::test_both"]) == 6  # each phase's error is kept
