@@ -19,7 +19,7 @@ from playwright.sync_api import APIResponse, Browser, BrowserContext, Page, Rout
 
 from kniffel.rules import ROWS as KNIFFEL_ROWS
 
-from .conftest import PHONE
+from .conftest import EXPECT_TIMEOUT_MS, PHONE
 
 #: The thirteen rows in sheet order, from the rules.
 ROWS = [row.value for row in KNIFFEL_ROWS]
@@ -94,7 +94,9 @@ class Gate:
             route.continue_()
 
     def wait_for(self, count: int = 1) -> None:
-        for _ in range(200):
+        # As long as every expect waits (tests/e2e/conftest.py): a held ``sent`` request
+        # counts only once the server has answered it, which takes seconds on a busy machine.
+        for _ in range(EXPECT_TIMEOUT_MS // 25):
             if len(self.held) >= count:
                 return
             self.page.wait_for_timeout(25)

@@ -127,6 +127,52 @@ def wait_settled(page: Page) -> None:
     page.evaluate("() => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)))")
 
 
+#: The page's live socket opens ``delay`` ms late, as on a machine at load average 27 (docs/
+#: benchmarks.md, "Keyboard tests under a CPU burner"): a stand-in with the calls tafel.js makes.
+LATE_SOCKET = """
+delay => {
+  const Real = window.WebSocket;
+  window.WebSocket = class extends EventTarget {
+    constructor(url) {
+      super();
+      setTimeout(() => {
+        this.real = new Real(url);
+        for (const type of ["open", "message", "close", "error"]) {
+          this.real.addEventListener(type, (event) => {
+            this.dispatchEvent(new event.constructor(event.type, event));
+          });
+        }
+      }, delay);
+    }
+    send(data) { if (this.real) this.real.send(data); }
+    close(code, reason) { if (this.real) this.real.close(code, reason); }
+  };
+}
+"""
+
+
+def test_a_board_whose_live_socket_opens_late_goes_live_and_catches_up(
+    browser: Browser, server: str
+) -> None:
+    """The flaky keyboard runs of issue 19 failed in ``open_board``: on a busy machine the live
+    socket opened later than Playwright's 5 s default wait. The e2e tests now wait as long as
+    the WebKit ones (tests/e2e/conftest.py); a change made before the socket opened shows."""
+    game = new_game(server, "kniffel", ["Anna", "Ben"])
+    context = context_for(browser, "chromium", DESKTOP)
+    context.add_init_script(f"({LATE_SOCKET})(8000)")
+    page = context.new_page()
+    page.goto(server + game["url"])
+    post(
+        f"{server}/api/games/{game['id']}/events",
+        {"event": {"type": "enter", "player": "Anna", "cell": "main.sixes", "dice": [6] * 5}},
+        game["key"],
+    )
+    expect(page.locator(".game")).to_have_attribute("data-live", "open")
+    wait_version(page, 1)
+    expect(page.locator(".turn-name")).to_have_text("Ben ist am Zug")
+    context.close()
+
+
 # ------------------------------------------------------------------ item 3: the keyboard
 
 
@@ -157,6 +203,27 @@ def test_a_keyboard_turn_with_real_dice_takes_at_most_eight_keys(
         expect_focused(page, "#dice-input")
         wait_settled(page)
         expect_focused(page, "#dice-input")
+
+
+def test_dice_typed_with_the_focus_nowhere_fill_the_field_and_enter_goes_to_the_cells(
+    desk: BrowserContext, server: str
+) -> None:
+    """Issue 19, item 3: digits typed on a page that has no focus filled the dice field, but
+    Enter did nothing until the field was tabbed into."""
+    game = new_game(server, "kniffel", ["Anna", "Ben"])
+    page = open_board(desk, server, game)
+    page.evaluate("() => document.activeElement && document.activeElement.blur()")
+    keys = Keys(page)
+    keys.type("11123")
+    expect(page.locator("#dice-input")).to_have_value("11123")
+    expect(page.locator(".sheet:not(.is-back) .preview").first).to_be_visible()
+    keys.press("Enter")
+    expect_focused(page, "#c0-main\\.ones")
+    keys.press("Enter")
+    wait_version(page, 1)
+    assert keys.count == 7
+    expect(page.locator("#c0-main\\.ones")).to_have_attribute("aria-label", re.compile("3 Punkte"))
+    expect_focused(page, "#dice-input")
 
 
 def test_a_keyboard_turn_with_virtual_dice_takes_at_most_fifteen_keys(

@@ -114,8 +114,15 @@ def test_screenshots_of_the_board(browser: Browser, server: str) -> None:
     show_typed_dice(page, "44456")
     # Every name and total in view, and no due cell under anything (docs/board.md, "The phone
     # layout"): the picture shows what a phone at the table shows.
-    for seat in range(len(players)):
-        expect(page.locator(f"#tab-{seat}")).to_be_in_viewport(ratio=1)
+    with urllib.request.urlopen(f"{server}/api/games/{game['id']}", timeout=10) as response:
+        totals = [str(seat["total"]) for seat in json.load(response)["players"]]
+    for seat, player in enumerate(players):
+        tab = page.locator(f"#tab-{seat}")
+        expect(tab).to_be_in_viewport(ratio=1)
+        expect(tab.locator(".player-name")).to_have_text(player)
+        expect(tab.locator(".player-total")).to_have_text(totals[seat])
+        cut = tab.locator(".player-name").evaluate("name => name.scrollWidth > name.clientWidth")
+        assert not cut, f"{player}'s name is cut short in the strip"
     assert page.evaluate(HIDDEN_DUE) == []
     page.screenshot(path=SHOTS / "board-phone.png")
     page.goto(server + "/")
