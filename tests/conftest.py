@@ -2,15 +2,37 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
 from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
+if TYPE_CHECKING:
+    from kniffel.solver.builds import Table
+
+
+def run_folder(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder of this test run, the same for every process of it.
+
+    Under pytest-xdist (``-n 2``, docs/decisions.md) each worker has a base temp folder of its
+    own inside the run's (``…/pytest-N/popen-gw0``); without it, the session's own. A worker
+    is known by its config (its environment would be inherited by the processes it starts).
+    """
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if hasattr(request.config, "workerinput") else base
+
 
 @pytest.fixture(scope="session", autouse=True)
-def private_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """Solver tables go to a fresh directory, never the user's cache, shared by the session.
+def private_cache_dir(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
+    """Solver tables go to a fresh directory, never the user's cache, shared by the run.
+
+    Shared by every worker process of the run too, so a table one of them built is found by
+    the others (the cache writes each file whole, under a temporary name first).
 
     Set in the environment, so servers that tests start in a subprocess use it too. Those
     servers (and the test apps) do not build the presets' tables in the background at
@@ -20,7 +42,9 @@ def private_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]
     what its own requests do); tests/web/test_background.py switches it on. Nor do they
     freeze what start-up made (``KNIFFEL_GC_FREEZE=0``).
     """
-    path = str(tmp_path_factory.mktemp("kniffel-cache"))
+    folder = run_folder(request, tmp_path_factory) / "kniffel-cache"
+    folder.mkdir(exist_ok=True)
+    path = str(folder)
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("KNIFFEL_CACHE_DIR", path)
         patch.setenv("KNIFFEL_PREBUILD_TABLES", "0")
@@ -49,19 +73,40 @@ def kniffel_environment_kept() -> Iterator[None]:
 
 @pytest.fixture(scope="session")
 def preset_tables(private_cache_dir: str) -> None:
-    """The presets' tables (default options), built once in the session's cache dir.
+    """The presets' tables (default options), built once in the run's cache dir.
 
     So that the board finds them ready, as a server does once its first start built them.
+    Each table is built by one process of the run: a worker builds those that no other is
+    building (a lock file per table), then waits for the others' and reads them from the cache.
     """
     from kniffel.solver.builds import preset_tables as tables
+
+    locks = Path(private_cache_dir).with_name("kniffel-cache-locks")
+    locks.mkdir(exist_ok=True)
+    busy: list[tuple[int, Table]] = []
+    for number, table in enumerate(tables()):
+        with (locks / f"{number}.lock").open("w") as lock:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                busy.append((number, table))
+                continue
+            _build(table)
+    for number, table in busy:
+        with (locks / f"{number}.lock").open("w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+            _build(table)  # read from the cache the other process wrote
+
+
+def _build(table: Table) -> None:
+    """One of :func:`kniffel.solver.builds.preset_tables`, built here or read from the cache."""
     from kniffel.solver.exact.chance_table import column_chances
     from kniffel.solver.exact.column import solve_column
     from kniffel.solver.raufrunter.bounds import arrow_table
 
-    for table in tables():
-        if table.discipline is None:
-            arrow_table(table.options)
-        elif table.chances:
-            column_chances(table.options, table.discipline)
-        else:
-            solve_column(table.options, table.discipline)
+    if table.discipline is None:
+        arrow_table(table.options)
+    elif table.chances:
+        column_chances(table.options, table.discipline)
+    else:
+        solve_column(table.options, table.discipline)
