@@ -466,3 +466,32 @@ def test_keyless_reads_write_nothing(db_url: str) -> None:
         assert written == []
         # The rows were made when the game was stored: the reads saw it.
         assert client.get("/api/players/anna").json()["games"] == 1
+
+
+def test_a_stored_game_that_does_not_replay_neither_stops_the_start_nor_hides_the_others(
+    db_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A finished game in the database whose events do not replay (written there by hand or by
+    another program) made the start's sync of the summary rows raise, and the board did not start
+    (seen on PostgreSQL in CI). It is left out of the players' figures, and a log line says so."""
+    store = GameStore.open(db_url)
+    try:
+        broken = NewGame("broken", "k", "kniffel", {"chance": True}, ("Mallory",), "physical")
+        store.create(broken, [{"type": "undo"}])
+        store.append("broken", 1, {"type": "undo"}, finished=True)
+    finally:
+        store.close()
+    app = create_app(Settings(db=db_url, background=False))
+    with caplog.at_level("WARNING", logger="kniffel.store.results"), TestClient(app) as client:
+        service: GameService = app.state.service
+        game_id, record = _import(service, "kniffel", ["Anna", "Ben"], 4)
+        assert client.get("/").status_code == 200
+        assert client.get(f"/g/{game_id}").status_code == 200
+        anna = client.get("/api/players/anna")
+        assert anna.status_code == 200, anna.text
+        assert client.get("/api/players/mallory").status_code == 404
+    lines = [r.getMessage() for r in caplog.records if "left out" in r.getMessage()]
+    # Said each time a sync looks at it (the start, and the changes of the last minutes).
+    assert set(lines) == {
+        "game broken left out of the players' figures: event 1: there is nothing to undo"
+    }

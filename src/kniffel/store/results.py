@@ -22,6 +22,7 @@ ends (:mod:`kniffel.web.background`), or when somebody opens it first.
 from __future__ import annotations
 
 import json
+import logging
 import threading
 import unicodedata
 from collections.abc import Sequence
@@ -48,12 +49,14 @@ from sqlalchemy import (
     update,
 )
 
-from kniffel.record import Record, replay
+from kniffel.record import Record, RecordError, replay
 from kniffel.rules import FIVE_OF_A_KIND, Game
 from kniffel.store.models import EVENTS, GAMES, METADATA
 
 if TYPE_CHECKING:
     from kniffel.store.player_figures import RawFigures
+
+_log = logging.getLogger(__name__)
 
 __all__ = ["PLAYER_RESULTS", "PlayerResult", "ResultStore", "player_key", "summarise"]
 
@@ -205,17 +208,29 @@ def sync_connection(
     if limit is not None:
         query = query.limit(limit)
     stale = connection.execute(query).mappings().all()
+    summarised: list[str] = []
     for game_row in stale:
         events = connection.scalars(
             select(EVENTS.c.payload)
             .where(EVENTS.c.game_id == game_row["id"], EVENTS.c.seq <= game_row["version"])
             .order_by(EVENTS.c.seq)
         ).all()
-        game = replay(
-            Record(
-                game_row["variant"], tuple(game_row["players"]), game_row["options"], tuple(events)
+        try:
+            game = replay(
+                Record(
+                    game_row["variant"],
+                    tuple(game_row["players"]),
+                    game_row["options"],
+                    tuple(events),
+                )
             )
-        )
+        except RecordError as error:
+            # A stored game that does not replay (written into the database by hand or by
+            # another program) stays out of the players' figures; it must not stop the board's
+            # start or any other game's figures.
+            _log.warning("game %s left out of the players' figures: %s", game_row["id"], error)
+            continue
+        summarised.append(game_row["id"])
         links = dict(
             connection.execute(
                 select(PLAYER_RESULTS.c.seat, PLAYER_RESULTS.c.linked).where(
@@ -251,7 +266,7 @@ def sync_connection(
     if versus:
         from kniffel.store import versus as pairs  # it imports this module's table
 
-        pairs.fill(connection, [game_row["id"] for game_row in stale])
+        pairs.fill(connection, summarised)
     # A game that is no longer finished (a cell cleared after the end) does not count;
     # its rows stay (with their links) at version -1 until it is finished again.
     reopened = select(GAMES.c.id).where(GAMES.c.finished.is_(False))
