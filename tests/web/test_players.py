@@ -484,7 +484,7 @@ def test_a_stored_game_that_does_not_replay_neither_stops_the_start_nor_hides_th
     app = create_app(Settings(db=db_url, background=False))
     with caplog.at_level("WARNING", logger="kniffel.store.results"), TestClient(app) as client:
         service: GameService = app.state.service
-        game_id, record = _import(service, "kniffel", ["Anna", "Ben"], 4)
+        game_id, _ = _import(service, "kniffel", ["Anna", "Ben"], 4)
         assert client.get("/").status_code == 200
         assert client.get(f"/g/{game_id}").status_code == 200
         anna = client.get("/api/players/anna")
