@@ -170,6 +170,33 @@ def test_the_device_that_loses_a_simultaneous_tap_says_so_and_drops_its_dice(
     second.close()
 
 
+def test_a_cell_closed_by_the_preview_of_another_roll_is_decided_by_the_server(
+    browser: Browser, server: str
+) -> None:
+    """Jamb's Najava takes only a first roll unannounced (docs/rules.md, "Jamb"). The player
+    types the dice (the board previews them as the third roll: Najava closed), says "1" and
+    taps Najava before the preview of the first roll has come: the tap is the entry, not a
+    refusal of a roll the player has already corrected (the whole Jamb game in the browser
+    met this on a busy machine)."""
+    game = new_game(server, "jamb", ["Ana", "Ivo"])
+    context = phone(browser)
+    page = open_board(context, server, game)
+    type_dice(page, "66555")
+    najava = page.locator('[id="c0-announce.max"]')
+    expect(page.locator("#board")).to_have_attribute("data-dice", "55566")
+    expect(najava).to_have_attribute("aria-disabled", "true")
+    previews = Gate(page, r"/board\?")
+    previews.closed = True
+    page.locator('[data-rolls="1"]').click()
+    previews.wait_for()
+    najava.click(force=True)  # Playwright waits for enabled buttons; a finger does not
+    wait_version(page, 1)
+    previews.release()
+    expect(najava).to_have_text("27")
+    expect(page.locator(".turn-name")).to_contain_text("Ivo")
+    context.close()
+
+
 def test_a_double_tap_enters_once_and_opens_nothing_of_the_next_player(
     browser: Browser, server: str
 ) -> None:

@@ -412,6 +412,12 @@ if (window.htmx) {
       // An allowed cell waits only for dice: typed ones go to the server, which decides.
       const typed = mode() === "dice" ? diceText().length === 5 : !!(pointsInput() && pointsInput().value);
       if (cell.dataset.state === "waiting" && typed) return;
+      // A cell closed by the preview of another roll than the one now said (a tap on 1 2 3
+      // whose preview has not come yet: Jamb's Najava takes only a first roll): the server
+      // decides with the roll the entry sends. The board names its roll only where the rules
+      // ask which roll it was.
+      const shownRoll = board().dataset.roll || "";
+      if (typed && shownRoll && rollsInput() && rollsInput().value !== shownRoll) return;
       event.preventDefault();
       event.stopPropagation();
       notice(cell.dataset.reason || "", false, cell);
