@@ -251,6 +251,46 @@ def test_an_answer_that_comes_after_the_live_update_leaves_the_board_ready(
     context.close()
 
 
+def test_the_device_that_made_the_change_draws_it_from_its_own_answer(
+    browser: Browser, server: str
+) -> None:
+    """The live message of a change often comes before the change's own answer: the device
+    that made it does not fetch the board a third time (preview, entry, refresh) for it, while
+    its answer is on its way (docs/board.md: one request less per change)."""
+    game = new_game(server, "rauf-runter", ["Anna", "Ben"])
+    context = phone(browser)
+    page = context.new_page()
+    heard: list[str | bytes] = []
+    page.on(
+        "websocket",
+        lambda socket: socket.on("framereceived", lambda frame: heard.append(frame)),
+    )
+    page.goto(server + game["url"])
+    expect(page.locator(".game")).to_have_attribute("data-live", "open")
+    type_dice(page, "11123")
+    cell = page.get_by_role("button", name="Runter, Einser, Pflichtfeld, 3 Punkte möglich")
+    expect(cell).to_have_text("3")
+    fetched: list[str] = []
+    page.on(
+        "request",
+        lambda request: fetched.append(request.url) if "/board?" in request.url else None,
+    )
+    entries = Gate(page, r"/enter$", closed=True, sent=True)
+    cell.tap()
+    entries.wait_for()  # stored, and its answer held
+    for _ in range(EXPECT_TIMEOUT_MS // 25):  # the live message of version 1 has come
+        if any(re.search(r'"version":\s*1\b', str(frame)) for frame in heard):
+            break
+        page.wait_for_timeout(25)
+    else:
+        raise AssertionError(f"no live message of version 1: {heard}")
+    entries.release()
+    wait_version(page, 1)
+    expect(page.locator(".turn-name")).to_have_text("Ben ist am Zug")
+    assert fetched == []
+    context.close()
+
+
 def anna_on_her_first_cell_by_keyboard(
     browser: Browser, server: str
 ) -> tuple[BrowserContext, Page]:

@@ -629,7 +629,17 @@ if (window.htmx) {
         const to = !byKeyboard ? "off" : form.matches(".roll") ? "roll" : "entry";
         state.view.focus = { since: version(), turn: turnKey(), to };
       }
-      event.detail.xhr.addEventListener("loadend", () => changeDone(change), { once: true });
+      event.detail.xhr.addEventListener(
+        "loadend",
+        () => {
+          const waited = state.change === change;
+          changeDone(change);
+          // An answer that drew nothing (lost, refused, or older than a change heard meanwhile)
+          // while the live update left the change to it.
+          if (waited && version() < latest) refresh();
+        },
+        { once: true },
+      );
     });
     function changeDone(change) {
       if (state.change !== change) return;
@@ -884,6 +894,8 @@ if (window.htmx) {
     const liveText = $("[data-live-state]");
     let delay = 400;
     let socket = null;
+    // How long the live update leaves this device's own change to its answer.
+    const OWN_ANSWER_MS = 3000;
     function connect() {
       const scheme = location.protocol === "https:" ? "wss" : "ws";
       socket = new WebSocket(`${scheme}://${location.host}/api/games/${gameId}/live`);
@@ -901,7 +913,18 @@ if (window.htmx) {
         }
         if (message.type !== "state") return;
         latest = Math.max(latest, message.version);
-        if (message.version > version()) refresh();
+        if (message.version <= version()) return;
+        // This device's own change: its answer brings the board, and a third request for it
+        // (preview, entry, refresh) only costs the server and swaps the page twice. Only if that
+        // answer is slow does the live update draw the change (docs/board.md).
+        const own = state.change;
+        if (own && message.version === own.version + 1) {
+          setTimeout(() => {
+            if (version() < latest) refresh();
+          }, OWN_ANSWER_MS);
+          return;
+        }
+        refresh();
       });
       socket.addEventListener("close", (event) => {
         game.dataset.live = "closed";
