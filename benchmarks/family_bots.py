@@ -1,7 +1,8 @@
 """Jamb and Yams bot figures: seeded solitaire games of ``greedy`` and ``best`` on the same dice.
 
 Run: ``uv run python benchmarks/family_bots.py [--games N] [--yams-games N] [--seed S]
-[--bots best,greedy] [--engine] [--minutes M] [--block B] [--save FILE.npz]``
+[--bots best,greedy] [--engine] [--minutes M] [--block B] [--save FILE.npz] [--first G]
+[--combine FILE.npz ...]``
 (defaults 200 Jamb and 100 Yams games a bot, seed 1). Prints the Markdown table of
 docs/bot.md, "Jamb and Yams", with the milliseconds a game took on the clock and of the
 process's CPU time (on a shared machine the second is the one to compare).
@@ -13,6 +14,9 @@ block of ``--block`` games (default 500) per variant and bot after M minutes and
 the games played (game ``g`` throws the dice of ``default_rng([seed, g])`` whatever the
 count, so a shorter run is the first games of a longer one), ``--save`` writes every
 game's total and column totals after each block, and a line per block goes to stderr.
+``--first G`` starts at game ``G`` (so that two processes can play two ranges of one long run on
+two cores), and ``--combine A.npz B.npz ...`` prints the table of the games saved by such runs
+together (without times: they were played by different processes).
 """
 
 from __future__ import annotations
@@ -57,6 +61,13 @@ class Run:
         self.cpu += cpu
 
     def row(self) -> str:
+        if not self.seconds:  # combined from saved runs: no times
+            return self._row("— | —")
+        return self._row(
+            f"{1000 * self.seconds / self.played:.1f} | {1000 * self.cpu / self.played:.1f}"
+        )
+
+    def _row(self, times: str) -> str:
         totals = np.concatenate(self.totals).astype(np.float64)
         columns = np.concatenate(self.columns).mean(axis=0)
         std = float(totals.std(ddof=1)) if len(totals) > 1 else 0.0
@@ -64,8 +75,7 @@ class Run:
         return (
             f"| {self.label} | {self.bot} | {len(totals):,} | {totals.mean():.1f} ± "
             f"{std / np.sqrt(len(totals)):.1f} | {std:.1f} | {int(totals.min())} / "
-            f"{int(totals.max())} | {means} | {1000 * self.seconds / len(totals):.1f} "
-            f"| {1000 * self.cpu / len(totals):.1f} |"
+            f"{int(totals.max())} | {means} | {times} |"
         )
 
 
@@ -79,7 +89,11 @@ def main() -> None:
     parser.add_argument("--minutes", type=float, default=None)
     parser.add_argument("--block", type=int, default=500)
     parser.add_argument("--save", default=None, metavar="FILE.npz")
+    parser.add_argument("--first", type=int, default=0, metavar="G")
+    parser.add_argument("--combine", nargs="+", default=None, metavar="FILE.npz")
     args = parser.parse_args()
+    if args.first < 0:
+        parser.error("--first is a game number from 0")
     jamb = get_variant("jamb")
     yams = get_variant("yams", {"hand": True, "announce": True})
     runs = [
@@ -91,6 +105,15 @@ def main() -> None:
         for bot in args.bots.split(",")
         if games > 0
     ]
+    if args.combine:
+        for run in runs:
+            for name in args.combine:
+                with np.load(name) as saved:
+                    if f"{run.key}_totals" in saved:
+                        run.totals.append(saved[f"{run.key}_totals"])
+                        run.columns.append(saved[f"{run.key}_columns"])
+        print_table(runs)
+        return
     bots = {run.key: make_family_bot(run.bot, run.variant, args.seed) for run in runs}
     deadline = None if args.minutes is None else time.monotonic() + 60 * args.minutes
     # blocks taken in turn, so that a run stopped by --minutes has played each alike
@@ -103,7 +126,8 @@ def main() -> None:
                 continue
             play = simulate_family if args.engine else simulate_light
             cpu = time.process_time()
-            simulation = play(run.variant, bots[run.key], count, args.seed, first=run.played)
+            first = args.first + run.played
+            simulation = play(run.variant, bots[run.key], count, args.seed, first=first)
             run.add(simulation, time.process_time() - cpu)
             print(
                 f"{time.strftime('%H:%M:%S')} {run.key}: {run.played:,} games, "
@@ -119,6 +143,10 @@ def main() -> None:
                     **{f"{r.key}_totals": np.concatenate(r.totals) for r in runs if r.totals},
                     **{f"{r.key}_columns": np.concatenate(r.columns) for r in runs if r.totals},
                 )
+    print_table(runs)
+
+
+def print_table(runs: list[Run]) -> None:
     print(
         "| variant | bot | games | mean ± s.e. | std | min / max | column means | ms/game "
         "| CPU ms/game |"
