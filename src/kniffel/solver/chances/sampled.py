@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from kniffel.kept import Kept
-from kniffel.rules import Game, Variant
+from kniffel.rules import UPPER_BONUS_THRESHOLD, Game, Variant
 from kniffel.solver.chances.distribution import best_bot, roller, sheets_of, turns_left
 from kniffel.solver.chances.finals import LateFinals
 
@@ -56,7 +56,9 @@ def sheet_key(game: Game, player: int) -> int:
     sheet = SheetBatch.of_game(game, player)
     if len(game.variant.columns) <= 3:
         return int(LateFinals.keys_of(game.variant, sheet)[0])
-    fields = np.concatenate([sheet.filled[0], np.minimum(sheet.upper[0], 63), sheet.fifty[0]])
+    fields = np.concatenate(
+        [sheet.filled[0], np.minimum(sheet.upper[0], UPPER_BONUS_THRESHOLD), sheet.fifty[0]]
+    )
     return int.from_bytes(hashlib.sha256(fields.astype(np.int64).tobytes()).digest()[:8], "big")
 
 

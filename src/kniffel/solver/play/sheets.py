@@ -23,6 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from kniffel.rules import (
+    UPPER_BONUS_THRESHOLD,
     Discipline,
     Game,
     Options,
@@ -185,7 +186,7 @@ class SheetBatch:
         tell them apart (filled rows, upper sums capped at 63, which Kniffel cells hold 50),
         and for each sheet the index of its own among them. Above 63 an upper sum changes
         nothing: the bonus is paid, and every table reads the sum capped."""
-        capped = np.minimum(self.upper, 63)
+        capped = np.minimum(self.upper, UPPER_BONUS_THRESHOLD)
         fields = np.concatenate([self.filled, capped, self.fifty.astype(np.int64)], axis=1)
         if self.size <= 1:
             return self, np.zeros(self.size, dtype=np.int64)
