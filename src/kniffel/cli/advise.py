@@ -15,7 +15,16 @@ from kniffel.cli.tables import table
 from kniffel.cli.variant_flags import variant_options
 from kniffel.locales import Translator
 from kniffel.record import RecordError, loads, replay
-from kniffel.rules import AnnounceAction, Dice, Game, KniffelError, Row, Variant, holds_fifty
+from kniffel.rules import (
+    MAX_ROLLS,
+    AnnounceAction,
+    Dice,
+    Game,
+    KniffelError,
+    Row,
+    Variant,
+    holds_fifty,
+)
 from kniffel.solver.advice.analysis import choice_dict, source
 from kniffel.solver.advice.family import is_heuristic
 from kniffel.solver.advice.notation import parse_sheet
@@ -90,7 +99,7 @@ def advise_command(
             assert sheet is not None
             game = parse_sheet(variant, sheet)
         given = Dice.parse(dice) if dice is not None else None
-        position = evaluate(game, given, roll if given is not None else 3)
+        position = evaluate(game, given, roll if given is not None else MAX_ROLLS)
     except (KniffelError, RecordError) as exc:
         _fail(str(exc).splitlines()[0])
         return

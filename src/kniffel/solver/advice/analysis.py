@@ -27,6 +27,7 @@ from typing import Any
 
 from kniffel.record import Record, replay
 from kniffel.rules import (
+    MAX_ROLLS,
     Action,
     Announce,
     AnnounceAction,
@@ -194,7 +195,7 @@ def _decision(game: Game, number: int, event: Event) -> Decision | None:
         if event.dice is not None:
             # the roll that made typed dice counts where the sheet says so (Jamb's Kenta,
             # first-roll columns); elsewhere, as before, they compete with entries only
-            given = evaluate(game, event.dice, event.roll or 3)
+            given = evaluate(game, event.dice, event.roll or MAX_ROLLS)
             return _judge(game, number, given, EnterAction(event.cell))
         if event.points is None:
             return _judge(game, number, evaluate(game), EnterAction(event.cell))

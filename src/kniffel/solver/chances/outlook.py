@@ -20,7 +20,16 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from kniffel.rules import UPPER_BONUS_THRESHOLD, Action, Cell, Dice, EnterAction, Game, Row
+from kniffel.rules import (
+    MAX_ROLLS,
+    UPPER_BONUS_THRESHOLD,
+    Action,
+    Cell,
+    Dice,
+    EnterAction,
+    Game,
+    Row,
+)
 from kniffel.solver.chances.distribution import best_bot, roller, sheets_of, turns_left
 from kniffel.solver.exact.dice_tables import KEEP_INDEX, KEEPS, ROLL_INDEX, ROLL_KEEPS
 from kniffel.solver.exact.turn import keep_values
@@ -71,7 +80,7 @@ def _finish_turn(
     current = np.broadcast_to(np.asarray(roll, dtype=np.int64), (size,)).copy()
     rolling = np.ones(size, dtype=np.bool_)
     roll_dice = roller(faces, 0)
-    for made in range(rolls_made, 3):
+    for made in range(rolls_made, MAX_ROLLS):
         values = first if made == 1 else last
         candidates = ROLL_KEEPS[current]
         keep = candidates[np.arange(size), _best(np.take_along_axis(values, candidates, axis=1))]

@@ -43,6 +43,7 @@ import numpy as np
 import numpy.typing as npt
 
 from kniffel.rules import (
+    MAX_ROLLS,
     Action,
     Cell,
     Dice,
@@ -269,7 +270,7 @@ def _outlook(variant: Variant, sheets: SheetBatch, calibration: Calibration) -> 
     return mean, std
 
 
-def win_choices(game: Game, dice: Dice | None = None, rolls: int = 3) -> list[WinChoice]:
+def win_choices(game: Game, dice: Dice | None = None, rolls: int = MAX_ROLLS) -> list[WinChoice]:
     """Every choice of the player to move, valued by the chance to finish ahead of the
     other players (all playing on like the best bot), best first: the "Auf Sieg" Tipp.
     ``dice``: dice thrown at the table (else the rolled dice pending, else the turn before
@@ -314,7 +315,7 @@ def win_choices(game: Game, dice: Dice | None = None, rolls: int = 3) -> list[Wi
         win = float(entry_chances[slots[option.cell]])
         label = choice_label(Choice(EnterAction(option.cell), win, option.points), one_column)
         choices.append(WinChoice(EnterAction(option.cell), label, win, option.points))
-    if rolls < 3:
+    if rolls < MAX_ROLLS:
         last = keep_values(final)[0]
         after_two = np.maximum(final, keep_values(final)[:, ROLL_KEEPS].max(axis=-1))
         ahead = shown(keep_values(after_two)[0] if rolls == 1 else last)

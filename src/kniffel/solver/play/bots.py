@@ -60,7 +60,7 @@ class TurnLog:
     """One turn of many sheets: ``rolls[b, j]`` (roll index, -1 if not rolled),
     ``keeps[b, j]`` (keep before roll ``j + 1``, -1 if none) and the entry."""
 
-    rolls: IntArray  # [B, 3]
+    rolls: IntArray  # [B, MAX_ROLLS]
     keeps: IntArray  # [B, 2]
     slot: IntArray  # [B]
     row: IntArray  # [B]
@@ -154,7 +154,7 @@ class ValueBot:
         after_one = keep_worth[0][:, ROLL_KEEPS].max(axis=-1)  # the best keep of each first roll
         expected = (after_one @ P_FIRST)[of]
         size = sheets.size
-        rolls = np.full((size, 3), -1, dtype=np.int64)
+        rolls = np.full((size, MAX_ROLLS), -1, dtype=np.int64)
         keeps = np.full((size, 2), -1, dtype=np.int64)
         rolls[:, 0] = current = roll(0, np.full(size, _NO_KEEP, dtype=np.int64))
         rolling = np.ones(size, dtype=np.bool_)
@@ -220,7 +220,7 @@ class RandomBot:
         entries = sheets.entries()
         size = sheets.size
         games = np.arange(size)
-        rolls = np.full((size, 3), -1, dtype=np.int64)
+        rolls = np.full((size, MAX_ROLLS), -1, dtype=np.int64)
         keeps = np.full((size, 2), -1, dtype=np.int64)
         rolls[:, 0] = current = roll(0, np.full(size, _NO_KEEP, dtype=np.int64))
         rolling = np.ones(size, dtype=np.bool_)

@@ -25,7 +25,7 @@ from kniffel.board.advice import AdviceService
 from kniffel.board.queued import Busy
 from kniffel.board.reviews import ReviewService
 from kniffel.board.service import GameView
-from kniffel.rules import Dice
+from kniffel.rules import MAX_ROLLS, Dice
 from kniffel.web import rendering
 from kniffel.web.api import pending, tables
 from kniffel.web.api.api import OPTIONAL_KEY, Key, Rolls, TableDice, Top
@@ -217,7 +217,7 @@ def advice(
     game_id: str,
     request: Request,
     dice: TableDice = None,
-    rolls: Rolls = 3,
+    rolls: Rolls = MAX_ROLLS,
     top: Top = 5,
     key: Key = None,
 ) -> dict[str, Any]:

@@ -30,7 +30,7 @@ from fastapi.responses import JSONResponse
 from kniffel.board.advice import AdviceService
 from kniffel.board.chances import Busy, ChancesService
 from kniffel.board.views import GameView
-from kniffel.rules import Dice
+from kniffel.rules import MAX_ROLLS, Dice
 from kniffel.web import rendering
 from kniffel.web.api import pending, tables
 from kniffel.web.api.api import OPTIONAL_KEY, Key, Rolls, TableDice, Top
@@ -139,7 +139,7 @@ def win_advice(
     game_id: str,
     request: Request,
     dice: TableDice = None,
-    rolls: Rolls = 3,
+    rolls: Rolls = MAX_ROLLS,
     top: Top = 5,
     key: Key = None,
 ) -> dict[str, Any] | JSONResponse:

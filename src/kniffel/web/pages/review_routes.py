@@ -29,6 +29,7 @@ from starlette.concurrency import run_in_threadpool
 from kniffel.board.advice import AdviceService
 from kniffel.board.reviews import Busy, ReviewService
 from kniffel.board.service import GameView
+from kniffel.rules import MAX_ROLLS
 from kniffel.web import rendering
 from kniffel.web.api import pending, tables
 from kniffel.web.api.api import OPTIONAL_KEY, Key
@@ -154,8 +155,8 @@ def _context(view: GameView, result: Review, words: ReviewWords) -> dict[str, An
                 when=words("am Tisch") if d.rolls is None else words("{n}. Wurf", n=d.rolls),
                 dice=" ".join(map(str, d.dice.faces)),
             ),
-            "made": words.choice(d.made, variant, d.rolls or 3),
-            "best": words.choice(d.best, variant, d.rolls or 3),
+            "made": words.choice(d.made, variant, d.rolls or MAX_ROLLS),
+            "best": words.choice(d.best, variant, d.rolls or MAX_ROLLS),
             "loss": words.decimal(d.loss),
             "severity": _severity_word(words, d.loss),
         }
