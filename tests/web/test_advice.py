@@ -34,7 +34,9 @@ def client(bot_client: TestClient) -> TestClient:
 @pytest.fixture
 def few_samples(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Simulated chances from a tenth of the games (``turn_ends.WORK``), for the tests of what
-    an answer lists, not of its figures (the panel's pending answers too):
+    an answer lists, not of its figures (the panel's pending answers too, and the panels
+    whose Rauf-Runter and Dreifach positions would otherwise leave full-size simulations
+    running in the background for the next test to wait for):
     test_the_advice_gives_reasons[rauf-runter] and the browser's Tipp tests keep the real
     bound. The caches are fresh, so these less sure figures reach no other test.
     """
@@ -228,6 +230,7 @@ def _best_label(engine: Game, lang: str = "de") -> str:
     return AdviceWords(Translator(lang)).choice(position.choices[0], engine.variant, position.rolls)
 
 
+@pytest.mark.usefixtures("few_samples")
 @pytest.mark.parametrize("variant", PRESETS)
 def test_the_tipp_panel_shows_the_best_choice_first(
     client: TestClient, service: GameService, variant: str
@@ -349,6 +352,7 @@ def test_the_advice_api_answers_at_once_with_the_reasons_pending(
     assert _advice(client, game) == full
 
 
+@pytest.mark.usefixtures("few_samples")
 def test_the_tipp_highlights_the_best_cell_and_the_dice_to_keep(
     client: TestClient, service: GameService
 ) -> None:
