@@ -7,6 +7,7 @@ import html
 import io
 import json
 import random
+import secrets
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -218,6 +219,25 @@ def test_the_csv_downloads_never_turn_names_into_formulas(
         if path == "/export/spiele.csv":
             # Rauf und runter has three columns: one bonus flag each, never "001".
             assert {len(row["upper_bonus"].split("/")) for row in rows} == {3}
+
+
+def test_the_games_csv_names_each_game_by_its_own_id(
+    client: TestClient, service: GameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An id drawn with a leading ``-`` (1 in 64) went into the CSV as ``'-…`` (no formula),
+    so the CSV's game no longer matched the API's: such an id is drawn again."""
+    real = secrets.token_urlsafe
+    drawn: list[str] = []
+
+    def leading_dash_first(size: int) -> str:
+        drawn.append("-Xk3" * 3 if size == 9 and not drawn else real(size))
+        return drawn[-1]
+
+    monkeypatch.setattr(secrets, "token_urlsafe", leading_dash_first)
+    game_id, _ = _import(service, "kniffel", ["Anna", "Ben"], 8)
+    assert drawn[0].startswith("-") and not game_id.startswith("-")
+    rows = list(csv.DictReader(io.StringIO(client.get("/export/spiele.csv").text[1:])))
+    assert [row["game"] for row in rows] == [game_id, game_id]
 
 
 def test_the_review_page_links_a_seat_for_a_key_holder(

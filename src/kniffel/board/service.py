@@ -77,6 +77,7 @@ __all__ = [
     "NoBots",
     "Preview",
     "check_virtual",
+    "new_game_id",
     "preview_of",
 ]
 
@@ -178,7 +179,7 @@ class GameService:
         seats = _bot_seats(bots or {}, names, dice_mode)
         stored = self.store.create(
             NewGame(
-                id=secrets.token_urlsafe(9),
+                id=new_game_id(),
                 key=secrets.token_urlsafe(16),
                 variant=resolved.name,
                 options=resolved.options.as_dict(),
@@ -213,7 +214,7 @@ class GameService:
         events = [event_to_json(event) for event in game.log]
         stored = self.store.create(
             NewGame(
-                id=secrets.token_urlsafe(9),
+                id=new_game_id(),
                 key=secrets.token_urlsafe(16),
                 variant=game.variant.name,
                 options=game.options.as_dict(),
@@ -617,6 +618,15 @@ class _Pending(NamedTuple):
     game: Game
     payload: dict[str, Any]
     summary: Summary
+
+
+def new_game_id() -> str:
+    """A new game's id: 12 characters of ``secrets.token_urlsafe``, drawn again while it starts
+    with ``-``, so that no spreadsheet takes it for a formula (the CSV would write it with a
+    leading ``'``, kniffel.board.players.spreadsheet) and no command line for an option."""
+    while (found := secrets.token_urlsafe(9)).startswith("-"):
+        pass
+    return found
 
 
 def _applying(event: Mapping[str, Any]) -> Callable[[StoredGame, Game], Event]:
