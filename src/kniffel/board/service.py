@@ -77,7 +77,6 @@ __all__ = [
     "NoBots",
     "Preview",
     "check_virtual",
-    "new_game_id",
     "preview_of",
 ]
 
@@ -179,7 +178,7 @@ class GameService:
         seats = _bot_seats(bots or {}, names, dice_mode)
         stored = self.store.create(
             NewGame(
-                id=new_game_id(),
+                id=_new_game_id(),
                 key=secrets.token_urlsafe(16),
                 variant=resolved.name,
                 options=resolved.options.as_dict(),
@@ -214,7 +213,7 @@ class GameService:
         events = [event_to_json(event) for event in game.log]
         stored = self.store.create(
             NewGame(
-                id=new_game_id(),
+                id=_new_game_id(),
                 key=secrets.token_urlsafe(16),
                 variant=game.variant.name,
                 options=game.options.as_dict(),
@@ -620,7 +619,7 @@ class _Pending(NamedTuple):
     summary: Summary
 
 
-def new_game_id() -> str:
+def _new_game_id() -> str:
     """A new game's id: 12 characters of ``secrets.token_urlsafe``, drawn again while it starts
     with ``-``, so that no spreadsheet takes it for a formula (the CSV would write it with a
     leading ``'``, kniffel.board.players.spreadsheet) and no command line for an option."""

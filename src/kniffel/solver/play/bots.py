@@ -61,7 +61,7 @@ class TurnLog:
     ``keeps[b, j]`` (keep before roll ``j + 1``, -1 if none) and the entry."""
 
     rolls: IntArray  # [B, MAX_ROLLS]
-    keeps: IntArray  # [B, 2]
+    keeps: IntArray  # [B, MAX_ROLLS - 1]
     slot: IntArray  # [B]
     row: IntArray  # [B]
     gain: IntArray  # [B]
@@ -155,7 +155,7 @@ class ValueBot:
         expected = (after_one @ P_FIRST)[of]
         size = sheets.size
         rolls = np.full((size, MAX_ROLLS), -1, dtype=np.int64)
-        keeps = np.full((size, 2), -1, dtype=np.int64)
+        keeps = np.full((size, MAX_ROLLS - 1), -1, dtype=np.int64)
         rolls[:, 0] = current = roll(0, np.full(size, _NO_KEEP, dtype=np.int64))
         rolling = np.ones(size, dtype=np.bool_)
         for j in (1, 2):
@@ -221,7 +221,7 @@ class RandomBot:
         size = sheets.size
         games = np.arange(size)
         rolls = np.full((size, MAX_ROLLS), -1, dtype=np.int64)
-        keeps = np.full((size, 2), -1, dtype=np.int64)
+        keeps = np.full((size, MAX_ROLLS - 1), -1, dtype=np.int64)
         rolls[:, 0] = current = roll(0, np.full(size, _NO_KEEP, dtype=np.int64))
         rolling = np.ones(size, dtype=np.bool_)
         slot = np.zeros(size, dtype=np.int64)
