@@ -916,11 +916,12 @@ if (window.htmx) {
         if (message.version <= version()) return;
         // This device's own change: its answer brings the board, and a third request for it
         // (preview, entry, refresh) only costs the server and swaps the page twice. Only if that
-        // answer is slow does the live update draw the change (docs/board.md).
+        // answer is slow does the live update draw the change (docs/board.md). The wait is for
+        // this change alone: a later change heard meanwhile has asked for the board itself.
         const own = state.change;
         if (own && message.version === own.version + 1) {
           setTimeout(() => {
-            if (version() < latest) refresh();
+            if (version() <= own.version) refresh();
           }, OWN_ANSWER_MS);
           return;
         }
