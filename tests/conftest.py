@@ -85,6 +85,9 @@ def private_cache_dir(
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("KNIFFEL_CACHE_DIR", path)
         patch.setenv("KNIFFEL_PREBUILD_TABLES", "0")
+        # Nor, even where a test switches the presets' builds on, the exact win-chance tables
+        # (minutes of CPU each: tests/solver/chances/test_finals_table.py builds small ones).
+        patch.setenv("KNIFFEL_EXACT_CHANCES", "0")
         patch.setenv("KNIFFEL_BACKGROUND", "0")
         # A test process starts hundreds of apps: each start would make what earlier tests
         # left alive permanent (tests/web/test_gc_freeze.py switches it on).

@@ -26,6 +26,7 @@ from kniffel.solver.builds import (
     Readiness,
     Table,
     TableBuilds,
+    finals_tables,
     preset_tables,
     solvable,
     tables_for,
@@ -108,9 +109,12 @@ class TableReadiness:
         if not solvable(view.variant):
             raise NoSolver(view.variant)
 
-    def start_presets(self) -> None:
-        """Queues the presets' tables (default options); the worker skips those on disk."""
+    def start_presets(self, finals: bool = False) -> None:
+        """Queues the presets' tables (default options), with ``finals`` then the exact
+        win-chance tables of the one-column presets; the worker skips those on disk."""
         self.builds.enqueue(preset_tables())
+        if finals:
+            self.builds.enqueue(finals_tables())
 
     def ensure(self, view: GameView, key: str | None, client: str) -> None:
         """Returns when ``view``'s tables are ready; raises :class:`TableBuilding` or

@@ -44,7 +44,7 @@ from multiprocessing.sharedctypes import Synchronized
 from pathlib import Path
 from typing import Any
 
-from kniffel.rules import PRESETS, Discipline, Options, Sheet, Variant
+from kniffel.rules import PRESETS, ColumnSpec, Discipline, Options, Sheet, Variant
 from kniffel.solver.exact import cache
 from kniffel.solver.raufrunter import stored
 
@@ -53,6 +53,7 @@ from kniffel.solver.raufrunter import stored
 
 __all__ = [
     "CLIENT_WINDOW",
+    "FINALS_PRESETS",
     "PER_CLIENT",
     "QUEUE_LIMIT",
     "TABLE_PRESETS",
@@ -61,6 +62,7 @@ __all__ = [
     "Table",
     "TableBuilds",
     "chance_tables_for",
+    "finals_tables",
     "solvable",
     "tables_for",
 ]
@@ -93,11 +95,13 @@ class BuildsBusy(Exception):
 @dataclass(frozen=True, slots=True)
 class Table:
     """One solved table: a column table, or (``discipline`` None) the ↓↑ table of Rauf-Runter;
-    with ``chances``, the chance table over a column table."""
+    with ``chances``, the chance table over a column table; with ``finals``, the exact
+    distributions of the points still to come (:mod:`kniffel.solver.chances.finals_table`)."""
 
     options: Options
     discipline: Discipline | None
     chances: bool = False
+    finals: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +155,20 @@ def preset_tables() -> tuple[Table, ...]:
     return tuple(dict.fromkeys([*values, *chances]))
 
 
+#: The one-column presets whose exact finals tables the board builds (after the others, when
+#: the setting ``exact_chances`` is on): some 210 MB and 410 MB on disk, outside the cache's
+#: size bound, and minutes of CPU each (docs/solver.md, "Win chances").
+FINALS_PRESETS = ("kniffel", "yahtzee")
+
+
+def finals_tables() -> tuple[Table, ...]:
+    """The finals tables of the one-column presets with their default options."""
+    return tuple(
+        Table(PRESETS[name].options, PRESETS[name].columns[0].discipline, finals=True)
+        for name in FINALS_PRESETS
+    )
+
+
 def _build_in_child(
     table: Table, progress: Synchronized[float], results: Connection, where: cache.TablePlace
 ) -> None:
@@ -178,6 +196,13 @@ def _build_here(table: Table, progress: Synchronized[float], results: Connection
     def report(done: int, total: int) -> None:
         progress.value = done / total
 
+    if table.finals:
+        from kniffel.solver.chances.finals_table import build_finals, save_finals
+
+        column = ColumnSpec("main", "main", table.discipline)
+        rules = Variant("finals", "finals", (column,), table.options)
+        save_finals(build_finals(rules, progress=report))
+        return
     if table.chances:
         from kniffel.solver.exact.chance_table import column_chances
 
@@ -444,6 +469,10 @@ class TableBuilds:
     @staticmethod
     def _on_disk(table: Table) -> bool:
         assert table.discipline is not None
+        if table.finals:
+            from kniffel.solver.chances import finals_table
+
+            return finals_table.is_stored(table.options, table.discipline)
         if table.chances:
             # A whole chance file (written atomically) with the value table beside it.
             return _path(table).exists() and cache.is_stored(table.options, table.discipline)
@@ -460,9 +489,12 @@ def _arrows_ready(options: Options) -> bool:
 
 
 def _path(table: Table) -> Path:
-    """The file of a column table or of its chance table (``chances-`` before the name)."""
+    """The file of a column table or of its chance table (``chances-`` before the name), or the
+    key file of its finals table (``finals-``)."""
     assert table.discipline is not None
     path = cache.column_path(table.options, table.discipline)
+    if table.finals:
+        return path.with_name("finals-" + path.name)
     return path.with_name("chances-" + path.name) if table.chances else path
 
 

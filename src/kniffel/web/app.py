@@ -94,7 +94,7 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
         )
         if settings.prebuild_tables:
             # In the background: the worker skips the tables already on disk.
-            readiness.start_presets()
+            readiness.start_presets(finals=settings.exact_chances)
         chores = None
         if settings.background:  # reviews and yardsticks (kniffel.board.background)
             chores = app.state.background = background.start(

@@ -9,11 +9,13 @@ with the open upper rows (each multiplies the upper sums the bonus needs). From
 an empty sheet it is every state of the column: minutes of work, not a request's
 (docs/solver.md, "Win chances").
 
-So :func:`exact_finals` answers only where :func:`reachable_states` (an upper
-bound, counted without solving anything) is at most :data:`EXACT_STATES`; the
-forecast simulates elsewhere. One :class:`LateFinals` per variant serves the
-whole process and keeps what it solved, so the positions that follow a solved
-one (its reachable states) cost nothing more.
+So :func:`exact_finals` looks the distribution up where the variant's finals table
+(:mod:`kniffel.solver.chances.finals_table`: every state solved once, built in the
+background for the presets) is on disk, and otherwise answers only where
+:func:`reachable_states` (an upper bound, counted without solving anything) is at most
+:data:`EXACT_STATES`; the forecast simulates elsewhere. One :class:`LateFinals` per
+variant serves the whole process and keeps what it solved, so the positions that follow
+a solved one (its reachable states) cost nothing more.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import numpy.typing as npt
 from kniffel.rules import UPPER_BONUS_THRESHOLD, Game, Row, Variant, rows_for
 from kniffel.solver.chances.distribution import best_bot
 from kniffel.solver.chances.finals import LateFinals
+from kniffel.solver.chances.finals_table import stored_finals
 from kniffel.solver.play.sheets import SheetBatch
 
 __all__ = ["EXACT_STATES", "exact_finals", "reachable_states", "shared_finals"]
@@ -90,8 +93,14 @@ def reachable_states(game: Game, player: int, limit: int = EXACT_STATES) -> int:
 def exact_finals(game: Game, player: int, limit: int = EXACT_STATES) -> Array | None:
     """``d[i]``: the exact chance that ``player`` scores ``i`` more points playing on like
     the best bot, or ``None`` where that is not cheap (several columns, or more than
-    ``limit`` states reachable)."""
-    if len(game.variant.columns) != 1 or reachable_states(game, player, limit) > limit:
+    ``limit`` states reachable and no finals table of the variant on disk)."""
+    if len(game.variant.columns) != 1:
+        return None
+    table = stored_finals(game.variant)
+    if table is not None:  # every state solved: a look-up (float32, within 1e-6)
+        column = game.variant.columns[0].id
+        return table.at(table.space.state_of(game, player, column))
+    if reachable_states(game, player, limit) > limit:
         return None
     finals = shared_finals(game.variant)
     with _LOCK:  # one solver and its cache serve every request of the process

@@ -59,6 +59,7 @@ from kniffel.solver.advice.position import Choice
 from kniffel.solver.chances.calibration import Calibration, load_calibration
 from kniffel.solver.chances.distribution import best_bot
 from kniffel.solver.chances.finals import LateFinals
+from kniffel.solver.chances.finals_table import FinalsTable, TableFinals, stored_finals
 from kniffel.solver.chances.win import normal_cdf
 from kniffel.solver.exact.dice_tables import KEEPS, ROLL_INDEX, ROLL_KEEPS
 from kniffel.solver.exact.turn import keep_values, turn_value
@@ -97,12 +98,16 @@ def _take_entries(entries: Entries, which: IntArray) -> Entries:
 class WinBot(ValueBot):
     """The best bot's turn, maximising the chance to finish ahead of the opponents late."""
 
-    def __init__(self, variant: Variant, late: int = LATE) -> None:
+    def __init__(
+        self, variant: Variant, late: int = LATE, table: FinalsTable | None = None
+    ) -> None:
         best = best_bot(variant)
         super().__init__("win", best.value)
         self.variant = variant
         self.late = late
-        self.finals = LateFinals(variant, best)
+        self.finals = (
+            LateFinals(variant, best) if table is None else TableFinals(variant, best, table)
+        )
         self.cells = len(variant.columns) * len(rows_for(variant.options))
         self.opponents: list[SheetBatch] = []
 
@@ -224,9 +229,20 @@ _SHARED = threading.Lock()
 
 
 @cache
-def _win_bot(variant: Variant) -> WinBot:
+def _late_win_bot(variant: Variant) -> WinBot:
     """One win bot per variant for the Tipp: it keeps the distributions it solved."""
     return WinBot(variant)
+
+
+@cache
+def _table_win_bot(variant: Variant, table: FinalsTable) -> WinBot:
+    """With the variant's finals table every position is late: every distribution is there."""
+    return WinBot(variant, late=len(rows_for(variant.options)), table=table)
+
+
+def _win_bot(variant: Variant) -> WinBot:
+    table = stored_finals(variant)
+    return _late_win_bot(variant) if table is None else _table_win_bot(variant, table)
 
 
 def _normal_chance(game: Game, player: int, others: list[int]) -> Callable[[Array], Array]:
