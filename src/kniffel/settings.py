@@ -22,7 +22,7 @@ The settings (``tests/test_docs.py`` checks that this list names every field of
 - ``table_queue``, ``table_builds_per_client``: how many tables of new house rules may wait,
   and how many one client may have built an hour;
 - ``prebuild_tables``: build the presets' tables in the background at start;
-- ``exact_chances``: then the exact win-chance tables of Kniffel and Yahtzee too;
+- ``exact_chances``: then the exact win-chance table of Kniffel too;
 - ``background``: reviews and yardsticks in a background thread;
 - ``gc_freeze``: keep what start-up made out of the collector's sight.
 """
@@ -127,8 +127,8 @@ class Settings(TableSettings):
     table_builds_per_client: int = Field(default=2, ge=0)
     #: Build the presets' tables in the background when the board starts.
     prebuild_tables: bool = True
-    #: With ``prebuild_tables``: then build the exact win-chance tables of Kniffel and Yahtzee
-    #: too (minutes of CPU each, some 210 and 410 MB on disk, docs/solver.md, "Win chances").
+    #: With ``prebuild_tables``: then build the exact win-chance table of Kniffel too (minutes
+    #: of CPU, 263 MB on disk, docs/solver.md, "Win chances").
     exact_chances: bool = True
     #: Compute finished games' reviews and the best bot's yardsticks in a background thread.
     background: bool = True

@@ -156,9 +156,9 @@ def preset_tables() -> tuple[Table, ...]:
 
 
 #: The one-column presets whose exact finals tables the board builds (after the others, when
-#: the setting ``exact_chances`` is on): some 210 MB and 410 MB on disk, outside the cache's
-#: size bound, and minutes of CPU each (docs/solver.md, "Win chances").
-FINALS_PRESETS = ("kniffel", "yahtzee")
+#: the setting ``exact_chances`` is on): 263 MB on disk, outside the cache's size bound, and
+#: minutes of CPU. Not ``yahtzee``: 1.16 GB (docs/solver.md, "Win chances").
+FINALS_PRESETS = ("kniffel",)
 
 
 def finals_tables() -> tuple[Table, ...]:

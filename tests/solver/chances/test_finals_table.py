@@ -146,9 +146,9 @@ def test_the_board_builds_a_finals_table_in_the_background(place: Path) -> None:
     assert stored_finals(one_column(Discipline.DOWN)) is not None
 
 
-def test_the_presets_with_finals_tables_are_the_one_column_presets() -> None:
+def test_the_board_builds_the_finals_table_of_the_kniffel_preset_only() -> None:
     tables = finals_tables()
-    assert {t.options for t in tables} == {PRESETS["kniffel"].options, PRESETS["yahtzee"].options}
+    assert {t.options for t in tables} == {PRESETS["kniffel"].options}
     assert all(t.finals and t.discipline is Discipline.FREE for t in tables)
 
 

@@ -17,9 +17,9 @@ with the same recursion and the same bot (the exact solver's choices):
 - On disk beside the solver's tables: ``finals-column-….npz`` (the key and where each
   state's distribution starts) and ``finals-column-….values.npy`` (every distribution one
   after the other, read memory-mapped, so processes share it). These files stay outside the
-  cache's size bound (``cache_max_bytes``): only the presets' standard options get one
-  (:func:`kniffel.solver.builds.finals_tables`), some 210 MB for ``kniffel`` and 410 MB for
-  ``yahtzee`` (docs/solver.md).
+  cache's size bound (``cache_max_bytes``): only the ``kniffel`` preset's standard options get
+  one (:func:`kniffel.solver.builds.finals_tables`, 263 MB); ``yahtzee``'s would take 1.16 GB,
+  its extra Yahtzees spreading every distribution over some 1,500 points (docs/solver.md).
 """
 
 from __future__ import annotations

@@ -28,7 +28,10 @@ but) sure to win or to lose, the bot still takes the points.
 :func:`win_choices` gives the same numbers for a position of a real game (the
 "Auf Sieg" Tipp); far from the end, where the bot plays for points, it shows the
 normal model's chance of each choice's expected total (calibrated spread,
-:mod:`~kniffel.solver.chances.calibration`), which ranks the choices as points do.
+:mod:`~kniffel.solver.chances.calibration`), which ranks the choices as points do. Where the
+variant's finals table is on disk (:mod:`~kniffel.solver.chances.finals_table`, ``kniffel``)
+every position is late: each distribution is read off the table, so the chances are exact
+from the first turn on.
 """
 
 from __future__ import annotations
