@@ -251,14 +251,12 @@ def test_an_answer_that_comes_after_the_live_update_leaves_the_board_ready(
     context.close()
 
 
-def test_the_device_that_made_the_change_draws_it_from_its_own_answer(
-    browser: Browser, server: str
-) -> None:
-    """The live message of a change often comes before the change's own answer: the device
-    that made it does not fetch the board a third time (preview, entry, refresh) for it, while
-    its answer is on its way (docs/board.md: one request less per change)."""
-    game = new_game(server, "rauf-runter", ["Anna", "Ben"])
-    context = phone(browser)
+def annas_entry_heard_before_its_answer(
+    context: BrowserContext, server: str, game: dict[str, Any], fetched: list[str]
+) -> Page:
+    """Anna enters her first dice; the entry is stored and its live message comes while its
+    own answer is held; then the answer comes and the page shows version 1. ``fetched``
+    collects the board requests made after the entry was tapped."""
     page = context.new_page()
     heard: list[str | bytes] = []
     page.on(
@@ -270,7 +268,6 @@ def test_the_device_that_made_the_change_draws_it_from_its_own_answer(
     type_dice(page, "11123")
     cell = page.get_by_role("button", name="Runter, Einser, Pflichtfeld, 3 Punkte möglich")
     expect(cell).to_have_text("3")
-    fetched: list[str] = []
     page.on(
         "request",
         lambda request: fetched.append(request.url) if "/board?" in request.url else None,
@@ -287,6 +284,19 @@ def test_the_device_that_made_the_change_draws_it_from_its_own_answer(
     entries.release()
     wait_version(page, 1)
     expect(page.locator(".turn-name")).to_have_text("Ben ist am Zug")
+    return page
+
+
+def test_the_device_that_made_the_change_draws_it_from_its_own_answer(
+    browser: Browser, server: str
+) -> None:
+    """The live message of a change often comes before the change's own answer: the device
+    that made it does not fetch the board a third time (preview, entry, refresh) for it, while
+    its answer is on its way (docs/board.md: one request less per change)."""
+    game = new_game(server, "rauf-runter", ["Anna", "Ben"])
+    context = phone(browser)
+    fetched: list[str] = []
+    annas_entry_heard_before_its_answer(context, server, game, fetched)
     assert fetched == []
     context.close()
 
@@ -301,34 +311,10 @@ def test_the_wait_for_its_own_answer_does_not_fetch_a_later_change_twice(
     game = new_game(server, "rauf-runter", ["Anna", "Ben"])
     context = phone(browser)
     context.clock.install()  # time flows; the test jumps over the wait for the own answer
-    page = context.new_page()
-    heard: list[str | bytes] = []
-    page.on(
-        "websocket",
-        lambda socket: socket.on("framereceived", lambda frame: heard.append(frame)),
-    )
-    page.goto(server + game["url"])
-    expect(page.locator(".game")).to_have_attribute("data-live", "open")
-    type_dice(page, "11123")
-    cell = page.get_by_role("button", name="Runter, Einser, Pflichtfeld, 3 Punkte möglich")
-    expect(cell).to_have_text("3")
-    entries = Gate(page, r"/enter$", closed=True, sent=True)
-    cell.tap()
-    entries.wait_for()  # stored, and its answer held
-    for _ in range(EXPECT_TIMEOUT_MS // 25):  # the live message of version 1 has come
-        if any(re.search(r'"version":\s*1\b', str(frame)) for frame in heard):
-            break
-        page.wait_for_timeout(25)
-    else:
-        raise AssertionError(f"no live message of version 1: {heard}")
-    entries.release()
-    wait_version(page, 1)
-    # Ben enters on his own phone; this phone's refresh for it is held while the wait ends.
     fetched: list[str] = []
-    page.on(
-        "request",
-        lambda request: fetched.append(request.url) if "/board?" in request.url else None,
-    )
+    page = annas_entry_heard_before_its_answer(context, server, game, fetched)
+    assert fetched == []
+    # Ben enters on his own phone; this phone's refresh for it is held while the wait ends.
     boards = Gate(page, r"/board\?", closed=True)
     enter(server, game, "Ben", "down.ones", "22256")
     boards.wait_for()
