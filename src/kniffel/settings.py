@@ -23,6 +23,7 @@ The settings (``tests/test_docs.py`` checks that this list names every field of
   and how many one client may have built an hour;
 - ``prebuild_tables``: build the presets' tables in the background at start;
 - ``exact_chances``: then the exact win-chance table of Kniffel too;
+- ``tipp_work``: the bound of work behind the simulated Tipp reasons, process-wide;
 - ``background``: reviews and yardsticks in a background thread;
 - ``gc_freeze``: keep what start-up made out of the collector's sight.
 """
@@ -130,6 +131,10 @@ class Settings(TableSettings):
     #: With ``prebuild_tables``: then build the exact win-chance table of Kniffel too (minutes
     #: of CPU, 263 MB on disk, docs/solver.md, "Win chances").
     exact_chances: bool = True
+    #: The most games times turns simulated for one end state of the Tipp's reasons in
+    #: Rauf-Runter and Dreifach (``kniffel.solver.advice.turn_ends.WORK``, 60,000 when unset),
+    #: for the whole process: lower, the reasons come sooner and say they are less sure.
+    tipp_work: int | None = Field(default=None, ge=1_000, le=10_000_000)
     #: Compute finished games' reviews and the best bot's yardsticks in a background thread.
     background: bool = True
     #: After start, move every object alive then out of the collector's sight (``gc.freeze``)

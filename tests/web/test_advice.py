@@ -9,12 +9,15 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from pydantic import ValidationError
 
 from kniffel.board.service import GameService
 from kniffel.locales import Translator
 from kniffel.rules import MAX_ROLLS, EnterAction, Game, RollAction
+from kniffel.settings import Settings
 from kniffel.solver.advice import advise, evaluate, reasons, turn_ends
 from kniffel.solver.advice.analysis import analyse
+from kniffel.web.app import create_app
 from kniffel.web.present.advice_words import AdviceWords
 
 from .waiting import settled
@@ -450,3 +453,21 @@ def _first_allowed(service: GameService, game: Any) -> str:
 def test_the_analysis_page_of_an_unknown_game_is_404(client: TestClient) -> None:
     assert client.get("/g/nope/analyse").status_code == 404
     assert client.get("/g/nope/analyse/alle").status_code == 404
+
+
+def test_the_tipp_work_setting_bounds_the_simulated_reasons(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``KNIFFEL_TIPP_WORK`` sets the process's bound of work behind the simulated reasons (the
+    browser tests' servers run at a tenth); unset, the built-in bound stays; a bound too small
+    to mean anything is refused in words."""
+    monkeypatch.setattr(turn_ends, "WORK", turn_ends.WORK)  # put back after the test
+    built_in = turn_ends.WORK
+    with TestClient(create_app(Settings(db=db_url))):
+        assert built_in == turn_ends.WORK
+    monkeypatch.setenv("KNIFFEL_TIPP_WORK", "6000")
+    with TestClient(create_app(Settings(db=db_url))):
+        assert turn_ends.WORK == 6000
+    monkeypatch.setenv("KNIFFEL_TIPP_WORK", "10")
+    with pytest.raises(ValidationError, match="tipp_work"):
+        Settings()
