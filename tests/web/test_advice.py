@@ -40,8 +40,9 @@ def few_samples(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     an answer lists, not of its figures (the panel's pending answers too, and the panels
     whose Rauf-Runter and Dreifach positions would otherwise leave full-size simulations
     running in the background for the next test to wait for):
-    test_the_advice_gives_reasons[rauf-runter] and the browser's Tipp tests keep the real
-    bound. The caches are fresh, so these less sure figures reach no other test.
+    test_the_advice_gives_reasons[rauf-runter] keeps the real bound (the browser tests' servers
+    take a tenth, ``KNIFFEL_TIPP_WORK`` in tests/e2e/conftest.py). The caches are fresh, so these
+    less sure figures reach no other test.
     """
     assert reasons._BACKGROUND.wait_idle(1200)
     monkeypatch.setattr(turn_ends, "WORK", turn_ends.WORK // 10)
