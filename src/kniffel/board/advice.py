@@ -170,6 +170,14 @@ class AdviceService:
         """Take work again after :meth:`close` (an app's lifespan may start more than once)."""
         self.wins_queued.open()
 
+    @staticmethod
+    def bound_work(work: int) -> None:
+        """The bound of work behind the simulated reasons, for the whole process (the setting
+        ``tipp_work``: games times turns still to play per end state of the turn)."""
+        from kniffel.solver.advice import turn_ends
+
+        turn_ends.WORK = work
+
     def analysis(self, view: GameView) -> Analysis:
         """The analysis of a stored game at its version, computed here when it is not kept
         (the review's queue and the background thread call it, never a request)."""

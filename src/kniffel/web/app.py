@@ -72,9 +72,7 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if settings.tipp_work is not None:  # the process's bound (docs/cli.md)
-            from kniffel.solver.advice import turn_ends
-
-            turn_ends.WORK = settings.tipp_work
+            app.state.advice.bound_work(settings.tipp_work)
         app.state.chances.open()  # closed by an earlier lifespan of this app (tests)
         app.state.advice.open()
         driver = bots if bots is not None else BotSeats()
