@@ -37,7 +37,13 @@ import numpy.typing as npt
 
 from kniffel.rules import Discipline, Options, Variant
 from kniffel.solver.chances.distribution import best_bot
-from kniffel.solver.chances.finals import LateFinals, final_roll_chances
+from kniffel.solver.chances.finals import (
+    _FIFTY_SHIFT,
+    _ROLLS,
+    _UPPER_SHIFT,
+    LateFinals,
+    final_roll_chances,
+)
 from kniffel.solver.exact import cache
 from kniffel.solver.exact.sheet_space import SheetSpace, SheetState, StateBatch
 from kniffel.solver.play.bots import ValueBot, _best
@@ -60,10 +66,6 @@ FORMAT = "kniffel-finals/1"
 #: States per batch through the bot (its ``[S, K, 252]`` arrays).
 BATCH = 512
 
-_ROLLS = np.arange(252)
-_FILLED_BITS = 13  # LateFinals' key of one column: 13 filled bits, 6 of the upper sum, the 50
-_UPPER_BITS = 6
-
 
 @dataclass(frozen=True, eq=False)
 class FinalsTable:
@@ -78,26 +80,27 @@ class FinalsTable:
 
     def at(self, state: SheetState) -> Array:
         """``d[k]``: the chance of ``k`` more points from the start of a turn in ``state``."""
-        i = self.space.flat_index(state)
-        start, stop = int(self.starts[i]), int(self.starts[i + 1])
-        if stop == start:
+        found = self.of_index(self.space.flat_index(state))
+        if not len(found):
             raise ValueError(f"the finals table has no distribution for {state}")
-        return np.asarray(self.values[start:stop], dtype=np.float64)
+        return found
+
+    def of_index(self, i: int) -> Array:
+        """The distribution of the state with flat index ``i`` (empty: unreachable)."""
+        return np.asarray(self.values[self.starts[i] : self.starts[i + 1]], dtype=np.float64)
 
 
-def _keys(space: SheetSpace, states: StateBatch) -> Ints:
+def _keys(states: StateBatch) -> Ints:
     """LateFinals' keys of ``states`` (its 50 bit is the state's ``armed``)."""
     mask, upper, armed = states
-    return np.asarray(
-        mask | (upper << _FILLED_BITS) | (armed << (_FILLED_BITS + _UPPER_BITS)), dtype=np.int64
-    )
+    return np.asarray(mask | (upper << _UPPER_SHIFT) | (armed << _FIFTY_SHIFT), dtype=np.int64)
 
 
 def _flat(space: SheetSpace, keys: Ints) -> Ints:
     """The flat indices of LateFinals' keys (a 50 counts only where it arms a bonus)."""
-    mask = keys & ((1 << _FILLED_BITS) - 1)
-    upper = (keys >> _FILLED_BITS) & ((1 << _UPPER_BITS) - 1)
-    fifty = (keys >> (_FILLED_BITS + _UPPER_BITS)) & 1
+    mask = keys & ((1 << _UPPER_SHIFT) - 1)
+    upper = (keys >> _UPPER_SHIFT) & ((1 << (_FIFTY_SHIFT - _UPPER_SHIFT)) - 1)
+    fifty = (keys >> _FIFTY_SHIFT) & 1
     armed = fifty if space.armed_values == 2 else np.zeros_like(fifty)
     return space.index(mask, upper, armed)
 
@@ -152,7 +155,7 @@ def build_finals(
         dists: list[Array] = []
         for at in range(0, len(level), BATCH):
             part = level.part(at, at + BATCH)
-            sheets = late.sheets(_keys(space, part))
+            sheets = late.sheets(_keys(part))
             entries, worth = bot.worth(sheets)
             q = final_roll_chances(worth)
             slot = _best(np.swapaxes(worth, 1, 2))  # the bot's entry of each final roll
@@ -199,11 +202,7 @@ class TableFinals(LateFinals):
         self.table = table
 
     def of(self, keys: Ints) -> list[Array]:
-        starts, values = self.table.starts, self.table.values
-        return [
-            np.asarray(values[starts[i] : starts[i + 1]], dtype=np.float64)
-            for i in _flat(self.table.space, keys).tolist()
-        ]
+        return [self.table.of_index(i) for i in _flat(self.table.space, keys).tolist()]
 
     def solve(self, keys: Ints) -> None:
         return None
