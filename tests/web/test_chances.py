@@ -162,17 +162,38 @@ def test_the_end_chart_is_drawn_off_the_request(client: TestClient) -> None:
     assert charts.series_computed == 1
 
 
-def test_one_client_cannot_queue_charts_without_bound(client: TestClient) -> None:
+def test_one_client_cannot_queue_charts_without_bound(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """One client has at most ``per_client`` charts waiting; beyond, a 503 with Retry-After
-    that queues nothing (the worker draws one chart at a time)."""
+    that queues nothing (the worker draws one chart at a time).
+
+    The drawing is held until the queue is checked: on a slow machine the worker took the
+    first chart only after the third request had come, and the client's share was full one
+    request early (CI, [202, 202, 503, 202])."""
+    import threading
+
+    from kniffel.board.chances import ChancesService
+
+    drawing, release = threading.Event(), threading.Event()
+
+    def held(self: ChancesService, *args: Any) -> str:
+        drawing.set()
+        release.wait(timeout=600)
+        return "<svg/>"  # what is drawn is not the point here
+
+    monkeypatch.setattr(ChancesService, "_draw", held)
+    charts = client.app.state.chances  # type: ignore[attr-defined]
     games = [_imported(client, "rauf-runter", ["Anna", "Ben"], seed) for seed in range(4)]
-    answers = [client.get(f"/g/{g}/chancen.svg") for g in games]
+    answers = [client.get(f"/g/{games[0]}/chancen.svg")]
+    assert drawing.wait(timeout=600)  # the worker holds the first chart
+    answers += [client.get(f"/g/{g}/chancen.svg") for g in games[1:]]
     # the first is being drawn, the next two wait: the client's share is full
     assert [a.status_code for a in answers] == [202, 202, 202, 503]
-    charts = client.app.state.chances  # type: ignore[attr-defined]
     assert int(answers[3].headers["retry-after"]) > 0
     assert charts.waiting() == 3
-    charts.close()  # the waiting ones are dropped; the test need not wait for them
+    release.set()
+    charts.close()  # the waiting ones are dropped
 
 
 #: Per preset: the cells each player fills in turn (with 0 points, Chance 20) and after which
