@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import click
@@ -12,7 +13,7 @@ from click.testing import CliRunner
 
 from kniffel.cli import cli
 from kniffel.cli.variant_flags import variant_options
-from kniffel.rules import Variant
+from kniffel.rules import ColumnSpec, Discipline, Variant
 from kniffel.solver.exact.column import ColumnTable
 
 
@@ -120,3 +121,44 @@ def test_a_bad_board_setting_does_not_stop_the_solver(
     assert result.exit_code == 0, result.output
     assert result.exception is None
     assert "ev       " in result.output
+
+
+def test_finals_is_refused_for_several_columns() -> None:
+    result = run("--variant", "rauf-runter", "--finals")
+    assert result.exit_code == 2
+    assert "one-column variant" in result.output and "rauf-runter has 3 columns" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_finals_builds_the_win_chance_table_once_and_the_board_finds_it(
+    solved: Callable[..., ColumnTable], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--finals`` stores the exact win-chance table where the board and ``kniffel chances``
+    look (its own cache folder here); the second run reads it. The preset's column takes
+    minutes, so the command builds a ↓ column of the same house rules instead: the command's
+    path is the same."""
+    from kniffel.cli import solve as command
+    from kniffel.solver.chances import finals_table
+
+    options = solved("yahtzee", joker="none").options
+    monkeypatch.setenv("KNIFFEL_CACHE_DIR", str(tmp_path))
+    down = Variant("one", "One", (ColumnSpec("main", "Spalte", Discipline.DOWN),), options)
+
+    def smaller(variant: Variant, **kwargs: Any) -> Any:
+        assert variant.options == options
+        return finals_table.finals_for(down, **kwargs)
+
+    monkeypatch.setattr(command, "finals_for", smaller)
+    args = ["--variant", "yahtzee", "--joker", "none", "--finals"]
+    first = run(*args, "--json")
+    assert first.exit_code == 0, first.output
+    built = json.loads(first.output)["finals"]
+    assert built["cached"] is False and built["states"] > 100
+    assert built["bytes"] == 4 * built["values"]
+    assert built["path"] == str(finals_table.finals_path(options, Discipline.DOWN))
+    assert Path(built["path"]).is_relative_to(tmp_path)
+    assert finals_table.stored_finals(down) is not None  # what the board reads
+    again = run(*args)
+    assert again.exit_code == 0, again.output
+    assert f"finals   {built['states']:,} sheets" in again.output
+    assert "read from the cache" in again.output

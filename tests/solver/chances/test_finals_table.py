@@ -13,7 +13,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from kniffel.rules import PRESETS, ColumnSpec, Dice, Discipline, Enter, Game, Variant, get_variant
+from kniffel.rules import (
+    PRESETS,
+    ColumnSpec,
+    Dice,
+    Discipline,
+    Enter,
+    Game,
+    Options,
+    Variant,
+    get_variant,
+)
 from kniffel.solver.builds import Table, TableBuilds, finals_tables
 from kniffel.solver.chances import winbot
 from kniffel.solver.chances.distribution import best_bot
@@ -22,6 +32,7 @@ from kniffel.solver.chances.finals import LateFinals
 from kniffel.solver.chances.finals_table import (
     FinalsTable,
     build_finals,
+    finals_for,
     finals_path,
     load_finals,
     save_finals,
@@ -35,8 +46,8 @@ from kniffel.solver.exact.sheet_space import SheetState
 OPTIONS = PRESETS["kniffel"].options
 
 
-def one_column(discipline: Discipline) -> Variant:
-    return Variant("one", "One", (ColumnSpec("main", "Spalte", discipline),), OPTIONS)
+def one_column(discipline: Discipline, options: Options = OPTIONS) -> Variant:
+    return Variant("one", "One", (ColumnSpec("main", "Spalte", discipline),), options)
 
 
 @pytest.fixture(scope="module")
@@ -51,9 +62,14 @@ def place(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
-@pytest.mark.parametrize("discipline", [Discipline.DOWN, Discipline.UP])
-def test_every_state_has_the_late_solvers_distribution(discipline: Discipline) -> None:
-    variant = one_column(discipline)
+@pytest.mark.parametrize(
+    ("discipline", "preset"),
+    [(Discipline.DOWN, "kniffel"), (Discipline.UP, "kniffel"), (Discipline.DOWN, "yahtzee")],
+)
+def test_every_state_has_the_late_solvers_distribution(discipline: Discipline, preset: str) -> None:
+    """Yahtzee's rules too (its 50 arms 100 for each further Yahtzee, a joker): the table an
+    operator builds with ``kniffel solve --variant yahtzee --finals``."""
+    variant = one_column(discipline, PRESETS[preset].options)
     table = build_finals(variant)
     late = LateFinals(variant, best_bot(variant))
     space = table.space
@@ -100,6 +116,24 @@ def test_the_table_goes_to_disk_and_comes_back_whole(down: FinalsTable, place: P
     values = path.with_name(path.name.removesuffix(".npz") + ".values.npy")
     values.write_bytes(values.read_bytes()[: values.stat().st_size // 2])
     assert load_finals(OPTIONS, Discipline.DOWN) is None
+
+
+def test_finals_for_reads_a_stored_table_or_builds_and_stores_one(
+    down: FinalsTable, place: Path
+) -> None:
+    """What ``kniffel solve --finals`` does: read the table where the board looks, else build
+    and store it there; ``use_cache=False`` builds anew and writes nothing."""
+    variant = one_column(Discipline.DOWN)
+    built, path = finals_for(variant)
+    assert not built.cached and path == finals_path(OPTIONS, Discipline.DOWN)
+    np.testing.assert_array_equal(built.values, down.values)
+    read, again = finals_for(variant)
+    assert read.cached and again == path
+    path.unlink()
+    fresh, nowhere = finals_for(variant, use_cache=False)
+    assert not fresh.cached and nowhere is None and not path.exists()
+    with pytest.raises(ValueError, match="one-column"):
+        finals_for(get_variant("rauf-runter"))
 
 
 def test_the_forecast_is_exact_from_the_first_entry_with_a_table(

@@ -17,9 +17,11 @@ with the same recursion and the same bot (the exact solver's choices):
 - On disk beside the solver's tables: ``finals-column-….npz`` (the key and where each
   state's distribution starts) and ``finals-column-….values.npy`` (every distribution one
   after the other, read memory-mapped, so processes share it). These files stay outside the
-  cache's size bound (``cache_max_bytes``): only the ``kniffel`` preset's standard options get
-  one (:func:`kniffel.solver.builds.finals_tables`, 263 MB); ``yahtzee``'s would take 1.16 GB,
-  its extra Yahtzees spreading every distribution over some 1,500 points (docs/solver.md).
+  cache's size bound (``cache_max_bytes``): the board builds only the ``kniffel`` preset's
+  standard options' (:func:`kniffel.solver.builds.finals_tables`, 263 MB); an operator
+  builds any other one-column variant's with ``kniffel solve --finals`` (:func:`finals_for`;
+  ``yahtzee``'s takes 1.16 GB, its extra Yahtzees spreading every distribution over some
+  1,500 points), and the board and ``kniffel chances`` read it from then on (docs/solver.md).
 """
 
 from __future__ import annotations
@@ -53,6 +55,7 @@ __all__ = [
     "FinalsTable",
     "TableFinals",
     "build_finals",
+    "finals_for",
     "finals_path",
     "load_finals",
     "stored_finals",
@@ -289,3 +292,24 @@ def is_stored(options: Options, discipline: Discipline) -> bool:
         cache.stored_key(path) == _key(SheetSpace(options, discipline))
         and _values_path(path).exists()
     )
+
+
+def finals_for(
+    variant: Variant,
+    *,
+    progress: Callable[[int, int], None] | None = None,
+    use_cache: bool = True,
+) -> tuple[FinalsTable, Path | None]:
+    """The finals table of the one-column ``variant``, read from disk or built and stored
+    there (``kniffel solve --finals``: any house rule of ``kniffel`` or ``yahtzee``), and
+    where it is stored (``None``: not written). ``use_cache=False`` builds it anew and
+    neither reads nor writes it."""
+    if len(variant.columns) != 1:
+        raise ValueError("the finals table is for one-column variants")
+    discipline = variant.columns[0].discipline
+    if use_cache:
+        found = load_finals(variant.options, discipline)
+        if found is not None:
+            return found, finals_path(variant.options, discipline)
+    table = build_finals(variant, progress=progress)
+    return table, save_finals(table) if use_cache else None
