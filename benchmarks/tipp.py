@@ -17,7 +17,10 @@ A seeded two-player game of the best bot is walked; at ``N`` positions spread ov
   in the background while the panel answers without them (after at most 0.3 s) and fills
   them in when they are ready (``?gruende=1``); **with reasons**: panel and chances together,
   how long until the Tipp shows its reasons; **chances again**: the same position asked
-  again (kept).
+  again (kept); **after the work ahead**: the same position asked on fresh caches once the
+  background has worked out the start of its turn (``reasons.ahead``, what the board does
+  after the previous entry in a game that asks for the Tipp), and **work ahead**: how long
+  that took in the background thread (``nice`` 10).
 
 Each figure is a first computation (the caches are cleared); prints p50, p95 and max in ms.
 The tables are built first (not timed).
@@ -68,7 +71,7 @@ def positions(variant: str, seed: int) -> list[tuple[Game, Dice, int]]:
 
 PRESETS = ["kniffel", "yahtzee", "rauf-runter", "dreifach"]
 #: The figures set beside main's, in the order printed.
-FIGURES = ["panel", "chances", "with reasons"]
+FIGURES = ["panel", "chances", "with reasons", "after the work ahead"]
 
 
 def _stats(times: list[float]) -> str:
@@ -134,6 +137,10 @@ def main() -> None:
             print(f"{name}: with reasons {_stats(both)}")
             print(f"{name}: chances again (kept, as the panel's next request) {_stats(again)}")
             figures |= {"chances": chances, "with reasons": both}
+            warm, worked = _after_the_work_ahead(chosen)
+            print(f"{name}: after the work ahead {_stats(warm)}")
+            print(f"{name}: work ahead (background) {_stats(worked)}")
+            figures["after the work ahead"] = warm
         theirs = _main_figures(args, name) if args.main else {}
         for label in FIGURES:
             if label in figures:
@@ -142,6 +149,28 @@ def main() -> None:
     print("| preset | what | p50 | p95 | main p50 | main p95 | ratio p50 | ratio p95 |")
     print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
     print("\n".join(rows))
+
+
+def _after_the_work_ahead(chosen: list[tuple[Game, Dice, int]]) -> tuple[list[float], list[float]]:
+    """Per position: how long the background worked out the start of its turn, then how long
+    the position's reasons took after it (fresh caches each time)."""
+    warm, worked = [], []
+    for game, dice, rolls in chosen:
+        reasons_module._CACHE = reasons_module._Cache()
+        turn_ends._STREAMS = turn_ends._Streams()
+        start = game.copy()
+        player = start.current_player()
+        while player is not None and start.pending(player) is not None:
+            start.pop()  # back to the start of the turn, before its first roll
+        began = time.perf_counter()
+        reasons_module.ahead(start)
+        assert reasons_module._BACKGROUND.wait_idle(3600)
+        worked.append(time.perf_counter() - began)
+        actions = [c.action for c in evaluate(game).choices[:5]]
+        began = time.perf_counter()
+        reasons(game, ROLL_INDEX[dice], rolls, actions, exact=False)
+        warm.append(time.perf_counter() - began)
+    return warm, worked
 
 
 def _ms(value: float) -> str:

@@ -5,12 +5,23 @@ open ones never shown as 0 % or 100 % (docs/solver.md, "The Tipp's reasons")."""
 from __future__ import annotations
 
 import itertools
+import threading
+import time
 from fractions import Fraction
+from typing import Any
 
 import pytest
 
 from kniffel.locales import Translator
-from kniffel.rules import UPPER_BONUS_THRESHOLD, Dice, Row, get_variant
+from kniffel.rules import (
+    UPPER_BONUS_THRESHOLD,
+    Dice,
+    Game,
+    Roll,
+    RollAction,
+    Row,
+    get_variant,
+)
 from kniffel.solver.advice import reasons as reasons_module
 from kniffel.solver.advice import turn_ends
 from kniffel.solver.advice.notation import parse_sheet
@@ -179,3 +190,92 @@ def test_each_simulated_figure_has_its_own_interval() -> None:
     for figure in found.half_widths:  # down, up (settled), free, then the Kniffel (none open)
         assert figure[0] == 0.0 and figure[1] == 0.0 and figure[3] == 0.0
     assert found.half_widths[0][2] > 0  # Frei's bonus is open now
+
+
+def _fresh() -> None:
+    """A fresh server's caches (after the background has finished what it had)."""
+    assert reasons_module._BACKGROUND.wait_idle(1200)
+    reasons_module._CACHE = reasons_module._Cache()
+    turn_ends._STREAMS = turn_ends._Streams()
+
+
+def _middle_rauf_runter() -> str:
+    """The late sheet with five of Frei's cells open again: many end states this turn."""
+    opened = ("free.fives", "free.chance", "free.kniffel", "free.full_house", "free.sixes")
+    late = _late_rauf_runter().split(",")
+    return ",".join(cell for cell in late if cell.split("=")[0] not in opened)
+
+
+def test_the_start_of_a_turn_worked_out_ahead_serves_the_turns_first_tipp(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """While the others play, the background plays the end states' games of the next turn
+    (``ahead``); the Tipp after the first roll then reads mostly games already played, and its
+    figures are the same as without the work ahead (a tenth of the bound of work: quicker,
+    the same rules)."""
+    monkeypatch.setattr(turn_ends, "WORK", turn_ends.WORK // 10)
+    game = parse_sheet(get_variant("rauf-runter"), _middle_rauf_runter())
+    dice = Dice.parse("66612")
+    position = evaluate(game, dice, 1)
+    actions = [c.action for c in position.choices[:5]]
+    _fresh()
+    cold = reasons(game, ROLL_INDEX[dice], 1, actions, exact=False)
+    played_cold = turn_ends._STREAMS.played
+    _fresh()
+    worked = reasons_module._BACKGROUND.worked_ahead
+    reasons_module.ahead(game)
+    assert reasons_module._BACKGROUND.wait_idle(1200)
+    assert reasons_module._BACKGROUND.worked_ahead == worked + 1
+    played_ahead = turn_ends._STREAMS.played
+    assert played_ahead > 0
+    # The Tipp before the first roll is the position worked out ahead: kept.
+    start = evaluate(game)
+    assert [c.action for c in start.choices] == [RollAction()]
+    kept = reasons(game, None, 0, [RollAction()], exact=False, compute=False)
+    assert kept is not None and kept.method == "simulation"
+    warm = reasons(game, ROLL_INDEX[dice], 1, actions, exact=False)
+    assert warm == cold
+    assert turn_ends._STREAMS.played - played_ahead < played_cold
+    # Nothing is worked ahead once the dice are rolled, nor in one column (exact there).
+    _fresh()
+    rolled = game.copy()
+    rolled.push(Roll(game.current_name, dice, ()))
+    reasons_module.ahead(rolled)
+    reasons_module.ahead(Game(get_variant("kniffel"), ["Anna", "Ben"]))
+    assert reasons_module._BACKGROUND.wait_idle(1200)
+    assert reasons_module._BACKGROUND.worked_ahead == worked + 1
+    assert turn_ends._STREAMS.played == 0
+
+
+def test_a_tipp_asked_while_the_background_works_ahead_goes_first(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The work ahead stops at its next round of games when a Tipp is asked (the games it
+    played stay for later); the asked Tipp is worked out at once."""
+    game = parse_sheet(get_variant("rauf-runter"), _late_rauf_runter())
+    dice = Dice.parse("66612")
+    position = evaluate(game, dice, 2)
+    actions = [c.action for c in position.choices[:5]]
+    _fresh()
+    started = threading.Event()
+    estimate = reasons_module.estimate
+
+    def rounds_until_asked(
+        game: Game, dice_index: int | None, rolls: int, actions: Any, progress: Any = None
+    ) -> Any:
+        if dice_index is None:  # the work ahead: round after round until a Tipp is asked
+            started.set()
+            for _ in range(60_000):
+                progress(0.5)
+                time.sleep(0.01)
+            raise AssertionError("the work ahead was not stopped")
+        return estimate(game, dice_index, rolls, actions, progress)
+
+    monkeypatch.setattr(reasons_module, "estimate", rounds_until_asked)
+    stopped = reasons_module._BACKGROUND.stopped_ahead
+    reasons_module.ahead(game)
+    assert started.wait(600)
+    found = reasons_module.pending(game, ROLL_INDEX[dice], 2, actions, exact=False, seconds=600)
+    assert isinstance(found, reasons_module.Reasons) and found.method == "simulation"
+    assert reasons_module._BACKGROUND.wait_idle(600)
+    assert reasons_module._BACKGROUND.stopped_ahead == stopped + 1

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import re
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -296,6 +297,21 @@ def test_alone_the_tipp_has_one_mode(client: TestClient) -> None:
     assert "tipp-modus" not in text and "data-reasons" in text
 
 
+def _held_reasons(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
+    """The background's simulations wait until the event is set: with a tenth of the bound of
+    work a quiet machine simulated a first roll within the first answer's wait (0.3 s for the
+    panel, 0.5 s for the API), and the tests of the pending answer failed."""
+    held = threading.Event()
+    estimate = reasons.estimate
+
+    def after_the_first_answer(*args: Any) -> Any:
+        assert held.wait(600)
+        return estimate(*args)
+
+    monkeypatch.setattr(reasons, "estimate", after_the_first_answer)
+    return held
+
+
 def test_simulated_reasons_follow_the_panel(
     client: TestClient, monkeypatch: pytest.MonkeyPatch, few_samples: None
 ) -> None:
@@ -310,9 +326,11 @@ def test_simulated_reasons_follow_the_panel(
     assert reasons._BACKGROUND.wait_idle(1200)
     monkeypatch.setattr(reasons, "_CACHE", reasons._Cache())
     monkeypatch.setattr(turn_ends, "_STREAMS", turn_ends._Streams())
+    held = _held_reasons(monkeypatch)
     game = _new(client, "rauf-runter")
     _roll(client, game, "66612")
     text = _panel(client, game)
+    held.set()
     found = re.search(r'data-tipp-reasons="([^"]+)"', text)
     assert found is not None and "data-reasons-waiting" in text
     assert found.group(1) == f"/g/{game['id']}/tipp?gruende=1"
@@ -338,9 +356,11 @@ def test_the_advice_api_answers_at_once_with_the_reasons_pending(
     assert reasons._BACKGROUND.wait_idle(1200)
     monkeypatch.setattr(reasons, "_CACHE", reasons._Cache())
     monkeypatch.setattr(turn_ends, "_STREAMS", turn_ends._Streams())
+    held = _held_reasons(monkeypatch)
     game = _new(client, "rauf-runter")
     _roll(client, game, "66612")
     response = client.get(f"/api/games/{game['id']}/advice")
+    held.set()
     assert response.status_code == 200
     first = response.json()
     assert first["chances_pending"] is True
@@ -472,3 +492,34 @@ def test_the_tipp_work_setting_bounds_the_simulated_reasons(
     monkeypatch.setenv("KNIFFEL_TIPP_WORK", "10")
     with pytest.raises(ValidationError, match="tipp_work"):
         Settings()
+
+
+@pytest.mark.usefixtures("few_samples")
+def test_after_an_entry_the_next_turn_is_worked_out_ahead_in_a_game_that_asks_the_tipp(
+    client: TestClient, service: GameService
+) -> None:
+    """In Rauf-Runter the Tipp's reasons are simulated; once a game has asked for the Tipp,
+    each entry lets the background work out the next player's turn while the others play
+    (docs/solver.md, "The Tipp's reasons"), so that turn's first Tipp reads games already
+    played. A game that never asks for the Tipp costs nothing of the kind."""
+    quiet = _new(client, "rauf-runter")
+    _roll(client, quiet, "66612")
+    worked = reasons._BACKGROUND.worked_ahead
+    _send(client, quiet, {"type": "enter", "player": "Anna", "cell": "down.ones"})
+    assert reasons._BACKGROUND.wait_idle(1200)
+    assert reasons._BACKGROUND.worked_ahead == worked
+
+    game = _new(client, "rauf-runter")
+    _roll(client, game, "66612")
+    assert client.get(f"/api/games/{game['id']}/advice").status_code == 200
+    assert reasons._BACKGROUND.wait_idle(1200)  # Anna's reasons, asked
+    _send(client, game, {"type": "enter", "player": "Anna", "cell": "down.ones"})
+    assert reasons._BACKGROUND.wait_idle(1200)
+    assert reasons._BACKGROUND.worked_ahead == worked + 1
+    # Ben's Tipp before his first roll is there at once: the position worked out ahead.
+    bens = client.get(f"/api/games/{game['id']}/advice").json()
+    assert bens["player"] == "Ben" and bens["dice"] is None
+    assert bens["chances_pending"] is False and bens["chances"] is not None
+    engine = service.get(game["id"]).game
+    kept = reasons.reasons(engine, None, 0, [RollAction()], exact=False, compute=False)
+    assert kept is not None and kept.now.as_dict() == bens["chances"]

@@ -7,11 +7,14 @@ the analyses by game version. The Tipp's simulated reasons are worked out by the
 background thread (:mod:`kniffel.solver.advice.reasons`); a request asks for them with a time
 limit and answers with what is ready. "Auf Sieg" lists go through a bounded queue
 (:class:`~kniffel.board.queued.Queued`: :data:`WINS_QUEUE` waiting, :data:`WINS_PER_CLIENT` per
-client, one worker thread at ``nice`` 10), so no request works one out (issue 21).
+client, one worker thread at ``nice`` 10), so no request works one out (issue 21). In a game
+whose Tipp was asked lately, each person's turn is worked out ahead while the others play
+(:meth:`AdviceService.after_change`).
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -28,7 +31,9 @@ if TYPE_CHECKING:  # the solver (numpy) is imported by the first request that ne
     from kniffel.solver.chances.winbot import WinChoice
 
 __all__ = [
+    "AHEAD_FOR",
     "PENDING",
+    "TIPP_GAMES",
     "WINS_KEPT",
     "WINS_PER_CLIENT",
     "WINS_QUEUE",
@@ -48,6 +53,10 @@ WINS_QUEUE = 8
 WINS_PER_CLIENT = 4
 #: "Auf Sieg" lists kept once worked out.
 WINS_KEPT = 64
+#: Seconds after a game's last Tipp during which its turns are worked out ahead.
+AHEAD_FOR = 30 * 60
+#: Games remembered as asking for the Tipp, at most (the least recent fall out).
+TIPP_GAMES = 64
 
 
 class WinsPending:
@@ -62,6 +71,8 @@ class AdviceService:
 
     def __init__(self, analyses: int = 32) -> None:
         self._analyses: Kept[tuple[str, int], Analysis] = Kept(analyses)
+        #: The games whose simulated reasons were asked lately, with when (see after_change).
+        self._tipp_games: Kept[str, float] = Kept(TIPP_GAMES)
         # The lists in a 1-tuple: a position without one (None) is worked out too.
         self.wins_queued: Queued[tuple[object, ...], tuple[list[WinChoice] | None]] = Queued(
             "auf-sieg", queue=WINS_QUEUE, per_client=WINS_PER_CLIENT, kept=WINS_KEPT
@@ -116,7 +127,27 @@ class AdviceService:
         ``seconds`` for simulated ones; else how far their computation is (0 to 1)."""
         from kniffel.solver.advice.reasons import pending
 
+        self._tipp_games.put(view.id, time.monotonic())
         return pending(view.game, *_asked(position, top), exact=exact, seconds=seconds)
+
+    def after_change(self, view: GameView) -> None:
+        """After a stored change (``GameService.on_change``): in a game whose Tipp was asked
+        within :data:`AHEAD_FOR` seconds, with simulated reasons (several columns), the start
+        of the next turn of a person (not a bot) is worked out in the background while the
+        others play, so that its first Tipp reads games already played (docs/solver.md, "The
+        Tipp's reasons")."""
+        asked = self._tipp_games.peek(view.id)
+        if asked is None or time.monotonic() - asked > AHEAD_FOR:
+            return
+        game = view.game
+        player = game.current_player()
+        if player is None or len(game.columns) == 1 or self.heuristic(view.variant):
+            return
+        if game.players[player] in view.bots:
+            return
+        from kniffel.solver.advice.reasons import ahead
+
+        ahead(game)
 
     @staticmethod
     def wins(view: GameView, position: Position) -> list[WinChoice] | None:

@@ -153,6 +153,9 @@ class GameService:
         #: after an import of a finished game (the players' summary rows are synced there,
         #: never in a read; docs/architecture.md).
         self.on_finished: list[Callable[[GameView], None]] = []
+        #: Called with the view after every stored change (cheap and quick: it may run in the
+        #: writer's thread; the Tipp's work ahead, kniffel.board.advice).
+        self.on_change: list[Callable[[GameView], None]] = []
 
     # ----------------------------------------------------------------- create
 
@@ -229,7 +232,11 @@ class GameService:
         return view
 
     def _tell_finished(self, view: GameView) -> None:
-        for hears in self.on_finished:
+        self._tell(self.on_finished, view)
+
+    @staticmethod
+    def _tell(listeners: list[Callable[[GameView], None]], view: GameView) -> None:
+        for hears in listeners:
             try:
                 hears(view)
             except Exception:  # the change is stored; a listener's failure must not undo it
@@ -529,6 +536,7 @@ class GameService:
         view = self._view(after, self._remember(after, pending.game, events))
         if pending.stored.finished or summary.finished:  # ended, reopened, or changed after
             self._tell_finished(view)
+        self._tell(self.on_change, view)
         return view
 
     # ---------------------------------------------------------------- helpers

@@ -91,6 +91,7 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
         # Synced at start, on writes and in the background; a read never writes (issue 21).
         await run_in_threadpool(players.results.sync)
         advice = app.state.advice
+        board.service.on_change.append(advice.after_change)  # the Tipp works ahead
         reviews = app.state.reviews = ReviewService(
             players.results, advice.analysis, advice.kept_analysis
         )

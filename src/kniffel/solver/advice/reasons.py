@@ -14,12 +14,16 @@ is) :mod:`.turn_ends` carries this turn exactly and simulates what follows from 
 end state in seeded streams, with enough games for a 95 % interval of at most ±2
 points of percentage. Both are cached by the position, so a page and its JSON ask
 once; :func:`start` computes the simulated ones in a background thread, so that a
-page need not wait for them (:func:`pending` says how far it is).
+page need not wait for them (:func:`pending` says how far it is), and :func:`ahead` lets
+that thread work out the start of a player's turn while the others play: the end states'
+streams it plays are the ones the turn's first Tipp reads (docs/solver.md, "The Tipp's
+reasons"), so that Tipp mostly reads games already played.
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import threading
 from collections.abc import Callable, Sequence
@@ -41,6 +45,7 @@ from kniffel.rules import (
     Game,
     Options,
     Roll,
+    RollAction,
     Row,
     holds_fifty,
 )
@@ -55,6 +60,7 @@ __all__ = [
     "HALF_WIDTH",
     "Chances",
     "Reasons",
+    "ahead",
     "exact_chances",
     "pending",
     "reasons",
@@ -62,6 +68,8 @@ __all__ = [
 ]
 
 Array = npt.NDArray[np.float64]
+
+_log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -338,16 +346,30 @@ _Progress = Callable[[float], None]
 
 #: Positions waiting for the background at most (a page that asks again queues its own anew).
 _QUEUED = 4
+#: Starts of turns waiting to be worked out ahead at most (the latest first).
+_AHEAD = 4
+
+
+class _Preempted(Exception):
+    """A Tipp was asked while the background worked ahead: the asked one goes first."""
 
 
 class _Background:
-    """One thread that works out simulated reasons, the latest asked first; how far each is."""
+    """One thread that works out simulated reasons, the latest asked first; how far each is.
+    When nothing is asked it works ahead (:func:`ahead`), and stops that at the next round of
+    games when something is asked."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         #: Positions asked for, the latest served first; the oldest fall out.
         self._wanted: Kept[object, tuple[Game, int | None, int, tuple[Action, ...]]] = Kept(_QUEUED)
         self._progress: dict[object, float] = {}
+        #: Starts of turns to work out ahead, when nothing is asked; the oldest fall out.
+        self._ahead: Kept[object, tuple[Game, tuple[Action, ...]]] = Kept(_AHEAD)
+        self._working_ahead = False
+        #: Starts of turns worked out ahead, and those stopped for an asked Tipp (the tests).
+        self.worked_ahead = 0
+        self.stopped_ahead = 0
         self._done = threading.Condition(self._lock)
         self._thread: threading.Thread | None = None
 
@@ -366,9 +388,20 @@ class _Background:
             # Positions long left behind are dropped.
             for dropped, _ in self._wanted.put(key, (game.copy(), dice_index, rolls, actions)):
                 self._progress.pop(dropped, None)
-            if self._thread is None or not self._thread.is_alive():
-                self._thread = threading.Thread(target=self._work, name="tipp-reasons", daemon=True)
-                self._thread.start()
+            self._ensure_thread()
+
+    def work_ahead(self, key: object, game: Game, actions: tuple[Action, ...]) -> None:
+        """Work out the start of a turn (no dice yet) when nothing is asked."""
+        with self._lock:
+            if key in self._progress or key in self._ahead:
+                return
+            self._ahead.put(key, (game.copy(), actions))
+            self._ensure_thread()
+
+    def _ensure_thread(self) -> None:
+        if self._thread is None or not self._thread.is_alive():
+            self._thread = threading.Thread(target=self._work, name="tipp-reasons", daemon=True)
+            self._thread.start()
 
     def progress(self, key: object) -> float | None:
         with self._lock:
@@ -379,9 +412,14 @@ class _Background:
             self._done.wait_for(lambda: key not in self._progress, timeout=seconds)
 
     def wait_idle(self, seconds: float) -> bool:
-        """Wait up to ``seconds`` until nothing is asked or being worked out; whether so."""
+        """Wait up to ``seconds`` until nothing is asked, worked out or waiting to be worked
+        out ahead; whether so."""
+
+        def idle() -> bool:
+            return not self._progress and not self._working_ahead and not len(self._ahead)
+
         with self._done:
-            return self._done.wait_for(lambda: not self._progress, timeout=seconds)
+            return self._done.wait_for(idle, timeout=seconds)
 
     def _work(self) -> None:
         # Below the requests (issue 21): a busy background never slows an entry down.
@@ -390,10 +428,16 @@ class _Background:
         while True:
             with self._lock:
                 newest = self._wanted.pop_newest()
-                if newest is None:
+                upcoming = None if newest is not None else self._ahead.pop_newest()
+                if newest is None and upcoming is None:
                     self._thread = None
                     return
-                key, (game, dice_index, rolls, actions) = newest
+                self._working_ahead = upcoming is not None
+            if upcoming is not None:
+                self._work_ahead(upcoming[0], *upcoming[1])
+                continue
+            assert newest is not None
+            key, (game, dice_index, rolls, actions) = newest
 
             def told(done: float, key: object = key) -> None:
                 with self._lock:
@@ -407,8 +451,42 @@ class _Background:
                     self._progress.pop(key, None)
                     self._done.notify_all()
 
+    def _work_ahead(self, key: object, game: Game, actions: tuple[Action, ...]) -> None:
+        def unless_asked(_done: float) -> None:
+            if len(self._wanted):
+                raise _Preempted
+
+        try:
+            if _CACHE.get(key) is None:
+                _compute(key, None, game, None, 0, actions, unless_asked)
+            self.worked_ahead += 1
+        except _Preempted:
+            self.stopped_ahead += 1  # the games it played stay in the streams
+        except Exception:  # working ahead is a courtesy: it must never stop the thread
+            _log.exception("working out the reasons ahead failed")
+        finally:
+            with self._done:
+                self._working_ahead = False
+                self._done.notify_all()
+
 
 _BACKGROUND = _Background()
+
+
+def ahead(game: Game) -> None:
+    """Let the background work out the start of the turn of the player to move (no dice
+    yet) when nothing is asked: where the reasons are simulated (several columns), the games
+    it plays from the turn's end states are those the turn's Tipps read first, whatever the
+    dice then are, so the first Tipp of the turn comes in a fraction of the time
+    (docs/solver.md, "The Tipp's reasons"). The figures stay those of each position: a
+    position reads the first chunks of each stream whether played ahead or not."""
+    player = game.current_player()
+    if player is None or game.pending(player) is not None or len(game.columns) == 1:
+        return
+    actions = (RollAction(),)  # the one choice before the first roll: what its Tipp asks
+    key, _ = _key(game, None, 0, actions, exact=False)
+    if _CACHE.get(key) is None:
+        _BACKGROUND.work_ahead(key, game, actions)
 
 
 def start(
