@@ -261,7 +261,12 @@ def test_a_tipp_asked_while_the_background_works_ahead_goes_first(
     estimate = reasons_module.estimate
 
     def rounds_until_asked(
-        game: Game, dice_index: int | None, rolls: int, actions: Any, progress: Any = None
+        game: Game,
+        dice_index: int | None,
+        rolls: int,
+        actions: Any,
+        progress: Any = None,
+        **deeper: Any,
     ) -> Any:
         if dice_index is None:  # the work ahead: round after round until a Tipp is asked
             started.set()

@@ -304,9 +304,9 @@ def _held_reasons(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
     held = threading.Event()
     estimate = reasons.estimate
 
-    def after_the_first_answer(*args: Any) -> Any:
+    def after_the_first_answer(*args: Any, **kwargs: Any) -> Any:
         assert held.wait(600)
-        return estimate(*args)
+        return estimate(*args, **kwargs)
 
     monkeypatch.setattr(reasons, "estimate", after_the_first_answer)
     return held

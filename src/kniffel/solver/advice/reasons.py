@@ -49,6 +49,7 @@ from kniffel.rules import (
     Row,
     holds_fifty,
 )
+from kniffel.solver.advice import turn_ends
 from kniffel.solver.advice.position import column_table
 from kniffel.solver.advice.turn_ends import HALF_WIDTH, estimate
 from kniffel.solver.exact.chance_table import ChanceTable, entry_chances, load_chances
@@ -57,6 +58,8 @@ from kniffel.solver.exact.sheet_space import SheetState, StateBatch
 from kniffel.solver.play.sheets import SheetBatch
 
 __all__ = [
+    "AHEAD_HALF_WIDTH",
+    "AHEAD_WORK",
     "HALF_WIDTH",
     "Chances",
     "Reasons",
@@ -348,6 +351,12 @@ _Progress = Callable[[float], None]
 _QUEUED = 4
 #: Starts of turns waiting to be worked out ahead at most (the latest first).
 _AHEAD = 4
+#: How far the work ahead goes beyond the start's own figures: every end state to
+#: ±:data:`AHEAD_HALF_WIDTH` at the start's weights (at most the 2,401 games a position ever
+#: reads from one state), within :data:`AHEAD_WORK` times the bound of work. Measured, the
+#: turn's Tipps after a roll then read what they need (docs/solver.md, "The Tipp's reasons").
+AHEAD_HALF_WIDTH = HALF_WIDTH / 2
+AHEAD_WORK = 4
 
 
 class _Preempted(Exception):
@@ -457,8 +466,11 @@ class _Background:
                 raise _Preempted
 
         try:
-            if _CACHE.get(key) is None:
+            if _CACHE.get(key) is None:  # the Tipp before the first roll: its own figures
                 _compute(key, None, game, None, 0, actions, unless_asked)
+            # Then more games, for the Tipps after a roll; nothing kept but the games.
+            work = AHEAD_WORK * turn_ends.WORK
+            estimate(game, None, 0, actions, unless_asked, half_width=AHEAD_HALF_WIDTH, work=work)
             self.worked_ahead += 1
         except _Preempted:
             self.stopped_ahead += 1  # the games it played stay in the streams

@@ -306,8 +306,15 @@ def estimate(
     rolls: int,
     actions: Sequence[Action],
     progress: Callable[[float], None] | None = None,
+    *,
+    half_width: float = HALF_WIDTH,
+    work: int | None = None,
 ) -> Estimate:
-    """The chances now and after each of ``actions`` for the player to move (see the module)."""
+    """The chances now and after each of ``actions`` for the player to move (see the module).
+
+    ``half_width`` and ``work`` (default :data:`WORK`) are for the work ahead only
+    (:func:`kniffel.solver.advice.reasons.ahead`): more games into the streams than the
+    position needs, never the figures a position shows, which always take the defaults."""
     player = game.current_player()
     if player is None:
         raise ValueError("the game is finished")
@@ -324,9 +331,10 @@ def estimate(
     left = turns_left(game, player) - 1
     undecided = np.isnan(np.concatenate([bonus, kniffel[:, None]], axis=1)).any(axis=1)
     needed = undecided & (weights.max(axis=0) > 0) & (left > 0)
-    target = (HALF_WIDTH / Z95) ** 2
+    target = (half_width / Z95) ** 2
     have = np.zeros(len(streams), dtype=np.int64)  # the chunks this position reads
-    most = max(1, WORK // max(left, 1) // CHUNK)  # chunks within the bound of work
+    bound = WORK if work is None else work
+    most = max(1, bound // max(left, 1) // CHUNK)  # chunks within the bound of work
     while True:
         share, variance = _shares(streams, have, bonus, kniffel)
         spread = variance / np.maximum(have * CHUNK, 1)[:, None]  # [S, C+1]
