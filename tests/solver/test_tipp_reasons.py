@@ -223,11 +223,16 @@ def test_the_start_of_a_turn_worked_out_ahead_serves_the_turns_first_tipp(
     played_cold = turn_ends._STREAMS.played
     _fresh()
     worked = reasons_module._BACKGROUND.worked_ahead
-    reasons_module.ahead(game)
+    anna = game.current_player()
+    assert anna is not None
+    reasons_module.ahead(game, anna)
     assert reasons_module._BACKGROUND.wait_idle(1200)
     assert reasons_module._BACKGROUND.worked_ahead == worked + 1
     played_ahead = turn_ends._STREAMS.played
     assert played_ahead > 0
+    reasons_module.ahead(game, anna)  # once is enough: played ahead already
+    assert reasons_module._BACKGROUND.wait_idle(1200)
+    assert reasons_module._BACKGROUND.worked_ahead == worked + 1
     # The Tipp before the first roll is the position worked out ahead: kept.
     start = evaluate(game)
     assert [c.action for c in start.choices] == [RollAction()]
@@ -240,8 +245,8 @@ def test_the_start_of_a_turn_worked_out_ahead_serves_the_turns_first_tipp(
     _fresh()
     rolled = game.copy()
     rolled.push(Roll(game.current_name, dice, ()))
-    reasons_module.ahead(rolled)
-    reasons_module.ahead(Game(get_variant("kniffel"), ["Anna", "Ben"]))
+    reasons_module.ahead(rolled, anna)
+    reasons_module.ahead(Game(get_variant("kniffel"), ["Anna", "Ben"]), 0)
     assert reasons_module._BACKGROUND.wait_idle(1200)
     assert reasons_module._BACKGROUND.worked_ahead == worked + 1
     assert turn_ends._STREAMS.played == 0
@@ -278,7 +283,7 @@ def test_a_tipp_asked_while_the_background_works_ahead_goes_first(
 
     monkeypatch.setattr(reasons_module, "estimate", rounds_until_asked)
     stopped = reasons_module._BACKGROUND.stopped_ahead
-    reasons_module.ahead(game)
+    reasons_module.ahead(game, 0)
     assert started.wait(600)
     found = reasons_module.pending(game, ROLL_INDEX[dice], 2, actions, exact=False, seconds=600)
     assert isinstance(found, reasons_module.Reasons) and found.method == "simulation"

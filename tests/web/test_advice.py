@@ -495,13 +495,14 @@ def test_the_tipp_work_setting_bounds_the_simulated_reasons(
 
 
 @pytest.mark.usefixtures("few_samples")
-def test_after_an_entry_the_next_turn_is_worked_out_ahead_in_a_game_that_asks_the_tipp(
+def test_after_an_entry_each_persons_next_turn_is_worked_out_ahead_in_a_game_that_asks_the_tipp(
     client: TestClient, service: GameService
 ) -> None:
     """In Rauf-Runter the Tipp's reasons are simulated; once a game has asked for the Tipp,
-    each entry lets the background work out the next player's turn while the others play
-    (docs/solver.md, "The Tipp's reasons"), so that turn's first Tipp reads games already
-    played. A game that never asks for the Tipp costs nothing of the kind."""
+    each entry lets the background work out the start of each person's next turn while the
+    others play (docs/solver.md, "The Tipp's reasons"): Ben's, who moves now, and Anna's, whose
+    sheet stays as it is until her turn. A game that never asks for the Tipp costs nothing of
+    the kind."""
     quiet = _new(client, "rauf-runter")
     _roll(client, quiet, "66612")
     worked = reasons._BACKGROUND.worked_ahead
@@ -515,7 +516,7 @@ def test_after_an_entry_the_next_turn_is_worked_out_ahead_in_a_game_that_asks_th
     assert reasons._BACKGROUND.wait_idle(1200)  # Anna's reasons, asked
     _send(client, game, {"type": "enter", "player": "Anna", "cell": "down.ones"})
     assert reasons._BACKGROUND.wait_idle(1200)
-    assert reasons._BACKGROUND.worked_ahead == worked + 1
+    assert reasons._BACKGROUND.worked_ahead == worked + 2  # Ben's turn and Anna's next
     # Ben's Tipp before his first roll is there at once: the position worked out ahead.
     bens = client.get(f"/api/games/{game['id']}/advice").json()
     assert bens["player"] == "Ben" and bens["dice"] is None
@@ -523,3 +524,11 @@ def test_after_an_entry_the_next_turn_is_worked_out_ahead_in_a_game_that_asks_th
     engine = service.get(game["id"]).game
     kept = reasons.reasons(engine, None, 0, [RollAction()], exact=False, compute=False)
     assert kept is not None and kept.now.as_dict() == bens["chances"]
+    # Ben plays his turn; Anna's next Tipp was worked out while he did (nothing new to do).
+    _send(client, game, {"type": "roll", "player": "Ben", "dice": [2, 2, 3, 4, 5], "keep": []})
+    _send(client, game, {"type": "enter", "player": "Ben", "cell": "down.ones"})
+    assert reasons._BACKGROUND.wait_idle(1200)
+    assert reasons._BACKGROUND.worked_ahead == worked + 3  # only Ben's next turn is new
+    annas = client.get(f"/api/games/{game['id']}/advice").json()
+    assert annas["player"] == "Anna" and annas["dice"] is None
+    assert annas["chances_pending"] is False and annas["chances"] is not None

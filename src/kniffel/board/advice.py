@@ -133,21 +133,23 @@ class AdviceService:
     def after_change(self, view: GameView) -> None:
         """After a stored change (``GameService.on_change``): in a game whose Tipp was asked
         within :data:`AHEAD_FOR` seconds, with simulated reasons (several columns), the start
-        of the next turn of a person (not a bot) is worked out in the background while the
-        others play, so that its first Tipp reads games already played (docs/solver.md, "The
-        Tipp's reasons")."""
+        of each person's next turn (not a bot's) is worked out in the background while the
+        others play, the soonest first, so that the Tipps of that turn read games already
+        played (docs/solver.md, "The Tipp's reasons")."""
         asked = self._tipp_games.peek(view.id)
         if asked is None or time.monotonic() - asked > AHEAD_FOR:
             return
         game = view.game
-        player = game.current_player()
-        if player is None or len(game.columns) == 1 or self.heuristic(view.variant):
-            return
-        if game.players[player] in view.bots:
+        mover = game.current_player()
+        if mover is None or len(game.columns) == 1 or self.heuristic(view.variant):
             return
         from kniffel.solver.advice.reasons import ahead
 
-        ahead(game)
+        count = len(game.players)
+        soonest_first = [(mover + k) % count for k in range(count)]
+        for player in reversed(soonest_first):  # the latest wish is served first
+            if game.players[player] not in view.bots:
+                ahead(game, player)
 
     @staticmethod
     def wins(view: GameView, position: Position) -> list[WinChoice] | None:

@@ -257,9 +257,16 @@ def reasons(
 
 
 def _key(
-    game: Game, dice_index: int | None, rolls: int, actions: Sequence[Action], exact: bool
+    game: Game,
+    dice_index: int | None,
+    rolls: int,
+    actions: Sequence[Action],
+    exact: bool,
+    player: int | None = None,
 ) -> tuple[tuple[object, ...], ChanceTable | None]:
-    player = game.current_player()
+    """The position's key: what its reasons depend on (the player's sheet, not who moves)."""
+    if player is None:
+        player = game.current_player()
     if player is None:
         raise ValueError("the game is finished")
     one_column = exact and len(game.columns) == 1
@@ -283,17 +290,19 @@ def _compute(
     rolls: int,
     actions: Sequence[Action],
     progress: _Progress | None = None,
+    player: int | None = None,
 ) -> Reasons:
+    """``player``: only for the start of a turn of a player not to move (the work ahead)."""
     if table is not None:
         now, exact_after = _exact(game, table, dice_index, rolls, actions)
         result = Reasons("exact", 0, now, tuple(exact_after))
     else:
-        found = estimate(game, dice_index, rolls, actions, progress)
+        found = estimate(game, dice_index, rolls, actions, progress, player=player)
         chances = [Chances(b, k) for b, k in zip(found.bonus, found.kniffel, strict=True)]
         result = Reasons(
             "simulation", found.games, chances[0], tuple(chances[1:]), found.half_width
         )
-    result = _settled(game, dice_index, actions, result)
+    result = _settled(game, dice_index, actions, result, player)
     _CACHE.put(key, result)
     return result
 
@@ -319,10 +328,15 @@ def _decided(game: Game, player: int, open_now: list[Cell]) -> frozenset[str]:
 
 
 def _settled(
-    game: Game, dice_index: int | None, actions: Sequence[Action], result: Reasons
+    game: Game,
+    dice_index: int | None,
+    actions: Sequence[Action],
+    result: Reasons,
+    player: int | None = None,
 ) -> Reasons:
     """``result`` with what the sheet settles now, and after each entry."""
-    player = game.current_player()
+    if player is None:
+        player = game.current_player()
     assert player is not None
     open_now = [
         game.cell(f"{spec.id}.{Row.KNIFFEL.value}")
@@ -349,8 +363,8 @@ _Progress = Callable[[float], None]
 
 #: Positions waiting for the background at most (a page that asks again queues its own anew).
 _QUEUED = 4
-#: Starts of turns waiting to be worked out ahead at most (the latest first).
-_AHEAD = 4
+#: Starts of turns waiting to be worked out ahead at most (the latest first): one per seat.
+_AHEAD = 8
 #: How far the work ahead goes beyond the start's own figures: every end state to
 #: ±:data:`AHEAD_HALF_WIDTH` at the start's weights (at most the 2,401 games a position ever
 #: reads from one state), within :data:`AHEAD_WORK` times the bound of work. Measured, the
@@ -374,7 +388,7 @@ class _Background:
         self._wanted: Kept[object, tuple[Game, int | None, int, tuple[Action, ...]]] = Kept(_QUEUED)
         self._progress: dict[object, float] = {}
         #: Starts of turns to work out ahead, when nothing is asked; the oldest fall out.
-        self._ahead: Kept[object, tuple[Game, tuple[Action, ...]]] = Kept(_AHEAD)
+        self._ahead: Kept[object, tuple[Game, tuple[Action, ...], int]] = Kept(_AHEAD)
         self._working_ahead = False
         #: Starts of turns worked out ahead, and those stopped for an asked Tipp (the tests).
         self.worked_ahead = 0
@@ -399,12 +413,13 @@ class _Background:
                 self._progress.pop(dropped, None)
             self._ensure_thread()
 
-    def work_ahead(self, key: object, game: Game, actions: tuple[Action, ...]) -> None:
-        """Work out the start of a turn (no dice yet) when nothing is asked."""
+    def work_ahead(self, key: object, game: Game, actions: tuple[Action, ...], player: int) -> None:
+        """Work out the start of ``player``'s next turn (no dice yet) when nothing is asked;
+        the latest wish first."""
         with self._lock:
-            if key in self._progress or key in self._ahead:
+            if key in self._progress or key in turn_ends._STREAMS.ahead:
                 return
-            self._ahead.put(key, (game.copy(), actions))
+            self._ahead.put(key, (game.copy(), actions, player))
             self._ensure_thread()
 
     def _ensure_thread(self) -> None:
@@ -460,17 +475,28 @@ class _Background:
                     self._progress.pop(key, None)
                     self._done.notify_all()
 
-    def _work_ahead(self, key: object, game: Game, actions: tuple[Action, ...]) -> None:
+    def _work_ahead(
+        self, key: object, game: Game, actions: tuple[Action, ...], player: int
+    ) -> None:
         def unless_asked(_done: float) -> None:
             if len(self._wanted):
                 raise _Preempted
 
         try:
             if _CACHE.get(key) is None:  # the Tipp before the first roll: its own figures
-                _compute(key, None, game, None, 0, actions, unless_asked)
+                _compute(key, None, game, None, 0, actions, unless_asked, player)
             # Then more games, for the Tipps after a roll; nothing kept but the games.
-            work = AHEAD_WORK * turn_ends.WORK
-            estimate(game, None, 0, actions, unless_asked, half_width=AHEAD_HALF_WIDTH, work=work)
+            estimate(
+                game,
+                None,
+                0,
+                actions,
+                unless_asked,
+                half_width=AHEAD_HALF_WIDTH,
+                work=AHEAD_WORK * turn_ends.WORK,
+                player=player,
+            )
+            turn_ends._STREAMS.ahead.put(key, True)
             self.worked_ahead += 1
         except _Preempted:
             self.stopped_ahead += 1  # the games it played stay in the streams
@@ -485,20 +511,22 @@ class _Background:
 _BACKGROUND = _Background()
 
 
-def ahead(game: Game) -> None:
-    """Let the background work out the start of the turn of the player to move (no dice
-    yet) when nothing is asked: where the reasons are simulated (several columns), the games
-    it plays from the turn's end states are those the turn's Tipps read first, whatever the
-    dice then are, so the first Tipp of the turn comes in a fraction of the time
+def ahead(game: Game, player: int) -> None:
+    """Let the background work out the start of ``player``'s next turn (no dice yet) when
+    nothing is asked. A player's sheet stays as it is until their turn, so this can start as
+    soon as their last entry is stored, while the others play. Where the reasons are
+    simulated (several columns), the games it plays from the turn's end states are those the
+    turn's Tipps read, whatever the dice then are, so they come in a fraction of the time
     (docs/solver.md, "The Tipp's reasons"). The figures stay those of each position: a
-    position reads the first chunks of each stream whether played ahead or not."""
-    player = game.current_player()
-    if player is None or game.pending(player) is not None or len(game.columns) == 1:
+    position reads the first chunks of each stream whether played ahead or not. Nothing for
+    a player whose turn has begun (dice rolled), who has no turn left, or in one column."""
+    if len(game.columns) == 1 or game.pending(player) is not None:
+        return
+    if game.filled_count(player) >= game.cells_per_player:
         return
     actions = (RollAction(),)  # the one choice before the first roll: what its Tipp asks
-    key, _ = _key(game, None, 0, actions, exact=False)
-    if _CACHE.get(key) is None:
-        _BACKGROUND.work_ahead(key, game, actions)
+    key, _ = _key(game, None, 0, actions, exact=False, player=player)
+    _BACKGROUND.work_ahead(key, game, actions, player)
 
 
 def start(

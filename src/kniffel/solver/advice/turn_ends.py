@@ -212,6 +212,9 @@ class _Streams:
         self.kept: Kept[bytes, _Stream] = Kept(size)
         #: Chunks played so far (what the tests count).
         self.played = 0
+        #: The starts of turns whose games were played ahead into these streams
+        #: (:func:`kniffel.solver.advice.reasons.ahead`), so that none is played twice.
+        self.ahead: Kept[object, bool] = Kept(256)
 
     def get(self, key: bytes) -> _Stream:
         return self.kept.get(key, lambda: _Stream([]))
@@ -309,14 +312,17 @@ def estimate(
     *,
     half_width: float = HALF_WIDTH,
     work: int | None = None,
+    player: int | None = None,
 ) -> Estimate:
-    """The chances now and after each of ``actions`` for the player to move (see the module).
+    """The chances now and after each of ``actions`` for the player to move (see the module),
+    or, before the first roll of their next turn, for ``player``.
 
     ``half_width`` and ``work`` (default :data:`WORK`) are for the work ahead only
     (:func:`kniffel.solver.advice.reasons.ahead`): more games into the streams than the
     position needs, never the figures a position shows, which always take the defaults."""
-    player = game.current_player()
     if player is None:
+        player = game.current_player()
+    if player is None or turns_left(game, player) == 0:
         raise ValueError("the game is finished")
     turn = _turn(game, player)
     weights = _distributions(turn, dice_index, rolls, actions)  # [G, S]
