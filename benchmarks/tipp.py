@@ -160,10 +160,11 @@ def _after_the_work_ahead(chosen: list[tuple[Game, Dice, int]]) -> tuple[list[fl
         turn_ends._STREAMS = turn_ends._Streams()
         start = game.copy()
         player = start.current_player()
-        while player is not None and start.pending(player) is not None:
+        assert player is not None
+        while start.pending(player) is not None:
             start.pop()  # back to the start of the turn, before its first roll
         began = time.perf_counter()
-        reasons_module.ahead(start)
+        reasons_module.ahead(start, player)
         assert reasons_module._BACKGROUND.wait_idle(3600)
         worked.append(time.perf_counter() - began)
         actions = [c.action for c in evaluate(game).choices[:5]]
