@@ -496,13 +496,14 @@ def test_the_tipp_work_setting_bounds_the_simulated_reasons(
 
 @pytest.mark.usefixtures("few_samples")
 def test_after_an_entry_each_persons_next_turn_is_worked_out_ahead_in_a_game_that_asks_the_tipp(
-    client: TestClient, service: GameService
+    client: TestClient, service: GameService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """In Rauf-Runter the Tipp's reasons are simulated; once a game has asked for the Tipp,
     each entry lets the background work out the start of each person's next turn while the
     others play (docs/solver.md, "The Tipp's reasons"): Ben's, who moves now, and Anna's, whose
     sheet stays as it is until her turn. A game that never asks for the Tipp costs nothing of
     the kind."""
+    monkeypatch.setattr(turn_ends, "WORK", 1_000)  # what is worked out, not its figures
     quiet = _new(client, "rauf-runter")
     _roll(client, quiet, "66612")
     worked = reasons._BACKGROUND.worked_ahead
