@@ -141,8 +141,8 @@ class AdviceService:
             return
         game = view.game
         mover = game.current_player()
-        if mover is None or len(game.columns) == 1 or self.heuristic(view.variant):
-            return
+        if mover is None or self.heuristic(view.variant):
+            return  # one column: exact figures, nothing to work ahead (reasons.ahead says so)
         from kniffel.solver.advice.reasons import ahead
 
         count = len(game.players)

@@ -52,6 +52,7 @@ from kniffel.rules import (
 from kniffel.solver.advice import turn_ends
 from kniffel.solver.advice.position import column_table
 from kniffel.solver.advice.turn_ends import HALF_WIDTH, estimate
+from kniffel.solver.chances.distribution import turns_left
 from kniffel.solver.exact.chance_table import ChanceTable, entry_chances, load_chances
 from kniffel.solver.exact.dice_tables import KEEP_INDEX, P_FIRST, P_KEEP, ROLL_KEEPS, ROLLS
 from kniffel.solver.exact.sheet_space import SheetState, StateBatch
@@ -520,9 +521,7 @@ def ahead(game: Game, player: int) -> None:
     (docs/solver.md, "The Tipp's reasons"). The figures stay those of each position: a
     position reads the first chunks of each stream whether played ahead or not. Nothing for
     a player whose turn has begun (dice rolled), who has no turn left, or in one column."""
-    if len(game.columns) == 1 or game.pending(player) is not None:
-        return
-    if game.filled_count(player) >= game.cells_per_player:
+    if len(game.columns) == 1 or game.pending(player) is not None or not turns_left(game, player):
         return
     actions = (RollAction(),)  # the one choice before the first roll: what its Tipp asks
     key, _ = _key(game, None, 0, actions, exact=False, player=player)
