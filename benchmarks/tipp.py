@@ -16,7 +16,11 @@ A seeded two-player game of the best bot is walked; at ``N`` positions spread ov
   then the end states' streams to ±2 points or the bound of work), which the board works out
   in the background while the panel answers without them (after at most 0.3 s) and fills
   them in when they are ready (``?gruende=1``); **with reasons**: panel and chances together,
-  how long until the Tipp shows its reasons; **chances again**: the same position asked
+  how long until the Tipp shows its final reasons; **with a first answer**: panel and the
+  first answer together (``reasons.first_reasons``: the figures within
+  ``turn_ends.FIRST_WORK``, with their wider interval, which the board shows while the final
+  ones are worked out; the final ones when those rounds were not cut short), how long until
+  the Tipp shows figures; **chances again**: the same position asked
   again (kept); **after the work ahead**: the same position asked on fresh caches once the
   background has worked out the start of its turn (``reasons.ahead``, what the board does
   after the previous entry in a game that asks for the Tipp), and **work ahead**: how long
@@ -71,7 +75,7 @@ def positions(variant: str, seed: int) -> list[tuple[Game, Dice, int]]:
 
 PRESETS = ["kniffel", "yahtzee", "rauf-runter", "dreifach"]
 #: The figures set beside main's, in the order printed.
-FIGURES = ["panel", "chances", "with reasons", "after the work ahead"]
+FIGURES = ["panel", "chances", "with a first answer", "with reasons", "after the work ahead"]
 
 
 def _stats(times: list[float]) -> str:
@@ -105,8 +109,9 @@ def main() -> None:
         game, dice, rolls = chosen[0]
         evaluate(game, None, 3)  # load the tables
         win_choices(game, dice, rolls)
-        panel, chances, again, samples = [], [], [], []
+        panel, chances, again, samples, first = [], [], [], [], []
         widths: list[float] = []
+        first_widths: list[float] = []
         for game, dice, rolls in chosen:
             reasons_module._CACHE = reasons_module._Cache()
             turn_ends._STREAMS = turn_ends._Streams()
@@ -119,6 +124,12 @@ def main() -> None:
                 reasons(game, index, rolls, actions, exact=True)
             panel.append(time.perf_counter() - start)
             if not exact:
+                start = time.perf_counter()
+                quick = reasons_module.first_reasons(game, index, rolls, actions)
+                first.append(time.perf_counter() - start)
+                first_widths.append(quick.half_width)
+                reasons_module._CACHE = reasons_module._Cache()  # the final ones from scratch
+                turn_ends._STREAMS = turn_ends._Streams()
                 start = time.perf_counter()
                 found = reasons(game, index, rolls, actions, exact=False)
                 chances.append(time.perf_counter() - start)
@@ -134,9 +145,12 @@ def main() -> None:
             games += f", ±{100 * min(widths):.1f}..{100 * max(widths):.1f} points (95 %)"
             print(f"{name}: chances  {_stats(chances)}  {games}")
             both = [a + b for a, b in zip(panel, chances, strict=True)]
+            quick = [a + b for a, b in zip(panel, first, strict=True)]
+            wide = f"±{100 * min(first_widths):.1f}..{100 * max(first_widths):.1f} points (95 %)"
+            print(f"{name}: with a first answer {_stats(quick)}  {wide}")
             print(f"{name}: with reasons {_stats(both)}")
             print(f"{name}: chances again (kept, as the panel's next request) {_stats(again)}")
-            figures |= {"chances": chances, "with reasons": both}
+            figures |= {"chances": chances, "with a first answer": quick, "with reasons": both}
             warm, worked = _after_the_work_ahead(chosen)
             print(f"{name}: after the work ahead {_stats(warm)}")
             print(f"{name}: work ahead (background) {_stats(worked)}")

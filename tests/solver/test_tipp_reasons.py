@@ -26,7 +26,7 @@ from kniffel.solver.advice import reasons as reasons_module
 from kniffel.solver.advice import turn_ends
 from kniffel.solver.advice.notation import parse_sheet
 from kniffel.solver.advice.position import evaluate
-from kniffel.solver.advice.reasons import HALF_WIDTH, reasons
+from kniffel.solver.advice.reasons import HALF_WIDTH, Reasons, reasons
 from kniffel.solver.exact.dice_tables import ROLL_INDEX
 from kniffel.web.present.advice_words import AdviceWords
 
@@ -289,3 +289,110 @@ def test_a_tipp_asked_while_the_background_works_ahead_goes_first(
     assert isinstance(found, reasons_module.Reasons) and found.method == "simulation"
     assert reasons_module._BACKGROUND.wait_idle(600)
     assert reasons_module._BACKGROUND.stopped_ahead == stopped + 1
+
+
+def _early_rauf_runter(faces: str = "66612") -> tuple[Game, int, list[Any]]:
+    """The first roll of a Rauf-Runter game: the position whose final figures take longest."""
+    game = Game(get_variant("rauf-runter"), ["Anna", "Ben"])
+    dice = Dice.parse(faces)
+    game.push(Roll("Anna", dice, ()))
+    position = evaluate(game)
+    return game, ROLL_INDEX[dice], [c.action for c in position.choices[:5]]
+
+
+def _figures(found: reasons_module.Reasons) -> list[float]:
+    every = []
+    for chances in (found.now, *found.after):
+        assert chances is not None
+        every += [*chances.bonus.values(), chances.kniffel or 0.0]
+    return every
+
+
+def test_a_first_answer_comes_from_a_small_bound_and_the_final_figures_read_its_games(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Early in a game the first answer is within ``FIRST_WORK`` (its interval wider), the
+    same on every request; the final figures read its games (no game played twice or for
+    nothing: as many chunks as the final figures alone) and lie within its interval."""
+    monkeypatch.setattr(turn_ends, "WORK", turn_ends.WORK // 10)
+    game, index, actions = _early_rauf_runter()
+    _fresh()
+    first = reasons_module.first_reasons(game, index, 1, actions)
+    assert first.method == "simulation" and first.refining == 0.0
+    assert first.half_width > HALF_WIDTH and first.samples > 0
+    slots = 15  # Frei's 13 cells, the due cell of Runter and of Rauf
+    assert first.samples * (39 - 1) <= turn_ends.FIRST_WORK // slots
+    played_first = turn_ends._STREAMS.played
+    assert reasons_module.first_reasons(game, index, 1, actions) == first  # kept
+    final = reasons(game, index, 1, actions, exact=False)
+    assert final.refining is None and final.samples > first.samples
+    played_both = turn_ends._STREAMS.played
+    assert reasons_module.first_reasons(game, index, 1, actions) == final  # the final, kept
+    _fresh()
+    assert reasons_module.first_reasons(game, index, 1, actions) == first  # the same again
+    assert turn_ends._STREAMS.played == played_first
+    _fresh()
+    assert reasons(game, index, 1, actions, exact=False) == final
+    assert turn_ends._STREAMS.played == played_both  # the first answer's games, all read
+    for rough, sharp in zip(_figures(first), _figures(final), strict=True):
+        assert abs(rough - sharp) <= first.half_width
+
+
+def test_where_the_small_bound_suffices_the_first_answer_is_final() -> None:
+    """Late in a game the first answer's rounds are not cut short: it is the final answer."""
+    game = parse_sheet(get_variant("rauf-runter"), _late_rauf_runter())
+    dice = Dice.parse("66612")
+    actions = [c.action for c in evaluate(game, dice, 2).choices[:5]]
+    _fresh()
+    found = reasons_module.first_reasons(game, ROLL_INDEX[dice], 2, actions)
+    assert found.refining is None
+    assert reasons(game, ROLL_INDEX[dice], 2, actions, exact=False, compute=False) == found
+    _fresh()
+    assert reasons(game, ROLL_INDEX[dice], 2, actions, exact=False) == found
+
+
+def test_a_position_asked_while_another_is_worked_out_gets_its_first_answer_first(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The background works out position A's final figures; B is asked (the player rolled
+    again): A stops at its next round of games, B's first answer comes, and A asked again
+    goes on to the same figures it has on a fresh server."""
+    monkeypatch.setattr(turn_ends, "WORK", turn_ends.WORK // 10)
+    game, index_a, actions_a = _early_rauf_runter("66612")
+    other, index_b, actions_b = _early_rauf_runter("12345")
+    _fresh()
+    in_final, go_on = threading.Event(), threading.Event()
+    estimate = reasons_module.estimate
+
+    def held(*args: Any, **kwargs: Any) -> Any:
+        if not kwargs.get("first") and args[1] == index_a:  # A's final figures
+            progress = args[4]
+
+            def told(done: float) -> None:
+                in_final.set()
+                assert go_on.wait(600)
+                progress(done)
+
+            args = (*args[:4], told)
+        return estimate(*args, **kwargs)
+
+    monkeypatch.setattr(reasons_module, "estimate", held)
+    stopped = reasons_module._BACKGROUND.stopped
+    found_a = reasons_module.start(game, index_a, 1, actions_a, exact=False)
+    assert in_final.wait(600)  # A's first answer is there, its final figures under way
+    assert isinstance(reasons_module.start(game, index_a, 1, actions_a, exact=False), Reasons)
+    assert reasons_module.start(other, index_b, 1, actions_b, exact=False) == 0.0
+    go_on.set()
+    found_b = reasons_module.pending(other, index_b, 1, actions_b, exact=False, seconds=600)
+    assert isinstance(found_b, Reasons)
+    assert reasons_module._BACKGROUND.stopped == stopped + 1
+    found_a = reasons_module.pending(game, index_a, 1, actions_a, exact=False, seconds=0)
+    assert isinstance(found_a, Reasons) and found_a.refining is not None  # stopped, first kept
+    for _ in range(2000):
+        found_a = reasons_module.pending(game, index_a, 1, actions_a, exact=False, seconds=1)
+        if isinstance(found_a, Reasons) and found_a.refining is None:
+            break
+    assert reasons_module._BACKGROUND.wait_idle(1200)
+    monkeypatch.setattr(reasons_module, "estimate", estimate)
+    _fresh()
+    assert reasons(game, index_a, 1, actions_a, exact=False) == found_a

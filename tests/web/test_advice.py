@@ -376,6 +376,69 @@ def test_the_advice_api_answers_at_once_with_the_reasons_pending(
     assert _advice(client, game) == full
 
 
+def _final_held(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
+    """The background's final figures wait until the event is set; first answers do not."""
+    held = threading.Event()
+    estimate = reasons.estimate
+
+    def after_the_first_answer(*args: Any, **kwargs: Any) -> Any:
+        if not kwargs.get("first"):
+            assert held.wait(600)
+        return estimate(*args, **kwargs)
+
+    monkeypatch.setattr(reasons, "estimate", after_the_first_answer)
+    return held
+
+
+def test_the_panel_shows_a_first_answer_with_its_interval_then_the_final_figures(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch, few_samples: None
+) -> None:
+    """Rauf-Runter, first roll: the final figures take seconds. Asked again, the panel shows
+    the first answer (figures marked ≈, its wider interval, "genauer berechnet" and still a
+    place to ask again), in both languages; then the final figures without ≈."""
+    held = _final_held(monkeypatch)
+    game = _new(client, "rauf-runter")
+    _roll(client, game, "66612")
+    try:
+        for _ in range(600):  # each ask waits up to 0.6 s for the first answer
+            text = _panel(client, game, gruende="1")
+            if 'data-tipp-stage="first"' in text:
+                break
+        assert 'data-tipp-stage="first"' in text and "data-tipp-reasons" in text
+        assert re.search(r"Bonus Runter ≈ \d+ % → <b class=\"trend-\w+\">≈ \d+ %</b>", text)
+        assert re.search(r"Jetzt: Bonus Runter ≈ \d+ %", text)
+        found = re.search(
+            r"Erste Schätzung: der Zug exakt, der Rest aus (\d+) Spielen des "
+            r"starken Bots, auf ±([\d,]+) Prozentpunkte genau \(95 %\)",
+            text,
+        )
+        assert found is not None and float(found.group(2).replace(",", ".")) > 2
+        assert re.search(r"Die Chancen werden genauer berechnet … \d+ %", text)
+        assert re.search(r"Chance auf den Bonus in Runter von ≈ \d+ % auf ≈ \d+ %", text)
+        english = client.get(
+            f"/g/{game['id']}/tipp", params={"gruende": "1", "lang": "en"}, headers=HX
+        ).text
+        assert "First estimate: this turn exactly" in html.unescape(english)
+        assert "worked out more precisely" in html.unescape(english)
+        # The JSON says the same: a first answer, with its interval, the final one pending.
+        answer = client.get(f"/api/games/{game['id']}/advice").json()
+        assert answer["chances_first"] is True and answer["chances_pending"] is True
+        assert answer["chances"] is not None and answer["samples"] == int(found.group(1))
+        assert answer["chances_half_width"] > 0.02
+    finally:
+        held.set()
+    for _ in range(2000):
+        text = _panel(client, game, gruende="1", lang="de")  # ?lang=en was remembered
+        if "data-tipp-reasons" not in text:
+            break
+    assert 'data-tipp-stage="final"' in text and "≈" not in text
+    assert re.search(r"Bonus Runter \d+ % → <b", text) and "Erste Schätzung" not in text
+    final = _advice(client, game)
+    assert final["chances_first"] is False and final["chances_pending"] is False
+    assert final["samples"] > answer["samples"]
+    assert final["chances_half_width"] < answer["chances_half_width"]
+
+
 @pytest.mark.usefixtures("few_samples")
 def test_the_tipp_highlights_the_best_cell_and_the_dice_to_keep(
     client: TestClient, service: GameService

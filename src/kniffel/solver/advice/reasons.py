@@ -66,6 +66,7 @@ __all__ = [
     "Reasons",
     "ahead",
     "exact_chances",
+    "first_reasons",
     "pending",
     "reasons",
     "start",
@@ -100,6 +101,10 @@ class Reasons:
     now: Chances
     after: tuple[Chances | None, ...]
     half_width: float = 0.0  # the widest 95 % half-width of a figure (0 when exact)
+    #: ``None``: the figures are final. Else a first answer, within a small bound of work
+    #: (:data:`.turn_ends.FIRST_WORK`) and with its wider interval, while the final figures
+    #: are worked out: this far (0 to 1).
+    refining: float | None = None
 
 
 _LOADED: dict[tuple[Options, Discipline], ChanceTable] = {}
@@ -193,16 +198,25 @@ def _exact(
 
 
 class _Cache:
-    """Reasons by position (the player's sheet, dice, rolls and choices), least recent out."""
+    """Reasons by position (the player's sheet, dice, rolls and choices), least recent out:
+    the final ones, and apart from them the first answers of those still being worked out."""
 
     def __init__(self, size: int = 256) -> None:
         self._kept: Kept[object, Reasons] = Kept(size)
+        self._first: Kept[object, Reasons] = Kept(size)
 
     def get(self, key: object) -> Reasons | None:
         return self._kept.find(key)
 
     def put(self, key: object, value: Reasons) -> None:
         self._kept.put(key, value)
+        self._first.pop(key)
+
+    def first(self, key: object) -> Reasons | None:
+        return self._first.find(key)
+
+    def put_first(self, key: object, value: Reasons) -> None:
+        self._first.put(key, value)
 
 
 _CACHE = _Cache()
@@ -292,19 +306,29 @@ def _compute(
     actions: Sequence[Action],
     progress: _Progress | None = None,
     player: int | None = None,
+    *,
+    first: bool = False,
 ) -> Reasons:
-    """``player``: only for the start of a turn of a player not to move (the work ahead)."""
+    """``player``: only for the start of a turn of a player not to move (the work ahead).
+    ``first``: the position's first answer, within :data:`.turn_ends.FIRST_WORK`; kept as
+    final when its rounds were not cut short (the full ones would read the same games)."""
     if table is not None:
         now, exact_after = _exact(game, table, dice_index, rolls, actions)
         result = Reasons("exact", 0, now, tuple(exact_after))
+        complete = True
     else:
-        found = estimate(game, dice_index, rolls, actions, progress, player=player)
+        found = estimate(game, dice_index, rolls, actions, progress, player=player, first=first)
         chances = [Chances(b, k) for b, k in zip(found.bonus, found.kniffel, strict=True)]
         result = Reasons(
             "simulation", found.games, chances[0], tuple(chances[1:]), found.half_width
         )
+        complete = found.complete or not first
     result = _settled(game, dice_index, actions, result, player)
-    _CACHE.put(key, result)
+    if complete:
+        _CACHE.put(key, result)
+        return result
+    result = replace(result, refining=0.0)
+    _CACHE.put_first(key, result)
     return result
 
 
@@ -375,11 +399,15 @@ AHEAD_WORK = 4
 
 
 class _Preempted(Exception):
-    """A Tipp was asked while the background worked ahead: the asked one goes first."""
+    """A Tipp was asked while the background worked ahead, or one without its first answer
+    while it worked out another's final figures: the asked one goes first."""
 
 
 class _Background:
     """One thread that works out simulated reasons, the latest asked first; how far each is.
+    Each asked position gets its first answer (:data:`.turn_ends.FIRST_WORK`), then its final
+    figures; a position asked meanwhile stops those at the next round of games until its own
+    first answer is there (the games played stay; asked again, the stopped one goes on).
     When nothing is asked it works ahead (:func:`ahead`), and stops that at the next round of
     games when something is asked."""
 
@@ -388,12 +416,16 @@ class _Background:
         #: Positions asked for, the latest served first; the oldest fall out.
         self._wanted: Kept[object, tuple[Game, int | None, int, tuple[Action, ...]]] = Kept(_QUEUED)
         self._progress: dict[object, float] = {}
+        #: Asked positions still without their first answer: they stop final figures.
+        self._firstless: set[object] = set()
         #: Starts of turns to work out ahead, when nothing is asked; the oldest fall out.
         self._ahead: Kept[object, tuple[Game, tuple[Action, ...], int]] = Kept(_AHEAD)
         self._working_ahead = False
-        #: Starts of turns worked out ahead, and those stopped for an asked Tipp (the tests).
+        #: Starts of turns worked out ahead, and those stopped for an asked Tipp; final
+        #: figures stopped for another's first answer (the tests).
         self.worked_ahead = 0
         self.stopped_ahead = 0
+        self.stopped = 0
         self._done = threading.Condition(self._lock)
         self._thread: threading.Thread | None = None
 
@@ -409,9 +441,12 @@ class _Background:
             if key in self._progress:
                 return
             self._progress[key] = 0.0
+            if _CACHE.first(key) is None:
+                self._firstless.add(key)
             # Positions long left behind are dropped.
             for dropped, _ in self._wanted.put(key, (game.copy(), dice_index, rolls, actions)):
                 self._progress.pop(dropped, None)
+                self._firstless.discard(dropped)
             self._ensure_thread()
 
     def work_ahead(self, key: object, game: Game, actions: tuple[Action, ...], player: int) -> None:
@@ -432,9 +467,15 @@ class _Background:
         with self._lock:
             return self._progress.get(key)
 
-    def wait(self, key: object, seconds: float) -> None:
+    def wait(self, key: object, seconds: float, *, first: bool = False) -> None:
+        """Wait up to ``seconds`` until ``key`` is worked out or left off, or (``first``)
+        until its first answer is there."""
+
+        def done() -> bool:
+            return key not in self._progress or (first and _CACHE.first(key) is not None)
+
         with self._done:
-            self._done.wait_for(lambda: key not in self._progress, timeout=seconds)
+            self._done.wait_for(done, timeout=seconds)
 
     def wait_idle(self, seconds: float) -> bool:
         """Wait up to ``seconds`` until nothing is asked, worked out or waiting to be worked
@@ -467,13 +508,23 @@ class _Background:
             def told(done: float, key: object = key) -> None:
                 with self._lock:
                     self._progress[key] = done
+                    if self._firstless:
+                        raise _Preempted
 
             try:
+                if _CACHE.get(key) is None and _CACHE.first(key) is None:
+                    _compute(key, None, game, dice_index, rolls, actions, first=True)
+                    with self._done:
+                        self._firstless.discard(key)
+                        self._done.notify_all()
                 if _CACHE.get(key) is None:
                     _compute(key, None, game, dice_index, rolls, actions, told)
+            except _Preempted:
+                self.stopped += 1  # asked again, it goes on from the games played
             finally:
                 with self._done:
                     self._progress.pop(key, None)
+                    self._firstless.discard(key)
                     self._done.notify_all()
 
     def _work_ahead(
@@ -531,8 +582,9 @@ def ahead(game: Game, player: int) -> None:
 def start(
     game: Game, dice_index: int | None, rolls: int, actions: Sequence[Action], *, exact: bool
 ) -> Reasons | float:
-    """The reasons when they are kept (or exact), else how far the background is (0 to 1),
-    having asked it to work them out."""
+    """The reasons when they are kept (or exact), else, having asked the background to work
+    them out, their first answer when it is there (``refining`` says how far the final ones
+    are), else how far the background is (0 to 1)."""
     key, table = _key(game, dice_index, rolls, actions, exact)
     found = _CACHE.get(key)
     if found is not None:
@@ -540,7 +592,17 @@ def start(
     if table is not None:
         return _compute(key, table, game, dice_index, rolls, actions)
     _BACKGROUND.start(key, game, dice_index, rolls, tuple(actions))
-    return _BACKGROUND.progress(key) or 0.0
+    return _so_far(key)
+
+
+def _so_far(key: object) -> Reasons | float:
+    """The final reasons, else the first answer with how far the final ones are, else how far."""
+    found = _CACHE.get(key)
+    if found is not None:
+        return found
+    progress = _BACKGROUND.progress(key) or 0.0
+    first = _CACHE.first(key)
+    return progress if first is None else replace(first, refining=progress)
 
 
 def pending(
@@ -552,10 +614,24 @@ def pending(
     exact: bool,
     seconds: float,
 ) -> Reasons | float:
-    """As :func:`start`, waiting up to ``seconds`` for the background."""
+    """As :func:`start`, waiting up to ``seconds`` for the background: for the final figures,
+    or, when not even the first answer was there, for that."""
     found = start(game, dice_index, rolls, actions, exact=exact)
-    if isinstance(found, Reasons):
+    if isinstance(found, Reasons) and found.refining is None:
         return found
     key, _ = _key(game, dice_index, rolls, actions, exact)
-    _BACKGROUND.wait(key, seconds)
-    return _CACHE.get(key) or (_BACKGROUND.progress(key) or 0.0)
+    _BACKGROUND.wait(key, seconds, first=isinstance(found, float))
+    return _so_far(key)
+
+
+def first_reasons(
+    game: Game, dice_index: int | None, rolls: int, actions: Sequence[Action]
+) -> Reasons:
+    """The simulated reasons as the background gives them first: the final ones when kept,
+    else the first answer (computed here when not kept; ``refining`` 0 unless final). What
+    the board shows within a second (benchmarks/tipp.py times it)."""
+    key, _ = _key(game, dice_index, rolls, actions, exact=False)
+    found = _CACHE.get(key) or _CACHE.first(key)
+    if found is not None:
+        return found
+    return _compute(key, None, game, dice_index, rolls, actions, first=True)

@@ -53,14 +53,15 @@ from kniffel.solver.exact.dice_tables import KEEP_INDEX, P_FIRST, P_KEEP, ROLL_K
 from kniffel.solver.exact.turn import keep_values
 from kniffel.solver.play.sheets import SheetBatch
 
-__all__ = ["CHUNK", "HALF_WIDTH", "WORK", "Estimate", "estimate"]
+__all__ = ["CHUNK", "FIRST_WORK", "HALF_WIDTH", "WORK", "Estimate", "estimate"]
 
 Array = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
 
-#: Games per chunk of an end state's stream.
-CHUNK = 16
+#: Games per chunk of an end state's stream (small, so that a first answer within its
+#: bound of work (:data:`FIRST_WORK`) reaches many end states).
+CHUNK = 4
 #: The widest 95 % interval a simulated figure may have (±2 points of percentage).
 HALF_WIDTH = 0.02
 #: The bound of one position's work: games times turns still to play after this one
@@ -68,6 +69,13 @@ HALF_WIDTH = 0.02
 #: Where it is spent before every figure is within ±2 points, the figures say how sure
 #: they are (``half_width``).
 WORK = 60_000
+#: The bound of a position's first answer: games times turns still to play times the bot's
+#: slots (the cells a sheet of the variant may have open to it at once: 15 in Rauf-Runter,
+#: the free column and each arrow's due cell; 39 in Dreifach's three free columns; a bot's
+#: turn costs about in proportion). About 0.4 s on the quiet development machine early in a
+#: game, where the final figures take seconds. Its figures carry their own, wider interval;
+#: the final ones follow from the same streams (docs/solver.md, "The Tipp's reasons").
+FIRST_WORK = 60_000
 #: Enough games for any figure: with all its weight on one state and a share of 1/2,
 #: 1.96² / 4 / 0.02² = 2401 games give ±2 points.
 _MOST_CHUNKS = math.ceil(Z95**2 / 4 / HALF_WIDTH**2 / CHUNK)
@@ -85,6 +93,9 @@ class Estimate:
     games: int
     half_width: float
     half_widths: tuple[tuple[float, ...], ...] = ()
+    #: Whether every figure reached its interval (or its most games); ``False``: the bound
+    #: of work came first, so a larger bound would read more games.
+    complete: bool = True
 
 
 def _best(values: Array) -> IntArray:
@@ -196,11 +207,12 @@ def _distributions(
 
 @dataclass
 class _Stream:
-    """The chunks played so far from one end state, in order: per chunk and column how many
-    games reached the bonus, and how many gave a Kniffel cell open now its 50. A position
-    reads the first chunks it needs, whatever others played beyond them."""
+    """The chunks played so far from one end state, in order: after each chunk and per
+    column how many of the games so far reached the bonus, and how many gave a Kniffel cell
+    open now its 50. A position reads the first chunks it needs, whatever others played
+    beyond them."""
 
-    hits: list[IntArray]  # per chunk [C + 1]: the columns' bonus, then the Kniffel
+    totals: list[IntArray]  # after chunk i [C + 1]: the columns' bonus, then the Kniffel
 
 
 class _Streams:
@@ -258,7 +270,7 @@ def _play(
     yet, all in one batch; chunk ``i`` of a state is seeded by the state and ``i``."""
     states, faces, chunks = [], [], []
     for s, last in sorted(upto.items()):
-        for chunk in range(len(streams[s].hits), last):
+        for chunk in range(len(streams[s].totals), last):
             rng = np.random.default_rng([*_seed(keys[s]), chunk])
             faces.append(rng.integers(1, 7, size=(CHUNK, left, 3, 5)))
             states.append(s)
@@ -280,8 +292,9 @@ def _play(
     per_chunk = outcome.reshape(len(states), CHUNK, -1).sum(axis=1)
     with _STREAMS.lock:
         for s, chunk, hits in zip(states, chunks, per_chunk, strict=True):
-            if len(streams[s].hits) == chunk:  # another thread may have played it meanwhile
-                streams[s].hits.append(hits)
+            totals = streams[s].totals
+            if len(totals) == chunk:  # another thread may have played it meanwhile
+                totals.append(hits + totals[-1] if totals else hits)
                 _STREAMS.played += 1
 
 
@@ -294,7 +307,7 @@ def _shares(
     hits = np.zeros(decided.shape)
     for s, (stream, n) in enumerate(zip(streams, have.tolist(), strict=True)):
         if n:
-            hits[s] = np.sum(stream.hits[:n], axis=0)
+            hits[s] = stream.totals[n - 1]
     games = (have * CHUNK).astype(np.float64)[:, None]
     share = np.where(games > 0, hits / np.maximum(games, 1), 0.5)
     careful = (hits + 2) / (games + 4)  # Agresti–Coull: never a variance of 0 from few games
@@ -313,13 +326,16 @@ def estimate(
     half_width: float = HALF_WIDTH,
     work: int | None = None,
     player: int | None = None,
+    first: bool = False,
 ) -> Estimate:
     """The chances now and after each of ``actions`` for the player to move (see the module),
     or, before the first roll of their next turn, for ``player``.
 
-    ``half_width`` and ``work`` (default :data:`WORK`) are for the work ahead only
+    ``first``: the position's first answer, within :data:`FIRST_WORK` (else ``work``,
+    default :data:`WORK`). ``half_width`` and a larger ``work`` are for the work ahead
     (:func:`kniffel.solver.advice.reasons.ahead`): more games into the streams than the
-    position needs, never the figures a position shows, which always take the defaults."""
+    position needs. A position's figures are those of its rounds within the bound: the
+    first answer's rounds are the first rounds of the full ones, on the same chunks."""
     if player is None:
         player = game.current_player()
     if player is None or turns_left(game, player) == 0:
@@ -340,7 +356,10 @@ def estimate(
     target = (half_width / Z95) ** 2
     have = np.zeros(len(streams), dtype=np.int64)  # the chunks this position reads
     bound = WORK if work is None else work
+    if first:
+        bound = FIRST_WORK // len(turn.slots)
     most = max(1, bound // max(left, 1) // CHUNK)  # chunks within the bound of work
+    complete = True
     while True:
         share, variance = _shares(streams, have, bonus, kniffel)
         spread = variance / np.maximum(have * CHUNK, 1)[:, None]  # [S, C+1]
@@ -358,10 +377,13 @@ def estimate(
         more = np.where(have == 0, 1, np.minimum(chunks - have, have))  # at most doubling
         more = np.where(needed, np.maximum(more, 0), 0)
         spare = most - int(have.sum())
-        if not more.any() or spare <= 0:
-            break  # at its most (the interval holds by construction), or the work is spent
-        if more.sum() > spare:  # the last round within the bound: the largest first
-            order = np.argsort(-more, kind="stable")
+        if not more.any():
+            break  # at its most: the interval holds by construction
+        complete = complete and spare >= more.sum()  # once cut short, never the full rounds
+        if spare <= 0:
+            break  # the work is spent
+        if not complete:  # the last round within the bound: the most wanted first
+            order = np.argsort(-np.where(more > 0, want, -1.0), kind="stable")
             fits = np.cumsum(more[order]) <= spare
             more[order[~fits]] = 0
             if not more.any():
@@ -389,4 +411,5 @@ def estimate(
         int(have.sum()) * CHUNK,
         half,
         tuple(tuple(float(h) for h in row) for row in Z95 * np.sqrt(figure_var)),
+        complete,
     )

@@ -125,7 +125,8 @@ class AdviceOut(BaseModel):
     expected: float
     choices: list[AdviceChoiceOut]
     chances: ChancesOut | None = Field(
-        description="the chances now, playing on like the best bot (null while pending)"
+        description="the chances now, playing on like the best bot (null while pending and "
+        "no first answer is there)"
     )
     chances_method: Literal["exact", "simulation"] = Field(
         description="exact: carried through the solver's recursion (one-column presets, once "
@@ -133,9 +134,19 @@ class AdviceOut(BaseModel):
         "games of the best bot from each end state of the turn (docs/solver.md)"
     )
     samples: int = Field(description="simulated games read over the turn's end states (0: exact)")
+    chances_half_width: float = Field(
+        description="the widest 95 % half-width of a figure of `chances` (0 when exact; "
+        "0.02 or less for final simulated figures unless the bound of work came first)"
+    )
     chances_pending: bool = Field(
-        description="true: the simulated chances are still being worked out in the background; "
-        "`chances` (now and per choice) are null, ask again (docs/api.md)"
+        description="true: the final simulated chances are still being worked out in the "
+        "background, ask again (docs/api.md); `chances` are null, or a first answer "
+        "(`chances_first`)"
+    )
+    chances_first: bool = Field(
+        description="true: `chances` (now and per choice) are a first answer within a small "
+        "bound of work, with their wider interval (`chances_half_width`); the final ones "
+        "follow"
     )
     chances_progress: float = Field(description="how far their computation is, 0 to 1")
 
@@ -232,7 +243,10 @@ def advice(
     # heuristic Tipp of Jamb and Yams has none (nothing pending either).
     found = None if heuristic else reasons_within(request, view, position, top, API_REASONS_WAIT)
     done = None if isinstance(found, float) else found
+    first = done is not None and done.refining is not None
     progress = round(found, 2) if isinstance(found, float) else 1.0
+    if done is not None and done.refining is not None:
+        progress = round(done.refining, 2)
     after = done.after if done is not None else [None] * len(position.choices[:top])
     best = position.expected
     return {
@@ -253,7 +267,9 @@ def advice(
         "chances": None if done is None else done.now.as_dict(),
         "chances_method": "simulation" if done is None else done.method,
         "samples": 0 if done is None else done.samples,
-        "chances_pending": isinstance(found, float),
+        "chances_half_width": 0.0 if done is None else done.half_width,
+        "chances_pending": isinstance(found, float) or first,
+        "chances_first": first,
         "chances_progress": progress,
     }
 

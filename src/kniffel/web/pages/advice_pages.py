@@ -103,7 +103,9 @@ async def tipp(request: Request, game_id: str) -> Response:
     wins = [] if isinstance(found_wins, WinsPending) else found_wins
     done = found if not isinstance(found, float) else None
     context["tipp"] = _tipp_view(view, position, words, done, wins)
-    if isinstance(found, float) or wins_pending:
+    # A first answer is shown with its wider interval while the final figures are worked out.
+    refining = done.refining if done is not None else None
+    if isinstance(found, float) or refining is not None or wins_pending:
         query = (
             request.url.query
             if asked_again
@@ -116,6 +118,10 @@ async def tipp(request: Request, game_id: str) -> Response:
                 percent=round(100 * found),
             )
             if isinstance(found, float)
+            else words(
+                "Die Chancen werden genauer berechnet … {percent} %", percent=round(100 * refining)
+            )
+            if refining is not None
             else words("Die Gewinnchancen für „Auf Sieg“ werden berechnet …")
         )
     return _render(request, "advice/tipp.html", context)
@@ -210,6 +216,7 @@ def _tipp_view(
     game = view.game
     variant = view.variant
     seat = game.players.index(position.player)
+    rough = found is not None and found.refining is not None  # a first answer
     best = position.choices[0]
     choices = []
     for i, c in enumerate(position.choices[:TIPP_CHOICES]):
@@ -223,7 +230,9 @@ def _tipp_view(
         }
         if found is not None:
             choice.update(
-                tipp_words.choice_reasons(variant, c, label, loss, found.now, found.after[i], words)
+                tipp_words.choice_reasons(
+                    variant, c, label, loss, found.now, found.after[i], words, rough
+                )
             )
         choices.append(choice)
     highlight_cell = ""
@@ -247,8 +256,10 @@ def _tipp_view(
         "choices": choices,
         "highlight_cell": highlight_cell,
         "highlight_dice": highlight_dice,
-        "now": "" if found is None else tipp_words.now_line(variant, found.now, words),
+        "now": "" if found is None else tipp_words.now_line(variant, found.now, words, rough),
         "method": "" if found is None else tipp_words.method_note(found, words),
+        # What static/tipp.js compares: a panel at a new stage takes the place of the shown one.
+        "stage": "" if found is None else "first" if rough else "final",
         "reasons_url": "",
         "reasons_waiting": "",
         "wins": None

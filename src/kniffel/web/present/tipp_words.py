@@ -28,17 +28,26 @@ def _columns(variant: Variant, words: AdviceWords) -> dict[str, str]:
     return {spec.id: words.t.column(spec) for spec in variant.columns}
 
 
-def now_line(variant: Variant, now: Chances, words: AdviceWords) -> str:
-    """``Jetzt: Bonus 77 %, Kniffel 36 %`` (per column where there are several)."""
+def _chance(words: AdviceWords, p: float, decided: bool, rough: bool) -> str:
+    """A chance in whole percent; ``≈ 40 %`` where it is a first answer's and not settled."""
+    said = words.chance(p, decided)
+    return f"≈ {said}" if rough and not decided else said
+
+
+def now_line(variant: Variant, now: Chances, words: AdviceWords, rough: bool = False) -> str:
+    """``Jetzt: Bonus 77 %, Kniffel 36 %`` (per column where there are several); ``rough``:
+    a first answer, its open figures marked ``≈``."""
     names = _columns(variant, words)
     bonus = words("Bonus")
     parts = [
-        " ".join(part for part in (bonus, names[c], words.chance(p, c in now.decided)) if part)
+        " ".join(
+            part for part in (bonus, names[c], _chance(words, p, c in now.decided, rough)) if part
+        )
         for c, p in now.bonus.items()
     ]
     if now.kniffel is not None:
         kniffel = words.t.row(Row.KNIFFEL)
-        parts.append(f"{kniffel} {words.chance(now.kniffel, _KNIFFEL in now.decided)}")
+        parts.append(f"{kniffel} {_chance(words, now.kniffel, _KNIFFEL in now.decided, rough)}")
     return words("Jetzt: {chances}", chances=", ".join(parts))
 
 
@@ -50,8 +59,10 @@ def choice_reasons(
     now: Chances,
     after: Chances | None,
     words: AdviceWords,
+    rough: bool = False,
 ) -> dict[str, Any]:
-    """A choice's figures for the eye and its sentence for a screen reader."""
+    """A choice's figures for the eye and its sentence for a screen reader (``rough``: a
+    first answer's, the open figures marked ``≈``)."""
     names = _columns(variant, words)
     kniffel = words.t.row(Row.KNIFFEL)
     expected = words("erwartete Endsumme {total}", total=words.decimal(choice.expected))
@@ -63,8 +74,8 @@ def choice_reasons(
         for column, before in now.bonus.items():
             then = after.bonus[column]
             figures = {
-                "before": words.chance(before, column in now.decided),
-                "after": words.chance(then, column in after.decided),
+                "before": _chance(words, before, column in now.decided, rough),
+                "after": _chance(words, then, column in after.decided, rough),
             }
             bonus.append({"column": names[column], **figures, "trend": _trend(before, then)})
             spoken.append(
@@ -78,8 +89,8 @@ def choice_reasons(
             )
         if now.kniffel is not None and after.kniffel is not None:
             kniffel_figures = {
-                "before": words.chance(now.kniffel, _KNIFFEL in now.decided),
-                "after": words.chance(after.kniffel, _KNIFFEL in after.decided),
+                "before": _chance(words, now.kniffel, _KNIFFEL in now.decided, rough),
+                "after": _chance(words, after.kniffel, _KNIFFEL in after.decided, rough),
                 "trend": _trend(now.kniffel, after.kniffel),
             }
             spoken.append(
@@ -107,6 +118,13 @@ def _trend(before: float, after: float) -> str:
 def method_note(found: Reasons, words: AdviceWords) -> str:
     if found.method == "exact":
         return words("Chancen exakt berechnet, wenn man weiter wie der starke Bot spielt.")
+    if found.refining is not None:
+        return words(
+            "Erste Schätzung: der Zug exakt, der Rest aus {n} Spielen des starken Bots, "
+            "auf ±{points} Prozentpunkte genau (95 %).",
+            n=found.samples,
+            points=words.decimal(100 * found.half_width),
+        )
     return words(
         "Chancen geschätzt: der Zug exakt, der Rest aus {n} Spielen des starken Bots, "
         "auf ±{points} Prozentpunkte genau (95 %).",

@@ -1,7 +1,8 @@
 // The Tipp panel's two modes and its simulated chances (templates/advice/tipp.html).
 // "Auf Punkte" or "Auf Sieg": the device's last choice (localStorage), as the
 // "Gewinnchancen" switch. Where the chances of bonus and Kniffel are simulated, the panel
-// comes first and the same panel with its chances follows (data-tipp-reasons); it is
+// comes first and the same panel with its chances follows (data-tipp-reasons): a first
+// answer with its wider interval, then the final figures (data-tipp-stage); each is
 // only put in place while the panel it was asked for is still shown. While the tables are
 // built, the panel asks again until they are there. docs/board.md, "Tipp".
 (() => {
@@ -32,8 +33,8 @@
         box.innerHTML = html;
         const fresh = box.querySelector(".tipp");
         if (!fresh) return;
-        if (fresh.dataset.tippReasons) {
-          // Still being simulated: say how far, and ask again in a moment.
+        if (fresh.dataset.tippReasons && fresh.dataset.tippStage === section.dataset.tippStage) {
+          // Still being simulated, nothing new to show: say how far, and ask again in a moment.
           const waiting = section.querySelector("[data-reasons-waiting]");
           const said = fresh.querySelector("[data-reasons-waiting]");
           if (waiting && said) waiting.textContent = said.textContent;
@@ -42,6 +43,8 @@
           setTimeout(() => load(section), REASONS_POLL_MS);
           return;
         }
+        // The figures came (a first answer with its wider interval, or the final ones): the
+        // fresh panel takes the place; one still refining is asked again by setup() below.
         const focused = section.contains(document.activeElement) ? document.activeElement : null;
         show(fresh);
         section.replaceWith(fresh);
