@@ -22,6 +22,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, expect, sync_playwright
 
+from kniffel.solver.advice import turn_ends
+
 from .webdriver import DRIVER as WEBKIT_DRIVER
 from .webdriver import MINIBROWSER, Driver, webkit_driver
 
@@ -129,26 +131,41 @@ def running_board(
         log.close()
 
 
+#: The board as the package's servers run it: ``{port}`` is a free loopback port.
+BOARD = [
+    sys.executable,
+    "-m",
+    "uvicorn",
+    "kniffel.web.app:create_app",
+    "--factory",
+    "--host",
+    "127.0.0.1",
+    "--port",
+    "{port}",
+    "--log-level",
+    "warning",
+]
+
+
 @pytest.fixture(scope="package")
 def server(tmp_path_factory: pytest.TempPathFactory, preset_tables: None) -> Iterator[str]:
     """The board as a real server on 127.0.0.1 with a fresh SQLite file.
 
     It finds the presets' tables in the session's cache, as a server does after its first start.
     """
-    command = [
-        sys.executable,
-        "-m",
-        "uvicorn",
-        "kniffel.web.app:create_app",
-        "--factory",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        "{port}",
-        "--log-level",
-        "warning",
-    ]
-    with running_board(tmp_path_factory.mktemp("e2e"), command) as url:
+    with running_board(tmp_path_factory.mktemp("e2e"), BOARD) as url:
+        yield url
+
+
+@pytest.fixture(scope="package")
+def full_work_server(
+    tmp_path_factory: pytest.TempPathFactory, preset_tables: None
+) -> Iterator[str]:
+    """The board with the Tipp's full bound of work (``KNIFFEL_TIPP_WORK`` as a server has it
+    by default): early in a game the final figures of its reasons take seconds, a minute on a
+    busy machine, and the first answer shows first (docs/solver.md, "The Tipp's reasons")."""
+    env = {"KNIFFEL_TIPP_WORK": str(turn_ends.WORK)}
+    with running_board(tmp_path_factory.mktemp("e2e-full-work"), BOARD, env) as url:
         yield url
 
 

@@ -99,3 +99,28 @@ def test_rauf_runter_chances_follow_from_the_simulation(browser: Browser, server
     expect(reasons).to_contain_text(re.compile(r"Bonus Frei"))
     expect(page.locator("#tipp")).to_contain_text(re.compile(r"der Rest aus \d+ Spielen"))
     page.context.close()
+
+
+def test_the_first_answer_shows_with_its_interval_then_the_final_figures(
+    browser: Browser, full_work_server: str
+) -> None:
+    """Rauf-Runter early, at the full bound of work: within a moment the panel shows a first
+    answer (its open figures marked ≈, how sure it is, "genauer berechnet … %"); without a
+    tap the final figures take its place."""
+    page = _board(browser, full_work_server, "rauf-runter", ["Anna", "Ben"])
+    _open_tipp(page)
+    tipp = page.locator("#tipp")
+    best = page.locator("#tipp [data-tipp-mode=punkte] li").first
+    reasons = best.locator("[data-reasons]")
+    first = re.compile(r"Bonus Runter ≈ \d+ % → ≈ \d+ %")
+    expect(reasons).to_contain_text(first, timeout=120_000)
+    expect(tipp).to_contain_text(re.compile(r"Erste Schätzung: .* auf ±[\d,]+ Prozentpunkte"))
+    expect(tipp.locator("[data-reasons-waiting]")).to_contain_text("genauer berechnet")
+    expect(best.locator(".sr-only")).to_contain_text(re.compile(r"in Runter von ≈ \d+ %"))
+    # The final figures follow by themselves (a minute or more on a busy machine).
+    expect(reasons).to_contain_text(re.compile(r"Bonus Runter \d+ % → \d+ %"), timeout=600_000)
+    expect(tipp).not_to_contain_text("≈")
+    expect(tipp).not_to_contain_text("Erste Schätzung")
+    expect(tipp).to_contain_text(re.compile(r"Chancen geschätzt: .* der Rest aus \d+ Spielen"))
+    expect(tipp.locator("[data-reasons-waiting]")).to_have_count(0)
+    page.context.close()

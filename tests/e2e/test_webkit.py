@@ -270,6 +270,32 @@ def test_the_tipp_in_webkit(iphone: Session, server: str) -> None:
     assert hit, "the Tipp panel's top is covered"
 
 
+def test_the_tipps_first_answer_then_its_final_figures_in_webkit(
+    iphone: Session, full_work_server: str
+) -> None:
+    """The Tipp's first answer (≈, how sure) takes the panel's place, then the final figures,
+    without a tap (static/tipp.js; tests/e2e/test_tipp_reasons.py in chromium)."""
+    game = new_game(full_work_server, "rauf-runter", ["Anna", "Ben"])
+    open_board(iphone, full_work_server + game["url"])
+    type_dice(iphone, "66612")
+    iphone.wait_for(labelled("Frei, Sechser, 18 Punkte möglich"))
+    iphone.find(".tipp-button").click()
+    reasons = "document.querySelector('#tipp [data-reasons]')"
+    iphone.wait(
+        f"const r = {reasons}; return !!r && /Bonus Runter ≈ \\d+ %/.test(r.textContent)",
+        seconds=120,
+        what="the first answer",
+    )
+    assert "Erste Schätzung" in iphone.run("return document.querySelector('#tipp').textContent")
+    iphone.wait(
+        "const t = document.querySelector('#tipp .tipp');"
+        " return !!t && t.dataset.tippStage === 'final' && !t.textContent.includes('≈')",
+        seconds=600,
+        what="the final figures",
+    )
+    assert "data-tipp-reasons" not in iphone.run("return document.querySelector('#tipp').innerHTML")
+
+
 def test_corrections_in_webkit(iphone: Session, server: str) -> None:
     """A new value, a cleared cell (due again) and undo, all through the page."""
     game = new_game(server, "rauf-runter", ["Anna", "Ben"])
