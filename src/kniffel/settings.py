@@ -132,7 +132,7 @@ class Settings(TableSettings):
     #: of CPU, 263 MB on disk, docs/solver.md, "Win chances").
     exact_chances: bool = True
     #: The most games times turns simulated for one end state of the Tipp's reasons in
-    #: Rauf-Runter and Dreifach (``kniffel.solver.advice.turn_ends.WORK``, 60,000 when unset),
+    #: Rauf-Runter and Dreifach (``kniffel.solver.advice.turn_ends.WORK``, 180,000 when unset),
     #: for the whole process: lower, the reasons come sooner and say they are less sure.
     tipp_work: int | None = Field(default=None, ge=1_000, le=10_000_000)
     #: Compute finished games' reviews and the best bot's yardsticks in a background thread.

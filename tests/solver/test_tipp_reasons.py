@@ -211,9 +211,9 @@ def test_the_start_of_a_turn_worked_out_ahead_serves_the_turns_first_tipp(
 ) -> None:
     """While the others play, the background plays the end states' games of the next turn
     (``ahead``); the Tipp after the first roll then reads mostly games already played, and its
-    figures are the same as without the work ahead (a tenth of the bound of work: quicker,
+    figures are the same as without the work ahead (a small bound of work: quicker,
     the same rules)."""
-    monkeypatch.setattr(turn_ends, "WORK", turn_ends.WORK // 10)
+    monkeypatch.setattr(turn_ends, "WORK", 6_000)
     game = parse_sheet(get_variant("rauf-runter"), _middle_rauf_runter())
     dice = Dice.parse("66612")
     position = evaluate(game, dice, 1)
@@ -314,7 +314,7 @@ def test_a_first_answer_comes_from_a_small_bound_and_the_final_figures_read_its_
     """Early in a game the first answer is within ``FIRST_WORK`` (its interval wider), the
     same on every request; the final figures read its games (no game played twice or for
     nothing: as many chunks as the final figures alone) and lie within its interval."""
-    monkeypatch.setattr(turn_ends, "WORK", turn_ends.WORK // 10)
+    monkeypatch.setattr(turn_ends, "WORK", 6_000)
     game, index, actions = _early_rauf_runter()
     _fresh()
     first = reasons_module.first_reasons(game, index, 1, actions)
@@ -357,7 +357,7 @@ def test_a_position_asked_while_another_is_worked_out_gets_its_first_answer_firs
     """The background works out position A's final figures; B is asked (the player rolled
     again): A stops at its next round of games, B's first answer comes, and A asked again
     goes on to the same figures it has on a fresh server."""
-    monkeypatch.setattr(turn_ends, "WORK", turn_ends.WORK // 10)
+    monkeypatch.setattr(turn_ends, "WORK", 6_000)
     game, index_a, actions_a = _early_rauf_runter("66612")
     other, index_b, actions_b = _early_rauf_runter("12345")
     _fresh()

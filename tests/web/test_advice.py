@@ -37,16 +37,17 @@ def client(bot_client: TestClient) -> TestClient:
 
 @pytest.fixture
 def few_samples(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Simulated chances from a tenth of the games (``turn_ends.WORK``), for the tests of what
+    """Simulated chances from a small bound of work (6,000, a thirtieth of ``turn_ends.WORK``,
+    as the browser tests' servers), for the tests of what
     an answer lists, not of its figures (the panel's pending answers too, and the panels
     whose Rauf-Runter and Dreifach positions would otherwise leave full-size simulations
     running in the background for the next test to wait for):
     test_the_advice_gives_reasons[rauf-runter] keeps the real bound (the browser tests' servers
-    take a tenth, ``KNIFFEL_TIPP_WORK`` in tests/e2e/conftest.py). The caches are fresh, so these
+    take the same, ``KNIFFEL_TIPP_WORK`` in tests/e2e/conftest.py). The caches are fresh, so these
     less sure figures reach no other test.
     """
     assert reasons._BACKGROUND.wait_idle(1200)
-    monkeypatch.setattr(turn_ends, "WORK", turn_ends.WORK // 10)
+    monkeypatch.setattr(turn_ends, "WORK", 6_000)
     monkeypatch.setattr(reasons, "_CACHE", reasons._Cache())
     monkeypatch.setattr(turn_ends, "_STREAMS", turn_ends._Streams())
     yield
@@ -180,7 +181,7 @@ def test_the_advice_gives_reasons(
     """Each choice's cost against the best and the chances of the bonus and of a Kniffel:
     exact in one-column presets (the chance table is built), simulated elsewhere (Rauf-Runter
     with the board's bound of work; Dreifach, the same code with three times the columns, from a
-    tenth of the games: what is asked of it here is the shape of the answer)."""
+    small bound of work: what is asked of it here is the shape of the answer)."""
     if variant == "dreifach":
         request.getfixturevalue("few_samples")
     game = _new(client, variant)
@@ -298,7 +299,7 @@ def test_alone_the_tipp_has_one_mode(client: TestClient) -> None:
 
 
 def _held_reasons(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
-    """The background's simulations wait until the event is set: with a tenth of the bound of
+    """The background's simulations wait until the event is set: with a small bound of
     work a quiet machine simulated a first roll within the first answer's wait (0.3 s for the
     panel, 0.5 s for the API), and the tests of the pending answer failed."""
     held = threading.Event()
@@ -543,7 +544,7 @@ def test_the_tipp_work_setting_bounds_the_simulated_reasons(
     db_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """``KNIFFEL_TIPP_WORK`` sets the process's bound of work behind the simulated reasons (the
-    browser tests' servers run at a tenth); unset, the built-in bound stays; a bound too small
+    browser tests' servers run at 6,000); unset, the built-in bound stays; a bound too small
     to mean anything is refused in words."""
     monkeypatch.setattr(turn_ends, "WORK", turn_ends.WORK)  # put back after the test
     built_in = turn_ends.WORK

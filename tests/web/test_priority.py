@@ -65,10 +65,10 @@ def test_the_tipps_reasons_are_worked_out_at_nice_10(
         return compute(*args, **kwargs)
 
     monkeypatch.setattr(reasons, "_compute", watched)
-    # Where the work runs is asked, not its figures: a tenth of the games, in fresh caches
+    # Where the work runs is asked, not its figures: a small bound of work (6,000), in fresh caches
     # that nothing after this test reads.
     assert reasons._BACKGROUND.wait_idle(WAIT)
-    monkeypatch.setattr(turn_ends, "WORK", turn_ends.WORK // 10)
+    monkeypatch.setattr(turn_ends, "WORK", 6_000)
     monkeypatch.setattr(reasons, "_CACHE", reasons._Cache())
     monkeypatch.setattr(turn_ends, "_STREAMS", turn_ends._Streams())
     game = _new(client, "rauf-runter")  # three columns: its reasons are simulated

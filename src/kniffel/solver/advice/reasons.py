@@ -395,7 +395,7 @@ _AHEAD = 8
 #: reads from one state), within :data:`AHEAD_WORK` times the bound of work. Measured, the
 #: turn's Tipps after a roll then read what they need (docs/solver.md, "The Tipp's reasons").
 AHEAD_HALF_WIDTH = HALF_WIDTH / 2
-AHEAD_WORK = 4
+AHEAD_WORK = 2
 
 
 class _Preempted(Exception):
@@ -597,11 +597,13 @@ def start(
 
 def _so_far(key: object) -> Reasons | float:
     """The final reasons, else the first answer with how far the final ones are, else how far."""
+    progress = _BACKGROUND.progress(key) or 0.0
+    first = _CACHE.first(key)
+    # Read after the first answer: the final one is kept before the first answer is dropped,
+    # so a position never goes back from its first answer to none.
     found = _CACHE.get(key)
     if found is not None:
         return found
-    progress = _BACKGROUND.progress(key) or 0.0
-    first = _CACHE.first(key)
     return progress if first is None else replace(first, refining=progress)
 
 

@@ -64,11 +64,13 @@ BoolArray = npt.NDArray[np.bool_]
 CHUNK = 4
 #: The widest 95 % interval a simulated figure may have (±2 points of percentage).
 HALF_WIDTH = 0.02
-#: The bound of one position's work: games times turns still to play after this one
-#: (about a minute on the development machine, shared and busy; docs/benchmarks.md).
-#: Where it is spent before every figure is within ±2 points, the figures say how sure
-#: they are (``half_width``).
-WORK = 60_000
+#: The bound of one position's work: games times turns still to play after this one.
+#: Enough for ±2 points at the earliest positions measured in Rauf-Runter and Dreifach
+#: (about 4,700 games 31 turns before the end: 13 to 19 s in Rauf-Runter, 45 s in Dreifach
+#: on the quiet development machine; the first answer shows meanwhile). Where it is spent
+#: before every figure is within ±2 points, the figures say how sure they are
+#: (``half_width``). 60,000 until 5 December 2026, when the earliest figures stopped at ±6.
+WORK = 180_000
 #: The bound of a position's first answer: games times turns still to play times the bot's
 #: slots (the cells a sheet of the variant may have open to it at once: 15 in Rauf-Runter,
 #: the free column and each arrow's due cell; 39 in Dreifach's three free columns; a bot's
