@@ -159,12 +159,13 @@ def server(tmp_path_factory: pytest.TempPathFactory, preset_tables: None) -> Ite
 def full_work_server(
     tmp_path_factory: pytest.TempPathFactory, preset_tables: None
 ) -> Iterator[str]:
-    """The board with a large bound of work behind the Tipp's reasons (60,000, a third of the
-    built-in ``turn_ends.WORK``, which would only make the tests longer): early in a game the
-    final figures take seconds, a minute on a busy machine, ten times the first answer's
-    bound (``turn_ends.FIRST_WORK``), so the first answer shows first (docs/solver.md, "The
-    Tipp's reasons")."""
-    env = {"KNIFFEL_TIPP_WORK": "60000"}
+    """The board with a larger bound of work behind the Tipp's reasons than the package's other
+    servers (20,000; the built-in ``turn_ends.WORK`` would only make the tests longer): early in
+    a game the final figures then take five times the first answer's bound
+    (``turn_ends.FIRST_WORK``: 4,000 in Rauf-Runter), and the page gets the first answer as
+    soon as it is there (the panel's wait ends then), so the first answer shows first
+    (docs/solver.md, "The Tipp's reasons")."""
+    env = {"KNIFFEL_TIPP_WORK": "20000"}
     with running_board(tmp_path_factory.mktemp("e2e-full-work"), BOARD, env) as url:
         yield url
 
