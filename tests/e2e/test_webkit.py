@@ -250,12 +250,17 @@ def test_two_devices_live_webkit_and_chromium(
     android.close()
 
 
-def test_the_tipp_in_webkit(iphone: Session, server: str) -> None:
+def open_tipp(session: Session, server: str, dice: str) -> None:
+    """A new Rauf-Runter game of Anna and Ben: ``dice`` (three sixes) typed, the Tipp asked."""
     game = new_game(server, "rauf-runter", ["Anna", "Ben"])
-    open_board(iphone, server + game["url"])
-    type_dice(iphone, "66655")
-    iphone.wait_for(labelled("Frei, Sechser, 18 Punkte möglich"))
-    iphone.find(".tipp-button").click()
+    open_board(session, server + game["url"])
+    type_dice(session, dice)
+    session.wait_for(labelled("Frei, Sechser, 18 Punkte möglich"))
+    session.find(".tipp-button").click()
+
+
+def test_the_tipp_in_webkit(iphone: Session, server: str) -> None:
+    open_tipp(iphone, server, "66655")
     panel = "#tipp .tipp"
     iphone.wait_for(panel, seconds=60)
     assert "Tipp für Anna" in iphone.run(f"return document.querySelector('{panel}').textContent")
@@ -275,11 +280,7 @@ def test_the_tipps_first_answer_then_its_final_figures_in_webkit(
 ) -> None:
     """The Tipp's first answer (≈, how sure) takes the panel's place, then the final figures,
     without a tap (static/tipp.js; tests/e2e/test_tipp_reasons.py in chromium)."""
-    game = new_game(full_work_server, "rauf-runter", ["Anna", "Ben"])
-    open_board(iphone, full_work_server + game["url"])
-    type_dice(iphone, "66612")
-    iphone.wait_for(labelled("Frei, Sechser, 18 Punkte möglich"))
-    iphone.find(".tipp-button").click()
+    open_tipp(iphone, full_work_server, "66612")
     reasons = "document.querySelector('#tipp [data-reasons]')"
     iphone.wait(
         f"const r = {reasons}; return !!r && /Bonus Runter ≈ \\d+ %/.test(r.textContent)",

@@ -305,15 +305,19 @@ def test_alone_the_tipp_has_one_mode(client: TestClient) -> None:
     assert "tipp-modus" not in text and "data-reasons" in text
 
 
-def _held_reasons(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
+def _held_reasons(
+    monkeypatch: pytest.MonkeyPatch, *, first_answers: bool = True
+) -> threading.Event:
     """The background's simulations wait until the event is set: with a small bound of
     work a quiet machine simulated a first roll within the first answer's wait (0.3 s for the
-    panel, 0.5 s for the API), and the tests of the pending answer failed."""
+    panel, 0.5 s for the API), and the tests of the pending answer failed. Without
+    ``first_answers`` only the final figures wait: the first answers come."""
     held = threading.Event()
     estimate = reasons.estimate
 
     def after_the_first_answer(*args: Any, **kwargs: Any) -> Any:
-        assert held.wait(600)
+        if first_answers or not kwargs.get("first"):
+            assert held.wait(600)
         return estimate(*args, **kwargs)
 
     monkeypatch.setattr(reasons, "estimate", after_the_first_answer)
@@ -384,27 +388,13 @@ def test_the_advice_api_answers_at_once_with_the_reasons_pending(
     assert _advice(client, game) == full
 
 
-def _final_held(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
-    """The background's final figures wait until the event is set; first answers do not."""
-    held = threading.Event()
-    estimate = reasons.estimate
-
-    def after_the_first_answer(*args: Any, **kwargs: Any) -> Any:
-        if not kwargs.get("first"):
-            assert held.wait(600)
-        return estimate(*args, **kwargs)
-
-    monkeypatch.setattr(reasons, "estimate", after_the_first_answer)
-    return held
-
-
 def test_the_panel_shows_a_first_answer_with_its_interval_then_the_final_figures(
     client: TestClient, monkeypatch: pytest.MonkeyPatch, few_samples: None
 ) -> None:
     """Rauf-Runter, first roll: the final figures take seconds. Asked again, the panel shows
     the first answer (figures marked ≈, its wider interval, "genauer berechnet" and still a
     place to ask again), in both languages; then the final figures without ≈."""
-    held = _final_held(monkeypatch)
+    held = _held_reasons(monkeypatch, first_answers=False)
     game = _new(client, "rauf-runter")
     _roll(client, game, "66612")
     try:
