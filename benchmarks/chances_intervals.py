@@ -1,7 +1,7 @@
 """How sure the simulated win chances are: the 95 % intervals against exact chances.
 
 Run: ``uv run python benchmarks/chances_intervals.py [--games G] [--repeats R] [--samples N ...]
-[--reasons P] [--left L]``.
+[--reasons P] [--left L] [--first] [--only-reasons]``.
 
 First, where the exact chances start: over every entry of ``G`` seeded two-player games of
 ``kniffel`` and ``yahtzee``, per number of entries left to the player, the share of sheets
@@ -22,7 +22,9 @@ two-player Kniffel games (dice after roll 1 or 2, at most ``L`` entries left to 
 each figure's 95 % interval against the chance table's exact value. Figures the end states
 settle (exactly 0 or 1, no games) are not counted, and a figure equal to another of its
 position (an option that plays as the bot would) counts once. The figures of one position read
-the same games, so they hold or miss together: the table also counts positions.
+the same games, so they hold or miss together: the table also counts positions. With
+``--first``: the first answers (``turn_ends.FIRST_WORK``), what the board shows while the final
+figures are worked out; ``--only-reasons`` leaves out the win chances.
 """
 
 from __future__ import annotations
@@ -97,8 +99,9 @@ def reach(games: int, seed: int) -> None:
     print()
 
 
-def reasons_calibration(count: int, most_left: int, seed: int) -> None:
-    """The simulated reasons' intervals against the exact chance table (one column)."""
+def reasons_calibration(count: int, most_left: int, seed: int, first: bool = False) -> None:
+    """The simulated reasons' intervals against the exact chance table (one column); ``first``:
+    the first answers'."""
     from tipp import positions as tipp_positions
 
     from kniffel.solver.advice.position import evaluate
@@ -128,7 +131,7 @@ def reasons_calibration(count: int, most_left: int, seed: int) -> None:
         actions = [c.action for c in evaluate(game).choices[:3]]
         roll = ROLL_INDEX[dice]
         now, after = _exact(game, table, roll, rolls, actions)
-        simulated = estimate(game, roll, rolls, actions)
+        simulated = estimate(game, roll, rolls, actions, first=first)
         games.append(simulated.games)
         for g, truth in enumerate([now, *after]):
             widths = simulated.half_widths[g]
@@ -142,7 +145,8 @@ def reasons_calibration(count: int, most_left: int, seed: int) -> None:
                     figure = (number, round(exact_value, 12), round(sim_value, 12), half)
                     found[what].add(figure)
     print(
-        f"## The Tipp's simulated reasons against exact ones: {count} positions of Kniffel "
+        f"## The Tipp's simulated reasons{' (first answers)' if first else ''} against exact "
+        f"ones: {count} positions of Kniffel "
         f"games (seed {seed} on), at most {most_left} entries left, "
         f"{min(games)}..{max(games)} games each\n"
     )
@@ -175,9 +179,15 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--reasons", type=int, default=24, help="positions for the reasons")
     parser.add_argument("--left", type=int, default=6, help="most entries left (reasons)")
+    parser.add_argument("--first", action="store_true", help="the reasons' first answers")
+    parser.add_argument("--only-reasons", action="store_true", help="no win chances")
     args = parser.parse_args()
     os.environ.setdefault("KNIFFEL_CACHE_DIR", tempfile.mkdtemp(prefix="kniffel-bench-"))
     start = time.perf_counter()
+    if args.only_reasons:
+        reasons_calibration(args.reasons, args.left, args.seed, args.first)
+        print(f"({time.perf_counter() - start:.0f} s)")
+        return
     reach(args.games, args.seed)
     games = positions(args.games, args.seed)
     exact = []
@@ -218,7 +228,7 @@ def main() -> None:
         )
     print()
     if args.reasons:
-        reasons_calibration(args.reasons, args.left, args.seed)
+        reasons_calibration(args.reasons, args.left, args.seed, args.first)
     print(f"({time.perf_counter() - start:.0f} s)")
 
 
