@@ -142,7 +142,7 @@ class AdviceService:
         game = view.game
         mover = game.current_player()
         if mover is None or self.heuristic(view.variant):
-            return  # one column: exact figures, nothing to work ahead (reasons.ahead says so)
+            return  # Jamb, Yams: no reasons (one column: reasons.ahead does nothing)
         from kniffel.solver.advice.reasons import ahead
 
         count = len(game.players)

@@ -512,11 +512,10 @@ class _Background:
                         raise _Preempted
 
             try:
-                if _CACHE.get(key) is None and _CACHE.first(key) is None:
-                    _compute(key, None, game, dice_index, rolls, actions, first=True)
-                    with self._done:
-                        self._firstless.discard(key)
-                        self._done.notify_all()
+                _first_answer(key, game, dice_index, rolls, actions)
+                with self._done:
+                    self._firstless.discard(key)
+                    self._done.notify_all()
                 if _CACHE.get(key) is None:
                     _compute(key, None, game, dice_index, rolls, actions, told)
             except _Preempted:
@@ -633,6 +632,13 @@ def first_reasons(
     else the first answer (computed here when not kept; ``refining`` 0 unless final). What
     the board shows within a second (benchmarks/tipp.py times it)."""
     key, _ = _key(game, dice_index, rolls, actions, exact=False)
+    return _first_answer(key, game, dice_index, rolls, actions)
+
+
+def _first_answer(
+    key: object, game: Game, dice_index: int | None, rolls: int, actions: Sequence[Action]
+) -> Reasons:
+    """The final reasons of ``key`` when kept, else its first answer, computed once."""
     found = _CACHE.get(key) or _CACHE.first(key)
     if found is not None:
         return found

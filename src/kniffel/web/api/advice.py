@@ -243,10 +243,12 @@ def advice(
     # heuristic Tipp of Jamb and Yams has none (nothing pending either).
     found = None if heuristic else reasons_within(request, view, position, top, API_REASONS_WAIT)
     done = None if isinstance(found, float) else found
-    first = done is not None and done.refining is not None
-    progress = round(found, 2) if isinstance(found, float) else 1.0
-    if done is not None and done.refining is not None:
-        progress = round(done.refining, 2)
+    refining = None if done is None else done.refining  # a first answer: how far the final
+    first = refining is not None
+    if isinstance(found, float):
+        progress = round(found, 2)
+    else:
+        progress = 1.0 if refining is None else round(refining, 2)
     after = done.after if done is not None else [None] * len(position.choices[:top])
     best = position.expected
     return {
