@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -81,6 +82,7 @@ def private_cache_dir(
     """
     folder = run_folder(request, tmp_path_factory) / "kniffel-cache"
     folder.mkdir(exist_ok=True)
+    _seed_from_prebuilt(folder)
     path = str(folder)
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("KNIFFEL_CACHE_DIR", path)
@@ -93,6 +95,20 @@ def private_cache_dir(
         # left alive permanent (tests/web/test_gc_freeze.py switches it on).
         patch.setenv("KNIFFEL_GC_FREEZE", "0")
         yield path
+
+
+def _seed_from_prebuilt(folder: Path) -> None:
+    """For development only: ``KNIFFEL_TEST_TABLES=DIR`` copies the tables built in DIR (by a
+    run of ``preset_tables`` with ``KNIFFEL_CACHE_DIR=DIR``) into the run's fresh cache, so that
+    a targeted run does not build the presets' tables again (docs/contributing.md). CI never
+    sets it."""
+    prebuilt = os.environ.get("KNIFFEL_TEST_TABLES")
+    if not prebuilt or os.environ.get("CI"):
+        return
+    for source in Path(prebuilt).iterdir():
+        target = folder / source.name
+        if source.is_file() and not target.exists():
+            shutil.copyfile(source, target)
 
 
 @pytest.fixture(autouse=True)
