@@ -4,7 +4,7 @@
 - ``GET /api/games/{id}/chances``: each player's chance to finish first with its
   95 % interval, how it was computed, expected final total and 10th/90th
   percentiles (docs/board.md, "Gewinnchancen"; docs/solver.md, "Win chances").
-- ``GET /g/{id}/chancen.json``: the same for the board's page (static/chances.js): it
+- ``GET /g/{id}/chancen.json``: the same for the board's page (static/tafel/chances.js): it
   lies under the page's address, so the device's key (a cookie for that address
   only) comes with it and may start building the tables of a house-rules game.
 - ``GET /g/{id}/chancen.svg``: each player's chance after every entry.

@@ -38,7 +38,7 @@ __all__ = ["queued_page", "router", "waiting_page"]
 #: The choices the Tipp lists; the best first.
 TIPP_CHOICES = 5
 #: How long the panel waits for simulated reasons before it answers without them (seconds),
-#: at its first request and when static/tipp.js asks again: within the second of
+#: at its first request and when static/tafel/tipp.js asks again: within the second of
 #: docs/benchmarks.md, "Tipp".
 REASONS_WAIT, REASONS_WAIT_AGAIN = 0.3, 0.6
 
@@ -89,7 +89,7 @@ async def tipp(request: Request, game_id: str) -> Response:
         context["message"] = refusal_text(exc, words.t)
         return _render(request, "advice/tipp.html", context, status=422)
     # Simulated reasons are worked out in the background; the panel waits a moment for
-    # them and otherwise says how far they are, and static/tipp.js asks again (?gruende=1).
+    # them and otherwise says how far they are, and static/tafel/tipp.js asks again (?gruende=1).
     asked_again = request.query_params.get("gruende") == "1"
     wait = REASONS_WAIT_AGAIN if asked_again else REASONS_WAIT
     found: Reasons | float | None = None  # Jamb and Yams: the bot's heuristic, no reasons
@@ -258,7 +258,7 @@ def _tipp_view(
         "highlight_dice": highlight_dice,
         "now": "" if found is None else tipp_words.now_line(variant, found.now, words, rough),
         "method": "" if found is None else tipp_words.method_note(found, words),
-        # What static/tipp.js compares: a panel at a new stage takes the place of the shown one.
+        # What static/tafel/tipp.js compares: a panel at a new stage takes the shown one's place.
         "stage": "" if found is None else "first" if rough else "final",
         "reasons_url": "",
         "reasons_waiting": "",

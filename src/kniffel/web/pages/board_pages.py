@@ -121,7 +121,7 @@ def _board_context(
     share = share_base(str(request.base_url), settings.host, settings.public_url)
     watch_url = f"{share.url}/g/{view.id}"
     # The key travels in the fragment: browsers never send it, so it reaches no log line;
-    # the page trades it for the cookie (POST /g/ID/key, tafel.js).
+    # the page trades it for the cookie (POST /g/ID/key, static/tafel/main.js).
     play_url = f"{watch_url}#key={view.key}" if can_change else ""
     lines = running_totals(game) if board.finished else []
     turns = max((len(line) for line in lines), default=1) - 1

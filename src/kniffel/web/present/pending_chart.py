@@ -1,6 +1,6 @@
 """The picture a chart drawn off the request shows until it is there (the end screen's
 chances, the review's chart): it says why in words, and the page asks again after
-``Retry-After`` (static/chances.js)."""
+``Retry-After`` (static/tafel/chances.js)."""
 
 from __future__ import annotations
 

@@ -1,0 +1,172 @@
+// The Tipp: asked for the version and dice shown (GET /g/ID/tipp), marked on the board, in
+// its two modes ("Auf Punkte" or "Auf Sieg": the device's last choice, state.prefs), and
+// asked again while its figures are simulated or the game's tables are built
+// (templates/advice/tipp.html; docs/board.md, "Tipp").
+import { $, $$, covered, diceInput, diceText, mode, rollsInput, typedNow, version } from "./dom.js";
+import { offline } from "./notice.js";
+import { state, update } from "./state.js";
+
+// -- the Tipp belongs to the version and the dice it was asked for
+const tippFor = () => `${version()}|${typedNow().dice}|${typedNow().points}|${rollsInput() ? rollsInput().value : ""}`;
+
+export function clearTipp() {
+  const place = $("#tipp");
+  if (place && place.dataset.for !== tippFor()) {
+    place.replaceChildren();
+    delete place.dataset.for;
+  }
+}
+
+export function askTipp(button) {
+  const params = new URLSearchParams();
+  if (diceInput() && mode() === "dice" && diceText()) {
+    params.set("dice", diceText());
+    if (rollsInput()) params.set("rolls", rollsInput().value);
+  }
+  const asked = tippFor();
+  const place = $("#tipp");
+  if (place) place.setAttribute("aria-busy", "true");
+  fetch(`${button.dataset.tipp}?${params}`, { credentials: "same-origin" })
+    .then((answer) => answer.text())
+    .then((html) => {
+      const now = $("#tipp");
+      if (!now) return;
+      now.removeAttribute("aria-busy");
+      // A Tipp asked for other dice or an older version is not shown.
+      if (tippFor() !== asked) return;
+      now.innerHTML = html;
+      now.dataset.for = asked;
+      markTipp();
+      // The panel opens under the tabs: where they cover its top, it comes into view below them.
+      if (covered(now, 4)) now.scrollIntoView({ block: "start" });
+    })
+    .catch(() => {
+      const now = $("#tipp");
+      if (now) now.removeAttribute("aria-busy");
+      offline(button);
+    });
+}
+
+// The Tipp panel names the best cell and the dice to keep in data attributes; the page marks
+// them with classes (no inline style: docs/architecture.md, "Security").
+export function markTipp() {
+  for (const el of $$(".tipp-best-cell, .tipp-keep")) el.classList.remove("tipp-best-cell", "tipp-keep");
+  const tipp = $(".tipp[data-highlight-cell], .tipp[data-highlight-dice]");
+  if (!tipp) return;
+  const cell = tipp.dataset.highlightCell && document.getElementById(tipp.dataset.highlightCell);
+  if (cell) cell.classList.add("tipp-best-cell");
+  const dice = $$(".tray .die-toggle");
+  for (const n of (tipp.dataset.highlightDice || "").split(" ").filter(Boolean)) {
+    if (dice[Number(n) - 1]) dice[Number(n) - 1].classList.add("tipp-keep");
+  }
+}
+
+// -- the panel's two modes
+function show(section) {
+  const modes = section.querySelector("[data-tipp-modes]");
+  const chosen = modes ? state.prefs.tippMode : "punkte";
+  if (modes) for (const radio of modes.querySelectorAll("input[type=radio]")) radio.checked = radio.value === chosen;
+  for (const part of section.querySelectorAll("[data-tipp-mode]")) part.hidden = part.dataset.tippMode !== chosen;
+}
+
+/** A fresh panel takes the place of the shown one; the focus stays on the same control. */
+function replace(section, fresh) {
+  const focused = section.contains(document.activeElement) ? document.activeElement : null;
+  show(fresh);
+  section.replaceWith(fresh);
+  markTipp();
+  if (focused && focused.name === "tipp-modus") {
+    const same = fresh.querySelector(`input[name="tipp-modus"][value="${focused.value}"]`);
+    if (same) same.focus();
+  } else if (focused && focused.matches("[data-close-tipp]")) {
+    const close = fresh.querySelector("[data-close-tipp]");
+    if (close) close.focus();
+  }
+}
+
+// Where the chances of bonus and Kniffel are simulated, the panel comes first and the same
+// panel with its chances follows (data-tipp-reasons): a first answer with its wider
+// interval, then the final figures (data-tipp-stage); each is only put in place while the
+// panel it was asked for is still shown.
+const REASONS_POLL_MS = 1500;
+function load(section) {
+  if (!section.dataset.tippReasons || state.tipp.loading === section || !section.isConnected) return;
+  update({ tipp: { loading: section } });
+  const ask = (url) => {
+    fetch(url, { credentials: "same-origin" })
+      .then((answer) => (answer.ok ? answer.text() : null))
+      .then((html) => {
+        if (!html || !section.isConnected) return;
+        const box = document.createElement("div");
+        box.innerHTML = html;
+        const fresh = box.querySelector(".tipp");
+        if (!fresh) return;
+        if (fresh.dataset.tippReasons && fresh.dataset.tippStage === section.dataset.tippStage) {
+          // Still being simulated, nothing new to show: say how far, and ask again in a moment.
+          const waiting = section.querySelector("[data-reasons-waiting]");
+          const said = fresh.querySelector("[data-reasons-waiting]");
+          if (waiting && said) waiting.textContent = said.textContent;
+          setTimeout(() => ask(fresh.dataset.tippReasons), REASONS_POLL_MS);
+          return;
+        }
+        // The figures came (a first answer with its wider interval, or the final ones): the
+        // fresh panel takes the place; one still refining is asked again by setUp() below.
+        replace(section, fresh);
+      })
+      .catch(() => {});
+  };
+  ask(section.dataset.tippReasons);
+}
+
+// While the game's tables are built the panel says so (data-tipp-building) and asks again
+// every two seconds until the Tipp is there (issue 19 item 4: the panel came by fetch, so
+// htmx never saw its hx-trigger and it stayed at "wird berechnet … 0 %").
+const BUILDING_POLL_MS = 2000;
+function poll(section) {
+  const url = section.dataset.tippBuilding;
+  if (!url || state.tipp.polling === section) return;
+  update({ tipp: { polling: section } });
+  const again = () => {
+    if (!section.isConnected) return;
+    fetch(url, { credentials: "same-origin" })
+      .then((answer) => answer.text())
+      .then((html) => {
+        if (!section.isConnected) return;
+        const box = document.createElement("div");
+        box.innerHTML = html;
+        if (!box.firstElementChild) return setTimeout(again, BUILDING_POLL_MS);
+        section.replaceWith(...box.childNodes);
+        markTipp();
+      })
+      .catch(() => setTimeout(again, BUILDING_POLL_MS)); // offline a moment: ask again
+  };
+  setTimeout(again, BUILDING_POLL_MS);
+}
+
+function setUpPanels() {
+  for (const section of $$("#tipp .tipp")) {
+    show(section);
+    load(section);
+    poll(section);
+  }
+}
+
+export function setUpTipp() {
+  document.addEventListener("htmx:afterSwap", markTipp);
+  document.addEventListener("click", (event) => {
+    const close = event.target instanceof Element && event.target.closest("[data-close-tipp]");
+    if (!close) return;
+    const tipp = close.closest(".tipp");
+    if (tipp) tipp.remove();
+    markTipp();
+  });
+  document.addEventListener("change", (event) => {
+    const radio = event.target.closest && event.target.closest("[data-tipp-modes] input");
+    if (!radio) return;
+    update({ prefs: { tippMode: radio.value } });
+    const section = radio.closest(".tipp");
+    if (section) show(section);
+  });
+  new MutationObserver(setUpPanels).observe(document.body, { childList: true, subtree: true });
+  setUpPanels();
+}
