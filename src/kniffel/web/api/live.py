@@ -4,10 +4,14 @@ Listening needs no key. On connect the socket sends ``{"type": "state",
 "version": N}`` with the stored version, then the same message after every
 stored change. A client refetches the game when the version is newer than
 the one it shows, so a device that was offline catches up with the first
-message after it reconnects. Any message the client sends is answered with
-the current version (a cheap "am I up to date?"); a message larger than
-``KNIFFEL_MAX_WS_MESSAGE`` (default 4 KiB) closes the socket with 1009
-(uvicorn refuses it first when it serves the board, :mod:`kniffel.web.serving`).
+message after it reconnects. When a Revanche of the game is started, the socket
+sends ``{"type": "revanche", "game": ID, "url": "/g/OLD/revanche"}``: the page
+goes to that address, which takes it to the new game (and hands a device that
+holds the old game's key the new one's; docs/board.md, "Revanche"). Any
+message the client sends is answered with the current version (a cheap "am I
+up to date?"); a message larger than ``KNIFFEL_MAX_WS_MESSAGE`` (default 4 KiB)
+closes the socket with 1009 (uvicorn refuses it first when it serves the board,
+:mod:`kniffel.web.serving`).
 """
 
 from __future__ import annotations
@@ -79,6 +83,12 @@ class _Sender:
             self._sent = max(self._sent, version)
             await self._websocket.send_json(_message(self._sent))
 
+    async def send_revanche(self, game_id: str, revanche: str) -> None:
+        async with self._lock:
+            await self._websocket.send_json(
+                {"type": "revanche", "game": revanche, "url": f"/g/{game_id}/revanche"}
+            )
+
 
 async def _forward(
     websocket: WebSocket,
@@ -120,4 +130,8 @@ async def _tell(subscription: Subscription, sender: _Sender) -> None:
     and the drawing came first.
     """
     while True:
-        await sender.send(await subscription.next_version())
+        news = await subscription.next_news()
+        if isinstance(news, str):
+            await sender.send_revanche(subscription.game_id, news)
+        else:
+            await sender.send(news)

@@ -911,6 +911,10 @@ if (window.htmx) {
         } catch (error) {
           return;
         }
+        if (message.type === "revanche") {
+          followRevanche(message);
+          return;
+        }
         if (message.type !== "state") return;
         latest = Math.max(latest, message.version);
         if (message.version <= version()) return;
@@ -936,6 +940,13 @@ if (window.htmx) {
         setTimeout(connect, delay);
         delay = Math.min(delay * 2, 8000);
       });
+    }
+    // A Revanche of this game started (on any device): go to it. The address hands this
+    // device the new game's key where it holds this one's (docs/board.md, "Revanche"). A page
+    // drawn after the Revanche shows its link instead and stays (someone looking back).
+    function followRevanche(message) {
+      if (document.querySelector("[data-revanche]")) return;
+      if (typeof message.url === "string" && message.url.startsWith("/g/")) location.assign(message.url);
     }
     const wake = () => {
       if (!socket) {
