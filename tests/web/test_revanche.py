@@ -11,8 +11,11 @@ from __future__ import annotations
 import csv
 import io
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
+from alembic import command
+from alembic.config import Config
 from fastapi.testclient import TestClient
 
 from kniffel.board.errors import BoardError, Forbidden
@@ -20,6 +23,7 @@ from kniffel.board.hub import LocalHub
 from kniffel.board.service import GameService, GameView
 from kniffel.rules import get_variant, rows_for
 from kniffel.store import GameStore
+from kniffel.store.database import MIGRATIONS, open_engine
 
 #: The rows of a sheet without the Chance row (the shortest whole game: 12 entries a player).
 ROWS = tuple(row.value for row in rows_for(get_variant("kniffel", {"chance": False}).options))
@@ -216,3 +220,27 @@ def test_the_csv_and_the_records_carry_the_evening(
     broken = client.post("/api/records", json={**record, "evening": "no spaces"})
     assert broken.status_code == 400 and broken.json()["code"] == "record_evening"
     assert service.export_record(imported["id"]) == record  # the same record, evening and all
+
+
+def test_a_game_stored_before_the_evening_gets_its_revanche_after_the_upgrade(
+    tmp_path: Path,
+) -> None:
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    engine = open_engine(url)
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0006_player_key_nfkc")
+    old = GameService(GameStore(engine), LocalHub())
+    first = _finished(old)  # stored by today's code into the 0006 schema, as a lone game
+    engine.dispose()
+    store = GameStore.open(url)  # migrates to the head
+    try:
+        upgraded = GameService(store, LocalHub())
+        assert upgraded.evening(first.id) == (None, None)
+        second = upgraded.revanche(first.id, first.key)
+        evening, revanche = upgraded.evening(first.id)
+        assert revanche == second.id and evening is not None and evening.id == first.id
+    finally:
+        store.close()

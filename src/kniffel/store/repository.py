@@ -307,9 +307,9 @@ class GameStore:
             "turns": summary.turns,
             "totals": list(summary.totals),
             "winners": list(summary.winners),
-            "evening": game.evening,
-            "revanche": None,
         }
+        if game.evening is not None:  # named only when set: a lone game is stored as before
+            row["evening"] = game.evening
         with self.engine.begin() as connection:
             connection.execute(insert(GAMES), row)
             if events:
