@@ -8,19 +8,24 @@ screen, the player pages, the CSV and the records carry.
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import io
+import json
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 from alembic import command
 from alembic.config import Config
+from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
 from kniffel.board.errors import BoardError, Forbidden
 from kniffel.board.hub import LocalHub
+from kniffel.board.pghub import PgHub
 from kniffel.board.service import GameService, GameView
+from kniffel.cli import cli
 from kniffel.rules import get_variant, rows_for
 from kniffel.store import GameStore
 from kniffel.store.database import MIGRATIONS, open_engine
@@ -244,3 +249,45 @@ def test_a_game_stored_before_the_evening_gets_its_revanche_after_the_upgrade(
         assert revanche == second.id and evening is not None and evening.id == first.id
     finally:
         store.close()
+
+
+def test_kniffel_export_and_import_carry_the_evening(tmp_path: Path) -> None:
+    url, other = (f"sqlite:///{tmp_path / name}" for name in ("a.db", "b.db"))
+    store = GameStore.open(url)
+    service = GameService(store, LocalHub())
+    first = _finished(service)
+    second = service.revanche(first.id, first.key)
+    _play(service, second, "Ben")
+    store.close()
+    out = tmp_path / "out"
+    exported = CliRunner().invoke(
+        cli, ["export", "--csv", str(out), "--records", str(out), "--db", url]
+    )
+    assert exported.exit_code == 0, exported.output
+    rows = list(csv.DictReader(io.StringIO((out / "games.csv").read_text(encoding="utf-8-sig"))))
+    assert {row["evening"] for row in rows} == {first.id}
+    records = sorted(out.glob("kniffel-*.json"))
+    assert [json.loads(path.read_text())["evening"] for path in records] == [first.id] * 2
+    assert CliRunner().invoke(cli, ["import", str(out), "--db", other]).exit_code == 0
+    moved = GameStore.open(other)
+    try:
+        games = moved.evening(first.id)
+        assert len(games) == 2
+        evening = GameService(moved, LocalHub()).evening(games[0].id)[0]
+        assert evening is not None and evening.games == 2
+    finally:
+        moved.close()
+
+
+def test_a_revanche_heard_twice_is_told_once_and_another_release_s_hub_ignores_it() -> None:
+    async def watch() -> list[int | str]:
+        hub = PgHub("postgresql://nobody@127.0.0.1:1/none")  # connects only when started
+        async with hub._local.subscribe("old") as subscription:
+            hub._heard("old revanche:new")  # from another process, through PostgreSQL
+            hub._local.revanche("old", "new")  # and from this one
+            hub._heard("old 3")
+            heard = [await asyncio.wait_for(subscription.next_news(), timeout=2)]
+            heard.append(await asyncio.wait_for(subscription.next_news(), timeout=2))
+            return heard
+
+    assert asyncio.run(watch()) == ["new", 3]
