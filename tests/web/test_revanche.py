@@ -36,7 +36,7 @@ OPTIONS = {"chance": False, "kniffel_bonus": 50}
 STRONG, WEAK = [6, 6, 6, 6, 6], [1, 2, 3, 4, 5]
 
 
-def _play(service: GameService, view: GameView, strong: str) -> None:
+def play_game(service: GameService, view: GameView, strong: str) -> None:
     """Every row entered, in turn; ``strong`` throws 66666 each time, the others 12345."""
     for _ in ROWS:
         for player in view.players:
@@ -47,23 +47,23 @@ def _play(service: GameService, view: GameView, strong: str) -> None:
             service.apply(view.id, view.key, event)
 
 
-def _finished(service: GameService, strong: str = "Anna") -> GameView:
+def finished_game(service: GameService, strong: str = "Anna") -> GameView:
     view = service.create("kniffel", OPTIONS, ["Anna", "Ben", "Cem"])
-    _play(service, view, strong)
+    play_game(service, view, strong)
     return service.get(view.id)
 
 
 def test_a_revanche_keeps_players_rules_and_dice_the_next_player_starting(
     service: GameService,
 ) -> None:
-    first = _finished(service)
+    first = finished_game(service)
     second = service.revanche(first.id, first.key)
     assert second.id != first.id and second.key != first.key
     assert second.players == ("Ben", "Cem", "Anna")  # Ben sat after Anna, who started
     assert second.game.current_name == "Ben"
     assert second.variant.name == "kniffel" and second.options == first.options
     assert second.dice_mode == first.dice_mode and second.version == 0
-    _play(service, second, "Ben")
+    play_game(service, second, "Ben")
     third = service.revanche(second.id, second.key)
     assert third.game.current_name == "Cem"
     assert third.players == ("Cem", "Anna", "Ben")
@@ -89,7 +89,7 @@ def test_a_revanche_keeps_virtual_dice_and_bot_seats(db_url: str) -> None:
 def test_a_revanche_is_started_once_however_often_it_is_asked_for(
     service: GameService,
 ) -> None:
-    first = _finished(service)
+    first = finished_game(service)
     with ThreadPoolExecutor(4) as pool:
         started = list(pool.map(lambda _: service.revanche(first.id, first.key).id, range(8)))
     assert len(set(started)) == 1
@@ -98,7 +98,7 @@ def test_a_revanche_is_started_once_however_often_it_is_asked_for(
 
 
 def test_a_revanche_needs_the_key_and_a_finished_game(service: GameService) -> None:
-    first = _finished(service)
+    first = finished_game(service)
     with pytest.raises(Forbidden):
         service.revanche(first.id, None)
     with pytest.raises(Forbidden):
@@ -111,11 +111,11 @@ def test_a_revanche_needs_the_key_and_a_finished_game(service: GameService) -> N
 
 
 def test_the_evening_tally_counts_wins_points_and_the_best_game(service: GameService) -> None:
-    first = _finished(service, strong="Anna")
+    first = finished_game(service, strong="Anna")
     second = service.revanche(first.id, first.key)
-    _play(service, second, "Ben")
+    play_game(service, second, "Ben")
     third = service.revanche(second.id, second.key)
-    _play(service, third, "Ben")
+    play_game(service, third, "Ben")
     evening, revanche = service.evening(third.id)
     assert revanche is None and evening is not None
     assert evening.id == first.id and evening.games == 3
@@ -136,7 +136,7 @@ def test_the_evening_tally_counts_wins_points_and_the_best_game(service: GameSer
 
 
 def test_the_api_starts_the_revanche_with_the_key(client: TestClient, service: GameService) -> None:
-    first = _finished(service)
+    first = finished_game(service)
     path = f"/api/games/{first.id}/revanche"
     assert client.post(path).status_code == 403
     assert client.post(path, headers={"X-Kniffel-Key": "wrong"}).status_code == 403
@@ -155,7 +155,7 @@ def test_the_api_starts_the_revanche_with_the_key(client: TestClient, service: G
 def test_the_end_screen_button_starts_the_revanche_and_hands_the_key_on(
     client: TestClient, service: GameService
 ) -> None:
-    first = _finished(service)
+    first = finished_game(service)
     watcher = TestClient(client.app)
     assert 'action="/g/' not in watcher.get(f"/g/{first.id}").text.split('class="end"')[1][:2000]
     refused = watcher.post(f"/g/{first.id}/revanche", follow_redirects=False)
@@ -180,7 +180,7 @@ def test_the_end_screen_button_starts_the_revanche_and_hands_the_key_on(
 def test_the_old_game_s_watchers_hear_of_the_revanche(
     client: TestClient, service: GameService
 ) -> None:
-    first = _finished(service)
+    first = finished_game(service)
     with client.websocket_connect(f"/api/games/{first.id}/live") as socket:
         assert socket.receive_json()["type"] == "state"
         second = service.revanche(first.id, first.key)
@@ -194,9 +194,9 @@ def test_the_old_game_s_watchers_hear_of_the_revanche(
 def test_the_end_screen_shows_the_evening_in_the_reader_s_language(
     client: TestClient, service: GameService
 ) -> None:
-    first = _finished(service)
+    first = finished_game(service)
     second = service.revanche(first.id, first.key)
-    _play(service, second, "Ben")
+    play_game(service, second, "Ben")
     german = client.get(f"/g/{second.id}?lang=de").text
     assert "Spieleabend: 2 Spiele" in german and "Bestes Spiel des Abends" in german
     english = client.get(f"/g/{second.id}?lang=en").text
@@ -208,10 +208,10 @@ def test_the_end_screen_shows_the_evening_in_the_reader_s_language(
 def test_the_csv_and_the_records_carry_the_evening(
     client: TestClient, service: GameService
 ) -> None:
-    first = _finished(service)
+    first = finished_game(service)
     second = service.revanche(first.id, first.key)
-    _play(service, second, "Ben")
-    alone = _finished(service)
+    play_game(service, second, "Ben")
+    alone = finished_game(service)
     text = client.get("/export/spiele.csv").content.decode("utf-8-sig")
     rows = list(csv.DictReader(io.StringIO(text)))
     evenings = {row["game"]: row["evening"] for row in rows}
@@ -238,7 +238,7 @@ def test_a_game_stored_before_the_evening_gets_its_revanche_after_the_upgrade(
         config.attributes["connection"] = connection
         command.upgrade(config, "0006_player_key_nfkc")
     old = GameService(GameStore(engine), LocalHub())
-    first = _finished(old)  # stored by today's code into the 0006 schema, as a lone game
+    first = finished_game(old)  # stored by today's code into the 0006 schema, as a lone game
     engine.dispose()
     store = GameStore.open(url)  # migrates to the head
     try:
@@ -255,9 +255,9 @@ def test_kniffel_export_and_import_carry_the_evening(tmp_path: Path) -> None:
     url, other = (f"sqlite:///{tmp_path / name}" for name in ("a.db", "b.db"))
     store = GameStore.open(url)
     service = GameService(store, LocalHub())
-    first = _finished(service)
+    first = finished_game(service)
     second = service.revanche(first.id, first.key)
-    _play(service, second, "Ben")
+    play_game(service, second, "Ben")
     store.close()
     out = tmp_path / "out"
     exported = CliRunner().invoke(
