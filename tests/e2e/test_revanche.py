@@ -83,10 +83,15 @@ def test_three_games_linked_by_revanche_with_the_tally(browser: Browser, server:
         expect(a.locator(".evening-best")).to_have_text(
             "Bestes Spiel des Abends: Anna mit 140 Punkten (Spiel 1)"
         )
-        # The first game, opened again, leads to its Revanche instead of starting another.
-        a.goto(f"{server}/g/{first['id']}")
+        # The first game, opened again, leads to its Revanche instead of starting another, and
+        # stays open: its socket tells of the Revanche (for a device that missed it), but a page
+        # drawn after the Revanche shows the link instead of following it.
+        with a.expect_websocket() as opened:
+            a.goto(f"{server}/g/{first['id']}")
+        opened.value.expect_event("framereceived", lambda frame: "revanche" in str(frame))
         expect(a.get_by_role("link", name=re.compile("Zur Revanche"))).to_be_visible()
         expect(a.get_by_role("button", name="Revanche")).to_have_count(0)
+        assert a.url == f"{server}/g/{first['id']}"
     finally:
         at_table.close()
         laptop.close()

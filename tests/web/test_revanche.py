@@ -189,6 +189,11 @@ def test_the_old_game_s_watchers_hear_of_the_revanche(
             "game": second.id,
             "url": f"/g/{first.id}/revanche",
         }
+    # A device whose connection was down at that moment hears of it when it reconnects.
+    service.get(first.id)
+    with client.websocket_connect(f"/api/games/{first.id}/live") as socket:
+        assert socket.receive_json()["type"] == "state"
+        assert socket.receive_json()["game"] == second.id
 
 
 def test_the_end_screen_shows_the_evening_in_the_reader_s_language(

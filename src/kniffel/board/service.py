@@ -234,6 +234,15 @@ class GameService:
             self.bots.after_change(self, view)
         return view
 
+    def revanche_of(self, game_id: str) -> str | None:
+        """The id of ``game_id``'s Revanche, ``None`` before (one read of the game's row)."""
+        stored = None
+        if _GAME_ID.fullmatch(game_id):
+            stored = self.store.load(game_id, with_events=False)
+        if stored is None:
+            raise GameNotFound(game_id)
+        return stored.revanche
+
     def evening(self, game_id: str) -> tuple[Evening | None, str | None]:
         """The tally of ``game_id``'s evening (``None`` for a game alone) and the id of its
         Revanche (``None`` before), read from the store: a Revanche changes no version, so

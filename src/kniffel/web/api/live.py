@@ -7,7 +7,9 @@ the one it shows, so a device that was offline catches up with the first
 message after it reconnects. When a Revanche of the game is started, the socket
 sends ``{"type": "revanche", "game": ID, "url": "/g/OLD/revanche"}``: the page
 goes to that address, which takes it to the new game (and hands a device that
-holds the old game's key the new one's; docs/board.md, "Revanche"). Any
+holds the old game's key the new one's; docs/board.md, "Revanche"); a socket
+that connects to a finished game after its Revanche started gets the same
+message after the first (the page follows it only if drawn before). Any
 message the client sends is answered with the current version (a cheap "am I
 up to date?"); a message larger than ``KNIFFEL_MAX_WS_MESSAGE`` (default 4 KiB)
 closes the socket with 1009 (uvicorn refuses it first when it serves the board,
@@ -57,9 +59,23 @@ async def live(websocket: WebSocket, game_id: str) -> None:
         subscription.mark_seen(version)
         sender = _Sender(websocket)
         await sender.send(version)
+        revanche = await _revanche_made(service, game_id, version)
+        if revanche is not None:
+            await sender.send_revanche(game_id, revanche)
         limit: int = websocket.app.state.settings.max_ws_message
         with contextlib.suppress(WebSocketDisconnect):
             await _forward(websocket, service, subscription, limit, sender)
+
+
+async def _revanche_made(service: GameService, game_id: str, version: int) -> str | None:
+    """The Revanche of a finished game, for a socket that connects after it was started (a
+    device whose connection dropped meanwhile; a page drawn after it shows its link and stays,
+    docs/board.md). Asked only of a game the replay cache holds as finished: a game being
+    played, the most connects, costs nothing more."""
+    cached = service.replays.get(game_id, version)
+    if cached is None or not cached.game.is_finished:
+        return None
+    return await run_in_threadpool(service.revanche_of, game_id)
 
 
 def _size(message: Message) -> int:
