@@ -15,6 +15,7 @@ players and every event of a game, in one JSON document.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -97,6 +98,8 @@ class Record:
     players: tuple[str, ...]
     options: Mapping[str, Any] = field(default_factory=dict)
     events: tuple[Any, ...] = ()
+    #: The games evening the game belongs to (docs/record-format.md): carried, never replayed.
+    evening: str | None = None
 
     def new_game(self) -> Game:
         return Game(get_variant(self.variant, self.options), self.players)
@@ -171,7 +174,17 @@ def parse(document: object) -> Record:
         events = []
     if not isinstance(events, list):
         raise RecordError("events must be a list", code="record_events")
-    return Record(variant, tuple(players), dict(options), tuple(events))
+    evening = document.get("evening")
+    if evening is not None and (not isinstance(evening, str) or not _EVENING.fullmatch(evening)):
+        raise RecordError(
+            "evening must be an id of 1 to 32 letters, digits, - or _",
+            code="record_evening",
+        )
+    return Record(variant, tuple(players), dict(options), tuple(events), evening)
+
+
+#: A games evening's id, as the board writes it (a game id: ``secrets.token_urlsafe``).
+_EVENING = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
 
 def _is_unicode(text: str) -> bool:

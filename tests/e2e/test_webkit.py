@@ -15,8 +15,9 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from .conftest import PHONE
-from .test_board_state import new_game
+from .test_board_state import new_game, post
 from .test_full_game import ANNA, ANNA_TOTAL, BEN, BEN_TOTAL, open_label, plan
+from .test_revanche import play, revanche_of
 from .webdriver import Driver, Session
 
 pytestmark = [pytest.mark.e2e, pytest.mark.webkit]
@@ -321,3 +322,39 @@ def test_corrections_in_webkit(iphone: Session, server: str) -> None:
     iphone.find(".undo button").click()
     wait_version(iphone, 5)
     assert total(iphone, 0) == 4
+
+
+def test_a_watcher_in_webkit_is_taken_to_the_revanche(
+    iphone: Session, browser: Browser, server: str
+) -> None:
+    """The iPhone watches a finished game; the Revanche tapped on another phone takes it along,
+    and the next game's end shows the evening's tally (docs/board.md, "Revanche")."""
+    first = post(
+        server + "/api/games",
+        {"variant": "kniffel", "options": {"chance": False}, "players": ["Anna", "Ben"]},
+    )
+    play(server, first)
+    open_board(iphone, f"{server}/g/{first['id']}")
+    android = browser.new_context(viewport=PHONE, locale="de-DE", has_touch=True)
+    try:
+        page = android.new_page()
+        page.goto(server + first["url"])
+        page.get_by_role("button", name="Revanche").tap()
+        second = revanche_of(server, first)
+        expect(page).to_have_url(f"{server}/g/{second['id']}")
+        iphone.wait(
+            "return location.pathname === arguments[0]",
+            f"/g/{second['id']}",
+            what="the iPhone at the Revanche",
+        )
+        open_board(iphone, f"{server}/g/{second['id']}")
+        assert turn_name(iphone) == "Ben ist am Zug"
+        assert not iphone.run("return !!document.querySelector('[data-entry]')")  # still watching
+        play(server, second)
+        iphone.wait(
+            "return (document.querySelector('.evening h3') || {}).textContent === arguments[0]",
+            "Spieleabend: 2 Spiele",
+            what="the evening's tally",
+        )
+    finally:
+        android.close()

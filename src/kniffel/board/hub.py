@@ -1,7 +1,9 @@
 """The live hub: who is watching which game, and telling them its new version.
 
 The hub carries only ``(game_id, version)``: the store is the truth, and a
-client that hears of a newer version fetches the game again. That keeps the
+client that hears of a newer version fetches the game again. The one other news
+is a Revanche, ``(game_id, revanche_id)``: the watchers of a finished game are
+taken to the game that follows it (docs/board.md, "Revanche"). That keeps the
 hub replaceable: :class:`LocalHub` fans out inside one process; a hub for
 several processes (:class:`kniffel.board.pghub.PgHub`) only has to carry the
 same pair between them and hand it to a local fan-out.
@@ -32,6 +34,10 @@ class Subscription:
         self._latest = -1
         self._seen = -1
         self._wake = asyncio.Event()
+        #: The game's Revanche, once heard, until it is handed out by :meth:`next_news`; heard
+        #: twice (from this process and back through PostgreSQL), it is handed out once.
+        self._revanche: str | None = None
+        self._heard: str | None = None
 
     @property
     def loop(self) -> asyncio.AbstractEventLoop:
@@ -48,6 +54,16 @@ class Subscription:
             self._latest = version
             self._wake.set()
 
+    def offer_revanche(self, revanche: str) -> None:
+        """Hand over the game's Revanche; safe to call from any thread."""
+        with contextlib.suppress(RuntimeError):  # the watcher's loop has closed
+            self._loop.call_soon_threadsafe(self._deliver_revanche, revanche)
+
+    def _deliver_revanche(self, revanche: str) -> None:
+        if revanche != self._heard:
+            self._heard = self._revanche = revanche
+            self._wake.set()
+
     def mark_seen(self, version: int) -> None:
         """The watcher already knows ``version`` (e.g. sent it on connect)."""
         self._seen = max(self._seen, version)
@@ -57,6 +73,18 @@ class Subscription:
         while self._latest <= self._seen:
             self._wake.clear()
             await self._wake.wait()
+        self._seen = self._latest
+        return self._latest
+
+    async def next_news(self) -> int | str:
+        """Wait for a version newer than every one seen so far (an ``int``) or the game's
+        Revanche (its id, a ``str``; handed out once)."""
+        while self._latest <= self._seen and self._revanche is None:
+            self._wake.clear()
+            await self._wake.wait()
+        if self._revanche is not None:
+            revanche, self._revanche = self._revanche, None
+            return revanche
         self._seen = self._latest
         return self._latest
 
@@ -71,6 +99,10 @@ class Hub(Protocol):
 
     def publish(self, game_id: str, version: int) -> None:
         """Called (from any thread) after the version was committed to the store."""
+
+    def revanche(self, game_id: str, revanche: str) -> None:
+        """Called (from any thread) after the Revanche ``revanche`` of the finished game
+        ``game_id`` was committed to the store."""
 
     def subscribe(self, game_id: str) -> AbstractAsyncContextManager[Subscription]:
         """Watch ``game_id`` for as long as the context is open."""
@@ -99,6 +131,12 @@ class LocalHub:
         for loop, subscriptions in by_loop.items():
             with contextlib.suppress(RuntimeError):  # that loop has closed
                 loop.call_soon_threadsafe(_deliver_all, subscriptions, version)
+
+    def revanche(self, game_id: str, revanche: str) -> None:
+        with self._lock:
+            watchers = list(self._watchers.get(game_id, ()))
+        for subscription in watchers:
+            subscription.offer_revanche(revanche)
 
     @contextlib.asynccontextmanager
     async def subscribe(self, game_id: str) -> AsyncIterator[Subscription]:

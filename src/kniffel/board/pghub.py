@@ -4,7 +4,9 @@ Every process keeps a :class:`~kniffel.board.hub.LocalHub` for its own
 watchers. A stored change is announced on the channel ``kniffel_games`` and
 every process LISTENs on its own autocommit connection, handing what it
 hears to its local hub. The payload is ``"<game id> <version>"``: the store
-stays the truth and a missed notification costs only a refetch. The store
+stays the truth and a missed notification costs only a refetch. A Revanche is
+announced as ``"<game id> revanche:<revanche id>"`` (a release that does not know
+it reads no version there and ignores it). The store
 announces each append inside its own transaction
 (:data:`kniffel.store.repository.CHANNEL`); a hub made for such a store
 (``store_announces``) only tells its own process's watchers at once, and
@@ -29,6 +31,8 @@ from kniffel.store.repository import CHANNEL
 __all__ = ["CHANNEL", "PgHub", "libpq_url"]
 
 _RETRY_SECONDS = 1.0
+#: How a Revanche's announcement marks the new game's id (in place of a version).
+_REVANCHE = "revanche:"
 _log = logging.getLogger(__name__)
 
 
@@ -93,6 +97,22 @@ class PgHub:
                     _log.warning("could not announce version %s of %s", version, game_id)
                     self._close_sender()
 
+    def revanche(self, game_id: str, revanche: str) -> None:
+        self._local.revanche(game_id, revanche)
+        self._notify(f"{game_id} {_REVANCHE}{revanche}", f"the Revanche of {game_id}")
+
+    def _notify(self, payload: str, what: str) -> None:
+        with self._lock:
+            try:
+                self._send(payload)
+            except psycopg.OperationalError:
+                self._close_sender()
+                try:
+                    self._send(payload)
+                except psycopg.OperationalError:
+                    _log.warning("could not announce %s", what)
+                    self._close_sender()
+
     def _send(self, payload: str) -> None:
         if self._sender is None or self._sender.closed:
             self._sender = psycopg.connect(self._dsn, autocommit=True)
@@ -129,7 +149,9 @@ class PgHub:
 
     def _heard(self, payload: str) -> None:
         game_id, _, version = payload.rpartition(" ")
-        if game_id and version.isdigit():
+        if game_id and version.startswith(_REVANCHE):
+            self._local.revanche(game_id, version.removeprefix(_REVANCHE))
+        elif game_id and version.isdigit():
             self._local.publish(game_id, int(version))
 
     def _catch_up(self) -> None:

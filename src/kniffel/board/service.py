@@ -26,6 +26,7 @@ from anyio import to_thread
 
 from kniffel.board import limits
 from kniffel.board.errors import BoardError, Conflict, Forbidden, GameNotFound
+from kniffel.board.evening import Evening, tally
 from kniffel.board.hub import Hub
 from kniffel.board.views import GameSummary, GameView, Preview
 from kniffel.record import (
@@ -59,6 +60,7 @@ from kniffel.store import (
     Summary,
     VersionConflict,
     VersionsUnavailable,
+    player_key,
     summary_of,
 )
 from kniffel.store.group_commit import GroupCommit
@@ -195,6 +197,73 @@ class GameService:
         self.bots.after_change(self, view)
         return view
 
+    def revanche(self, game_id: str, key: str | None) -> GameView:
+        """The Revanche of a finished game: the next game with the same players, rules, dice
+        mode and bot seats, the next player starting (the seats turn by one, so the player
+        after the one who started ``game_id`` starts), in ``game_id``'s evening.
+
+        Needs the game's key (:class:`Forbidden`). Idempotent: a game has one Revanche, and
+        every later call (another tap, another device at the same moment) gets that one. The
+        watchers of ``game_id`` are told (:meth:`Hub.revanche`) once it is stored.
+        """
+        stored, cached = self._state(game_id)
+        _check_key(stored, key)
+        if not cached.game.is_finished:
+            raise BoardError(
+                "a Revanche follows a finished game; this one is still being played",
+                code="revanche_unfinished",
+            )
+        players = (*stored.players[1:], *stored.players[:1])
+        resolved = get_variant(stored.variant, stored.options)
+        new = NewGame(
+            id=_new_game_id(),
+            key=secrets.token_urlsafe(16),
+            variant=resolved.name,
+            options=resolved.options.as_dict(),
+            players=players,
+            dice_mode=stored.dice_mode,
+            bots=dict(stored.bots),
+        )
+        try:
+            found = self.store.create_revanche(game_id, new, summary_of(Game(resolved, players)))
+        except LookupError:
+            raise GameNotFound(game_id) from None
+        view = self.get(found)
+        if found == new.id:
+            self.hub.revanche(game_id, found)
+            self.bots.after_change(self, view)
+        return view
+
+    def revanche_of(self, game_id: str) -> str | None:
+        """The id of ``game_id``'s Revanche, ``None`` before (one read of the game's row)."""
+        stored = None
+        if _GAME_ID.fullmatch(game_id):
+            stored = self.store.load(game_id, with_events=False)
+        if stored is None:
+            raise GameNotFound(game_id)
+        return stored.revanche
+
+    def evening(self, game_id: str) -> tuple[Evening | None, str | None]:
+        """The tally of ``game_id``'s evening (``None`` for a game alone) and the id of its
+        Revanche (``None`` before), read from the store: a Revanche changes no version, so
+        neither is kept with a replay."""
+        stored = None
+        if _GAME_ID.fullmatch(game_id):
+            stored = self.store.load(game_id, with_events=False)
+        if stored is None:
+            raise GameNotFound(game_id)
+        if stored.evening is None:
+            return None, stored.revanche
+        return tally(stored.evening, self.store.evening(stored.evening)), stored.revanche
+
+    def evenings_of(self, name: str, limit: int = 3) -> list[Evening]:
+        """The tallies of the latest evenings in which ``name`` finished a game (the player
+        page's), the latest first."""
+        return [
+            tally(evening, self.store.evening(evening))
+            for evening in self.store.evenings_of(player_key(name), limit)
+        ]
+
     def import_record(self, document: Mapping[str, Any] | str | bytes) -> GameView:
         """Store a game record as a new (physical dice) game.
 
@@ -222,6 +291,7 @@ class GameService:
                 options=game.options.as_dict(),
                 players=game.players,
                 dice_mode="physical",
+                evening=record.evening,
             ),
             events,
             summary=summary_of(game),
@@ -339,7 +409,12 @@ class GameService:
     def export_record(self, game_id: str) -> dict[str, Any]:
         """The game as a ``kniffel-record/1`` document (every event, undos included)."""
         stored, cached = self._state(game_id)
-        return record_of(cached.game, options=stored.options)
+        document = record_of(cached.game, options=stored.options)
+        evening = self.store.load(game_id, with_events=False) if stored.evening is None else stored
+        if evening is not None and evening.evening is not None:
+            # The cached row may predate the Revanche that opened the evening: read it again.
+            document["evening"] = evening.evening
+        return document
 
     # ----------------------------------------------------------------- change
 

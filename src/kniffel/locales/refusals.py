@@ -95,6 +95,9 @@ REFUSALS: dict[str, str] = {
     "record_not_object": N_("Ein Spielstand ist ein JSON-Objekt"),
     "record_format": N_("Das Format muss {format} sein, nicht {got}"),
     "record_field": N_("{field} muss ein JSON-Objekt sein"),
+    "record_evening": N_(
+        "Der Spieleabend einer Datei ist eine Kennung aus 1 bis 32 Buchstaben, Ziffern, - oder _"
+    ),
     "record_players": N_("players muss eine Liste von 1 bis {max} Namen sein"),
     "record_events": N_("events muss eine Liste sein"),
     "record_too_long": N_("Ein Spielstand hat höchstens {max} Ereignisse"),
@@ -124,6 +127,7 @@ REFUSALS: dict[str, str] = {
     ),
     "kniffel_bonus_range": N_("Der Kniffel-Bonus ist 0 bis {max} Punkte, nicht {got}"),
     "game_not_found": N_("Spiel nicht gefunden"),
+    "revanche_unfinished": N_("Eine Revanche gibt es erst, wenn das Spiel beendet ist"),
     "key_missing": N_("Ändern geht nur mit dem Schlüssel des Spiels (dem geteilten Link)"),
     "key_wrong": N_("Der Schlüssel passt nicht zu diesem Spiel"),
     "watch_only": N_("Dieses Gerät darf nur zusehen"),

@@ -1,7 +1,7 @@
 """The two tables of the store: games and their events.
 
 A game row holds what never changes after creation (variant, options, players,
-dice mode, bot seats, key) plus the summary columns kept for listing without a
+dice mode, bot seats, key, the games evening) plus the summary columns kept for listing without a
 replay (``version`` = number of stored events, ``finished``, ``turns``,
 ``totals``, ``winners``), written in the same transaction as each event. The
 events are the game record's events in order; the engine state is their replay.
@@ -48,7 +48,14 @@ GAMES = Table(
     Column("turns", Integer, nullable=False, default=0, server_default="0"),
     Column("totals", JSON, nullable=False, default=list, server_default=text("'[]'")),
     Column("winners", JSON, nullable=False, default=list, server_default=text("'[]'")),
+    # The games evening (docs/board.md, "Revanche"): ``evening`` is the id of the evening's
+    # first game on every game of an evening (``None`` for a game alone); ``revanche`` is the
+    # id of the game a Revanche started after this one, set once (it makes the Revanche
+    # idempotent).
+    Column("evening", String(32), nullable=True),
+    Column("revanche", String(32), nullable=True),
     Index("ix_games_finished_updated", "finished", "updated_at"),
+    Index("ix_games_evening", "evening"),
 )
 
 EVENTS = Table(

@@ -81,6 +81,8 @@ class NewGame:
     players: tuple[str, ...]
     dice_mode: str
     bots: dict[str, str] = field(default_factory=dict)
+    #: The games evening it belongs to (the id of the evening's first game), ``None`` alone.
+    evening: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +105,10 @@ class StoredGame:
     turns: int = 0
     totals: tuple[int, ...] = ()
     winners: tuple[str, ...] = ()
+    #: The games evening (docs/board.md, "Revanche"): the id of its first game, ``None`` for a
+    #: game alone; and the game a Revanche started after this one, ``None`` before.
+    evening: str | None = None
+    revanche: str | None = None
 
 
 class Appended(NamedTuple):
@@ -182,6 +188,9 @@ def _stored(row: Row[Any], events: Sequence[dict[str, Any]] = ()) -> StoredGame:
         turns=row.turns or 0,
         totals=tuple(row.totals or ()),
         winners=tuple(row.winners or ()),
+        # A row read by a query that names its columns may lack these.
+        evening=getattr(row, "evening", None),
+        revanche=getattr(row, "revanche", None),
     )
 
 
@@ -299,6 +308,8 @@ class GameStore:
             "totals": list(summary.totals),
             "winners": list(summary.winners),
         }
+        if game.evening is not None:  # named only when set: a lone game is stored as before
+            row["evening"] = game.evening
         with self.engine.begin() as connection:
             connection.execute(insert(GAMES), row)
             if events:
@@ -310,6 +321,83 @@ class GameStore:
                     ],
                 )
         return stored_from_row(row, events)
+
+    def create_revanche(self, after: str, game: NewGame, summary: Summary) -> str:
+        """Store ``game`` as the Revanche of the game ``after``, once: the id of the Revanche.
+
+        In one transaction ``after`` is marked with ``game``'s id where it has no Revanche yet,
+        and ``game`` is stored in ``after``'s evening (``game.evening`` is ignored; ``after``
+        joins the evening it opens). Where ``after`` has its Revanche already (another tap, or
+        another device, came first) nothing is stored and that Revanche's id is returned. The
+        conditional update takes the row's write lock, so two at once store one game.
+        """
+        now = datetime.now(UTC)
+        with self.engine.begin() as connection:
+            marked = connection.execute(
+                update(GAMES)
+                .where(GAMES.c.id == after, GAMES.c.revanche.is_(None))
+                .values(revanche=game.id, evening=func.coalesce(GAMES.c.evening, GAMES.c.id))
+            )
+            rowcount = marked.rowcount
+            marked.close()
+            found = connection.execute(
+                select(GAMES.c.evening, GAMES.c.revanche).where(GAMES.c.id == after)
+            ).first()
+            if found is None:
+                raise LookupError(after)
+            if rowcount != 1:
+                return str(found.revanche)
+            connection.execute(
+                insert(GAMES),
+                {
+                    "id": game.id,
+                    "key": game.key,
+                    "variant": game.variant,
+                    "options": dict(game.options),
+                    "players": list(game.players),
+                    "dice_mode": game.dice_mode,
+                    "bots": dict(game.bots),
+                    "created_at": now,
+                    "updated_at": now,
+                    "finished": summary.finished,
+                    "version": 0,
+                    "turns": summary.turns,
+                    "totals": list(summary.totals),
+                    "winners": list(summary.winners),
+                    "evening": found.evening,
+                    "revanche": None,
+                },
+            )
+        return game.id
+
+    def evening(self, evening: str) -> list[StoredGame]:
+        """The games of an evening (without their events), oldest first."""
+        query = (
+            select(GAMES).where(GAMES.c.evening == evening).order_by(GAMES.c.created_at, GAMES.c.id)
+        )
+        with self.engine.connect() as connection:
+            return [_stored(row) for row in connection.execute(query)]
+
+    def evenings_of(self, player: str, limit: int = 3) -> list[str]:
+        """The evenings (ids) of the player with key ``player`` (:func:`kniffel.store.player_key`)
+        in which they finished a game, the latest first."""
+        from kniffel.store.results import PLAYER_RESULTS  # it imports this module's tables
+
+        latest = func.max(GAMES.c.created_at)
+        query = (
+            select(GAMES.c.evening)
+            .join(PLAYER_RESULTS, PLAYER_RESULTS.c.game_id == GAMES.c.id)
+            .where(
+                PLAYER_RESULTS.c.player == player,
+                PLAYER_RESULTS.c.version >= 0,
+                GAMES.c.evening.is_not(None),
+            )
+            .group_by(GAMES.c.evening)
+            .order_by(latest.desc())
+            .limit(limit)
+        )
+        with self.engine.connect() as connection:
+            return [str(evening) for evening in connection.scalars(query)]
 
     def load(self, game_id: str, *, with_events: bool = True, after: int = 0) -> StoredGame | None:
         """The game ``game_id`` with its events in order, or ``None``; with ``after``, only the

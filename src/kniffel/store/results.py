@@ -123,6 +123,8 @@ class PlayerResult:
     loss: float | None
     decisions: int | None
     bot: bool
+    #: The games evening of the game (docs/board.md, "Revanche"), ``None`` for a game alone.
+    evening: str | None = None
 
 
 def summarise(game: Game) -> list[dict[str, Any]]:
@@ -395,7 +397,7 @@ class ResultStore:
         oldest game first."""
         self._synced_once()
         query = (
-            select(PLAYER_RESULTS)
+            select(PLAYER_RESULTS, GAMES.c.evening)
             .join(GAMES, GAMES.c.id == PLAYER_RESULTS.c.game_id)
             .where(GAMES.c.finished.is_(True), GAMES.c.version == PLAYER_RESULTS.c.version)
             .order_by(PLAYER_RESULTS.c.finished_at, PLAYER_RESULTS.c.game_id, PLAYER_RESULTS.c.seat)
@@ -426,6 +428,7 @@ class ResultStore:
                     loss=r.loss,
                     decisions=r.decisions,
                     bot=r.bot,
+                    evening=r.evening,
                 )
                 for r in connection.execute(query)
             ]

@@ -38,6 +38,7 @@ GAME_COLUMNS = (
     "loss",
     "decisions",
     "bot",
+    "evening",
 )
 
 PLAYER_COLUMNS = (
@@ -91,6 +92,7 @@ def games_csv(rows: Iterable[PlayerResult]) -> str:
                 _number(r.loss),
                 "" if r.decisions is None else r.decisions,
                 int(r.bot),
+                r.evening or "",
             ]
         )
     return out.getvalue()

@@ -167,6 +167,19 @@ async def roll(game_id: str, body: RollBody, key: Key, board: Board, request: Re
     return state_response(request, view)
 
 
+@router.post(
+    "/games/{game_id}/revanche",
+    response_model=CreatedGame,
+    responses=_CHANGE_ERRORS,
+    summary="Revanche: the next game with the same players, rules and dice mode",
+)
+def revanche(game_id: str, key: Key, board: Board) -> dict[str, Any]:
+    """The finished game's Revanche (docs/api.md): the next player starts; started once, so
+    every call (another device's too) answers with the same game. Its watchers are taken
+    there."""
+    return _created(board.revanche(game_id, key))
+
+
 @router.get(
     "/games/{game_id}/preview",
     response_model=PreviewOut,

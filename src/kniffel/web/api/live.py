@@ -4,10 +4,16 @@ Listening needs no key. On connect the socket sends ``{"type": "state",
 "version": N}`` with the stored version, then the same message after every
 stored change. A client refetches the game when the version is newer than
 the one it shows, so a device that was offline catches up with the first
-message after it reconnects. Any message the client sends is answered with
-the current version (a cheap "am I up to date?"); a message larger than
-``KNIFFEL_MAX_WS_MESSAGE`` (default 4 KiB) closes the socket with 1009
-(uvicorn refuses it first when it serves the board, :mod:`kniffel.web.serving`).
+message after it reconnects. When a Revanche of the game is started, the socket
+sends ``{"type": "revanche", "game": ID, "url": "/g/OLD/revanche"}``: the page
+goes to that address, which takes it to the new game (and hands a device that
+holds the old game's key the new one's; docs/board.md, "Revanche"); a socket
+that connects to a finished game after its Revanche started gets the same
+message after the first (the page follows it only if drawn before). Any
+message the client sends is answered with the current version (a cheap "am I
+up to date?"); a message larger than ``KNIFFEL_MAX_WS_MESSAGE`` (default 4 KiB)
+closes the socket with 1009 (uvicorn refuses it first when it serves the board,
+:mod:`kniffel.web.serving`).
 """
 
 from __future__ import annotations
@@ -53,9 +59,23 @@ async def live(websocket: WebSocket, game_id: str) -> None:
         subscription.mark_seen(version)
         sender = _Sender(websocket)
         await sender.send(version)
+        revanche = await _revanche_made(service, game_id, version)
+        if revanche is not None:
+            await sender.send_revanche(game_id, revanche)
         limit: int = websocket.app.state.settings.max_ws_message
         with contextlib.suppress(WebSocketDisconnect):
             await _forward(websocket, service, subscription, limit, sender)
+
+
+async def _revanche_made(service: GameService, game_id: str, version: int) -> str | None:
+    """The Revanche of a finished game, for a socket that connects after it was started (a
+    device whose connection dropped meanwhile; a page drawn after it shows its link and stays,
+    docs/board.md). Asked only of a game the replay cache holds as finished: a game being
+    played, the most connects, costs nothing more."""
+    cached = service.replays.get(game_id, version)
+    if cached is None or not cached.game.is_finished:
+        return None
+    return await run_in_threadpool(service.revanche_of, game_id)
 
 
 def _size(message: Message) -> int:
@@ -78,6 +98,12 @@ class _Sender:
         async with self._lock:
             self._sent = max(self._sent, version)
             await self._websocket.send_json(_message(self._sent))
+
+    async def send_revanche(self, game_id: str, revanche: str) -> None:
+        async with self._lock:
+            await self._websocket.send_json(
+                {"type": "revanche", "game": revanche, "url": f"/g/{game_id}/revanche"}
+            )
 
 
 async def _forward(
@@ -120,4 +146,8 @@ async def _tell(subscription: Subscription, sender: _Sender) -> None:
     and the drawing came first.
     """
     while True:
-        await sender.send(await subscription.next_version())
+        news = await subscription.next_news()
+        if isinstance(news, str):
+            await sender.send_revanche(subscription.game_id, news)
+        else:
+            await sender.send(news)

@@ -166,6 +166,9 @@ class ImportRecord(BaseModel):
     options: dict[str, Any] | None = None
     players: list[StrictStr]
     events: list[dict[str, Any]] | None = None
+    evening: StrictStr | None = Field(
+        None, description="the games evening it belongs to, kept by the import"
+    )
 
 
 class RecordDocument(BaseModel):
@@ -174,6 +177,10 @@ class RecordDocument(BaseModel):
     options: dict[str, Any]
     players: list[str]
     events: list[RecordEvent]
+    evening: str | None = Field(
+        None,
+        description="the games evening (the id of its first game), only where the game is in one",
+    )
 
 
 # ------------------------------------------------------------------ answers

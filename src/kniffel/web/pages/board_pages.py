@@ -20,6 +20,7 @@ from starlette.datastructures import FormData
 
 from kniffel.board.chart import running_totals
 from kniffel.board.errors import BoardError, Conflict, Forbidden, GameNotFound
+from kniffel.board.evening import Evening
 from kniffel.board.service import GameService, GameView
 from kniffel.board.sheet_view import BoardView, board_view, turn_key
 from kniffel.charts.totals import totals_chart_svg
@@ -90,6 +91,8 @@ def _fragment(request: Request, view: GameView, context: dict[str, Any], status:
     key: tuple[object, ...] = (view.id, view.version, t.lang, t.game, board.dice, board.points)
     key += (board.roll,)
     key += (context["can_change"], context["message"], status)
+    # A Revanche and the evening's other games change the end screen, not the version.
+    key += (context["evening"], context["revanche"])
     body = kept.get(
         key,
         lambda: bytes(
@@ -110,8 +113,10 @@ def _board_context(
     message: str = "",
     page: bool = True,
     roll: int | None = None,
+    evening: tuple[Evening | None, str | None] = (None, None),
 ) -> dict[str, Any]:
-    """What ``board.html`` shows; ``page=False`` for the board fragment alone."""
+    """What ``board.html`` shows; ``page=False`` for the board fragment alone; ``evening``:
+    the end screen's evening tally and Revanche (:func:`_evening`)."""
     t = rendering.translator(request).for_variant(view.variant)  # the preset's own words
     game = view.game
     board = _board(request, view, t, dice, points, roll)
@@ -146,7 +151,17 @@ def _board_context(
         "watch_qr": qr_svg(watch_url, t("QR-Code des Zuschauer-Links")) if page else "",
         "play_qr": qr_svg(play_url, t("QR-Code des Mitspiel-Links")) if play_url and page else "",
         "progress": progress,
+        "evening": evening[0],
+        "revanche": evening[1],
     }
+
+
+async def _evening(request: Request, view: GameView) -> tuple[Evening | None, str | None]:
+    """A finished game's evening tally and Revanche (read from the store: neither changes the
+    game's version); nothing for a game being played."""
+    if not view.finished:
+        return None, None
+    return await run_in_threadpool(rendering.service(request).evening, view.id)
 
 
 def _typed(request: Request, t: Translator, view: GameView) -> tuple[Dice | None, int | None, str]:
@@ -193,7 +208,10 @@ async def board_page(request: Request, game_id: str) -> Response:
     dice, points, message = _typed(request, t, view)
     if key and not message:
         message = t("Dieses Gerät darf nur zusehen.")
-    context = _board_context(request, view, dice=dice, points=points, message=message)
+    evening = await _evening(request, view)
+    context = _board_context(
+        request, view, dice=dice, points=points, message=message, evening=evening
+    )
     return rendering.render(request, "board.html", context)
 
 
@@ -221,8 +239,16 @@ async def board_fragment(request: Request, game_id: str) -> Response:
     view = await _load(request, game_id)
     dice, points, message = _typed(request, t, view)
     roll = _typed_roll(request)
+    evening = await _evening(request, view)
     context = _board_context(
-        request, view, dice=dice, points=points, message=message, page=False, roll=roll
+        request,
+        view,
+        dice=dice,
+        points=points,
+        message=message,
+        page=False,
+        roll=roll,
+        evening=evening,
     )
     return _fragment(request, view, context, 200)
 
@@ -276,8 +302,15 @@ async def _change(
     if status == 200 and not rendering.is_htmx(request):
         return RedirectResponse(f"/g/{game_id}", status_code=303)
     fragment = rendering.is_htmx(request)
+    evening = await _evening(request, view)
     context = _board_context(
-        request, view, dice=dice, points=points, message=message, page=not fragment
+        request,
+        view,
+        dice=dice,
+        points=points,
+        message=message,
+        page=not fragment,
+        evening=evening,
     )
     if fragment:
         return _fragment(request, view, context, status)
@@ -342,6 +375,65 @@ async def roll(request: Request, game_id: str) -> Response:
         return change
 
     return await _change(request, game_id, build)
+
+
+# ------------------------------------------------------------------ Revanche
+
+
+@router.post("/g/{game_id}/revanche")
+async def start_revanche(request: Request, game_id: str) -> Response:
+    """The end screen's Revanche: the next game (once, however many taps), this device's key
+    handed on to it; refused (the board with the reason) without the key or before the end."""
+    t = rendering.translator(request)
+    view = await _load(request, game_id)
+    status = 200
+    try:
+        key = rendering.device_key(request, view)
+        if key is None:
+            raise Forbidden("this device may only watch", code="watch_only")
+        service = rendering.service(request)
+        revanche = await run_in_threadpool(service.revanche, game_id, key)
+    except Forbidden as exc:
+        status, message = 403, refusal_text(exc, t)
+    except (KniffelError, BoardError) as exc:
+        status, message = 422, refusal_text(exc, t.for_variant(view.variant))
+    if status != 200:
+        fragment = rendering.is_htmx(request)
+        evening = await _evening(request, view)
+        context = _board_context(request, view, message=message, page=not fragment, evening=evening)
+        if fragment:
+            return _fragment(request, view, context, status)
+        return rendering.render(request, "board.html", context, status=status)
+    return _to_revanche(request, revanche)
+
+
+@router.get("/g/{game_id}/revanche")
+async def go_to_revanche(request: Request, game_id: str) -> Response:
+    """Where a device watching a game goes when its Revanche starts (the live update sends it
+    here): to the new game, with its key where this device holds the old game's; back to the
+    game while it has no Revanche."""
+    view = await _load(request, game_id)
+    service = rendering.service(request)
+    _, revanche_id = await run_in_threadpool(service.evening, game_id)
+    if revanche_id is None:
+        return RedirectResponse(f"/g/{view.id}", status_code=303)
+    revanche = await service.get_async(revanche_id)
+    if rendering.device_key(request, view) is None:
+        return RedirectResponse(f"/g/{revanche.id}", status_code=303)
+    return _to_revanche(request, revanche)
+
+
+def _to_revanche(request: Request, revanche: GameView) -> Response:
+    """To the Revanche with its key in this device's cookie (htmx: a full page load)."""
+    address = f"/g/{revanche.id}"
+    response: Response
+    if rendering.is_htmx(request):
+        response = Response(status_code=204, headers={"HX-Redirect": address})
+    else:
+        response = RedirectResponse(address, status_code=303)
+    rendering.set_key(request, response, revanche)
+    rendering.remember_language(request, response)
+    return response
 
 
 # ---------------------------------------------------------------- downloads

@@ -15,6 +15,7 @@ from starlette.concurrency import run_in_threadpool
 
 from kniffel.board import limits
 from kniffel.board.errors import Forbidden
+from kniffel.board.evening import Evening
 from kniffel.board.players.service import NotLinkable, PlayerNotFound
 from kniffel.board.players.stats import PlayerStats
 from kniffel.board.players.yardstick import Yardstick
@@ -120,17 +121,21 @@ def _rate(words: ReviewWords, value: float | None) -> str:
 async def player_page(request: Request, name: str) -> Response:
     words = ReviewWords(rendering.translator(request))
 
-    def read() -> tuple[PlayerStats, list[tuple[Yardstick | None, dict[str, Any] | None]]]:
+    def read() -> tuple[
+        PlayerStats, list[tuple[Yardstick | None, dict[str, Any] | None]], list[Evening]
+    ]:
         players = players_of(request)
         stats = players.stats(name)
-        return stats, [players.bot(p.variant, p.options) for p in stats.presets]
+        bots = [players.bot(p.variant, p.options) for p in stats.presets]
+        return stats, bots, rendering.service(request).evenings_of(stats.name)
 
     try:
-        stats, bots = await run_in_threadpool(read)
+        stats, bots, evenings = await run_in_threadpool(read)
     except PlayerNotFound:
         message = words("Kein beendetes Spiel von {name}.", name=name)
         return rendering.render(request, "missing.html", {"message": message}, status=404)
-    return _render(request, "players/player.html", _player_context(stats, words, bots))
+    context = {**_player_context(stats, words, bots), "evenings": evenings}
+    return _render(request, "players/player.html", context)
 
 
 #: How often a player page asks again for the bot's figures it is waiting for: often while they

@@ -27,6 +27,7 @@ from __future__ import annotations
 from typing import Any
 
 from babel import Locale
+from babel.numbers import format_decimal
 from jinja2 import Environment, pass_context
 from jinja2.runtime import Context
 from markupsafe import Markup, escape
@@ -107,6 +108,12 @@ def bdi(name: object) -> Markup:
 
 
 @pass_context
+def tenths(context: Context, value: float) -> str:
+    """A figure with one decimal, as the page's language writes it (``195,5`` / ``195.5``)."""
+    return format_decimal(round(value, 1), format="#,##0.0", locale=_translator(context).lang)
+
+
+@pass_context
 def _pgettext(context: Context, where: str, message: str, **values: Any) -> str:
     return _translator(context).pgettext(where, message, **values)
 
@@ -122,6 +129,7 @@ def install(env: Environment) -> None:
     env.add_extension("jinja2.ext.i18n")
     env.filters["bdi"] = bdi
     env.filters["page_tag"] = page_tag
+    env.filters["tenths"] = tenths
     env.globals["languages"] = LANGUAGES
     env.globals["language_names"] = LANGUAGE_NAMES
     env.install_gettext_callables(  # type: ignore[attr-defined]

@@ -15,6 +15,10 @@ function heard(event) {
   } catch (error) {
     return;
   }
+  if (message.type === "revanche") {
+    followRevanche(message);
+    return;
+  }
   if (message.type !== "state") return;
   update({ sync: { latest: Math.max(state.sync.latest, message.version) } });
   if (message.version <= version()) return;
@@ -30,6 +34,14 @@ function heard(event) {
     return;
   }
   refresh();
+}
+
+// A Revanche of this game started (on any device): go to it. The address hands this device
+// the new game's key where it holds this one's (docs/board.md, "Revanche"). A page drawn
+// after the Revanche shows its link instead and stays (someone looking back).
+function followRevanche(message) {
+  if ($("[data-revanche]")) return;
+  if (typeof message.url === "string" && message.url.startsWith("/g/")) location.assign(message.url);
 }
 
 function connect() {
