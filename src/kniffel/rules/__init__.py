@@ -67,15 +67,18 @@ from kniffel.rules.rows import (
 )
 from kniffel.rules.scoring import *  # noqa: F403 (the names of scoring.__all__)
 from kniffel.rules.variants import (
+    HOUSE_RULES,
     PRESETS,
     ColumnSpec,
     Discipline,
+    HouseRule,
     Joker,
     Options,
     Pasch,
     Sheet,
     Variant,
     get_variant,
+    house_rule,
 )
 
 __all__ = [  # and every name of kniffel.rules.scoring
@@ -83,6 +86,7 @@ __all__ = [  # and every name of kniffel.rules.scoring
     "CODES",
     "FIVE_OF_A_KIND",
     "FIXED_SCORES",
+    "HOUSE_RULES",
     "JAMB_ROWS",
     "LOWER",
     "MAX_PLAYERS",
@@ -106,6 +110,7 @@ __all__ = [  # and every name of kniffel.rules.scoring
     "EntryOption",
     "Event",
     "Game",
+    "HouseRule",
     "IllegalMoveError",
     "InvalidDiceError",
     "InvalidPointsError",
@@ -123,6 +128,7 @@ __all__ = [  # and every name of kniffel.rules.scoring
     "UnknownPlayerError",
     "Variant",
     "get_variant",
+    "house_rule",
     "keeps_of",
     "outcome_probabilities",
     "most_points",
