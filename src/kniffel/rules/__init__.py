@@ -26,14 +26,17 @@ from kniffel.rules.errors import (
     UnknownPlayerError,
 )
 from kniffel.rules.events import (
+    EVENT_TYPES,
     Announce,
     Cell,
     Clear,
     Edit,
     Enter,
     Event,
+    EventField,
     Roll,
     Undo,
+    event_fields,
     standing_events,
 )
 from kniffel.rules.game import (
@@ -84,6 +87,7 @@ from kniffel.rules.variants import (
 __all__ = [  # and every name of kniffel.rules.scoring
     "ALL_ROLLS",
     "CODES",
+    "EVENT_TYPES",
     "FIVE_OF_A_KIND",
     "FIXED_SCORES",
     "HOUSE_RULES",
@@ -109,6 +113,7 @@ __all__ = [  # and every name of kniffel.rules.scoring
     "EnterAction",
     "EntryOption",
     "Event",
+    "EventField",
     "Game",
     "HouseRule",
     "IllegalMoveError",
@@ -127,6 +132,7 @@ __all__ = [  # and every name of kniffel.rules.scoring
     "UnknownCellError",
     "UnknownPlayerError",
     "Variant",
+    "event_fields",
     "get_variant",
     "house_rule",
     "keeps_of",

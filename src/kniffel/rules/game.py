@@ -24,7 +24,7 @@ from kniffel.rules.errors import (
     printable,
     shown,
 )
-from kniffel.rules.events import Announce, Cell, Clear, Edit, Enter, Event, Roll, Undo
+from kniffel.rules.events import MAX_ROLLS, Announce, Cell, Clear, Edit, Enter, Event, Roll, Undo
 from kniffel.rules.rows import (
     STRAIGHT_BY_ROLL,
     Row,
@@ -65,7 +65,6 @@ __all__ = [
     "RollAction",
 ]
 
-MAX_ROLLS = 3
 MAX_PLAYERS = 8
 
 

@@ -8,7 +8,7 @@ by the rules engine, which words the error messages.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Union
 
 from pydantic import (
     BaseModel,
@@ -24,7 +24,17 @@ from pydantic import (
 from kniffel.board.limits import MAX_KNIFFEL_BONUS, MAX_NAME
 from kniffel.board.service import GameView
 from kniffel.record import state_dict
-from kniffel.rules import HOUSE_RULES, MAX_PLAYERS, PRESETS, EntryOption, HouseRule, house_rule
+from kniffel.rules import (
+    EVENT_TYPES,
+    HOUSE_RULES,
+    MAX_PLAYERS,
+    PRESETS,
+    EntryOption,
+    EventField,
+    HouseRule,
+    event_fields,
+    house_rule,
+)
 
 __all__ = [
     "CreatedGame",
@@ -138,52 +148,44 @@ class NewGameBody(_Body):
     )
 
 
-# Record events (docs/record-format.md): extra fields are ignored, null means absent.
-class RollEvent(BaseModel):
-    type: Literal["roll"]
-    player: StrictStr
-    dice: list[Whole]
-    keep: list[Whole] | None = None
+# Record events (docs/record-format.md): extra fields are ignored, null means absent. One model per
+# event type of the rules, with the fields of its class (kniffel.rules.event_fields), never
+# spelled out here.
+_EVENT_JSON: dict[str, Any] = {
+    "player": StrictStr,
+    "cell": StrictStr,
+    "dice": list[Whole],
+    "keep": list[Whole],
+    "whole": Whole,
+}
 
 
-class AnnounceEvent(BaseModel):
-    """Jamb's Najava, Yams' annoncée (docs/record-format.md)."""
-
-    type: Literal["announce"]
-    player: StrictStr
-    cell: StrictStr
-
-
-class EnterEvent(BaseModel):
-    type: Literal["enter"]
-    player: StrictStr
-    cell: StrictStr
-    dice: list[Whole] | None = None
-    points: Whole | None = None
-    roll: Whole | None = Field(None, description="which roll made typed dice or points (1-3)")
+def _event_field(spec: EventField) -> tuple[Any, Any]:
+    kind = _EVENT_JSON[spec.kind]
+    doc = spec.doc or None
+    if spec.required:
+        return kind, Field(description=doc)
+    return kind | None, Field(None, description=doc)
 
 
-class EditEvent(BaseModel):
-    type: Literal["edit"]
-    player: StrictStr
-    cell: StrictStr
-    points: Whole
+def _event_model(kind: str) -> Any:
+    event = EVENT_TYPES[kind]
+    return create_model(  # type: ignore[call-overload]
+        f"{event.__name__}Event",
+        __doc__=(event.__doc__ or "").split("\n\n")[0],
+        __module__=__name__,
+        type=(Literal[kind], ...),
+        **{spec.name: _event_field(spec) for spec in event_fields(event)},
+    )
 
 
-class ClearEvent(BaseModel):
-    type: Literal["clear"]
-    player: StrictStr
-    cell: StrictStr
-
-
-class UndoEvent(BaseModel):
-    type: Literal["undo"]
-
-
-RecordEvent = Annotated[
-    RollEvent | AnnounceEvent | EnterEvent | EditEvent | ClearEvent | UndoEvent,
-    Field(discriminator="type"),
-]
+if TYPE_CHECKING:
+    RecordEvent = Any
+else:
+    RecordEvent = Annotated[
+        Union[tuple(_event_model(kind) for kind in EVENT_TYPES)],  # noqa: UP007
+        Field(discriminator="type"),
+    ]
 
 
 class EventBody(_Body):
