@@ -49,14 +49,14 @@ def _flag(rule: HouseRule) -> Callable[[F], F]:
     """``rule``'s flag: ``--no-NAME`` or ``--NAME`` for a yes/no rule (the other value than the
     rules' default), ``--NAME`` with its choices or a whole number otherwise."""
     name = rule.name.replace("_", "-")
+    # the words may name a preset's value: "(Yahtzee: {yahtzee})"
+    words = rule.help.format(**{p.replace("-", "_"): rule.default_in(p) for p in rule.presets})
     if rule.kind is bool:
         flag = f"--no-{name}" if rule.default else f"--{name}"
-        return click.option(flag, rule.name, is_flag=True, help=rule.help)
+        return click.option(flag, rule.name, is_flag=True, help=words)
     if rule.choices:
-        return click.option(f"--{name}", type=click.Choice(list(rule.choices)), help=rule.help)
-    return click.option(
-        f"--{name}", type=click.IntRange(min=rule.least), metavar="N", help=rule.help
-    )
+        return click.option(f"--{name}", type=click.Choice(list(rule.choices)), help=words)
+    return click.option(f"--{name}", type=click.IntRange(min=rule.least), metavar="N", help=words)
 
 
 def _variant_options(command: F, family: bool) -> F:

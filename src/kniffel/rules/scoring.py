@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
-from kniffel.rules.rows import FIXED_SCORES, Row, rows_for
+from kniffel.rules.rows import FIXED_SCORES, STRAIGHT_FIXED, Row, rows_for
 from kniffel.rules.variants import Discipline, Joker, Options, Sheet
 
 if TYPE_CHECKING:
@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
 __all__ = [
+    "FIGURES",
     "JAMB_UPPER_BONUS",
     "JAMB_UPPER_BONUS_THRESHOLD",
     "MIDDLE_SPLIT",
@@ -230,6 +231,15 @@ JAMB_UPPER_BONUS = 30
 #: The house rule ``sum2_bonus``: Σ2 earns ``SUM2_BONUS`` once it reaches this many points.
 SUM2_BONUS_THRESHOLD = 60
 SUM2_BONUS = 30
+
+#: The rules' figures that the words name, each by its placeholder: a message says
+#: "Σ2-Bonus {sum2_bonus} ab {sum2_threshold}", never the figures themselves.
+FIGURES = {
+    "sum2_bonus": SUM2_BONUS,
+    "sum2_threshold": SUM2_BONUS_THRESHOLD,
+    "straight_small": STRAIGHT_FIXED[1],
+    "straight_large": STRAIGHT_FIXED[2],
+}
 
 
 def jamb_sum1(upper: int) -> int:

@@ -86,7 +86,9 @@ class HouseRule:
     name it in ``Options.offered`` (:attr:`presets`). ``title`` and ``note`` are the form's words
     (message ids), ``title_values`` the figures the title names, ``choice_words`` a name and a
     note for each choice of a rule with more than two; ``column`` says that the rule adds the
-    column of the same name, whose name it takes; ``help`` is the CLI's (English) words.
+    column of the same name, whose name it takes; ``help`` is the CLI's (English) words, which
+    may name each offering preset's value (``{yahtzee}``). The words name the rules' figures by
+    their placeholders (:data:`~kniffel.rules.FIGURES`).
     """
 
     name: str
@@ -192,7 +194,7 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         int,
         N_("Kniffel-Bonus"),
         N_("Punkte für jeden weiteren Kniffel (Yahtzee: 100, 0 = aus)."),
-        help="Option kniffel_bonus: points for each further Kniffel (Yahtzee: 100).",
+        help="Option kniffel_bonus: points for each further Kniffel (Yahtzee: {yahtzee}).",
         least=0,
     ),
     HouseRule(
@@ -207,14 +209,14 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
     HouseRule(
         "straight_fixed",
         bool,
-        N_("Kenta fest 35 und 45"),
+        N_("Kenta fest {straight_small} und {straight_large}"),
         N_("In jedem Wurf gleich viel, wie auf kroatischen Blöcken."),
         help="Option straight_fixed: Kenta counts 35 and 45 in every roll.",
     ),
     HouseRule(
         "sum2_bonus",
         bool,
-        N_("Σ2-Bonus 30 ab 60"),
+        N_("Σ2-Bonus {sum2_bonus} ab {sum2_threshold}"),
         help="Option sum2_bonus: a bonus of 30 for a Σ2 of 60 or more.",
     ),
     HouseRule(

@@ -27,6 +27,7 @@ from kniffel.locales.family_words import column_name
 from kniffel.locales.refusals import refusal_text
 from kniffel.locales.variant_notes import variant_note
 from kniffel.rules import (
+    FIGURES,
     HOUSE_RULES,
     MAX_PLAYERS,
     PRESETS,
@@ -147,7 +148,7 @@ def house_rule_fields(t: Translator) -> list[HouseRuleField]:
     shown = []
     for rule in HOUSE_RULES:
         widget, on = _widget(rule)
-        title = t(rule.title, **dict(rule.title_values))
+        title = t(rule.title, **FIGURES, **dict(rule.title_values))
         if rule.column:
             preset = next(p for p in rule.presets if rule.name in _optional_columns(p))
             title = column_name(preset, rule.name, t)

@@ -17,7 +17,7 @@ from kniffel.board.service import GameService
 from kniffel.board.views import GameSummary
 from kniffel.locales import Translator
 from kniffel.locales.refusals import refusal_text
-from kniffel.rules import MAX_PLAYERS, PRESETS, KniffelError
+from kniffel.rules import MAX_PLAYERS, MAX_ROLLS, PRESETS, KniffelError
 from kniffel.web import rendering
 from kniffel.web.pages import board_pages, forms, player_routes
 
@@ -55,6 +55,7 @@ async def _home(
         "max_name": forms.MAX_NAME,
         "max_bonus": forms.MAX_KNIFFEL_BONUS,
         "max_players": MAX_PLAYERS,
+        "max_rolls": MAX_ROLLS,
         "house_rules": rules,
         "house_rules_script": [rule.script() for rule in rules],
         "unfinished": unfinished,
