@@ -50,7 +50,7 @@ def _flag(rule: HouseRule) -> Callable[[F], F]:
     rules' default), ``--NAME`` with its choices or a whole number otherwise."""
     name = rule.name.replace("_", "-")
     # the words may name a preset's value: "(Yahtzee: {yahtzee})"
-    words = rule.help.format(**{p.replace("-", "_"): rule.default_in(p) for p in rule.presets})
+    words = rule.help.format(**rule.figures)
     if rule.kind is bool:
         flag = f"--no-{name}" if rule.default else f"--{name}"
         return click.option(flag, rule.name, is_flag=True, help=words)

@@ -87,8 +87,8 @@ class HouseRule:
     (message ids), ``title_values`` the figures the title names, ``choice_words`` a name and a
     note for each choice of a rule with more than two; ``column`` says that the rule adds the
     column of the same name, whose name it takes; ``help`` is the CLI's (English) words, which
-    may name each offering preset's value (``{yahtzee}``). The words name the rules' figures by
-    their placeholders (:data:`~kniffel.rules.FIGURES`).
+    may name each offering preset's value (``{yahtzee}``, :attr:`figures`). The words name the
+    rules' figures by their placeholders (:data:`~kniffel.rules.FIGURES`).
     """
 
     name: str
@@ -111,6 +111,13 @@ class HouseRule:
     def presets(self) -> tuple[str, ...]:
         """The presets that let players set it, in :data:`PRESETS`' order."""
         return tuple(name for name, v in PRESETS.items() if self.name in v.options.offered)
+
+    @property
+    def figures(self) -> dict[str, Any]:
+        """What its words may name: ``plain`` (the plain rules' value), each offering preset's
+        value by the preset's name (``yahtzee``, ``rauf_runter``) and :attr:`title_values`."""
+        values = {name.replace("-", "_"): self.default_in(name) for name in self.presets}
+        return {"plain": self.default, **values, **dict(self.title_values)}
 
     def default_in(self, preset: str) -> Any:
         """``preset``'s value, as a record writes it.
@@ -193,7 +200,7 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "kniffel_bonus",
         int,
         N_("Kniffel-Bonus"),
-        N_("Punkte für jeden weiteren Kniffel (Yahtzee: 100, 0 = aus)."),
+        N_("Punkte für jeden weiteren Kniffel (Yahtzee: {yahtzee}, 0 = aus)."),
         help="Option kniffel_bonus: points for each further Kniffel (Yahtzee: {yahtzee}).",
         least=0,
     ),
@@ -201,7 +208,7 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "trips_bonus",
         int,
         N_("Triling + {n}"),
-        N_("Wie auf serbischen Blöcken; sonst + 10."),
+        N_("Wie auf serbischen Blöcken; sonst + {plain}."),
         help="Option trips_bonus: Triling's bonus, 10 or 20.",
         choices=(10, 20),
         title_values=(("n", 20),),

@@ -148,7 +148,8 @@ def house_rule_fields(t: Translator) -> list[HouseRuleField]:
     shown = []
     for rule in HOUSE_RULES:
         widget, on = _widget(rule)
-        title = t(rule.title, **FIGURES, **dict(rule.title_values))
+        figures = {**FIGURES, **rule.figures}
+        title = t(rule.title, **figures)
         if rule.column:
             preset = next(p for p in rule.presets if rule.name in _optional_columns(p))
             title = column_name(preset, rule.name, t)
@@ -162,7 +163,7 @@ def house_rule_fields(t: Translator) -> list[HouseRuleField]:
                 widget,
                 on,
                 title,
-                t(rule.note) if rule.note else "",
+                t(rule.note, **figures) if rule.note else "",
                 rule.presets,
                 choices,
                 rule.least,
