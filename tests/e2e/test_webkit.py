@@ -17,6 +17,7 @@ from playwright.sync_api import Browser, expect
 from .conftest import PHONE
 from .test_board_state import new_game
 from .test_full_game import ANNA, ANNA_TOTAL, BEN, BEN_TOTAL, open_label, plan
+from .test_new_game_form import READ_RULES, expected_rules, shown_rules
 from .webdriver import Driver, Session
 
 pytestmark = [pytest.mark.e2e, pytest.mark.webkit]
@@ -321,3 +322,14 @@ def test_corrections_in_webkit(iphone: Session, server: str) -> None:
     iphone.find(".undo button").click()
     wait_version(iphone, 5)
     assert total(iphone, 0) == 4
+
+
+def test_choosing_a_preset_shows_its_house_rules_alone_with_its_values(
+    iphone: Session, server: str
+) -> None:
+    """The new-game form's script in WebKit, as in chromium (test_new_game_form.py)."""
+    iphone.go(server + "/")
+    iphone.find("details.house-rules summary").click()
+    for preset in ["yahtzee", "jamb", "yams", "kniffel", "rauf-runter", "dreifach"]:
+        iphone.find(f'input[name="variant"][value="{preset}"]').click()
+        assert shown_rules(iphone.run(READ_RULES)) == expected_rules(preset), preset
