@@ -235,6 +235,7 @@ SUM2_BONUS = 30
 #: The rules' figures that the words name, each by its placeholder: a message says
 #: "Σ2-Bonus {sum2_bonus} ab {sum2_threshold}", never the figures themselves.
 FIGURES = {
+    "rows_without_chance": len(rows_for(Options(chance=False))),
     "sum2_bonus": SUM2_BONUS,
     "sum2_threshold": SUM2_BONUS_THRESHOLD,
     "straight_small": STRAIGHT_FIXED[1],

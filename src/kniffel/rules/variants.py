@@ -162,7 +162,7 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "chance",
         bool,
         N_("Chance-Feld"),
-        N_("Mit Chance; ohne sie hat jede Spalte nur zwölf Felder."),
+        N_("Mit Chance; ohne sie hat jede Spalte nur {rows_without_chance} Felder."),
         help="Option chance: false (no Chance row).",
     ),
     HouseRule(
