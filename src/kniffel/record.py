@@ -20,20 +20,21 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from kniffel.rules import EVENT_TYPES as EVENTS
 from kniffel.rules import (
     MAX_PLAYERS,
-    Announce,
-    Clear,
     Dice,
     Edit,
     Enter,
     Event,
+    EventField,
     Game,
     KniffelError,
     Roll,
     Sheet,
     Undo,
     Variant,
+    event_fields,
     get_variant,
 )
 from kniffel.rules.errors import printable, shown
@@ -56,7 +57,7 @@ __all__ = [
 
 FORMAT = "kniffel-record/1"
 #: The event types of the format; ``announce`` came with Jamb and Yams (docs/record-format.md).
-EVENT_TYPES = ("roll", "announce", "enter", "edit", "clear", "undo")
+EVENT_TYPES = tuple(EVENTS)
 
 
 class RecordError(KniffelError):
@@ -196,21 +197,21 @@ def _is_unicode(text: str) -> bool:
     return True
 
 
-def _field(raw: Mapping[str, Any], name: str) -> Any:
-    return raw.get(name)
+def _article(kind: str) -> str:
+    return "an" if kind in ("enter", "edit", "undo") else "a"
 
 
-def _required(raw: Mapping[str, Any], name: str, kind: str) -> Any:
-    value = raw.get(name)
-    if value is None:
-        article = "an" if raw["type"] in ("enter", "edit", "undo") else "a"
-        raise KniffelError(
-            f"{article} {raw['type']} event needs {name!r}",
-            code="event_field",
-            type=raw["type"],
-            field=name,
-        )
-    if kind == "str" and not isinstance(value, str):
+def _missing(kind: str, name: str) -> KniffelError:
+    return KniffelError(
+        f"{_article(kind)} {kind} event needs {name!r}",
+        code="event_field",
+        type=kind,
+        field=name,
+    )
+
+
+def _text(value: object, name: str) -> str:
+    if not isinstance(value, str):
         raise KniffelError(
             f"{name!r} must be text, got {shown(value)}",
             code="event_text",
@@ -242,43 +243,52 @@ def _faces(value: object, what: str) -> list[int]:
     return [_int(v, f"every face in {what}", what) for v in value]
 
 
+def _value(spec: EventField, value: object, game: Game) -> object:
+    """One field of a JSON event as the event holds it (:func:`kniffel.rules.event_fields`)."""
+    if spec.kind == "player":
+        game.seat(_text(value, spec.name))
+        return value
+    if spec.kind == "cell":
+        return game.cell(_text(value, spec.name))
+    if spec.kind == "dice":
+        return Dice.of(_faces(value, spec.name))
+    if spec.kind == "keep":
+        return tuple(sorted(_faces(value, spec.name)))
+    return _int(value, spec.name)
+
+
 def event_from_json(raw: object, game: Game) -> Event:
-    """Turn one JSON event into an engine event (checks shape and types, not rules)."""
+    """Turn one JSON event into an engine event (checks shape and types, not rules).
+
+    The fields and their kinds are the event classes' own (:data:`kniffel.rules.EVENT_TYPES`,
+    :func:`kniffel.rules.event_fields`); the first missing or malformed one is refused.
+    """
     if not isinstance(raw, dict):
         raise KniffelError("an event is a JSON object", code="event_not_object")
     kind = raw.get("type")
-    if kind == "undo":
-        return Undo()
-    if kind not in EVENT_TYPES:
+    event_type = EVENTS.get(kind) if isinstance(kind, str) else None
+    if event_type is None:
         raise KniffelError(
             f"unknown event type {shown(kind)}; the types are {', '.join(EVENT_TYPES)}",
             code="event_type",
             type=shown(kind),
             types=list(EVENT_TYPES),
         )
-    player = _required(raw, "player", "str")
-    game.seat(player)
-    if kind == "roll":
-        dice = Dice.of(_faces(_required(raw, "dice", "list"), "dice"))
-        keep_raw = _field(raw, "keep")
-        keep = () if keep_raw is None else tuple(sorted(_faces(keep_raw, "keep")))
-        return Roll(player, dice, keep)
-    cell = game.cell(_required(raw, "cell", "str"))
-    if kind == "announce":
-        return Announce(player, cell)
-    if kind == "clear":
-        return Clear(player, cell)
-    if kind == "edit":
-        return Edit(player, cell, _int(_required(raw, "points", "int"), "points"))
-    dice_raw = _field(raw, "dice")
-    points_raw = _field(raw, "points")
-    if dice_raw is not None and points_raw is not None:
-        raise KniffelError("an enter event gives dice or points, not both", code="dice_and_points")
-    dice_value = None if dice_raw is None else Dice.of(_faces(dice_raw, "dice"))
-    points = None if points_raw is None else _int(points_raw, "points")
-    roll_raw = _field(raw, "roll")
-    roll = None if roll_raw is None else _int(roll_raw, "roll")
-    return Enter(player, cell, dice_value, points, roll)
+    name = str(kind)
+    values: dict[str, Any] = {}
+    for spec in event_fields(event_type):
+        value = raw.get(spec.name)
+        if spec.excludes and value is not None and raw.get(spec.excludes) is not None:
+            raise KniffelError(
+                f"{_article(name)} {name} event gives {spec.name} or {spec.excludes}, not both",
+                code=f"{spec.name}_and_{spec.excludes}",
+            )
+        if value is None:  # null is absent (docs/record-format.md)
+            if spec.required:
+                raise _missing(name, spec.name)
+            continue
+        values[spec.name] = _value(spec, value, game)
+    return event_type(**values)
 
 
 def event_to_json(event: Event, game: Game | None = None) -> dict[str, Any]:

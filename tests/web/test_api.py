@@ -10,7 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from kniffel.record import loads, replay, state_dict
-from kniffel.rules import PRESETS
+from kniffel.rules import EVENT_TYPES, PRESETS, event_fields
 from kniffel.web.api.schemas import VariantName
 
 from .table import enter, new_game, send, state
@@ -439,6 +439,18 @@ def test_the_list_filters_finished_games(client: TestClient) -> None:
 
 def test_the_variant_names_of_the_api_are_the_presets() -> None:
     assert set(VariantName.__args__) == set(PRESETS)  # type: ignore[attr-defined]
+
+
+def test_the_spec_has_every_event_type_with_the_fields_of_its_class(client: TestClient) -> None:
+    """The API's event models are the rules' event classes (kniffel.rules.event_fields), as the
+    record reader's are: one shape of an event (issue 34)."""
+    schemas = client.get("/openapi.json").json()["components"]["schemas"]
+    for kind, event in EVENT_TYPES.items():
+        schema = schemas[f"{event.__name__}Event"]
+        fields = event_fields(event)
+        assert list(schema["properties"]) == ["type", *(f.name for f in fields)]
+        assert schema["properties"]["type"]["const"] == kind
+        assert schema["required"] == ["type", *(f.name for f in fields if f.required)]
 
 
 def test_the_openapi_spec_documents_every_route_and_its_errors(client: TestClient) -> None:

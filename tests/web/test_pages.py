@@ -273,7 +273,7 @@ def test_malformed_entries_answer_4xx_and_change_nothing(
     client: TestClient, service: GameService, fields: dict[str, str], status: int, message: str
 ) -> None:
     game_id = new_game(client, "Anna")
-    data = {"cell": "down.ones", "dice": "11123", **fields}
+    data = {"cell": "down.ones", "dice": "11123", "version": "0", **fields}
     response = client.post(f"/g/{game_id}/enter", data=data, headers=HX)
     assert response.status_code == status
     assert message in notice(response.text)

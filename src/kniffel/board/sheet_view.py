@@ -31,6 +31,7 @@ from kniffel.rules import (
     Row,
     Sheet,
     Undo,
+    first_roll_only,
     point_ranges,
     possible_points,
 )
@@ -209,9 +210,8 @@ def board_view(
 def asks_roll(game: Game) -> bool:
     """Whether an entry of typed dice says which roll made them: on a Jamb sheet (Kenta) and
     with a first-roll or announce column (docs/rules.md, "Jamb")."""
-    first_roll = (Discipline.HAND, Discipline.ANNOUNCE)
     return game.options.sheet is Sheet.JAMB or any(
-        spec.discipline in first_roll for spec in game.columns
+        first_roll_only(spec.discipline) for spec in game.columns
     )
 
 

@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 
 import click
 
-from kniffel.rules import PRESETS, Joker, KniffelError, Pasch, get_variant
+from kniffel.rules import HOUSE_RULES, PRESETS, HouseRule, KniffelError, get_variant
 from kniffel.solver.builds import solvable
 
 __all__ = ["family_variant_options", "variant_options"]
@@ -40,25 +40,40 @@ def family_variant_options(command: F) -> F:
     return _variant_options(command, family=True)
 
 
+#: The house rules with a flag of their own: those of the solver's presets, the Kniffel ones
+#: (kniffel.rules.HOUSE_RULES); the family's others go through ``--option NAME=VALUE``.
+FLAG_RULES = tuple(rule for rule in HOUSE_RULES if "kniffel" in rule.presets)
+
+
+def _flag(rule: HouseRule) -> Callable[[F], F]:
+    """``rule``'s flag: ``--no-NAME`` or ``--NAME`` for a yes/no rule (the other value than the
+    rules' default), ``--NAME`` with its choices or a whole number otherwise."""
+    name = rule.name.replace("_", "-")
+    # the words may name a preset's value: "(Yahtzee: {yahtzee})"
+    words = rule.help.format(**rule.figures)
+    if rule.kind is bool:
+        flag = f"--no-{name}" if rule.default else f"--{name}"
+        return click.option(flag, rule.name, is_flag=True, help=words)
+    if rule.choices:
+        return click.option(f"--{name}", type=click.Choice(list(rule.choices)), help=words)
+    return click.option(f"--{name}", type=click.IntRange(min=rule.least), metavar="N", help=words)
+
+
 def _variant_options(command: F, family: bool) -> F:
 
     @functools.wraps(command)
     def resolved(
         *args: Any,
         variant_name: str,
-        joker: str | None,
-        kniffel_bonus: int | None,
-        pasch: str | None,
-        no_chance: bool,
-        zero_only_upper: bool,
         house: tuple[str, ...] = (),
         **kwargs: Any,
     ) -> Any:
-        overrides: dict[str, Any] = {"joker": joker, "kniffel_bonus": kniffel_bonus, "pasch": pasch}
-        if no_chance:
-            overrides["chance"] = False
-        if zero_only_upper:
-            overrides["zero_only_upper"] = True
+        overrides: dict[str, Any] = {}
+        for rule in FLAG_RULES:
+            value = kwargs.pop(rule.name)
+            if rule.kind is bool:
+                value = (not rule.default) if value else None
+            overrides[rule.name] = value
         overrides.update(_house_rules(house))
         try:
             variant = get_variant(variant_name, overrides)
@@ -81,28 +96,7 @@ def _variant_options(command: F, family: bool) -> F:
             show_default=True,
             help="The preset.",
         ),
-        click.option(
-            "--joker",
-            type=click.Choice([j.value for j in Joker]),
-            help="Option joker: what a further Kniffel may do (default: the preset's).",
-        ),
-        click.option(
-            "--kniffel-bonus",
-            type=click.IntRange(min=0),
-            metavar="N",
-            help="Option kniffel_bonus: points for each further Kniffel (Yahtzee: 100).",
-        ),
-        click.option(
-            "--pasch",
-            type=click.Choice([p.value for p in Pasch]),
-            help="Option pasch: what Dreier- and Viererpasch count.",
-        ),
-        click.option("--no-chance", is_flag=True, help="Option chance: false (no Chance row)."),
-        click.option(
-            "--zero-only-upper",
-            is_flag=True,
-            help="Option zero_only_upper: a 0 enters the lower block only with no upper cell open.",
-        ),
+        *(_flag(rule) for rule in FLAG_RULES),
     ]
     if family:
         flags.append(

@@ -16,7 +16,7 @@ from __future__ import annotations
 from babel.lists import format_list
 
 from kniffel.locales import Translator
-from kniffel.rules import Discipline, Joker, Options, Pasch, Sheet, Variant, turns_of
+from kniffel.rules import FIGURES, Discipline, Joker, Options, Pasch, Sheet, Variant, turns_of
 
 __all__ = ["variant_note"]
 
@@ -85,7 +85,7 @@ def _jamb_rules(options: Options, words: Translator) -> list[str]:
     if options.trips_bonus != 10:
         rules.append(words("Triling + {n}", n=options.trips_bonus))
     if options.straight_fixed:
-        rules.append(words("Kenta fest 35 und 45"))
+        rules.append(words("Kenta fest {straight_small} und {straight_large}", **FIGURES))
     if options.sum2_bonus:
-        rules.append(words("Σ2-Bonus 30 ab 60"))
+        rules.append(words("Σ2-Bonus {sum2_bonus} ab {sum2_threshold}", **FIGURES))
     return rules

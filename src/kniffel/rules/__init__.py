@@ -26,14 +26,17 @@ from kniffel.rules.errors import (
     UnknownPlayerError,
 )
 from kniffel.rules.events import (
+    EVENT_TYPES,
     Announce,
     Cell,
     Clear,
     Edit,
     Enter,
     Event,
+    EventField,
     Roll,
     Undo,
+    event_fields,
     standing_events,
 )
 from kniffel.rules.game import (
@@ -67,22 +70,27 @@ from kniffel.rules.rows import (
 )
 from kniffel.rules.scoring import *  # noqa: F403 (the names of scoring.__all__)
 from kniffel.rules.variants import (
+    HOUSE_RULES,
     PRESETS,
     ColumnSpec,
     Discipline,
+    HouseRule,
     Joker,
     Options,
     Pasch,
     Sheet,
     Variant,
     get_variant,
+    house_rule,
 )
 
 __all__ = [  # and every name of kniffel.rules.scoring
     "ALL_ROLLS",
     "CODES",
+    "EVENT_TYPES",
     "FIVE_OF_A_KIND",
     "FIXED_SCORES",
+    "HOUSE_RULES",
     "JAMB_ROWS",
     "LOWER",
     "MAX_PLAYERS",
@@ -105,7 +113,9 @@ __all__ = [  # and every name of kniffel.rules.scoring
     "EnterAction",
     "EntryOption",
     "Event",
+    "EventField",
     "Game",
+    "HouseRule",
     "IllegalMoveError",
     "InvalidDiceError",
     "InvalidPointsError",
@@ -122,7 +132,9 @@ __all__ = [  # and every name of kniffel.rules.scoring
     "UnknownCellError",
     "UnknownPlayerError",
     "Variant",
+    "event_fields",
     "get_variant",
+    "house_rule",
     "keeps_of",
     "outcome_probabilities",
     "most_points",

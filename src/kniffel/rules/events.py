@@ -2,23 +2,32 @@
 
 from __future__ import annotations
 
+import types
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import MISSING, dataclass, field, fields
+from typing import Literal, Union, get_args, get_origin, get_type_hints
 
 from kniffel.rules.dice import Dice
 from kniffel.rules.rows import Row
 
 __all__ = [
+    "EVENT_TYPES",
+    "MAX_ROLLS",
     "Announce",
     "Cell",
     "Clear",
     "Edit",
     "Enter",
     "Event",
+    "EventField",
     "Roll",
     "Undo",
+    "event_fields",
     "standing_events",
 ]
+
+#: The rolls of a turn (docs/rules.md §1); the entries that need to know say which made their dice.
+MAX_ROLLS = 3
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -53,16 +62,18 @@ class Announce:
 class Enter:
     """An entry into ``cell``: with the player's last roll, or with ``dice``, or ``points``.
 
-    ``roll`` (1 to 3) says which roll of the turn made typed dice or points, where the
-    rules ask (Jamb's Kenta, the first-roll and announce columns); rolled dice say it
+    ``roll`` (1 to :data:`MAX_ROLLS`) says which roll of the turn made typed dice or points,
+    where the rules ask (Jamb's Kenta, the first-roll and announce columns); rolled dice say it
     themselves.
     """
 
     player: str
     cell: Cell
-    dice: Dice | None = None
+    dice: Dice | None = field(default=None, metadata={"excludes": "points"})
     points: int | None = None
-    roll: int | None = None
+    roll: int | None = field(
+        default=None, metadata={"doc": f"which roll made typed dice or points (1-{MAX_ROLLS})"}
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +99,58 @@ class Undo:
 
 
 Event = Roll | Announce | Enter | Edit | Clear | Undo
+
+#: Each event by the type a record names it with (docs/record-format.md), in the record's order.
+EVENT_TYPES: dict[str, type[Event]] = {
+    "roll": Roll,
+    "announce": Announce,
+    "enter": Enter,
+    "edit": Edit,
+    "clear": Clear,
+    "undo": Undo,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class EventField:
+    """A field of an event as a record writes it, read from the event's class: ``kind`` is
+    ``player`` (a seat's name), ``cell`` (``COLUMN.ROW``), ``dice`` (five faces), ``keep`` (the
+    faces kept, any order) or ``whole`` (a whole number); ``doc`` says what it means where its
+    name does not, ``excludes`` the field it may not come with (an entry's dice or points)."""
+
+    name: str
+    kind: Literal["player", "cell", "dice", "keep", "whole"]
+    required: bool
+    doc: str = ""
+    excludes: str = ""
+
+
+_KINDS: dict[object, Literal["player", "cell", "dice", "keep", "whole"]] = {
+    str: "player",
+    Cell: "cell",
+    Dice: "dice",
+    tuple[int, ...]: "keep",
+    int: "whole",
+}
+
+
+def event_fields(event: type[Event]) -> tuple[EventField, ...]:
+    """The fields of ``event`` as a record writes them, in order: the one source of the record
+    reader (:func:`kniffel.record.event_from_json`) and of the API's event models.
+
+    >>> [(f.name, f.kind, f.required) for f in event_fields(Roll)]
+    [('player', 'player', True), ('dice', 'dice', True), ('keep', 'keep', False)]
+    """
+    hints = get_type_hints(event)
+    found = []
+    for f in fields(event):
+        hint = hints[f.name]
+        if get_origin(hint) in (Union, types.UnionType):
+            hint = next(arg for arg in get_args(hint) if arg is not type(None))
+        required = f.default is MISSING and f.default_factory is MISSING
+        doc, excludes = f.metadata.get("doc", ""), f.metadata.get("excludes", "")
+        found.append(EventField(f.name, _KINDS[hint], required, doc, excludes))
+    return tuple(found)
 
 
 def standing_events(events: Iterable[Event]) -> list[tuple[int, Event]]:

@@ -24,7 +24,7 @@ from kniffel.rules.errors import (
     printable,
     shown,
 )
-from kniffel.rules.events import Announce, Cell, Clear, Edit, Enter, Event, Roll, Undo
+from kniffel.rules.events import MAX_ROLLS, Announce, Cell, Clear, Edit, Enter, Event, Roll, Undo
 from kniffel.rules.rows import (
     STRAIGHT_BY_ROLL,
     Row,
@@ -36,19 +36,20 @@ from kniffel.rules.rows import (
     turns_of,
 )
 from kniffel.rules.scoring import (
-    JAMB_UPPER_BONUS,
-    JAMB_UPPER_BONUS_THRESHOLD,
     JokerCase,
+    column_sum2,
     column_total,
     due_index,
     extra_kniffel_bonus,
+    first_roll_only,
     holds_fifty,
     is_extra_kniffel,
-    jamb_sum2,
+    jamb_sum1,
     joker_case,
     joker_permits,
     joker_points,
     open_indices,
+    sheet_sums,
     upper_bonus,
     zero_refused,
 )
@@ -65,7 +66,6 @@ __all__ = [
     "RollAction",
 ]
 
-MAX_ROLLS = 3
 MAX_PLAYERS = 8
 
 
@@ -343,12 +343,13 @@ class Game:
 
     def _jamb_totals(self, p: int, c: int) -> ColumnTotals:
         """Σ1, Σ2, Σ3 of a Jamb column (docs/rules.md, "Jamb")."""
-        cells = dict(zip(self.rows, self._cells[p][c], strict=True))
-        upper = sum(cells[row] or 0 for row in self.rows if row.is_upper)
-        lower = sum(cells[row] or 0 for row in self.rows[8:])
-        bonus = (upper >= JAMB_UPPER_BONUS_THRESHOLD) * JAMB_UPPER_BONUS
-        middle = jamb_sum2(cells[Row.MAX], cells[Row.MIN], cells[Row.ONES], self.options.sum2_bonus)
-        return ColumnTotals(upper, bonus, lower, 0, upper + bonus + middle + lower, middle)
+        cells = self._cells[p][c]
+        sums = sheet_sums(self.options)
+        upper = sum(value or 0 for value in cells[sums.upper])
+        lower = sum(value or 0 for value in cells[sums.lower])
+        sum1 = jamb_sum1(upper)
+        middle = column_sum2(self.options, cells)
+        return ColumnTotals(upper, sum1 - upper, lower, 0, sum1 + middle + lower, middle)
 
     def total(self, player: str | int) -> int:
         return sum(self.column_totals(player, spec.id).total for spec in self.columns)
@@ -473,14 +474,14 @@ class Game:
         """The first-roll rules of a column (docs/rules.md, "Jamb"): Ručna / sèche takes only
         a first roll, and so does an announce column without an announcement."""
         discipline = self.columns[self._c(cell.column)].discipline
+        if not first_roll_only(discipline, announced=self._announced[p] == cell):
+            return
         if discipline is Discipline.HAND:
             code = "first_roll_only"
             why = "takes only a result of the first roll"
-        elif discipline is Discipline.ANNOUNCE and self._announced[p] != cell:
+        else:
             code = "announce_first"
             why = "takes a later roll only after an announcement; unannounced, only a first roll"
-        else:
-            return
         if roll is None:
             raise IllegalMoveError(
                 f"{self.cell_name(cell)} {why}; say which roll of the turn made the dice",
@@ -552,7 +553,7 @@ class Game:
         dice, rolls = pending
         actions: list[Action] = [EnterAction(o.cell) for o in self.entry_options(p, dice)]
         # No roll where every open cell takes only a first roll (Jamb): the engine refuses it.
-        if rolls < MAX_ROLLS and not self._only_first_roll_cells(p):
+        if rolls < MAX_ROLLS and not self.only_first_roll_cells(p):
             actions.extend(RollAction(keep) for keep in keeps_of(dice))
         return actions
 
@@ -717,7 +718,7 @@ class Game:
                 raise IllegalMoveError(
                     "no rolls left in this turn; enter the dice into a cell", code="no_rolls_left"
                 )
-            if self._only_first_roll_cells(p):
+            if self.only_first_roll_cells(p):
                 raise IllegalMoveError(
                     "every open cell takes only a first roll; enter the dice or announce",
                     code="first_roll_cells_only",
@@ -772,14 +773,14 @@ class Game:
         self._announced[p] = event.cell
         return _Inverse(p)
 
-    def _only_first_roll_cells(self, p: int) -> bool:
-        """Whether a later roll could go nowhere: nothing announced, and every open cell is
-        in a first-roll column or an announce column (docs/rules.md, "Jamb")."""
-        if self._announced[p] is not None:
+    def only_first_roll_cells(self, player: str | int | None = None) -> bool:
+        """Whether a later roll could go nowhere: nothing announced, and every open cell takes
+        only a first roll (:func:`~kniffel.rules.first_roll_only`; docs/rules.md, "Jamb")."""
+        p = self._p(player) if player is not None else self._to_move()
+        if p is None or self._announced[p] is not None:
             return False
-        first_only = (Discipline.HAND, Discipline.ANNOUNCE)
         return all(
-            self.columns[self._c(cell.column)].discipline in first_only
+            first_roll_only(self.columns[self._c(cell.column)].discipline)
             for cell in self.allowed_cells(p)
         )
 

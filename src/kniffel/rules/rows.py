@@ -14,6 +14,7 @@ __all__ = [
     "LOWER",
     "ROWS",
     "STRAIGHT_BY_ROLL",
+    "STRAIGHT_FIXED",
     "UPPER",
     "Row",
     "most_points",
@@ -143,7 +144,7 @@ def raw_score(row: Row, dice: Dice, pasch: Pasch = Pasch.ALL_DICE) -> int:
 #: Jamb's Kenta by the roll that made it: 66 on the first, 56 on the second, 46 on the third.
 STRAIGHT_BY_ROLL = {1: 66, 2: 56, 3: 46}
 #: Jamb's Kenta under the house rule ``straight_fixed``: 35 for 1-5, 45 for 2-6, any roll.
-_STRAIGHT_FIXED = {1: 35, 2: 45}
+STRAIGHT_FIXED = {1: 35, 2: 45}
 _JAMB_ADDS = {Row.TRIPS: 3, Row.POKER: 4, Row.JAMB: 5}
 _JAMB_BONUS = {Row.POKER: 40, Row.JAMB: 50}
 _FULL_BONUS = 30
@@ -202,7 +203,7 @@ def sheet_score(row: Row, dice: Dice, options: Options, roll: int = 1) -> int:
         low = _straight_low_face(dice)
         if low is None:
             return 0
-        return _STRAIGHT_FIXED[low] if options.straight_fixed else STRAIGHT_BY_ROLL[roll]
+        return STRAIGHT_FIXED[low] if options.straight_fixed else STRAIGHT_BY_ROLL[roll]
     if row is Row.FULL_HOUSE:
         return dice.total + _FULL_BONUS if sorted(c for c in counts if c) == [2, 3] else 0
     raise ValueError(f"{row.value} is no row of Jamb")
@@ -216,7 +217,7 @@ def _jamb_possible(row: Row, options: Options) -> frozenset[int]:
         bonus = options.trips_bonus if row is Row.TRIPS else _JAMB_BONUS[row]
         return frozenset([0, *(need * f + bonus for f in range(1, 7))])
     if row is Row.STRAIGHT:
-        made = _STRAIGHT_FIXED if options.straight_fixed else STRAIGHT_BY_ROLL
+        made = STRAIGHT_FIXED if options.straight_fixed else STRAIGHT_BY_ROLL
         return frozenset([0, *made.values()])
     if row is Row.FULL_HOUSE:
         fulls = (3 * a + 2 * b + _FULL_BONUS for a in range(1, 7) for b in range(1, 7) if a != b)

@@ -14,17 +14,19 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
-from kniffel.rules.rows import FIXED_SCORES, Row, rows_for
-from kniffel.rules.variants import Discipline, Joker, Options
+from kniffel.rules.rows import FIXED_SCORES, STRAIGHT_FIXED, Row, rows_for
+from kniffel.rules.variants import Discipline, Joker, Options, Sheet
 
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
 __all__ = [
+    "FIGURES",
     "JAMB_UPPER_BONUS",
     "JAMB_UPPER_BONUS_THRESHOLD",
     "MIDDLE_SPLIT",
@@ -33,12 +35,17 @@ __all__ = [
     "UPPER_BONUS",
     "UPPER_BONUS_THRESHOLD",
     "JokerCase",
+    "SheetSums",
     "bonus_on_entry",
+    "column_sum",
+    "column_sum2",
     "column_total",
     "due_index",
     "due_table",
     "entry_gain",
     "extra_kniffel_bonus",
+    "fill_order",
+    "first_roll_only",
     "holds_fifty",
     "is_extra_kniffel",
     "jamb_sum1",
@@ -50,6 +57,8 @@ __all__ = [
     "joker_scores_full",
     "joker_table",
     "open_indices",
+    "sheet_sums",
+    "sum2_product",
     "upper_bonus",
     "zero_refused",
     "zero_table",
@@ -144,13 +153,35 @@ def due_index(discipline: Discipline, filled: Sequence[bool]) -> int | None:
     >>> due_index(Discipline.DOWN, filled), due_index(Discipline.UP, filled)
     (1, 2)
     """
-    if discipline is Discipline.DOWN:
-        indices: range = range(len(filled))
-    elif discipline is Discipline.UP:
-        indices = range(len(filled) - 1, -1, -1)
-    else:
+    order = fill_order(discipline, len(filled))
+    if order is None:
         return None
-    return next((i for i in indices if not filled[i]), None)
+    return next((i for i in order if not filled[i]), None)
+
+
+def fill_order(discipline: Discipline, n_rows: int) -> tuple[int, ...] | None:
+    """The order in which an arrow column fills its ``n_rows`` rows (§4): ↓ from the top, ↑ from
+    the bottom; ``None`` for a column without one order.
+
+    >>> fill_order(Discipline.DOWN, 3), fill_order(Discipline.UP, 3), fill_order(Discipline.FREE, 3)
+    ((0, 1, 2), (2, 1, 0), None)
+    """
+    if discipline is Discipline.DOWN:
+        return tuple(range(n_rows))
+    if discipline is Discipline.UP:
+        return tuple(range(n_rows - 1, -1, -1))
+    return None
+
+
+def first_roll_only(discipline: Discipline, announced: bool = False) -> bool:
+    """Whether a cell of a ``discipline`` column takes only the turn's first roll: a first-roll
+    column (Ručna, sèche) always, an announce column unless it is the cell announced after the
+    first roll (docs/rules.md, "Jamb").
+
+    >>> first_roll_only(Discipline.HAND), first_roll_only(Discipline.ANNOUNCE, announced=True)
+    (True, False)
+    """
+    return discipline is Discipline.HAND or (discipline is Discipline.ANNOUNCE and not announced)
 
 
 @cache
@@ -201,6 +232,16 @@ JAMB_UPPER_BONUS = 30
 SUM2_BONUS_THRESHOLD = 60
 SUM2_BONUS = 30
 
+#: The rules' figures that the words name, each by its placeholder: a message says
+#: "Σ2-Bonus {sum2_bonus} ab {sum2_threshold}", never the figures themselves.
+FIGURES = {
+    "rows_without_chance": len(rows_for(Options(chance=False))),
+    "sum2_bonus": SUM2_BONUS,
+    "sum2_threshold": SUM2_BONUS_THRESHOLD,
+    "straight_small": STRAIGHT_FIXED[1],
+    "straight_large": STRAIGHT_FIXED[2],
+}
+
 
 def jamb_sum1(upper: int) -> int:
     """Σ1: rows 1-6 plus 30 once they hold 60 or more.
@@ -223,8 +264,87 @@ def jamb_sum2(maximum: int | None, minimum: int | None, ones: int | None, bonus:
     """
     if maximum is None or minimum is None or ones is None:
         return 0
-    sum2 = max(0, (maximum - minimum) * ones)
+    sum2: int = sum2_product(maximum, minimum, ones)
     return sum2 + (bonus and sum2 >= SUM2_BONUS_THRESHOLD) * SUM2_BONUS
+
+
+def sum2_product(maximum: Any, minimum: Any, ones: Any) -> Any:
+    """Σ2 before its bonus: (Max − Min) × ones, never below 0; numbers (expected ones too) or
+    numpy arrays alike.
+
+    >>> sum2_product(28, 8, 3), sum2_product(8, 28, 3), sum2_product(20.5, 10.0, 2.0)
+    (60, 0, 21.0)
+    """
+    product = (maximum - minimum) * ones
+    return product * (product > 0)
+
+
+@dataclass(frozen=True, slots=True)
+class SheetSums:
+    """Where a column's sums read its cells, as positions in the sheet's row order
+    (:func:`~kniffel.rules.rows_for`), and the upper bonus (§2; docs/rules.md, "Jamb").
+
+    ``upper`` are the rows of the upper bonus, ``lower`` those added as they are, ``sum2`` the
+    positions of Max, Min and the ones (Jamb's Σ2; ``None`` on a Kniffel sheet).
+    """
+
+    upper: slice
+    lower: slice
+    sum2: tuple[int, int, int] | None
+    bonus_threshold: int
+    bonus: int
+
+
+@cache
+def sheet_sums(options: Options) -> SheetSums:
+    """The sums of ``options``' sheet.
+
+    >>> from kniffel.rules import PRESETS
+    >>> sums = sheet_sums(PRESETS["jamb"].options)
+    >>> sums.upper, sums.lower, sums.sum2
+    (slice(0, 6, None), slice(8, None, None), (6, 7, 0))
+    """
+    rows = rows_for(options)
+    upper = slice(0, sum(row.is_upper for row in rows))
+    if options.sheet is Sheet.JAMB:
+        sum2 = (rows.index(Row.MAX), rows.index(Row.MIN), rows.index(Row.ONES))
+        lower = slice(max(sum2) + 1, None)
+        return SheetSums(upper, lower, sum2, JAMB_UPPER_BONUS_THRESHOLD, JAMB_UPPER_BONUS)
+    return SheetSums(upper, slice(upper.stop, None), None, UPPER_BONUS_THRESHOLD, UPPER_BONUS)
+
+
+def column_sum(
+    options: Options, cells: Sequence[int | None], kniffel_bonus: int = 0, factor: int = 1
+) -> int:
+    """A column's total by the rules' sums from its cells in the sheet's row order (``None``:
+    open): the upper block with its bonus, the lower rows, Jamb's Σ2, the extra-Kniffel bonus
+    and the column's factor (§2; docs/rules.md, "Jamb").
+
+    >>> from kniffel.rules import PRESETS
+    >>> column_sum(PRESETS["jamb"].options, [3, 8, 12, 16, 20, 24, 28, 8] + [None] * 5)
+    173
+    """
+    sums = sheet_sums(options)
+    upper: int = sum(value or 0 for value in cells[sums.upper])
+    lower: int = sum(value or 0 for value in cells[sums.lower])
+    if sums.sum2 is None:
+        return column_total(upper, lower, kniffel_bonus, factor)
+    return jamb_sum1(upper) + column_sum2(options, cells) + lower
+
+
+def column_sum2(options: Options, cells: Sequence[int | None]) -> int:
+    """Σ2 of a Jamb column from its cells in the sheet's row order (0 while Max, Min or the
+    ones are open, and on a Kniffel sheet).
+
+    >>> from kniffel.rules import PRESETS
+    >>> column_sum2(PRESETS["jamb"].options, [3, None, None, None, None, None, 28, 8] + [None] * 5)
+    60
+    """
+    sum2 = sheet_sums(options).sum2
+    if sum2 is None:
+        return 0
+    maximum, minimum, ones = (cells[i] for i in sum2)
+    return jamb_sum2(maximum, minimum, ones, options.sum2_bonus)
 
 
 # ------------------------------------------------------------- §5 a further Kniffel

@@ -10,15 +10,18 @@ from typing import Any
 from kniffel.rules.errors import KniffelError, shown
 
 __all__ = [
+    "HOUSE_RULES",
     "PRESETS",
     "ColumnSpec",
     "Discipline",
+    "HouseRule",
     "Joker",
     "Options",
     "Pasch",
     "Sheet",
     "Variant",
     "get_variant",
+    "house_rule",
 ]
 
 
@@ -63,10 +66,199 @@ KNIFFEL_OPTIONS = ("chance", "pasch", "kniffel_bonus", "joker", "zero_only_upper
 JAMB_OPTIONS = ("trips_bonus", "straight_fixed", "sum2_bonus", "hand", "middle")
 #: Yams: the Kniffel house rules and the optional columns sèche and annoncée.
 YAMS_OPTIONS = (*KNIFFEL_OPTIONS, "hand", "announce")
-_BOOLEAN_OPTIONS = (
-    *("chance", "zero_only_upper", "straight_fixed", "sum2_bonus"),
-    *("hand", "middle", "announce"),
+
+
+def N_(message: str) -> str:
+    """Marks ``message`` for the catalogues (German message ids, as ``kniffel.locales.N_`` does;
+    the rules import nothing above them)."""
+    return message
+
+
+@dataclass(frozen=True, slots=True)
+class HouseRule:
+    """One house rule, declared once; the rest reads it (docs/contributing.md, "Adding a house
+    rule"): the rules' check of a value, the API's models, the new-game form and its script, the
+    start page's choices and the CLI's flags.
+
+    ``kind`` is ``bool``, ``int`` or the enum of its values; ``choices`` the values allowed
+    (none: any whole number from ``least``). Its default is the field of :class:`Options` of the
+    same name, each preset's value that preset's :class:`Options`, and the presets that offer it
+    name it in ``Options.offered`` (:attr:`presets`). ``title`` and ``note`` are the form's words
+    (message ids), ``title_values`` the figures the title names, ``choice_words`` a name and a
+    note for each choice of a rule with more than two; ``column`` says that the rule adds the
+    column of the same name, whose name it takes; ``help`` is the CLI's (English) words, which
+    may name each offering preset's value (``{yahtzee}``, :attr:`figures`). The words name the
+    rules' figures by their placeholders (:data:`~kniffel.rules.FIGURES`).
+    """
+
+    name: str
+    kind: type[bool] | type[int] | type[enum.StrEnum]
+    title: str
+    note: str = ""
+    help: str = ""
+    choices: tuple[Any, ...] = ()
+    least: int = 0
+    choice_words: tuple[tuple[str, str], ...] = ()
+    title_values: tuple[tuple[str, int], ...] = ()
+    column: bool = False
+
+    @property
+    def default(self) -> Any:
+        """The plain rules' value (:class:`Options`), as a record writes it."""
+        return _plain(getattr(Options(), self.name))
+
+    @property
+    def presets(self) -> tuple[str, ...]:
+        """The presets that let players set it, in :data:`PRESETS`' order."""
+        return tuple(name for name, v in PRESETS.items() if self.name in v.options.offered)
+
+    @property
+    def figures(self) -> dict[str, Any]:
+        """What its words may name: ``plain`` (the plain rules' value), each offering preset's
+        value by the preset's name (``yahtzee``, ``rauf_runter``) and :attr:`title_values`."""
+        values = {name.replace("-", "_"): self.default_in(name) for name in self.presets}
+        return {"plain": self.default, **values, **dict(self.title_values)}
+
+    def default_in(self, preset: str) -> Any:
+        """``preset``'s value, as a record writes it.
+
+        >>> house_rule("kniffel_bonus").default_in("yahtzee"), house_rule("joker").presets
+        (100, ('kniffel', 'yahtzee', 'rauf-runter', 'dreifach', 'yams'))
+        """
+        return _plain(getattr(PRESETS[preset].options, self.name))
+
+    def check(self, value: Any) -> Any:
+        """``value`` as the rules hold it; a value outside the rule raises in plain words."""
+        if self.kind is bool:
+            if not isinstance(value, bool):
+                raise _option_refused(self.name, value, "true or false", ["true", "false"])
+            return value
+        allowed = [str(choice) for choice in self.choices]
+        if issubclass(self.kind, enum.Enum):
+            try:
+                return self.kind(value)
+            except ValueError:
+                must = f"one of {', '.join(allowed)}"
+                raise _option_refused(self.name, value, must, allowed) from None
+        whole = isinstance(value, int) and not isinstance(value, bool)
+        if whole and (value in self.choices if self.choices else value >= self.least):
+            return value
+        if self.choices:
+            raise _option_refused(self.name, value, " or ".join(allowed), allowed)
+        allowed = [str(n) for n in range(self.least, self.least + 3)] + ["…"]
+        must = f"{self.least} or a positive whole number"
+        raise _option_refused(self.name, value, must, allowed)
+
+
+def _plain(value: Any) -> Any:
+    return value.value if isinstance(value, enum.Enum) else value
+
+
+#: The house rules (docs/rules.md §6, "Jamb", "Yams"), in the order the new-game form shows them
+#: (a record names a preset's in the order of ``Options.offered``). Adding one:
+#: docs/contributing.md, "Adding a house rule".
+HOUSE_RULES: tuple[HouseRule, ...] = (
+    HouseRule(
+        "chance",
+        bool,
+        N_("Chance-Feld"),
+        N_("Mit Chance; ohne sie hat jede Spalte nur {rows_without_chance} Felder."),
+        help="Option chance: false (no Chance row).",
+    ),
+    HouseRule(
+        "pasch",
+        Pasch,
+        N_("Pasch zählt nur gleiche Würfel"),
+        N_("Dreierpasch aus Fünfen zählt 15 statt der Summe aller Würfel."),
+        help="Option pasch: what Dreier- and Viererpasch count.",
+        choices=tuple(p.value for p in Pasch),
+    ),
+    HouseRule(
+        "zero_only_upper",
+        bool,
+        N_("Null nur im oberen Block"),
+        N_("Streichen unten nur, wenn oben kein Feld mehr offen ist."),
+        help="Option zero_only_upper: a 0 enters the lower block only with no upper cell open.",
+    ),
+    HouseRule(
+        "joker",
+        Joker,
+        N_("Joker"),
+        N_("Was ein weiterer Kniffel darf, wenn alle Kniffel-Felder voll sind."),
+        help="Option joker: what a further Kniffel may do (default: the preset's).",
+        choices=tuple(j.value for j in Joker),
+        choice_words=(
+            (N_("frei"), N_("Jedes erlaubte Feld; Full House und Straßen zählen voll.")),
+            (
+                N_("Pflicht"),
+                N_("Erst das passende Feld oben, sonst unten mit vollen Punkten (Yahtzee)."),
+            ),
+            (N_("kein"), N_("Der Wurf zählt überall ganz normal.")),
+        ),
+    ),
+    HouseRule(
+        "kniffel_bonus",
+        int,
+        N_("Kniffel-Bonus"),
+        N_("Punkte für jeden weiteren Kniffel (Yahtzee: {yahtzee}, 0 = aus)."),
+        help="Option kniffel_bonus: points for each further Kniffel (Yahtzee: {yahtzee}).",
+        least=0,
+    ),
+    HouseRule(
+        "trips_bonus",
+        int,
+        N_("Triling + {n}"),
+        N_("Wie auf serbischen Blöcken; sonst + {plain}."),
+        help="Option trips_bonus: Triling's bonus, 10 or 20.",
+        choices=(10, 20),
+        title_values=(("n", 20),),
+    ),
+    HouseRule(
+        "straight_fixed",
+        bool,
+        N_("Kenta fest {straight_small} und {straight_large}"),
+        N_("In jedem Wurf gleich viel, wie auf kroatischen Blöcken."),
+        help="Option straight_fixed: Kenta counts 35 and 45 in every roll.",
+    ),
+    HouseRule(
+        "sum2_bonus",
+        bool,
+        N_("Σ2-Bonus {sum2_bonus} ab {sum2_threshold}"),
+        help="Option sum2_bonus: a bonus of 30 for a Σ2 of 60 or more.",
+    ),
+    HouseRule(
+        "hand",
+        bool,
+        N_("Hand"),
+        N_("Eine Spalte nur für erste Würfe, in beliebiger Reihenfolge."),
+        help="Option hand: the column of first rolls (Ručna, sèche).",
+        column=True,
+    ),
+    HouseRule(
+        "middle",
+        bool,
+        N_("Von der Mitte"),
+        N_("Eine Spalte von Max hinauf und von Min hinunter."),
+        help="Option middle: the column from the middle out (Od sredine).",
+        column=True,
+    ),
+    HouseRule(
+        "announce",
+        bool,
+        N_("Ansage"),
+        N_("Nach dem ersten Wurf eine Zeile ansagen, die der Zug dann füllt."),
+        help="Option announce: the column of announced rows (Najava, annoncée).",
+        column=True,
+    ),
 )
+_BY_NAME = {rule.name: rule for rule in HOUSE_RULES}
+
+
+def house_rule(name: str) -> HouseRule:
+    """The house rule ``name`` (KeyError for none)."""
+    return _BY_NAME[name]
+
+
 #: The fields of Options that are no house rule: a preset sets them, players cannot.
 _PRESET_FIELDS = ("sheet", "offered")
 
@@ -139,24 +331,7 @@ def _option_refused(name: str, value: Any, must: str, allowed: list[str]) -> Kni
 
 
 def _coerce_option(name: str, value: Any) -> Any:
-    if name in _BOOLEAN_OPTIONS:
-        if not isinstance(value, bool):
-            raise _option_refused(name, value, "true or false", ["true", "false"])
-        return value
-    if name == "kniffel_bonus":
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise _option_refused(name, value, "0 or a positive whole number", ["0", "1", "2", "…"])
-        return value
-    if name == "trips_bonus":
-        if isinstance(value, bool) or value not in (10, 20):
-            raise _option_refused(name, value, "10 or 20", ["10", "20"])
-        return value
-    enum_type: type[enum.StrEnum] = Pasch if name == "pasch" else Joker
-    try:
-        return enum_type(value)
-    except ValueError:
-        allowed = [member.value for member in enum_type]
-        raise _option_refused(name, value, f"one of {', '.join(allowed)}", allowed) from None
+    return _BY_NAME[name].check(value)
 
 
 @dataclass(frozen=True, slots=True)

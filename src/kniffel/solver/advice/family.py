@@ -24,7 +24,6 @@ from kniffel.rules import (
     AnnounceAction,
     Cell,
     Dice,
-    Discipline,
     EnterAction,
     Game,
     KniffelError,
@@ -85,11 +84,7 @@ class FamilyTurn:
     def may_roll(self) -> bool:
         """Whether another roll could go anywhere (unannounced, every open cell of a
         first-roll or announce column takes only the first roll: the rules refuse it)."""
-        if self.game.announced(self.player) is not None:
-            return True
-        first_only = (Discipline.HAND, Discipline.ANNOUNCE)
-        by_id = {spec.id: spec.discipline for spec in self.game.columns}
-        return any(by_id[c.column] not in first_only for c in self.game.allowed_cells(self.player))
+        return not self.game.only_first_roll_cells(self.player)
 
 
 def family_choices(

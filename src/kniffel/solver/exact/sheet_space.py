@@ -22,6 +22,7 @@ from kniffel.rules import (
     Game,
     Options,
     Row,
+    fill_order,
     holds_fifty,
     rows_for,
 )
@@ -117,10 +118,9 @@ class SheetSpace:
     def masks(self, filled: int) -> Ints:
         """The masks with ``filled`` rows filled that the discipline can reach."""
         n = self.n_rows
-        if self.discipline is Discipline.DOWN:
-            return np.array([(1 << filled) - 1], dtype=np.int64)
-        if self.discipline is Discipline.UP:
-            return np.array([((1 << filled) - 1) << (n - filled)], dtype=np.int64)
+        order = fill_order(self.discipline, n)
+        if order is not None:  # ↓ and ↑: the first ``filled`` rows of their order
+            return np.array([sum(1 << row for row in order[:filled])], dtype=np.int64)
         every = np.arange(1 << n, dtype=np.int64)
         counts = np.zeros_like(every)
         for bit in range(n):

@@ -36,11 +36,7 @@ import numpy as np
 import numpy.typing as npt
 
 from kniffel.rules import (
-    JAMB_UPPER_BONUS,
-    JAMB_UPPER_BONUS_THRESHOLD,
     MAX_ROLLS,
-    UPPER_BONUS,
-    UPPER_BONUS_THRESHOLD,
     Announce,
     AnnounceAction,
     Cell,
@@ -55,14 +51,15 @@ from kniffel.rules import (
     Roll,
     RollAction,
     Row,
-    Sheet,
     Variant,
-    jamb_sum1,
-    jamb_sum2,
+    column_sum,
+    column_sum2,
+    first_roll_only,
     keeps_of,
     rows_for,
     sheet_score,
-    upper_bonus,
+    sheet_sums,
+    sum2_product,
 )
 from kniffel.solver.exact.dice_tables import KEEPS, P_FIRST, P_KEEP, ROLL_INDEX, ROLL_KEEPS, ROLLS
 
@@ -214,14 +211,7 @@ class GreedyEstimate:
 
 
 def _rules_total(options: Options, cells: Cells) -> int:
-    if options.sheet is Sheet.JAMB:
-        upper = sum(v or 0 for v in cells[:6])
-        lower = sum(v or 0 for v in cells[8:])
-        return (
-            jamb_sum1(upper) + jamb_sum2(cells[6], cells[7], cells[0], options.sum2_bonus) + lower
-        )
-    upper = sum(v or 0 for v in cells[:6])
-    return upper + upper_bonus(upper) + sum(v or 0 for v in cells[6:])
+    return column_sum(options, cells)
 
 
 @dataclass(frozen=True)
@@ -234,37 +224,34 @@ class BestEstimate:
 
     def column(self, discipline: Discipline, cells: Cells) -> float:
         rows = row_expectations(self.options, discipline is Discipline.HAND)
-        jamb = self.options.sheet is Sheet.JAMB
+        sums = sheet_sums(self.options)
         upper = var = 0.0
-        for value, row in zip(cells[:6], rows, strict=False):
+        for value, row in zip(cells[sums.upper], rows[sums.upper], strict=True):
             if value is None:
                 upper += row.mean
                 var += row.variance
             else:
                 upper += value
-        threshold, bonus = (
-            (JAMB_UPPER_BONUS_THRESHOLD, JAMB_UPPER_BONUS)
-            if jamb
-            else (UPPER_BONUS_THRESHOLD, UPPER_BONUS)
-        )
+        threshold, bonus = sums.bonus_threshold, sums.bonus
         if var > 0:
             chance = 0.5 * (1 + math.erf((upper - threshold + 0.5) / math.sqrt(2 * var)))
         else:
             chance = float(upper >= threshold)
         total = upper + bonus * chance
-        lower_from = 8 if jamb else 6
         total += sum(
             row.mean if value is None else value
-            for value, row in zip(cells[lower_from:], rows[lower_from:], strict=True)
+            for value, row in zip(cells[sums.lower], rows[sums.lower], strict=True)
         )
-        if jamb:
-            maximum, minimum, ones = (
-                rows[i].mean if cells[i] is None else float(cells[i] or 0) for i in (6, 7, 0)
-            )
-            if None in (cells[6], cells[7], cells[0]):
-                total += max(0.0, maximum - minimum) * ones
+        if sums.sum2 is not None:
+            held = [cells[i] for i in sums.sum2]
+            if None in held:
+                maximum, minimum, ones = (
+                    rows[i].mean if value is None else float(value)
+                    for i, value in zip(sums.sum2, held, strict=True)
+                )
+                total += sum2_product(maximum, minimum, ones)
             else:
-                total += jamb_sum2(cells[6], cells[7], cells[0], self.options.sum2_bonus)
+                total += column_sum2(self.options, cells)
         return total
 
     def column_values(
@@ -273,22 +260,19 @@ class BestEstimate:
         """:meth:`column` for every value of row ``i`` at once: the same sums over arrays
         (the bots' decisions read them at nine digits, so the last bits do not matter)."""
         rows = row_expectations(self.options, discipline is Discipline.HAND)
-        jamb = self.options.sheet is Sheet.JAMB
+        sums = sheet_sums(self.options)
         held = np.asarray(values, dtype=np.float64)
         # the other rows' parts as numbers, row i's as the array of its values
         parts = [
             0.0 if k == i else rows[k].mean if value is None else float(value)
             for k, value in enumerate(cells)
         ]
-        upper: float | Array = sum(parts[:6])
-        var = sum(rows[k].variance for k in range(6) if k != i and cells[k] is None)
-        if i < 6:
+        upper_rows = range(len(cells))[sums.upper]
+        upper: float | Array = sum(parts[sums.upper])
+        var = sum(rows[k].variance for k in upper_rows if k != i and cells[k] is None)
+        if i in upper_rows:
             upper = upper + held
-        threshold, bonus = (
-            (JAMB_UPPER_BONUS_THRESHOLD, JAMB_UPPER_BONUS)
-            if jamb
-            else (UPPER_BONUS_THRESHOLD, UPPER_BONUS)
-        )
+        threshold, bonus = sums.bonus_threshold, sums.bonus
         if var > 0:
             scale = math.sqrt(2 * var)
             if isinstance(upper, float):
@@ -299,25 +283,23 @@ class BestEstimate:
                 )
         else:
             chance = np.asarray(upper >= threshold, dtype=np.float64)
-        lower_from = 8 if jamb else 6
-        total = upper + bonus * chance + sum(parts[lower_from:])
-        if i >= lower_from:
+        total = upper + bonus * chance + sum(parts[sums.lower])
+        if i in range(len(cells))[sums.lower]:
             total = total + held
-        if jamb:
-            if not all(cells[k] is not None or k == i for k in (6, 7, 0)):
-                maximum, minimum, ones = (held if k == i else parts[k] for k in (6, 7, 0))
-                total = total + np.maximum(0.0, maximum - minimum) * ones
-            elif i in (6, 7, 0):
-                sums = []
+        if sums.sum2 is not None:
+            sum2 = sums.sum2
+            if not all(cells[k] is not None or k == i for k in sum2):
+                maximum, minimum, ones = (held if k == i else parts[k] for k in sum2)
+                total = total + sum2_product(maximum, minimum, ones)
+            elif i in sum2:
+                middles = []
                 for value in values:
                     changed = list(cells)
                     changed[i] = value
-                    sums.append(
-                        jamb_sum2(changed[6], changed[7], changed[0], self.options.sum2_bonus)
-                    )
-                total = total + np.asarray(sums, dtype=np.float64)
+                    middles.append(column_sum2(self.options, changed))
+                total = total + np.asarray(middles, dtype=np.float64)
             else:
-                total = total + jamb_sum2(cells[6], cells[7], cells[0], self.options.sum2_bonus)
+                total = total + column_sum2(self.options, cells)
         return np.broadcast_to(np.asarray(total, dtype=np.float64), held.shape).copy()
 
 
@@ -497,10 +479,7 @@ class FamilyBot:
         for place in [announced] if announced is not None else allowed:
             c, i = place
             discipline = self.disciplines[c]
-            if rolls != 1 and (
-                discipline is Discipline.HAND
-                or (discipline is Discipline.ANNOUNCE and announced != place)
-            ):
+            if rolls != 1 and first_roll_only(discipline, announced=announced == place):
                 continue
             value = self._after_plan(plan, sheet, c, i, self.points(i, rolls, r))
             if best is None or round(value, _DIGITS) > round(best[0], _DIGITS):
@@ -610,7 +589,7 @@ class FamilyBot:
             others = whole - base[c]
             # the other columns add the same to every cell of this one: its best cell first
             worth = others + self._column_best(sheet[c], discipline, tuple(rows))
-            if discipline in (Discipline.HAND, Discipline.ANNOUNCE):
+            if first_roll_only(discipline):
                 final[0] = np.maximum(final[0], worth[0])  # unannounced: the first roll only
                 if discipline is Discipline.ANNOUNCE:
                     announced.update(((c, i), others) for i in rows)

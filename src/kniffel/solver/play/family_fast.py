@@ -36,12 +36,10 @@ from kniffel.rules import (
     Row,
     Sheet,
     Variant,
-    column_total,
-    jamb_sum1,
-    jamb_sum2,
+    column_sum,
     open_indices,
     rows_for,
-    upper_bonus,
+    sheet_sums,
 )
 from kniffel.solver.exact.dice_tables import KEEPS, ROLL_INDEX
 from kniffel.solver.play.family import FamilyBot, FamilyRandomBot, Place, make_family_bot
@@ -130,12 +128,9 @@ def play_light(
 def column_sums(variant: Variant, cells: tuple[int, ...], factor: int) -> tuple[int, bool]:
     """A full column's total by the rules' sums (docs/rules.md) and whether it reached its
     upper bonus (Jamb: Σ1's 30)."""
-    upper = sum(cells[:6])
-    if variant.options.sheet is Sheet.JAMB:
-        sum1 = jamb_sum1(upper)
-        sum2 = jamb_sum2(cells[6], cells[7], cells[0], variant.options.sum2_bonus)
-        return sum1 + sum2 + sum(cells[8:]), sum1 > upper
-    return column_total(upper, sum(cells[6:]), 0, factor), upper_bonus(upper) > 0
+    sums = sheet_sums(variant.options)
+    total = column_sum(variant.options, cells, 0, factor)
+    return total, sum(cells[sums.upper]) >= sums.bonus_threshold
 
 
 def simulate_light(

@@ -8,7 +8,7 @@ by the rules engine, which words the error messages.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Union
 
 from pydantic import (
     BaseModel,
@@ -18,12 +18,23 @@ from pydantic import (
     StrictBool,
     StrictInt,
     StrictStr,
+    create_model,
 )
 
 from kniffel.board.limits import MAX_KNIFFEL_BONUS, MAX_NAME
 from kniffel.board.service import GameView
 from kniffel.record import state_dict
-from kniffel.rules import MAX_PLAYERS, EntryOption
+from kniffel.rules import (
+    EVENT_TYPES,
+    HOUSE_RULES,
+    MAX_PLAYERS,
+    PRESETS,
+    EntryOption,
+    EventField,
+    HouseRule,
+    event_fields,
+    house_rule,
+)
 
 __all__ = [
     "CreatedGame",
@@ -64,22 +75,63 @@ class _Body(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class OptionsIn(_Body):
-    """House rules to change from the variant's preset (docs/rules.md §6)."""
+def _option_in(rule: HouseRule) -> Any:
+    """The type a request gives ``rule`` (:data:`kniffel.rules.HOUSE_RULES`); null keeps the
+    preset's value."""
+    if rule.kind is bool:
+        return StrictBool | None
+    if rule.choices:
+        return Literal[rule.choices] | None
+    bounds = Field(ge=rule.least, le=MAX_KNIFFEL_BONUS)
+    return Annotated[StrictInt, bounds, BeforeValidator(_whole)] | None
 
-    chance: StrictBool | None = None
-    pasch: Literal["all_dice", "matching_dice"] | None = None
-    kniffel_bonus: Bonus | None = None
-    joker: Literal["free", "forced", "none"] | None = None
-    zero_only_upper: StrictBool | None = None
-    # Jamb's house rules and the family's optional columns (docs/rules.md, "Jamb", "Yams"); a
-    # preset refuses the ones it does not offer, in plain words (code unknown_option).
-    trips_bonus: Literal[10, 20] | None = None
-    straight_fixed: StrictBool | None = None
-    sum2_bonus: StrictBool | None = None
-    hand: StrictBool | None = None
-    middle: StrictBool | None = None
-    announce: StrictBool | None = None
+
+def _option_out(rule: HouseRule) -> Any:
+    """The type an answer gives ``rule``."""
+    if rule.kind is bool:
+        return bool
+    return Literal[rule.choices] if issubclass(rule.kind, str) else int
+
+
+def _options_out(model: str, preset: str, doc: str, **config: Any) -> Any:
+    """The house rules ``preset`` offers, as an answer names them."""
+    rules = PRESETS[preset].options.offered
+    return create_model(  # type: ignore[call-overload]
+        model,
+        __config__=ConfigDict(**config),  # type: ignore[typeddict-item]
+        __doc__=doc,
+        __module__=__name__,
+        **{name: (_option_out(house_rule(name)), ...) for name in rules},
+    )
+
+
+# One field per house rule of the rules (kniffel.rules.HOUSE_RULES), never spelled out here.
+if TYPE_CHECKING:
+
+    class OptionsIn(_Body): ...
+
+    class OptionsOut(BaseModel): ...
+
+    class JambOptionsOut(BaseModel): ...
+
+else:
+    OptionsIn = create_model(
+        "OptionsIn",
+        __base__=_Body,
+        __doc__="House rules to change from the variant's preset (docs/rules.md §6); a preset "
+        "refuses the ones it does not offer, in plain words (code unknown_option).",
+        __module__=__name__,
+        **{rule.name: (_option_in(rule), None) for rule in HOUSE_RULES},
+    )
+    OptionsOut = _options_out(
+        "OptionsOut",
+        "kniffel",
+        "The house rules of a Kniffel sheet; Yams adds ``hand`` and ``announce``.",
+        extra="allow",
+    )
+    JambOptionsOut = _options_out(
+        "JambOptionsOut", "jamb", 'Jamb\'s house rules (docs/rules.md, "Jamb").'
+    )
 
 
 class NewGameBody(_Body):
@@ -96,52 +148,44 @@ class NewGameBody(_Body):
     )
 
 
-# Record events (docs/record-format.md): extra fields are ignored, null means absent.
-class RollEvent(BaseModel):
-    type: Literal["roll"]
-    player: StrictStr
-    dice: list[Whole]
-    keep: list[Whole] | None = None
+# Record events (docs/record-format.md): extra fields are ignored, null means absent. One model per
+# event type of the rules, with the fields of its class (kniffel.rules.event_fields), never
+# spelled out here.
+_EVENT_JSON: dict[str, Any] = {
+    "player": StrictStr,
+    "cell": StrictStr,
+    "dice": list[Whole],
+    "keep": list[Whole],
+    "whole": Whole,
+}
 
 
-class AnnounceEvent(BaseModel):
-    """Jamb's Najava, Yams' annoncée (docs/record-format.md)."""
-
-    type: Literal["announce"]
-    player: StrictStr
-    cell: StrictStr
-
-
-class EnterEvent(BaseModel):
-    type: Literal["enter"]
-    player: StrictStr
-    cell: StrictStr
-    dice: list[Whole] | None = None
-    points: Whole | None = None
-    roll: Whole | None = Field(None, description="which roll made typed dice or points (1-3)")
+def _event_field(spec: EventField) -> tuple[Any, Any]:
+    kind = _EVENT_JSON[spec.kind]
+    doc = spec.doc or None
+    if spec.required:
+        return kind, Field(description=doc)
+    return kind | None, Field(None, description=doc)
 
 
-class EditEvent(BaseModel):
-    type: Literal["edit"]
-    player: StrictStr
-    cell: StrictStr
-    points: Whole
+def _event_model(kind: str) -> Any:
+    event = EVENT_TYPES[kind]
+    return create_model(  # type: ignore[call-overload]
+        f"{event.__name__}Event",
+        __doc__=(event.__doc__ or "").split("\n\n")[0],
+        __module__=__name__,
+        type=(Literal[kind], ...),
+        **{spec.name: _event_field(spec) for spec in event_fields(event)},
+    )
 
 
-class ClearEvent(BaseModel):
-    type: Literal["clear"]
-    player: StrictStr
-    cell: StrictStr
-
-
-class UndoEvent(BaseModel):
-    type: Literal["undo"]
-
-
-RecordEvent = Annotated[
-    RollEvent | AnnounceEvent | EnterEvent | EditEvent | ClearEvent | UndoEvent,
-    Field(discriminator="type"),
-]
+if TYPE_CHECKING:
+    RecordEvent = Any
+else:
+    RecordEvent = Annotated[
+        Union[tuple(_event_model(kind) for kind in EVENT_TYPES)],  # noqa: UP007
+        Field(discriminator="type"),
+    ]
 
 
 class EventBody(_Body):
@@ -230,28 +274,6 @@ class ColumnOut(BaseModel):
     label: str
     discipline: Literal["down", "up", "free", "announce", "hand", "middle"]
     factor: int
-
-
-class OptionsOut(BaseModel):
-    """The house rules of a Kniffel sheet; Yams adds ``hand`` and ``announce``."""
-
-    model_config = ConfigDict(extra="allow")
-
-    chance: bool
-    pasch: Literal["all_dice", "matching_dice"]
-    kniffel_bonus: int
-    joker: Literal["free", "forced", "none"]
-    zero_only_upper: bool
-
-
-class JambOptionsOut(BaseModel):
-    """Jamb's house rules (docs/rules.md, "Jamb")."""
-
-    trips_bonus: int
-    straight_fixed: bool
-    sum2_bonus: bool
-    hand: bool
-    middle: bool
 
 
 class GameSummaryOut(BaseModel):

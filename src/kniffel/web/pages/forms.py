@@ -14,9 +14,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, get_args
+from typing import TYPE_CHECKING, Any, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 from pydantic_core import ErrorDetails
 from starlette.datastructures import FormData
 
@@ -26,7 +26,17 @@ from kniffel.locales import Translator
 from kniffel.locales.family_words import column_name
 from kniffel.locales.refusals import refusal_text
 from kniffel.locales.variant_notes import variant_note
-from kniffel.rules import MAX_PLAYERS, PRESETS, Dice, KniffelError, Options
+from kniffel.rules import (
+    FIGURES,
+    HOUSE_RULES,
+    MAX_PLAYERS,
+    PRESETS,
+    Dice,
+    HouseRule,
+    KniffelError,
+    Options,
+    house_rule,
+)
 from kniffel.web.api.schemas import NewGameBody, VariantName
 from kniffel.web.middleware.errors import validation_message
 
@@ -35,12 +45,13 @@ __all__ = [
     "MAX_KNIFFEL_BONUS",
     "MAX_NAME",
     "FormError",
+    "HouseRuleField",
     "NewGame",
     "NewGameForm",
     "Preset",
     "bot_name",
     "dice_field",
-    "family_columns",
+    "house_rule_fields",
     "keep_field",
     "new_game_body",
     "new_game_refusal",
@@ -58,11 +69,13 @@ MAX_KNIFFEL_BONUS = limits.MAX_KNIFFEL_BONUS
 #: A whole number as a form field holds it: ASCII digits only (``²`` or ``٣`` are no number),
 #: and few enough of them that no field can make ``int`` work hard.
 _WHOLE = re.compile(r"-?[0-9]{1,9}")
-#: The joker choices with their names and one-line explanations (German message ids).
-JOKERS = (
-    ("free", "frei", "Jedes erlaubte Feld; Full House und Straßen zählen voll."),
-    ("forced", "Pflicht", "Erst das passende Feld oben, sonst unten mit vollen Punkten (Yahtzee)."),
-    ("none", "kein", "Der Wurf zählt überall ganz normal."),
+#: The joker choices with their names and one-line explanations (German message ids), as the
+#: rules declare them.
+JOKERS = tuple(
+    (value, name, note)
+    for value, (name, note) in zip(
+        house_rule("joker").choices, house_rule("joker").choice_words, strict=True
+    )
 )
 
 
@@ -87,15 +100,95 @@ def presets(t: Translator) -> list[Preset]:
     ]
 
 
-def family_columns(t: Translator) -> dict[str, str]:
-    """The names of the family's optional columns, as the form offers them: the sheet's own
-    (:mod:`kniffel.locales.family_words`), so that the option and the column it adds have one
-    name in each language. Jamb's Ručna is Yams' sèche and Jamb's Najava Yams' annoncée."""
-    return {
-        "hand": column_name("jamb", "hand", t),
-        "middle": column_name("jamb", "middle", t),
-        "announce": column_name("yams", "announce", t),
-    }
+@dataclass(frozen=True, slots=True)
+class HouseRuleField:
+    """A house rule (:data:`kniffel.rules.HOUSE_RULES`) as the new-game form shows it.
+
+    ``widget`` is ``check`` (a checkbox: a yes/no rule, or a rule of two values that sends
+    ``on``, the one that is not the rules' default), ``radio`` (one button per choice) or
+    ``number``; ``presets`` are those that offer it (the script shows it for them alone).
+    """
+
+    name: str
+    widget: str
+    on: Any
+    title: str
+    note: str
+    presets: tuple[str, ...]
+    choices: tuple[tuple[str, str, str], ...] = ()  #: each radio button's value, name and note
+    least: int = 0  #: a number field's least value
+
+    @property
+    def sent(self) -> str:
+        """The text a checked box sends."""
+        return "1" if self.on is True else str(self.on)
+
+    @property
+    def id(self) -> str:
+        return self.name.replace("_", "-")
+
+    def script(self) -> dict[str, Any]:
+        """What the page's script reads to set the field to a preset's value."""
+        return {"name": self.name, "widget": self.widget, "on": self.on, "presets": self.presets}
+
+
+def _widget(rule: HouseRule) -> tuple[str, Any]:
+    """How the form shows ``rule``, and the value a checked box stands for."""
+    if rule.kind is bool:
+        return "check", True
+    if len(rule.choices) == 2:
+        return "check", next(choice for choice in rule.choices if choice != rule.default)
+    return ("radio", None) if rule.choices else ("number", None)
+
+
+def house_rule_fields(t: Translator) -> list[HouseRuleField]:
+    """Every house rule as the form shows it, in ``t``'s words. A rule that adds a column takes
+    the sheet's own name of the column (:mod:`kniffel.locales.family_words`), so that the option
+    and the column it adds have one name in each language: Jamb's Ručna is Yams' sèche."""
+    shown = []
+    for rule in HOUSE_RULES:
+        widget, on = _widget(rule)
+        figures = {**FIGURES, **rule.figures}
+        title = t(rule.title, **figures)
+        if rule.column:
+            preset = next(p for p in rule.presets if rule.name in _optional_columns(p))
+            title = column_name(preset, rule.name, t)
+        choices = tuple(
+            (str(value), t(name), t(note))
+            for value, (name, note) in zip(rule.choices, rule.choice_words, strict=False)
+        )
+        shown.append(
+            HouseRuleField(
+                rule.name,
+                widget,
+                on,
+                title,
+                t(rule.note, **figures) if rule.note else "",
+                rule.presets,
+                choices,
+                rule.least,
+            )
+        )
+    return shown
+
+
+def _optional_columns(preset: str) -> tuple[str, ...]:
+    return tuple(spec.id for spec in PRESETS[preset].optional)
+
+
+def _from_form(rule: HouseRule, text: str) -> Any:
+    """The value of ``rule``'s field as the form posted it (``text``)."""
+    widget, on = _widget(rule)
+    text = text.strip()
+    if widget == "check":
+        if on is True:
+            return bool(text)
+        return on if text == str(on) else rule.default
+    if widget == "radio":
+        return text or None  # none: the preset's value
+    number = text or "0"
+    # Not a whole number: left as text, for the model to refuse.
+    return int(number) if _WHOLE.fullmatch(number) else number
 
 
 #: The presets the form and the API start: every one, Jamb and Yams with their own house rules.
@@ -110,8 +203,10 @@ def bot_name(seat: int) -> str:
     return f"Bot {seat}"
 
 
-class NewGameForm(BaseModel):
-    """The new-game form's fields as posted, all text (``player`` and ``seat`` once per seat).
+class _NewGameFields(BaseModel):
+    """The new-game form's fields as posted, all text (``player`` and ``seat`` once per seat),
+    and one text field per house rule (:data:`kniffel.rules.HOUSE_RULES`, added by
+    :data:`NewGameForm`).
 
     FastAPI reads it from the form (``Annotated[NewGameForm, Form()]``); :meth:`body` is the JSON
     API's request for the same game, which :func:`new_game_body` validates.
@@ -124,17 +219,6 @@ class NewGameForm(BaseModel):
     seat: list[str] = Field(default_factory=list)
     dice_mode: str = "physical"
     house_rules: str = ""  #: present when the house-rule fields were sent
-    chance: str = ""
-    pasch: str = ""
-    zero_only_upper: str = ""
-    joker: str = ""
-    kniffel_bonus: str = ""
-    trips_bonus: str = ""  #: "20" for Triling + 20 (docs/rules.md, "Jamb")
-    straight_fixed: str = ""
-    sum2_bonus: str = ""
-    hand: str = ""
-    middle: str = ""
-    announce: str = ""
 
     def seats(self) -> list[tuple[str, str]]:
         """Each name field as typed with who plays it (``person``, ``greedy``, ``best``)."""
@@ -156,6 +240,10 @@ class NewGameForm(BaseModel):
                 names.append(name)
         return names, bots
 
+    def rule_text(self, name: str) -> str:
+        """The house rule ``name``'s field as posted."""
+        return str(getattr(self, name, ""))
+
     def options(self) -> dict[str, Any] | None:
         """The house rules the form asks for; ``None`` (the preset's own) without their fields.
 
@@ -164,24 +252,13 @@ class NewGameForm(BaseModel):
         """
         if not self.house_rules:
             return None
-        bonus = self.kniffel_bonus.strip() or "0"
-        fields = {
-            "chance": bool(self.chance),
-            "pasch": "matching_dice" if self.pasch == "matching_dice" else "all_dice",
-            "zero_only_upper": bool(self.zero_only_upper),
-            "joker": self.joker.strip() or None,  # none: the preset's joker
-            # Not a whole number: left as text, for the model to refuse.
-            "kniffel_bonus": int(bonus) if _WHOLE.fullmatch(bonus) else bonus,
-            "trips_bonus": 20 if self.trips_bonus.strip() == "20" else 10,
-            "straight_fixed": bool(self.straight_fixed),
-            "sum2_bonus": bool(self.sum2_bonus),
-            "hand": bool(self.hand),
-            "middle": bool(self.middle),
-            "announce": bool(self.announce),
-        }
         preset = _FORM_PRESETS.get(self.variant.strip() or "rauf-runter")
         offered = preset.options.offered if preset is not None else _KNIFFEL_OFFERED
-        return {name: value for name, value in fields.items() if name in offered}
+        return {
+            rule.name: _from_form(rule, self.rule_text(rule.name))
+            for rule in HOUSE_RULES
+            if rule.name in offered
+        }
 
     def body(self) -> dict[str, Any]:
         """The JSON API's request body (:class:`~kniffel.web.api.schemas.NewGameBody`) for this
@@ -203,29 +280,36 @@ class NewGameForm(BaseModel):
         defaults = preset.options if preset is not None else Options()
         asked = self.options()
         chosen = {**defaults.as_dict(), **{k: v for k, v in (asked or {}).items() if v is not None}}
+        # A Jamb sheet has no Chance nor joker: the Kniffel fields show the rules' defaults, and
+        # a number field shows what was typed.
+        rules = {rule.name: chosen.get(rule.name, rule.default) for rule in HOUSE_RULES}
+        for rule in HOUSE_RULES:
+            if _widget(rule)[0] == "number":
+                rules[rule.name] = self.rule_text(rule.name) if asked else str(rules[rule.name])
         seats = self.seats()[:MAX_PLAYERS]
         return NewGame(
             variant=variant,
             players=tuple(name for name, _ in seats),
             seats=tuple(who if who in BOT_NAMES else "person" for _, who in seats),
             dice_mode=self.dice_mode.strip() or "physical",
-            # A Jamb sheet has no Chance nor joker: the Kniffel fields show Kniffel's defaults.
-            chance=bool(chosen.get("chance", True)),
-            pasch=str(chosen.get("pasch", "all_dice")),
-            zero_only_upper=bool(chosen.get("zero_only_upper", False)),
-            joker=str(chosen.get("joker", "free")),
-            kniffel_bonus=self.kniffel_bonus if asked else str(defaults.kniffel_bonus),
-            trips_bonus=int(chosen.get("trips_bonus", 10)),
-            straight_fixed=bool(chosen.get("straight_fixed", False)),
-            sum2_bonus=bool(chosen.get("sum2_bonus", False)),
-            hand=bool(chosen.get("hand", False)),
-            middle=bool(chosen.get("middle", False)),
-            announce=bool(chosen.get("announce", False)),
+            rules=rules,
             custom=preset is None or chosen != defaults.as_dict(),
         )
 
 
-def new_game_body(form: NewGameForm, t: Translator) -> NewGameBody:
+# The form's house-rule fields are the rules' (kniffel.rules.HOUSE_RULES), never spelled out here.
+if TYPE_CHECKING:
+    NewGameForm = _NewGameFields
+else:
+    NewGameForm = create_model(
+        "NewGameForm",
+        __base__=_NewGameFields,
+        __module__=__name__,
+        **{rule.name: (str, "") for rule in HOUSE_RULES},
+    )
+
+
+def new_game_body(form: _NewGameFields, t: Translator) -> NewGameBody:
     """The form validated as the JSON API validates a new game; :class:`FormError` says the
     first problem in ``t``'s words."""
     try:
@@ -265,8 +349,9 @@ def new_game_refusal(error: Exception, t: Translator) -> str:
     return refusal_text(error, t)
 
 
-#: The rules' default house rules (the form's fields start from them).
-_RULES = Options()
+def _plain_rules() -> dict[str, Any]:
+    """The rules' default house rules (kniffel.rules.HOUSE_RULES), never restated here."""
+    return {rule.name: rule.default for rule in HOUSE_RULES}
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,18 +362,8 @@ class NewGame:
     players: tuple[str, ...] = ()  #: the name fields as typed, in seat order
     seats: tuple[str, ...] = ()  #: who plays each name field: person, greedy or best
     dice_mode: str = "physical"
-    # The house rules' defaults are the rules' own (kniffel.rules.Options), never restated here.
-    chance: bool = _RULES.chance
-    pasch: str = _RULES.pasch.value
-    zero_only_upper: bool = _RULES.zero_only_upper
-    joker: str = _RULES.joker.value
-    kniffel_bonus: str = str(_RULES.kniffel_bonus)
-    trips_bonus: int = _RULES.trips_bonus
-    straight_fixed: bool = _RULES.straight_fixed
-    sum2_bonus: bool = _RULES.sum2_bonus
-    hand: bool = _RULES.hand
-    middle: bool = _RULES.middle
-    announce: bool = _RULES.announce
+    #: each house rule's value as shown (a number field's as typed)
+    rules: dict[str, Any] = field(default_factory=_plain_rules)
     custom: bool = False  #: house rules differ from the preset's: show them open
     errors: list[str] = field(default_factory=list)
 

@@ -1,10 +1,10 @@
-"""The board's form posts as game-record events, refused early by the engine itself.
+"""The board's form posts as game-record events.
 
-The engine says before acting why an event would be refused
-(:meth:`~kniffel.rules.Game.check`); the board shows that refusal in the
-reader's language (:func:`~kniffel.locales.refusals.refusal_text`) and words
-none itself. The service and the engine check every event again when it is
-applied.
+Each function reads its form into a record event (a JSON object, docs/record-format.md) and
+nothing more: the service reads it as the record reader reads any event
+(:func:`~kniffel.record.event_from_json`) and the engine checks it, once, when it is applied
+(:meth:`~kniffel.board.service.GameService.apply`); the board shows a refusal in the reader's
+language (:func:`~kniffel.locales.refusals.refusal_text`) and words none itself.
 """
 
 from __future__ import annotations
@@ -13,25 +13,12 @@ from typing import Any
 
 from starlette.datastructures import FormData
 
-from kniffel.board.service import GameView, check_virtual
+from kniffel.board.service import GameView
 from kniffel.board.sheet_view import asks_roll
 from kniffel.locales import Translator
-from kniffel.record import event_from_json
 from kniffel.web.pages import forms
 
-__all__ = ["announce_event", "check", "clear_event", "edit_event", "entry_event"]
-
-
-def check(view: GameView, event: dict[str, Any]) -> dict[str, Any]:
-    """``event`` if the engine would accept it now; else raises the engine's refusal."""
-    game = view.game
-    parsed = event_from_json(event, game)
-    if view.dice_mode == "virtual":
-        check_virtual(game, parsed)  # the board's rules for virtual dice come first
-    refusal = game.check(parsed)
-    if refusal is not None:
-        raise refusal
-    return event
+__all__ = ["announce_event", "clear_event", "edit_event", "entry_event"]
 
 
 def entry_event(form: FormData, view: GameView, t: Translator) -> dict[str, Any]:
@@ -43,7 +30,7 @@ def entry_event(form: FormData, view: GameView, t: Translator) -> dict[str, Any]
     player = game.current_player()
     # Once the game is over, the engine refuses any entry ("game_finished").
     mover = game.players[0 if player is None else player]
-    event: dict[str, Any] = {"type": "enter", "player": mover, "cell": str(game.cell(name))}
+    event: dict[str, Any] = {"type": "enter", "player": mover, "cell": name}
     if dice is not None:
         event["dice"] = list(dice.faces)
     if points is not None:
@@ -53,7 +40,7 @@ def entry_event(form: FormData, view: GameView, t: Translator) -> dict[str, Any]
         roll = forms.number_field(form, t, "rolls")
         if roll is not None:
             event["roll"] = roll
-    return check(view, event)
+    return event
 
 
 def announce_event(form: FormData, view: GameView, t: Translator) -> dict[str, Any]:
@@ -62,7 +49,7 @@ def announce_event(form: FormData, view: GameView, t: Translator) -> dict[str, A
     name = forms.required_text(form, "cell", t("Bitte ein Feld wählen."))
     player = game.current_player()
     mover = game.players[0 if player is None else player]
-    return check(view, {"type": "announce", "player": mover, "cell": str(game.cell(name))})
+    return {"type": "announce", "player": mover, "cell": name}
 
 
 def edit_event(form: FormData, view: GameView, t: Translator) -> dict[str, Any]:
@@ -71,13 +58,13 @@ def edit_event(form: FormData, view: GameView, t: Translator) -> dict[str, Any]:
     points = forms.points_field(form, t)
     if points is None:
         raise forms.FormError(t("Punkte als ganze Zahl eingeben."))
-    return check(view, {"type": "edit", "player": player, "cell": cell, "points": points})
+    return {"type": "edit", "player": player, "cell": cell, "points": points}
 
 
 def clear_event(form: FormData, view: GameView, t: Translator) -> dict[str, Any]:
     """Empties a filled cell (in an arrow column it becomes due again)."""
     player, cell = _owned_cell(form, view, t)
-    return check(view, {"type": "clear", "player": player, "cell": cell})
+    return {"type": "clear", "player": player, "cell": cell}
 
 
 def _owned_cell(form: FormData, view: GameView, t: Translator) -> tuple[str, str]:
@@ -85,5 +72,4 @@ def _owned_cell(form: FormData, view: GameView, t: Translator) -> tuple[str, str
     player = form.get("player")
     if not isinstance(player, str) or player not in view.game.players:
         raise forms.FormError(t("Unbekannter Spieler."))
-    name = forms.required_text(form, "cell", t("Bitte ein Feld wählen."))
-    return player, str(view.game.cell(name))
+    return player, forms.required_text(form, "cell", t("Bitte ein Feld wählen."))

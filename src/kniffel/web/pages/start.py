@@ -17,7 +17,7 @@ from kniffel.board.service import GameService
 from kniffel.board.views import GameSummary
 from kniffel.locales import Translator
 from kniffel.locales.refusals import refusal_text
-from kniffel.rules import MAX_PLAYERS, PRESETS, KniffelError
+from kniffel.rules import MAX_PLAYERS, MAX_ROLLS, PRESETS, KniffelError
 from kniffel.web import rendering
 from kniffel.web.pages import board_pages, forms, player_routes
 
@@ -48,14 +48,16 @@ async def _home(
     service = rendering.service(request)
     unfinished, finished = await run_in_threadpool(_game_lists, service, t)
     board = await run_in_threadpool(player_routes.leaderboard_context, request)
+    rules = forms.house_rule_fields(t)
     context = {
         "form": _form_context(form),
         "presets": forms.presets(t),
-        "jokers": [(value, t(name), t(note)) for value, name, note in forms.JOKERS],
         "max_name": forms.MAX_NAME,
         "max_bonus": forms.MAX_KNIFFEL_BONUS,
         "max_players": MAX_PLAYERS,
-        "family_columns": forms.family_columns(t),
+        "max_rolls": MAX_ROLLS,
+        "house_rules": rules,
+        "house_rules_script": [rule.script() for rule in rules],
         "unfinished": unfinished,
         "finished": finished,
         "message": message,
@@ -75,17 +77,7 @@ def _form_context(form: forms.NewGame) -> dict[str, Any]:
         "seats": form.seat_choices,
         "shown_players": form.shown_players,
         "dice_mode": form.dice_mode,
-        "chance": form.chance,
-        "pasch": form.pasch,
-        "zero_only_upper": form.zero_only_upper,
-        "joker": form.joker,
-        "kniffel_bonus": form.kniffel_bonus,
-        "trips_bonus": form.trips_bonus,
-        "straight_fixed": form.straight_fixed,
-        "sum2_bonus": form.sum2_bonus,
-        "hand": form.hand,
-        "middle": form.middle,
-        "announce": form.announce,
+        "rules": form.rules,
         "custom": form.custom,
     }
 

@@ -10,13 +10,15 @@ export function setUpNewGame(form) {
       part.hidden = !part.dataset.variants.split(" ").includes(variant);
     }
   };
+  // The house rules as the rules declare them (kniffel.rules.HOUSE_RULES), from the form.
   const setOptions = (options) => {
-    const checks = ["chance", "zero_only_upper", "straight_fixed", "sum2_bonus", "hand", "middle", "announce"];
-    for (const name of checks) if (name in options) form.elements[name].checked = !!options[name];
-    if ("pasch" in options) form.elements.pasch.checked = options.pasch === "matching_dice";
-    if ("joker" in options) for (const radio of form.elements.joker) radio.checked = radio.value === options.joker;
-    if ("kniffel_bonus" in options) form.elements.kniffel_bonus.value = options.kniffel_bonus;
-    if ("trips_bonus" in options) form.elements.trips_bonus.checked = options.trips_bonus === 20;
+    for (const { name, widget, on } of JSON.parse(form.dataset.houseRules)) {
+      if (!(name in options)) continue;
+      const field = form.elements[name];
+      if (widget === "check") field.checked = options[name] === on;
+      else if (widget === "radio") for (const radio of field) radio.checked = radio.value === options[name];
+      else field.value = options[name];
+    }
   };
   for (const radio of $$('input[name="variant"]', form)) {
     radio.addEventListener("change", () => {
