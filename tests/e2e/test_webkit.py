@@ -17,11 +17,8 @@ from playwright.sync_api import Browser, expect
 from .conftest import PHONE
 from .test_board_state import new_game, post
 from .test_full_game import ANNA, ANNA_TOTAL, BEN, BEN_TOTAL, open_label, plan
-<<<<<<< HEAD
-from .test_revanche import play, revanche_of
-=======
 from .test_new_game_form import READ_RULES, expected_rules, shown_rules
->>>>>>> declarations
+from .test_revanche import play, revanche_of
 from .webdriver import Driver, Session
 
 pytestmark = [pytest.mark.e2e, pytest.mark.webkit]
@@ -328,7 +325,6 @@ def test_corrections_in_webkit(iphone: Session, server: str) -> None:
     assert total(iphone, 0) == 4
 
 
-<<<<<<< HEAD
 def test_a_watcher_in_webkit_is_taken_to_the_revanche(
     iphone: Session, browser: Browser, server: str
 ) -> None:
@@ -363,7 +359,8 @@ def test_a_watcher_in_webkit_is_taken_to_the_revanche(
         )
     finally:
         android.close()
-=======
+
+
 def test_choosing_a_preset_shows_its_house_rules_alone_with_its_values(
     iphone: Session, server: str
 ) -> None:
@@ -373,4 +370,3 @@ def test_choosing_a_preset_shows_its_house_rules_alone_with_its_values(
     for preset in ["yahtzee", "jamb", "yams", "kniffel", "rauf-runter", "dreifach"]:
         iphone.find(f'input[name="variant"][value="{preset}"]').click()
         assert shown_rules(iphone.run(READ_RULES)) == expected_rules(preset), preset
->>>>>>> declarations
