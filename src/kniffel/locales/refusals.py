@@ -124,6 +124,9 @@ REFUSALS: dict[str, str] = {
     ),
     "kniffel_bonus_range": N_("Der Kniffel-Bonus ist 0 bis {max} Punkte, nicht {got}"),
     "game_not_found": N_("Spiel nicht gefunden"),
+    "game_unreadable": N_(
+        "Diese Version der Tafel kann dieses Spiel nicht lesen; eine neuere Version hat es angelegt"
+    ),
     "key_missing": N_("Ändern geht nur mit dem Schlüssel des Spiels (dem geteilten Link)"),
     "key_wrong": N_("Der Schlüssel passt nicht zu diesem Spiel"),
     "watch_only": N_("Dieses Gerät darf nur zusehen"),
