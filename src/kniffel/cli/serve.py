@@ -270,14 +270,19 @@ def _check_opens(url: str) -> None:
     from kniffel.store import GameStore
     from kniffel.store.database import NewerSchema
 
+    shown = url if "@" not in url else "the --db URL"
+    doing = "opened"
     try:
-        GameStore.open(url).close()
+        store = GameStore.open(url)
+        try:
+            doing = "written"  # a read-only database fails here, not at the first change
+            store.check_writable()
+        finally:
+            store.close()
     except NewerSchema as error:
-        shown = url if "@" not in url else "the --db URL"
         click.echo(f"--db {shown}: {error}", err=True)
         raise SystemExit(2) from None
     except (exc.SQLAlchemyError, OSError) as error:
-        shown = url if "@" not in url else "the --db URL"
         reason = str(getattr(error, "orig", None) or error).strip().splitlines()[0]
-        click.echo(f"--db {shown}: the database cannot be opened ({reason})", err=True)
+        click.echo(f"--db {shown}: the database cannot be {doing} ({reason})", err=True)
         raise SystemExit(2) from None

@@ -32,10 +32,24 @@ _MESSAGE = "the database cannot be reached just now; nothing was stored, try aga
 
 
 def _is_outage(error: exc.DBAPIError) -> bool:
-    """A connection that failed or went away, not a wrong statement (that stays a bug)."""
-    return isinstance(error, exc.OperationalError | exc.InterfaceError) or bool(
-        error.connection_invalidated
+    """A connection that failed or went away, or a database that cannot be written, not a
+    wrong statement (that stays a bug)."""
+    return (
+        isinstance(error, exc.OperationalError | exc.InterfaceError)
+        or bool(error.connection_invalidated)
+        or _read_only(error)
     )
+
+
+def _read_only(error: BaseException) -> bool:
+    """The database refuses writes: SQLite's SQLITE_READONLY family (a file opened read-only,
+    made read-only or immutable under the board), PostgreSQL's read-only transaction (25006:
+    a standby, a read-only role)."""
+    orig = getattr(error, "orig", None) or error
+    name = getattr(orig, "sqlite_errorname", None)
+    if isinstance(name, str) and name.startswith("SQLITE_READONLY"):
+        return True
+    return getattr(orig, "sqlstate", None) == "25006"
 
 
 class _Outages:
@@ -51,7 +65,8 @@ class _Outages:
         if new:
             reason = str(getattr(error, "orig", None) or error).strip().splitlines()
             _LOG.warning(
-                "database unreachable (%s): answering 503 until it answers again",
+                "database %s (%s): answering 503 until it answers again",
+                "cannot be written" if _read_only(error) else "unreachable",
                 reason[0] if reason else type(error).__name__,
             )
 
@@ -82,7 +97,11 @@ def _driver_errors(backend: str) -> list[type[Exception]]:
     if backend == "postgresql":
         import psycopg
 
-        return [psycopg.OperationalError, psycopg.InterfaceError]
+        return [
+            psycopg.OperationalError,
+            psycopg.InterfaceError,
+            psycopg.errors.ReadOnlySqlTransaction,
+        ]
     import sqlite3
 
     return [sqlite3.OperationalError, sqlite3.InterfaceError]
