@@ -30,11 +30,11 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from kniffel.board.errors import BoardError
+from kniffel.board.outages import Outages, is_outage
 from kniffel.board.players.service import PlayerService
 from kniffel.board.reviews import ReviewService
 from kniffel.board.service import GameService, GameView
 from kniffel.solver.builds import TableBuilds, solvable
-from kniffel.store.outages import Outages, is_outage
 from kniffel.store.results import ResultStore
 
 if TYPE_CHECKING:  # the solver (numpy) is imported by the first review, not at start

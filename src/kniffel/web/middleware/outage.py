@@ -16,7 +16,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from sqlalchemy import exc, make_url
 
-from kniffel.store.outages import QUIET_SECONDS, Outages, is_outage
+from kniffel.board.outages import QUIET_SECONDS, Outages, is_outage
 from kniffel.web.middleware.errors import error_response
 
 __all__ = ["CODE", "QUIET_SECONDS", "RETRY_AFTER", "install"]
