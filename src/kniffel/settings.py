@@ -19,6 +19,8 @@ The settings (``tests/test_docs.py`` checks that this list names every field of
 - ``public_url``: where phones reach the board, the start of every share link;
 - ``cache_dir``, ``cache_max_bytes``: where the solved tables are kept and how much they may
   take (:class:`TableSettings`, all the solver reads);
+- ``variant_memory_mb``: how much the solver's objects of house rules other than the presets'
+  may take in memory;
 - ``table_queue``, ``table_builds_per_client``: how many tables of new house rules may wait,
   and how many one client may have built an hour;
 - ``prebuild_tables``: build the presets' tables in the background at start;
@@ -94,6 +96,10 @@ class TableSettings(BaseSettings):
     cache_dir: str | None = None
     #: The most the solved tables on disk may take together; the least recently used go.
     cache_max_bytes: int = Field(default=500_000_000, ge=0)
+    #: The most the solver's objects per set of house rules (best bot, late distributions,
+    #: win bots) may take in memory, in MB; the least recently used go, the presets' never
+    #: (kniffel.solver.per_variant).
+    variant_memory_mb: int = Field(default=256, ge=1)
 
     @property
     def cache_folder(self) -> Path:
