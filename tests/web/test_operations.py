@@ -357,3 +357,37 @@ def test_serve_on_a_database_opened_read_only_is_one_line(tmp_path: Path) -> Non
     assert "Traceback" not in result.output and result.stdout == ""
     (line,) = result.stderr.splitlines()
     assert line.startswith(f"--db {url}: the database cannot be written")
+
+
+_BLAS_THREADS = """
+import ctypes, sys
+import uvicorn
+
+def report(*args, **kwargs):
+    import numpy
+    maps = [line.split()[-1] for line in open("/proc/self/maps") if "openblas" in line.lower()]
+    library = ctypes.CDLL(maps[0])
+    count = getattr(library, "scipy_openblas_get_num_threads64_", None)
+    print("blas", count() if count else "unknown")
+
+uvicorn.run = report
+from kniffel.cli import cli
+cli(["serve", "--db", sys.argv[1], "--port", "1"])
+"""
+
+
+def test_the_serving_process_runs_numpy_s_blas_on_one_thread(tmp_path: Path) -> None:
+    # A pool of BLAS threads at nice 0 worked off the background's reviews for minutes after
+    # the requests stopped (issue 33, item 5): in the serving process the pool is one thread,
+    # so the work runs in the thread that asked, at its priority.
+    environment = {k: v for k, v in os.environ.items() if not k.endswith("_NUM_THREADS")}
+    found = subprocess.run(
+        [sys.executable, "-c", _BLAS_THREADS, f"sqlite:///{tmp_path / 'k.db'}"],
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert found.returncode == 0, found.stderr
+    assert "blas 1" in found.stdout.splitlines(), found.stdout
