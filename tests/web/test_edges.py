@@ -136,3 +136,43 @@ def test_behind_a_public_https_address_its_origin_is_the_boards_own(tmp_path: Pa
         assert post("https://tafel.example") == 303
         assert post("http://tafel.example") == 403
         assert post("https://other.example") == 403
+
+
+def _slow_body(address: tuple[str, int]) -> socket.socket:
+    """A POST that announces a 1 MB body and sends one byte of it (issue 33, item 2)."""
+    sock = socket.create_connection(address, timeout=10)
+    sock.sendall(
+        b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        b"Content-Length: 1000000\r\n\r\n{"
+    )
+    return sock
+
+
+def test_a_body_that_does_not_arrive_in_time_is_cut_with_408(tmp_path: Path) -> None:
+    with Server(f"sqlite:///{tmp_path / 'k.db'}", body_timeout=1.0) as running:
+        address = ("127.0.0.1", int(running.ws_base.rsplit(":", 1)[1]))
+        with _slow_body(address) as slow:
+            slow.settimeout(60)
+            answer = b""
+            while chunk := slow.recv(4096):
+                answer += chunk
+        assert answer.startswith(b"HTTP/1.1 408 "), answer[:200]
+        assert b'"code":"request_timeout"' in answer
+        assert running.http.get("/api/games").json() == []  # nothing stored
+
+
+def test_a_slow_body_holds_no_turn_of_the_gate(tmp_path: Path) -> None:
+    # One turn, never given back early: a stalled body that held it would hold every read.
+    with Server(f"sqlite:///{tmp_path / 'k.db'}", max_active=1, body_timeout=60) as running:
+        running.app.state.turns.long_after = 3600
+        address = ("127.0.0.1", int(running.ws_base.rsplit(":", 1)[1]))
+        stalled = [_slow_body(address) for _ in range(3)]
+        try:
+            # The bodies' bytes are on their way (or in): none of them took a turn.
+            for _ in range(3):
+                assert running.http.get("/api/players").status_code == 200
+            game = running.new_game()  # a whole change goes through beside them
+            assert running.state(game)["version"] == 0
+        finally:
+            for sock in stalled:
+                sock.close()

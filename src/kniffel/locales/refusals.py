@@ -111,6 +111,7 @@ REFUSALS: dict[str, str] = {
     "method_not_allowed": N_("Diese Anfrage-Methode geht hier nicht"),
     "http_error": N_("Die Anfrage ging nicht (HTTP {status})"),
     "body_too_large": N_("Die Anfrage ist zu groß; höchstens {max} Bytes"),
+    "request_timeout": N_("Die Anfrage kam nicht rechtzeitig an; nichts gespeichert"),
     "cross_origin": N_(
         "Abgelehnt: Das Formular kam von einer anderen Seite; die Seite des Spiels öffnen"
     ),
