@@ -176,3 +176,30 @@ def test_a_slow_body_holds_no_turn_of_the_gate(tmp_path: Path) -> None:
         finally:
             for sock in stalled:
                 sock.close()
+
+
+def test_the_header_deadline_stands_in_front_of_uvicorn_and_subclasses_none_of_it() -> None:
+    # Issue 34: no subclass of a server's internals; the deadline is an asyncio protocol that
+    # hands each call on to the protocol uvicorn's "auto" setting names.
+    from kniffel.web.serving import HeaderDeadline
+
+    assert not [c for c in HeaderDeadline.__mro__ if c.__module__.startswith("uvicorn")]
+
+
+def test_after_a_request_with_a_body_a_half_sent_next_one_is_closed(server: Server) -> None:
+    address = ("127.0.0.1", int(server.ws_base.rsplit(":", 1)[1]))
+    body = b'{"variant": "kniffel", "players": ["Ann"]}'
+    with socket.create_connection(address, timeout=10) as kept:
+        kept.sendall(
+            b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body
+        )
+        kept.settimeout(30)
+        first = b""
+        while b'"key"' not in first:
+            chunk = kept.recv(4096)
+            assert chunk, "the first request was not answered"
+            first += chunk
+        assert first.startswith(b"HTTP/1.1 201 ")
+        kept.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        assert _closed_by_server(kept)
