@@ -85,6 +85,37 @@ def test_every_command_prints_names_without_raw_control_characters(
         assert "Eve\\x1b[2J\\x07" in result.stdout or "\\u202eevE" in result.stdout
 
 
+#: Characters that break a line for Python's ``str.splitlines`` (and for many terminals and
+#: viewers) besides LF, and the controls a table drew as nothing (issue 33, item 9).
+LINE_BREAKERS = ["Nel\x85Fake", "Fs\x1cGs\x1dRs\x1e", "Ls\u2028Ps\u2029", "Lf\nFake: 0"]
+SWALLOWED = ["Bel\x07Bs\x08", "Vt\x0bFf\x0c", "Cr\rTab\t"]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["analyse", "-"], ["chances", "-"], ["replay", "-"], ["advise", "--record", "-"]],
+    ids=" ".join,
+)
+@pytest.mark.parametrize(
+    "names", [LINE_BREAKERS[:2], LINE_BREAKERS[2:], SWALLOWED[:2], SWALLOWED[1:]]
+)
+def test_names_break_no_line_and_lose_no_character(
+    args: list[str], names: list[str], preset_tables: None
+) -> None:
+    result = CliRunner().invoke(cli, args, input=_two_turns(names))
+    assert result.exit_code == 0, result.output
+    # No line break but LF, no line more than with plain names, and every name shown whole,
+    # each character as an escape.
+    plain = CliRunner().invoke(cli, args, input=_two_turns(["Ann", "Ben"]))
+    assert result.stdout.splitlines() == result.stdout.split("\n")[:-1]
+    assert result.stdout.count("\n") == plain.stdout.count("\n")
+    assert _raw_controls(result.stdout) == []
+    shown = names[:1] if args[0] == "advise" else names  # advise names the player to move
+    for name in shown:
+        escaped = "".join(c if c.isalnum() or c in " :" else ascii(c)[1:-1] for c in name)
+        assert escaped in result.stdout
+
+
 def _strings(value: object) -> list[str]:
     """Every string in a JSON document, keys and values."""
     if isinstance(value, str):

@@ -13,12 +13,15 @@ The settings (``tests/test_docs.py`` checks that this list names every field of
 - ``max_body``: the largest request body taken, in bytes;
 - ``max_ws_message``: the largest message a live socket takes;
 - ``header_timeout``: seconds a request's line and headers may take;
+- ``body_timeout``, ``body_min_rate``: a request body's deadline and the rate that moves it on;
 - ``max_active``: requests served at once, changes first;
 - ``workers``: server processes (more than one needs PostgreSQL);
 - ``metrics``: Prometheus metrics at ``/metrics``;
 - ``public_url``: where phones reach the board, the start of every share link;
 - ``cache_dir``, ``cache_max_bytes``: where the solved tables are kept and how much they may
   take (:class:`TableSettings`, all the solver reads);
+- ``variant_memory_mb``: how much the solver's objects of house rules other than the presets'
+  may take in memory;
 - ``table_queue``, ``table_builds_per_client``: how many tables of new house rules may wait,
   and how many one client may have built an hour;
 - ``prebuild_tables``: build the presets' tables in the background at start;
@@ -94,6 +97,10 @@ class TableSettings(BaseSettings):
     cache_dir: str | None = None
     #: The most the solved tables on disk may take together; the least recently used go.
     cache_max_bytes: int = Field(default=500_000_000, ge=0)
+    #: The most the solver's objects per set of house rules (best bot, late distributions,
+    #: win bots) may take in memory, in MB; the least recently used go, the presets' never
+    #: (kniffel.solver.per_variant).
+    variant_memory_mb: int = Field(default=256, ge=1)
 
     @property
     def cache_folder(self) -> Path:
@@ -114,6 +121,10 @@ class Settings(TableSettings):
     max_ws_message: int = Field(default=DEFAULT_MAX_WS_MESSAGE, ge=64, le=1024 * 1024)
     #: Seconds a request's line and headers may take; then the connection is closed.
     header_timeout: float = Field(default=DEFAULT_HEADER_TIMEOUT, gt=0, le=3600)
+    #: Seconds a request body may take before it must arrive at ``body_min_rate``; then 408.
+    body_timeout: float = Field(default=10.0, gt=0, le=3600)
+    #: Bytes a second that move a body's deadline on (kniffel.web.middleware.body_deadline).
+    body_min_rate: int = Field(default=1024, ge=1)
     #: Requests served at once; more wait for their turn, changes first (0: no bound).
     max_active: int = Field(default=4, ge=0, le=10_000)
     #: Server processes (uvicorn workers); more than one needs PostgreSQL.

@@ -158,3 +158,34 @@ def test_games_waiting_for_tables_do_not_hide_an_older_ready_one(tmp_path: Path)
     assert olga.accuracy == pytest.approx(review(older.game).player("Olga").accuracy)
     assert all(r.accuracy is None for r in results.rows("nina"))
     store.close()
+
+
+def test_a_database_outage_is_one_warning_and_one_line_when_it_is_over(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # PostgreSQL stopped under the board: its review chore logged a 40-line traceback twice a
+    # second (issue 33, item 6). The chore meets the driver's error as it would.
+    from sqlalchemy import create_engine, text
+
+    gone = create_engine(f"sqlite:///file:{tmp_path / 'gone' / 'k.db'}?mode=ro&uri=true")
+    calls: list[int] = []
+
+    def chore() -> bool:
+        calls.append(1)
+        if 3 <= len(calls) <= 30:
+            with gone.connect() as connection:
+                connection.execute(text("SELECT 1"))
+        return False
+
+    background = Background([chore], poll=0.001, first=0, rest=0)
+    caplog.set_level("INFO", logger="kniffel.board.background")
+    background.start()
+    try:
+        _until(lambda: len(calls) > 40, seconds=60)
+    finally:
+        background.close()
+        gone.dispose()
+    lines = [r for r in caplog.records if r.name == "kniffel.board.background"]
+    assert [r.exc_info for r in lines] == [None, None], [r.getMessage() for r in lines]
+    assert "database unreachable" in lines[0].getMessage()
+    assert "answers again" in lines[1].getMessage()

@@ -136,3 +136,70 @@ def test_behind_a_public_https_address_its_origin_is_the_boards_own(tmp_path: Pa
         assert post("https://tafel.example") == 303
         assert post("http://tafel.example") == 403
         assert post("https://other.example") == 403
+
+
+def _slow_body(address: tuple[str, int]) -> socket.socket:
+    """A POST that announces a 1 MB body and sends one byte of it (issue 33, item 2)."""
+    sock = socket.create_connection(address, timeout=10)
+    sock.sendall(
+        b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        b"Content-Length: 1000000\r\n\r\n{"
+    )
+    return sock
+
+
+def test_a_body_that_does_not_arrive_in_time_is_cut_with_408(tmp_path: Path) -> None:
+    with Server(f"sqlite:///{tmp_path / 'k.db'}", body_timeout=1.0) as running:
+        address = ("127.0.0.1", int(running.ws_base.rsplit(":", 1)[1]))
+        with _slow_body(address) as slow:
+            slow.settimeout(60)
+            answer = b""
+            while chunk := slow.recv(4096):
+                answer += chunk
+        assert answer.startswith(b"HTTP/1.1 408 "), answer[:200]
+        assert b'"code":"request_timeout"' in answer
+        assert running.http.get("/api/games").json() == []  # nothing stored
+
+
+def test_a_slow_body_holds_no_turn_of_the_gate(tmp_path: Path) -> None:
+    # One turn, never given back early: a stalled body that held it would hold every read.
+    with Server(f"sqlite:///{tmp_path / 'k.db'}", max_active=1, body_timeout=60) as running:
+        running.app.state.turns.long_after = 3600
+        address = ("127.0.0.1", int(running.ws_base.rsplit(":", 1)[1]))
+        stalled = [_slow_body(address) for _ in range(3)]
+        try:
+            # The bodies' bytes are on their way (or in): none of them took a turn.
+            for _ in range(3):
+                assert running.http.get("/api/players").status_code == 200
+            game = running.new_game()  # a whole change goes through beside them
+            assert running.state(game)["version"] == 0
+        finally:
+            for sock in stalled:
+                sock.close()
+
+
+def test_the_header_deadline_stands_in_front_of_uvicorn_and_subclasses_none_of_it() -> None:
+    # Issue 34: no subclass of a server's internals; the deadline is an asyncio protocol that
+    # hands each call on to the protocol uvicorn's "auto" setting names.
+    from kniffel.web.serving import HeaderDeadline
+
+    assert not [c for c in HeaderDeadline.__mro__ if c.__module__.startswith("uvicorn")]
+
+
+def test_after_a_request_with_a_body_a_half_sent_next_one_is_closed(server: Server) -> None:
+    address = ("127.0.0.1", int(server.ws_base.rsplit(":", 1)[1]))
+    body = b'{"variant": "kniffel", "players": ["Ann"]}'
+    with socket.create_connection(address, timeout=10) as kept:
+        kept.sendall(
+            b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body
+        )
+        kept.settimeout(30)
+        first = b""
+        while b'"key"' not in first:
+            chunk = kept.recv(4096)
+            assert chunk, "the first request was not answered"
+            first += chunk
+        assert first.startswith(b"HTTP/1.1 201 ")
+        kept.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        assert _closed_by_server(kept)

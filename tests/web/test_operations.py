@@ -321,3 +321,73 @@ def test_a_database_outage_answers_503_with_retry_after_and_logs_one_line(
     lines = [r for r in caplog.records if r.levelno >= logging.WARNING]
     assert len(lines) == 1, [r.getMessage() for r in lines]
     assert "database unreachable" in lines[0].getMessage() and lines[0].exc_info is None
+
+
+def test_a_database_that_cannot_be_written_refuses_each_change_with_503_and_one_line(
+    db_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    # The file turned read-only under a running board (issue 33, item 7): reads go on, each
+    # change is refused with 503 and nothing stored, and the log says so once; the server lives.
+    app = create_app(Settings(db=db_url))
+    with TestClient(app, raise_server_exceptions=False) as client:
+        game = new_game(client)
+        store: GameStore = app.state.store
+        path = db_url.removeprefix("sqlite:///")
+        store.engine = create_engine(f"sqlite:///file:{path}?mode=ro&uri=true")
+        caplog.clear()
+        body = {"variant": "kniffel", "players": ["Ann", "Ben"]}
+        changes = [client.post("/api/games", json=body) for _ in range(2)]
+        changes.append(send(client, game, enter("Anna", "down.ones", "11123")))
+        for answer in changes:
+            assert answer.status_code == 503, answer.text
+            assert answer.json()["code"] == "database_unavailable"
+        assert client.get(f"/api/games/{game['id']}").status_code == 200
+        assert client.get("/healthz").status_code in (200, 503)
+    lines = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(lines) == 1, [r.getMessage() for r in lines]
+    assert "cannot be written" in lines[0].getMessage() and lines[0].exc_info is None
+
+
+def test_serve_on_a_database_opened_read_only_is_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "k.db"
+    GameStore.open(f"sqlite:///{path}").close()
+    url = f"sqlite:///file:{path}?mode=ro&uri=true"
+    result = CliRunner().invoke(cli, ["serve", "--db", url])
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output and result.stdout == ""
+    (line,) = result.stderr.splitlines()
+    assert line.startswith(f"--db {url}: the database cannot be written")
+
+
+_BLAS_THREADS = """
+import ctypes, sys
+import uvicorn
+
+def report(*args, **kwargs):
+    import numpy
+    maps = [line.split()[-1] for line in open("/proc/self/maps") if "openblas" in line.lower()]
+    library = ctypes.CDLL(maps[0])
+    count = getattr(library, "scipy_openblas_get_num_threads64_", None)
+    print("blas", count() if count else "unknown")
+
+uvicorn.run = report
+from kniffel.cli import cli
+cli(["serve", "--db", sys.argv[1], "--port", "1"])
+"""
+
+
+def test_the_serving_process_runs_numpy_s_blas_on_one_thread(tmp_path: Path) -> None:
+    # A pool of BLAS threads at nice 0 worked off the background's reviews for minutes after
+    # the requests stopped (issue 33, item 5): in the serving process the pool is one thread,
+    # so the work runs in the thread that asked, at its priority.
+    environment = {k: v for k, v in os.environ.items() if not k.endswith("_NUM_THREADS")}
+    found = subprocess.run(
+        [sys.executable, "-c", _BLAS_THREADS, f"sqlite:///{tmp_path / 'k.db'}"],
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert found.returncode == 0, found.stderr
+    assert "blas 1" in found.stdout.splitlines(), found.stdout

@@ -179,10 +179,12 @@ def test_two_servers_racing_never_store_two_events_with_one_number(
 
 
 def test_a_postgresql_outage_answers_503_once_logged_and_the_board_recovers(
-    caplog: pytest.LogCaptureFixture,
+    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The server stops (as in a restart): requests answer 503 with Retry-After, the log gets
-    one line, not a traceback per request; once it is back, the board answers again."""
+    one line, not a traceback per request, nor per look of the background chores (issue 33,
+    item 6: 60 tracebacks in 30 s); once it is back, the board answers again and the background
+    says so in one line."""
     import logging
     import os
     import subprocess
@@ -218,6 +220,7 @@ def test_a_postgresql_outage_answers_503_once_logged_and_the_board_recovers(
                 timeout=120,
             )
 
+        monkeypatch.setenv("KNIFFEL_BACKGROUND", "1")
         app = create_app(Settings(db=url))
         with TestClient(app, raise_server_exceptions=False) as client:
             game = new_game(client)
@@ -233,6 +236,7 @@ def test_a_postgresql_outage_answers_503_once_logged_and_the_board_recovers(
                 lines = [r for r in caplog.records if r.levelno >= logging.WARNING]
                 assert [r.name for r in lines if r.exc_info] == []
                 assert len([r for r in lines if r.name == "kniffel.web"]) == 1
+                _until_logged(caplog, "database unreachable")  # the background met it too
             finally:
                 pg_ctl("-o", options, "start")
             back = None
@@ -241,3 +245,20 @@ def test_a_postgresql_outage_answers_503_once_logged_and_the_board_recovers(
                 if back.status_code == 200:
                     break
             assert back is not None and back.status_code == 200, back.text
+            _until_logged(caplog, "database answers again")
+        background = [r for r in caplog.records if r.name == _BACKGROUND]
+        assert [r.exc_info for r in background] == [None, None], [r.msg for r in background]
+
+
+_BACKGROUND = "kniffel.board.background"
+
+
+def _until_logged(caplog: pytest.LogCaptureFixture, words: str, seconds: float = 60) -> None:
+    """Waits until the background thread has logged ``words`` (it looks every 2 s)."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    records = caplog.records
+    while not any(r.name == _BACKGROUND and words in r.getMessage() for r in records):
+        assert time.monotonic() < deadline, [r.getMessage() for r in caplog.records]
+        time.sleep(0.1)

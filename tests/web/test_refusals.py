@@ -337,7 +337,9 @@ UNSEEN = {
     "method_not_allowed": {},
     "http_error": {"status": 418},
     "game_not_found": {"game": "abc"},
+    "game_unreadable": {"game": "abc"},  # tests/web/test_upgrade.py meets it
     "body_too_large": {"max": 1000},
+    "request_timeout": {},  # tests/web/test_edges.py meets it
     "cross_origin": {},
     "name_character": {"name": "'A\\u200bB'", "character": "U+200B"},
     "name_too_long": {"max": 40, "got": 41},

@@ -147,3 +147,44 @@ def test_a_database_of_a_newer_release_is_refused_in_one_line(
         found = connection.execute(text("SELECT version_num FROM alembic_version")).scalar()
     assert found == "0099_later"
     engine.dispose()
+
+
+@pytest.mark.parametrize(
+    ("column", "value"),
+    [("variant", "kniffel_2099"), ("options", json.dumps({"laser_dice": True}))],
+)
+def test_a_game_of_a_newer_release_is_listed_as_unreadable(
+    db_url: str, column: str, value: str
+) -> None:
+    # During a rolling restart a newer process may store a variant or an option this release
+    # does not know (issue 33, item 8): the lists show it as such, and every other game as
+    # before; the game itself answers in plain words, never 400 for the reader's request.
+    from fastapi.testclient import TestClient
+
+    from kniffel.settings import Settings
+    from kniffel.web.app import create_app
+
+    body = {"variant": "kniffel", "players": ["Ann", "Ben"]}
+    with TestClient(create_app(Settings(db=db_url))) as client:
+        newer, older = (client.post("/api/games", json=body).json()["id"] for _ in range(2))
+    engine = create_engine(db_url)
+    with engine.begin() as connection:  # as a newer release would have stored it
+        connection.execute(
+            text(f"UPDATE games SET {column} = :v WHERE id = :id"), {"v": value, "id": newer}
+        )
+    engine.dispose()
+    with TestClient(create_app(Settings(db=db_url))) as client:
+        listed = client.get("/api/games")
+        assert listed.status_code == 200, listed.text
+        by_id = {game["id"]: game for game in listed.json()}
+        assert by_id[older]["readable"] is True and by_id[older]["unreadable"] is None
+        assert by_id[newer]["readable"] is False
+        assert "cannot read" in by_id[newer]["unreadable"]
+        page = client.get("/", headers={"Accept-Language": "en"})
+        assert page.status_code == 200, page.text
+        assert f"/g/{older}" in page.text and "This version of the board cannot read" in page.text
+        answer = client.get(f"/api/games/{newer}")
+        assert answer.status_code == 409 and answer.json()["code"] == "game_unreadable"
+        shown = client.get(f"/g/{newer}", headers={"Accept-Language": "en"})
+        assert shown.status_code == 409 and "cannot read" in shown.text
+        assert client.get(f"/api/games/{older}").status_code == 200

@@ -30,6 +30,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from kniffel.board.errors import BoardError
+from kniffel.board.outages import Outages, is_outage
 from kniffel.board.players.service import PlayerService
 from kniffel.board.reviews import ReviewService
 from kniffel.board.service import GameService, GameView
@@ -58,6 +59,9 @@ class Background:
         self.rest = rest  # seconds between two pieces of work: requests get the interpreter
         self._wake = threading.Event()
         self._stop = threading.Event()
+        #: A database outage is one warning and one line when it is over, not a traceback
+        #: per chore and look (docs/deploy.md, "Limits at the edge").
+        self._outages = Outages(_log, "the background waits for it")
         self._thread: threading.Thread | None = None
 
     def start(self) -> None:
@@ -84,14 +88,21 @@ class Background:
             os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
         self._stop.wait(self.first)
         while not self._stop.is_set():
-            busy = False
+            busy = down = False
             for chore in self.chores:
                 if self._stop.is_set():
                     return
                 try:
                     busy = chore() or busy
-                except Exception:  # a chore must never end the thread (it logs and waits)
-                    _log.exception("background chore %r failed", chore)
+                except Exception as error:  # a chore must never end the thread (it logs, waits)
+                    if not is_outage(error):
+                        _log.exception("background chore %r failed", chore)
+                        continue
+                    self._outages.seen(error)
+                    busy, down = False, True
+                    break  # the other chores meet the same database: all wait for it
+            if not down:
+                self._outages.back()  # a whole round without an outage: it is over
             if busy:
                 self._stop.wait(self.rest)
             else:

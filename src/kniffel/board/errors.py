@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["BoardError", "Conflict", "Forbidden", "GameNotFound"]
+__all__ = ["BoardError", "Conflict", "Forbidden", "GameNotFound", "GameUnreadable"]
 
 
 class BoardError(ValueError):
@@ -31,6 +31,24 @@ class GameNotFound(BoardError):
     def __init__(self, game_id: str) -> None:
         self.game_id = game_id
         super().__init__(f"there is no game {game_id!r}", game=game_id)
+
+
+class GameUnreadable(BoardError):
+    """A stored game this release cannot read: its variant, an option or an event is of a newer
+    release (during a rolling restart, docs/deploy.md §7). Nothing is wrong with the request,
+    and the game stays stored as it is for the release that wrote it."""
+
+    status = 409
+    default_code = "game_unreadable"
+
+    def __init__(self, game_id: str, reason: str) -> None:
+        self.game_id = game_id
+        self.reason = reason
+        super().__init__(
+            f"this version of the board cannot read game {game_id!r} ({reason}); "
+            "a newer version stored it",
+            game=game_id,
+        )
 
 
 class Forbidden(BoardError):

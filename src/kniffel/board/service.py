@@ -25,12 +25,13 @@ from typing import Any, NamedTuple, Protocol
 from anyio import to_thread
 
 from kniffel.board import limits
-from kniffel.board.errors import BoardError, Conflict, Forbidden, GameNotFound
+from kniffel.board.errors import BoardError, Conflict, Forbidden, GameNotFound, GameUnreadable
 from kniffel.board.evening import Evening, tally
 from kniffel.board.hub import Hub
 from kniffel.board.views import GameSummary, GameView, Preview
 from kniffel.record import (
     Record,
+    RecordError,
     event_from_json,
     event_to_json,
     loads,
@@ -46,6 +47,7 @@ from kniffel.rules import (
     Game,
     IllegalMoveError,
     InvalidDiceError,
+    KniffelError,
     Roll,
     Undo,
     get_variant,
@@ -386,25 +388,9 @@ class GameService:
         return version
 
     def list_games(self, finished: bool | None = None, limit: int = 200) -> list[GameSummary]:
-        """Games most recently changed first (without keys), from the summary columns."""
-        return [
-            GameSummary(
-                id=s.id,
-                variant=s.variant,
-                players=s.players,
-                dice_mode=s.dice_mode,
-                bots=s.bots,
-                created_at=s.created_at,
-                updated_at=s.updated_at,
-                version=s.version,
-                finished=s.finished,
-                turns=s.turns,
-                rounds=turns_of(get_variant(s.variant, s.options)),
-                totals=s.totals,
-                winners=s.winners,
-            )
-            for s in self.store.summaries(finished, limit)
-        ]
+        """Games most recently changed first (without keys), from the summary columns; a game
+        this release cannot read (a newer one's variant or option) is listed as such."""
+        return [_summary(s) for s in self.store.summaries(finished, limit)]
 
     def export_record(self, game_id: str) -> dict[str, Any]:
         """The game as a ``kniffel-record/1`` document (every event, undos included)."""
@@ -668,11 +654,16 @@ class GameService:
 
     @staticmethod
     def _replay(stored: StoredGame, game: Game | None = None) -> Game:
-        """``stored``'s events applied to ``game`` (a new game when ``None``)."""
-        return replay(
-            Record(stored.variant, stored.players, stored.options, stored.events),
-            game,
-        )
+        """``stored``'s events applied to ``game`` (a new game when ``None``);
+        :class:`GameUnreadable` when they are not this release's to read (a newer release's
+        variant, option or event: stored events were legal when they were stored)."""
+        try:
+            return replay(
+                Record(stored.variant, stored.players, stored.options, stored.events),
+                game,
+            )
+        except (KniffelError, RecordError) as exc:
+            raise GameUnreadable(stored.id, str(exc)) from exc
 
     @staticmethod
     def _view(stored: StoredGame, cached: CachedReplay) -> GameView:
@@ -690,6 +681,30 @@ class GameService:
             game=game,
             events=cached.events,
         )
+
+
+def _summary(stored: StoredGame) -> GameSummary:
+    """A game for lists, from its summary columns (nothing replayed)."""
+    try:
+        rounds, unreadable = turns_of(get_variant(stored.variant, stored.options)), None
+    except KniffelError as exc:  # a newer release's variant or option (docs/deploy.md §7)
+        rounds, unreadable = 0, f"this version of the board cannot read this game ({exc})"
+    return GameSummary(
+        id=stored.id,
+        variant=stored.variant,
+        players=stored.players,
+        dice_mode=stored.dice_mode,
+        bots=stored.bots,
+        created_at=stored.created_at,
+        updated_at=stored.updated_at,
+        version=stored.version,
+        finished=stored.finished,
+        turns=stored.turns,
+        rounds=rounds,
+        totals=stored.totals,
+        winners=stored.winners,
+        unreadable=unreadable,
+    )
 
 
 class _Pending(NamedTuple):

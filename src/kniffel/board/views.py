@@ -30,6 +30,13 @@ class GameSummary:
     rounds: int = 0
     totals: tuple[int, ...] = ()
     winners: tuple[str, ...] = ()
+    #: Why this release cannot read the game (a variant or option of a newer release), in plain
+    #: words; ``None`` for a game it reads.
+    unreadable: str | None = None
+
+    @property
+    def readable(self) -> bool:
+        return self.unreadable is None
 
 
 @dataclass(frozen=True, slots=True)

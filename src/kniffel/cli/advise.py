@@ -176,7 +176,8 @@ def _render(result: dict[str, Any]) -> str:
         else (f"dice {result['dice']} after roll {result['roll']}")
     )
     lines = [
-        f"{result['variant']}: {result['player']}, {result['total']} points, {dice}",
+        f"{result['variant']}: {terminal_safe(result['player'], lines=False)}, "
+        f"{result['total']} points, {dice}",
         f"{'values' if result['source'] == 'heuristic' else 'expected final totals'} ({how}):",
     ]
     best = result["choices"][0]["expected"]

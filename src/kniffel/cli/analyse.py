@@ -148,12 +148,16 @@ def render_review(result: Review) -> str:
     lines.append("")
     costliest = result.costliest()
     lines.append("costliest decisions" if costliest else "no costly decisions")
-    lines.extend(f"{i}. {describe(d, label=label)}" for i, d in enumerate(costliest, start=1))
+    lines.extend(
+        f"{i}. {terminal_safe(describe(d, label=label), lines=False)}"
+        for i, d in enumerate(costliest, start=1)
+    )
     if result.unrated:
         lines.append("")
         lines.append("not rated (points entered without dice)")
         lines.extend(
-            f"event {u.event}: {u.player}, turn {u.turn}, {_cell(u.cell, variant)} ({u.points})"
+            f"event {u.event}: {terminal_safe(u.player, lines=False)}, turn {u.turn}, "
+            f"{_cell(u.cell, variant)} ({u.points})"
             for u in result.unrated
         )
     return "\n".join(lines)

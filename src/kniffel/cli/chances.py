@@ -111,7 +111,7 @@ def render_series(series: Series) -> str:
     lines.append(table(head, rows, right={i for i in range(len(head)) if i != 1}))
     lines.append("")
     if series.winners:
-        lines.append("winner: " + ", ".join(series.winners))
+        lines.append("winner: " + ", ".join(terminal_safe(n, lines=False) for n in series.winners))
     else:
         lines.append("the game is not finished")
     return "\n".join(lines)

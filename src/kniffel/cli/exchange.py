@@ -20,6 +20,7 @@ from kniffel.board.errors import BoardError
 from kniffel.board.hub import LocalHub
 from kniffel.board.players.exchange import games_csv, players_csv
 from kniffel.board.service import GameService
+from kniffel.cli.output import terminal_safe
 from kniffel.record import RecordError
 from kniffel.settings import Settings
 from kniffel.store import GameStore, ResultStore
@@ -108,10 +109,12 @@ def import_command(directory: Path, db: str | None) -> None:
             try:
                 service.import_record(path.read_bytes())
             except (RecordError, BoardError) as exc:
-                click.echo(f"{path.name}: refused: {exc}", err=True)
+                # One line each, whatever the file's name or a record's names hold.
+                click.echo(terminal_safe(f"{path.name}: refused: {exc}", lines=False), err=True)
                 refused += 1
             except (OSError, UnicodeDecodeError) as exc:
-                click.echo(f"{path.name}: refused: cannot read it ({exc})", err=True)
+                line = f"{path.name}: refused: cannot read it ({exc})"
+                click.echo(terminal_safe(line, lines=False), err=True)
                 refused += 1
             else:
                 stored += 1

@@ -74,19 +74,23 @@ def options_line(options: Mapping[str, object]) -> str:
     return " ".join(f"{key}={plain(value)}" for key, value in options.items())
 
 
-def terminal_safe(text: str, *, json: bool = False) -> str:
+def terminal_safe(text: str, *, json: bool = False, lines: bool = True) -> str:
     r"""``text`` with every control or invisible character written as an escape (``\x1b``,
-    ``\u202e``); line breaks stay. With ``json=True`` the escapes are JSON's (``\u001b``), so
-    a JSON document stays valid and means the same.
+    ``\u202e``); line feeds stay (``lines=False``: they too are escapes, for a name or a table
+    cell, which is one line). With ``json=True`` the escapes are JSON's (``\u001b``), so
+    a JSON document stays valid and means the same. Every other line break (CR, VT, FF, FS, GS,
+    RS, NEL, U+2028, U+2029) is always an escape: the printed lines are the text's LFs alone.
 
     >>> terminal_safe("Eve\x1b[2J: 12 Punkte\nBen")
     'Eve\\x1b[2J: 12 Punkte\nBen'
+    >>> terminal_safe("Eve\nBen\x85", lines=False)
+    'Eve\\nBen\\x85'
     >>> terminal_safe('{"name": "\u202eEve"}', json=True)
     '{"name": "\\u202eEve"}'
     """
     out = []
     for char in text:
-        if char == "\n" or unicodedata.category(char) not in _HIDDEN:
+        if (char == "\n" and lines) or (char != "\n" and unicodedata.category(char) not in _HIDDEN):
             out.append(char)
         elif json:
             units = char.encode("utf-16-be", "surrogatepass")

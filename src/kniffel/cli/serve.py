@@ -93,6 +93,7 @@ def serve_command(
     postgresql+psycopg://user:password@host/db. SIGTERM finishes the requests
     in flight and closes live sockets with code 1012, so clients reconnect.
     """
+    limit_library_threads()  # before anything imports numpy
     # Imported here so that ``kniffel replay`` does not load the web stack.
     import uvicorn
     from pydantic import ValidationError
@@ -164,6 +165,23 @@ def serve_command(
         workers=settings.workers,
         **common,
     )
+
+
+#: The math libraries' thread pools (OpenBLAS, OpenMP, MKL), read once when numpy loads them.
+LIBRARY_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+def limit_library_threads() -> None:
+    """One thread in each math library's pool, unless the environment names another number.
+
+    numpy's BLAS otherwise starts a pool of a thread per core when it loads, at the priority of
+    the thread that loaded it, and hands its work to the pool: a background review at nice 10
+    then ran its matrix work at nice 0 for minutes after the requests were answered (issue 33,
+    item 5). With one thread the work runs in the thread that asked for it, at its priority
+    (docs/deploy.md, "Limits"). Set here, before numpy is imported; worker processes inherit it.
+    """
+    for name in LIBRARY_THREADS:
+        os.environ.setdefault(name, "1")
 
 
 def _local_host(host: str) -> str:
@@ -270,14 +288,19 @@ def _check_opens(url: str) -> None:
     from kniffel.store import GameStore
     from kniffel.store.database import NewerSchema
 
+    shown = url if "@" not in url else "the --db URL"
+    doing = "opened"
     try:
-        GameStore.open(url).close()
+        store = GameStore.open(url)
+        try:
+            doing = "written"  # a read-only database fails here, not at the first change
+            store.check_writable()
+        finally:
+            store.close()
     except NewerSchema as error:
-        shown = url if "@" not in url else "the --db URL"
         click.echo(f"--db {shown}: {error}", err=True)
         raise SystemExit(2) from None
     except (exc.SQLAlchemyError, OSError) as error:
-        shown = url if "@" not in url else "the --db URL"
         reason = str(getattr(error, "orig", None) or error).strip().splitlines()[0]
-        click.echo(f"--db {shown}: the database cannot be opened ({reason})", err=True)
+        click.echo(f"--db {shown}: the database cannot be {doing} ({reason})", err=True)
         raise SystemExit(2) from None

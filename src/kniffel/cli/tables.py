@@ -21,6 +21,8 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
+from kniffel.cli.output import terminal_safe
+
 __all__ = ["table"]
 
 #: Wide enough that rich never wraps or cuts a cell: the commands' tables are made to fit.
@@ -58,13 +60,17 @@ def table(
     columns = len(head) if head is not None else max((len(r) for r in rows), default=0)
     for i in range(columns):
         grid.add_column(
-            head[i] if head is not None else "",
+            terminal_safe(head[i], lines=False) if head is not None else "",
             justify="right" if i in right else "left",
             no_wrap=True,
             min_width=(min_width or {}).get(i),
         )
     for i, row in enumerate(rows):
-        grid.add_row(*row, end_section=framed and i + 1 in rules)
+        # A cell is one line, all of it shown: rich would drop a control (BEL, TAB, CR) and
+        # the lines are split where any line break stands (NEL, U+2028), so a name in a cell
+        # could forge a row of its own (issue 33). Escapes are printable ASCII.
+        cells = (terminal_safe(cell, lines=False) for cell in row)
+        grid.add_row(*cells, end_section=framed and i + 1 in rules)
     out = io.StringIO()
     console = Console(
         file=out,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from kniffel.cli.output import terminal_safe
 from kniffel.cli.tables import table
 from kniffel.locales import N_, Translator
 from kniffel.rules import Cell, Game
@@ -62,22 +63,24 @@ def render_game(game: Game, t: Translator | None = None) -> str:
     ``t`` speaks another language)."""
     t = (t or Translator()).for_variant(game.variant)
     out = [f"{t.t(game.variant.label)} ({game.variant.name})"]
+    # A name is one line whatever it holds (a line feed in a record's name too).
+    players = [terminal_safe(name, lines=False) for name in game.players]
     to_move = game.current_player()
-    for i, name in enumerate(game.players):
+    for i, name in enumerate(players):
         marker = "  ← " + t.t("am Zug") if i == to_move else ""
         out.append("")
         out.append(t.t("{name}: {total} Punkte", name=name, total=game.total(i)) + marker)
         out.append(render_sheet(game, i, t))
     out.append("")
     if to_move is None:
-        names = ", ".join(game.winners())
+        names = ", ".join(terminal_safe(name, lines=False) for name in game.winners())
         if len(game.winners()) == 1:
             out.append(t.t("Spiel beendet. Gewinner: {names}", names=names))
         else:
             out.append(t.t("Spiel beendet. Gewinner (Gleichstand): {names}", names=names))
     else:
         pending = game.pending(to_move)
-        name = game.players[to_move]
+        name = players[to_move]
         if pending is None:
             out.append(t.t("Am Zug: {name} (Wurf {rolls} von 3)", name=name, rolls=0))
         else:

@@ -114,6 +114,7 @@ REFUSALS: dict[str, str] = {
     "method_not_allowed": N_("Diese Anfrage-Methode geht hier nicht"),
     "http_error": N_("Die Anfrage ging nicht (HTTP {status})"),
     "body_too_large": N_("Die Anfrage ist zu groß; höchstens {max} Bytes"),
+    "request_timeout": N_("Die Anfrage kam nicht rechtzeitig an; nichts gespeichert"),
     "cross_origin": N_(
         "Abgelehnt: Das Formular kam von einer anderen Seite; die Seite des Spiels öffnen"
     ),
@@ -128,6 +129,9 @@ REFUSALS: dict[str, str] = {
     "kniffel_bonus_range": N_("Der Kniffel-Bonus ist 0 bis {max} Punkte, nicht {got}"),
     "game_not_found": N_("Spiel nicht gefunden"),
     "revanche_unfinished": N_("Eine Revanche gibt es erst, wenn das Spiel beendet ist"),
+    "game_unreadable": N_(
+        "Diese Version der Tafel kann dieses Spiel nicht lesen; eine neuere Version hat es angelegt"
+    ),
     "key_missing": N_("Ändern geht nur mit dem Schlüssel des Spiels (dem geteilten Link)"),
     "key_wrong": N_("Der Schlüssel passt nicht zu diesem Spiel"),
     "watch_only": N_("Dieses Gerät darf nur zusehen"),

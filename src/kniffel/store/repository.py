@@ -277,6 +277,14 @@ class GameStore:
             return False
         return True
 
+    def check_writable(self) -> None:
+        """Raise the database's error when it cannot be written now (opened read-only, a
+        read-only file, a read-only PostgreSQL role or standby): a write that changes nothing,
+        rolled back."""
+        with self.engine.connect() as connection, connection.begin() as transaction:
+            connection.execute(text("UPDATE alembic_version SET version_num = version_num"))
+            transaction.rollback()
+
     def create(
         self,
         game: NewGame,

@@ -25,6 +25,7 @@ from kniffel.kept import Kept
 from kniffel.settings import Settings
 from kniffel.web.api import advice, api, chances, health, live, tables
 from kniffel.web.middleware import access_log, outage
+from kniffel.web.middleware.body_deadline import BodyDeadline
 from kniffel.web.middleware.body_limit import BodyLimit
 from kniffel.web.middleware.changes_first import ChangesFirst, Turns
 from kniffel.web.middleware.errors import COMMON_ERRORS, document_errors, install_error_handlers
@@ -160,6 +161,13 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
     # Outermost: a request that waits for its turn has cost nothing yet (docs/decisions.md).
     app.state.turns = Turns(settings.max_active)
     app.add_middleware(ChangesFirst, turns=app.state.turns)
+    # Before the turns: a body is in (or cut, 408) before its request takes one (issue 33).
+    app.add_middleware(
+        BodyDeadline,
+        limit=settings.max_body,
+        seconds=settings.body_timeout,
+        min_rate=settings.body_min_rate,
+    )
     app.include_router(health.router)
     if settings.metrics:
         from kniffel.web.middleware.metrics import install_metrics

@@ -9,6 +9,12 @@ serve it for real (docs/deploy.md, "Limits at the edge").
   opening, else the connection is closed. uvicorn has no such deadline (its keep-alive timeout
   starts only after an answer), so a half-sent request held its connection open for as long as
   the client liked.
+- **Bodies in time**: :mod:`kniffel.web.middleware.body_deadline`, an ASGI middleware.
+
+:class:`HeaderDeadline` is an ``asyncio.Protocol`` in front of uvicorn's own HTTP protocol (the
+one its ``http="auto"`` setting names), built on what asyncio defines alone: it hands every call
+on and watches the bytes for the end of each request's head, so it needs nothing of the
+server's internals (no subclass of them, issue 34).
 """
 
 from __future__ import annotations
@@ -17,54 +23,121 @@ import asyncio
 import os
 from typing import Any
 
-from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.config import HTTP_PROTOCOLS
+from uvicorn.importer import import_from_string
 
 from kniffel.settings import DEFAULT_HEADER_TIMEOUT, Settings
 
 __all__ = ["FromEnvironment", "HeaderDeadline", "deadline_protocol", "uvicorn_options"]
 
+#: The end of a request's head (RFC 9112: CRLF CRLF).
+_HEAD_END = b"\r\n\r\n"
+#: A head longer than this is the server's to refuse; the deadline stops looking.
+_HEAD_MAX = 64 * 1024
 
-class HeaderDeadline(HttpToolsProtocol):
-    """uvicorn's HTTP protocol with a deadline for a request's headers."""
+
+class HeaderDeadline(asyncio.Protocol):
+    """uvicorn's HTTP protocol behind a deadline for each request's head.
+
+    It follows the requests on the connection from their bytes: a head ends at CRLF CRLF, and
+    a body of ``Content-Length`` bytes follows it; the first byte after that starts the next
+    request and its deadline. A chunked body's end is not looked for: its deadline is the
+    body's (``kniffel.web.middleware.body_deadline``), and the connection's later requests
+    are then left to uvicorn's own limits.
+    """
 
     #: Seconds from a request's first byte (or the connection's opening) to its last header.
     seconds: float = DEFAULT_HEADER_TIMEOUT
+    #: uvicorn's HTTP protocol (httptools where installed, else h11).
+    inner: type[asyncio.Protocol] = import_from_string(HTTP_PROTOCOLS["auto"])
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._header_deadline: asyncio.TimerHandle | None = None
+        self._protocol: Any = self.inner(*args, **kwargs)
+        self._transport: asyncio.BaseTransport | None = None
+        self._deadline: asyncio.TimerHandle | None = None
+        self._head = bytearray()  # the head read so far
+        self._body = 0  # bytes of the current body still to come
+        self._following = True  # False after a chunked body: the requests are no longer followed
 
-    def _arm_header_deadline(self) -> None:
-        if self._header_deadline is None:
-            self._header_deadline = self.loop.call_later(self.seconds, self._headers_too_late)
+    # What asyncio calls, handed on.
 
-    def _disarm_header_deadline(self) -> None:
-        if self._header_deadline is not None:
-            self._header_deadline.cancel()
-            self._header_deadline = None
-
-    def _headers_too_late(self) -> None:
-        self._header_deadline = None
-        if not self.transport.is_closing():
-            self.transport.close()
-
-    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        super().connection_made(transport)
-        self._arm_header_deadline()
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self._transport = transport
+        self._protocol.connection_made(transport)
+        self._arm()
 
     def data_received(self, data: bytes) -> None:
-        # Between requests (none yet, or the last one answered) these bytes start a new one.
-        if self.cycle is None or self.cycle.response_complete:
-            self._arm_header_deadline()
-        super().data_received(data)
+        if self._following:
+            self._follow(data)
+        self._protocol.data_received(data)
 
-    def on_headers_complete(self) -> None:
-        self._disarm_header_deadline()
-        super().on_headers_complete()
+    def eof_received(self) -> bool | None:
+        result: bool | None = self._protocol.eof_received()
+        return result
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self._disarm_header_deadline()
-        super().connection_lost(exc)
+        self._disarm()
+        self._protocol.connection_lost(exc)
+
+    def pause_writing(self) -> None:
+        self._protocol.pause_writing()
+
+    def resume_writing(self) -> None:
+        self._protocol.resume_writing()
+
+    # The deadline.
+
+    def _follow(self, data: bytes) -> None:
+        view = memoryview(data)
+        while view and self._following:
+            if self._body:  # the current request's body
+                taken = min(self._body, len(view))
+                self._body -= taken
+                view = view[taken:]
+                continue
+            if not self._head:
+                self._arm()  # a new request's first byte (none armed yet after a body)
+            before = len(self._head)
+            self._head += view
+            end = self._head.find(_HEAD_END, max(0, before - 3))
+            if end < 0:
+                if len(self._head) > _HEAD_MAX:
+                    self._stop_following()
+                return
+            self._disarm()
+            head = bytes(self._head[: end + len(_HEAD_END)])
+            view = view[len(head) - before :]
+            self._head.clear()
+            self._start_body(head)
+
+    def _start_body(self, head: bytes) -> None:
+        for line in head.split(b"\r\n")[1:]:
+            name, _, value = line.partition(b":")
+            name = name.strip().lower()
+            if name == b"content-length" and value.strip().isdigit():
+                self._body = int(value.strip())
+            elif name == b"transfer-encoding" or name == b"upgrade":
+                self._stop_following()  # a chunked body, or another protocol from here on
+
+    def _stop_following(self) -> None:
+        self._following = False
+        self._disarm()
+        self._head.clear()
+
+    def _arm(self) -> None:
+        if self._deadline is None:
+            loop = asyncio.get_running_loop()
+            self._deadline = loop.call_later(self.seconds, self._too_late)
+
+    def _disarm(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+
+    def _too_late(self) -> None:
+        self._deadline = None
+        if self._transport is not None and not self._transport.is_closing():
+            self._transport.close()
 
 
 def _environment_seconds() -> float:

@@ -16,13 +16,13 @@ turn (dice rolled but not yet entered are not counted):
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
 
 import numpy as np
 import numpy.typing as npt
 
 from kniffel.rules import Game, Variant
 from kniffel.solver.exact.turn import turn_value
+from kniffel.solver.per_variant import per_variant
 from kniffel.solver.play.bots import Roller, ValueBot, make_bot
 from kniffel.solver.play.sheets import SheetBatch
 from kniffel.solver.play.simulate import faces_roller
@@ -40,7 +40,7 @@ IntArray = npt.NDArray[np.int64]
 Array = npt.NDArray[np.float64]
 
 
-@cache
+@per_variant
 def best_bot(variant: Variant) -> ValueBot:
     """The ``best`` bot of ``variant``, built once (it loads the solved tables)."""
     bot = make_bot("best", variant)

@@ -21,7 +21,6 @@ a solved one (its reachable states) cost nothing more.
 from __future__ import annotations
 
 import threading
-from functools import cache
 
 import numpy as np
 import numpy.typing as npt
@@ -30,6 +29,7 @@ from kniffel.rules import UPPER_BONUS_THRESHOLD, Game, Row, Variant, rows_for
 from kniffel.solver.chances.distribution import best_bot
 from kniffel.solver.chances.finals import LateFinals
 from kniffel.solver.chances.finals_table import stored_finals
+from kniffel.solver.per_variant import per_variant
 from kniffel.solver.play.sheets import SheetBatch
 
 __all__ = ["EXACT_STATES", "exact_finals", "reachable_states", "shared_finals"]
@@ -43,7 +43,7 @@ EXACT_STATES = 300
 _LOCK = threading.Lock()
 
 
-@cache
+@per_variant
 def shared_finals(variant: Variant) -> LateFinals:
     """The process's solver of late distributions for ``variant`` (one-column variants)."""
     return LateFinals(variant, best_bot(variant), limit=400_000)

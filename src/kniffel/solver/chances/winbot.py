@@ -39,7 +39,6 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
 import numpy as np
@@ -66,6 +65,7 @@ from kniffel.solver.chances.finals_table import FinalsTable, TableFinals, stored
 from kniffel.solver.chances.win import normal_cdf
 from kniffel.solver.exact.dice_tables import KEEPS, ROLL_INDEX, ROLL_KEEPS
 from kniffel.solver.exact.turn import keep_values, turn_value
+from kniffel.solver.per_variant import per_variant
 from kniffel.solver.play.bots import ValueBot
 from kniffel.solver.play.sheets import Entries, SheetBatch
 
@@ -231,13 +231,13 @@ def _clipped(value: Array) -> Array:
 _SHARED = threading.Lock()
 
 
-@cache
+@per_variant
 def _late_win_bot(variant: Variant) -> WinBot:
     """One win bot per variant for the Tipp: it keeps the distributions it solved."""
     return WinBot(variant)
 
 
-@cache
+@per_variant
 def _table_win_bot(variant: Variant, table: FinalsTable) -> WinBot:
     """With the variant's finals table every position is late: every distribution is there."""
     return WinBot(variant, late=len(rows_for(variant.options)), table=table)

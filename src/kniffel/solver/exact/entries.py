@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import cache
 
 import numpy as np
 import numpy.typing as npt
@@ -23,6 +22,7 @@ from kniffel.rules import Options, Row, bonus_on_entry, extra_kniffel_bonus, jok
 from kniffel.solver.exact.dice_tables import ROLL_INDEX, ROLLS
 from kniffel.solver.exact.roll_scores import joker_arrays, joker_matters, raw_scores, zero_array
 from kniffel.solver.exact.sheet_space import UPPER_CAP, SheetSpace, SheetState, StateBatch
+from kniffel.solver.per_variant import per_variant
 
 __all__ = ["KNIFFEL_ROLLS", "entry_values", "final_values", "row_values"]
 
@@ -47,7 +47,7 @@ class _Scores:
     nonzero: _Index  # (rows, 252): 1 where the ordinary points are above 0
 
 
-@cache
+@per_variant
 def _scores(options: Options) -> _Scores:
     raw = raw_scores(options).astype(float)
     return _Scores(raw, (raw > 0).astype(np.intp))
@@ -183,7 +183,7 @@ def row_values(
         yield worth
 
 
-@cache
+@per_variant
 def _positive_rolls(options: Options) -> tuple[_Index | None, ...]:
     """Per row: the rolls other than Kniffels that score above 0 (``None``: every roll does)."""
     scores = _scores(options)

@@ -27,6 +27,7 @@ from kniffel.rules import (
     zero_table,
 )
 from kniffel.solver.exact.dice_tables import ROLLS
+from kniffel.solver.per_variant import per_variant
 
 __all__ = [
     "IS_KNIFFEL",
@@ -50,7 +51,7 @@ KNIFFEL_FACE: npt.NDArray[np.int64] = np.array(
 )
 
 
-@cache
+@per_variant
 def raw_scores(options: Options) -> npt.NDArray[np.int64]:
     """``raw_scores(o)[i, r]``: ``ROLLS[r]`` in ``rows_for(o)[i]``, without any joker."""
     table = np.array(

@@ -29,7 +29,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Protocol
 
 import numpy as np
@@ -62,6 +61,7 @@ from kniffel.rules import (
     sum2_product,
 )
 from kniffel.solver.exact.dice_tables import KEEPS, P_FIRST, P_KEEP, ROLL_INDEX, ROLL_KEEPS, ROLLS
+from kniffel.solver.per_variant import per_variant
 
 __all__ = [
     "FAMILY_BOTS",
@@ -87,7 +87,7 @@ _DIGITS = 9
 Cells = Sequence[int | None]
 
 
-@cache
+@per_variant
 def score_table(options: Options) -> Array:
     """``[row, roll number − 1, roll]``: what each roll scores in each row (``sheet_score``)."""
     rows = rows_for(options)
@@ -159,7 +159,7 @@ class RowExpectation:
     variance: float
 
 
-@cache
+@per_variant
 def row_expectations(options: Options, first_roll_only: bool) -> tuple[RowExpectation, ...]:
     """Per row: the expected score of a turn that plays for that row alone (Min: the lowest
     expected sum), with only the first roll when ``first_roll_only``."""

@@ -17,7 +17,7 @@ cell) and one per row of each free column.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache, cached_property
+from functools import cached_property
 
 import numpy as np
 import numpy.typing as npt
@@ -46,6 +46,7 @@ from kniffel.solver.exact.roll_scores import (
     row_faces,
     zero_array,
 )
+from kniffel.solver.per_variant import per_variant
 
 __all__ = ["Entries", "SheetBatch", "SlotLayout"]
 
@@ -310,6 +311,6 @@ class SheetBatch:
         self.fifty[games, column] |= holds_fifty(row == kniffel_row, points)
 
 
-@cache
+@per_variant
 def _scores32(options: Options) -> npt.NDArray[np.int32]:
     return raw_scores(options).astype(np.int32)

@@ -289,6 +289,14 @@ class GameSummaryOut(BaseModel):
     turns: int = Field(description="cells filled so far, all players together")
     totals: list[int] = Field(description="every player's total, in seat order")
     winners: list[str] = Field(description="the winners once the game is finished, else empty")
+    readable: bool = Field(
+        description="false for a game this release cannot read: a newer release stored it "
+        "with a variant or option this one does not know (during a rolling restart); the game "
+        "itself answers 409 game_unreadable here"
+    )
+    unreadable: str | None = Field(
+        description="why this release cannot read the game, in plain words; null when it can"
+    )
 
 
 class GameState(BaseModel):

@@ -11,13 +11,12 @@ starts: the next one only after :data:`QUIET_SECONDS` without such an error.
 from __future__ import annotations
 
 import logging
-import threading
-import time
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from sqlalchemy import exc, make_url
 
+from kniffel.board.outages import QUIET_SECONDS, Outages, is_outage
 from kniffel.web.middleware.errors import error_response
 
 __all__ = ["CODE", "QUIET_SECONDS", "RETRY_AFTER", "install"]
@@ -25,44 +24,17 @@ __all__ = ["CODE", "QUIET_SECONDS", "RETRY_AFTER", "install"]
 CODE = "database_unavailable"
 #: Seconds a client is asked to wait before it tries again.
 RETRY_AFTER = 5
-#: Seconds without a database error after which the next one starts a new outage (and logs).
-QUIET_SECONDS = 30.0
 _LOG = logging.getLogger("kniffel.web")
 _MESSAGE = "the database cannot be reached just now; nothing was stored, try again in a moment"
-
-
-def _is_outage(error: exc.DBAPIError) -> bool:
-    """A connection that failed or went away, not a wrong statement (that stays a bug)."""
-    return isinstance(error, exc.OperationalError | exc.InterfaceError) or bool(
-        error.connection_invalidated
-    )
-
-
-class _Outages:
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._last: float | None = None
-
-    def seen(self, error: Exception) -> None:
-        now = time.monotonic()
-        with self._lock:
-            new = self._last is None or now - self._last > QUIET_SECONDS
-            self._last = now
-        if new:
-            reason = str(getattr(error, "orig", None) or error).strip().splitlines()
-            _LOG.warning(
-                "database unreachable (%s): answering 503 until it answers again",
-                reason[0] if reason else type(error).__name__,
-            )
 
 
 def install(app: FastAPI, db: str) -> None:
     """Answer connection errors of the database at URL ``db`` with 503 (one handler for every
     route)."""
-    outages = _Outages()
+    outages = Outages(_LOG)
 
     async def unavailable(_request: Request, error: Exception) -> JSONResponse:
-        if isinstance(error, exc.DBAPIError) and not _is_outage(error):
+        if isinstance(error, exc.DBAPIError) and not is_outage(error):
             raise error
         outages.seen(error)
         return error_response(503, _MESSAGE, code=CODE, headers={"Retry-After": str(RETRY_AFTER)})
@@ -82,7 +54,11 @@ def _driver_errors(backend: str) -> list[type[Exception]]:
     if backend == "postgresql":
         import psycopg
 
-        return [psycopg.OperationalError, psycopg.InterfaceError]
+        return [
+            psycopg.OperationalError,
+            psycopg.InterfaceError,
+            psycopg.errors.ReadOnlySqlTransaction,
+        ]
     import sqlite3
 
     return [sqlite3.OperationalError, sqlite3.InterfaceError]

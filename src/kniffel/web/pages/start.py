@@ -16,7 +16,7 @@ from kniffel.board.errors import BoardError
 from kniffel.board.service import GameService
 from kniffel.board.views import GameSummary
 from kniffel.locales import Translator
-from kniffel.locales.refusals import refusal_text
+from kniffel.locales.refusals import REFUSALS, refusal_text
 from kniffel.rules import MAX_PLAYERS, MAX_ROLLS, PRESETS, KniffelError
 from kniffel.web import rendering
 from kniffel.web.pages import board_pages, forms, player_routes
@@ -92,6 +92,10 @@ def _game_lists(
         for summary in service.list_games(finished=finished, limit=LIST_LENGTH):
             preset = PRESETS.get(summary.variant)
             winners = summary.winners
+            if not summary.readable:
+                # A newer release's game (docs/deploy.md §7): listed, in words, without a link.
+                entries.append(_unreadable(summary, t))
+                continue
             entries.append(
                 {
                     "id": summary.id,
@@ -113,6 +117,11 @@ def _game_lists(
             )
         lists.append(entries)
     return lists[0], lists[1]
+
+
+def _unreadable(summary: GameSummary, t: Translator) -> dict[str, Any]:
+    words = t(REFUSALS["game_unreadable"])
+    return {"id": summary.id, "players": summary.players, "unreadable": words, "when": ""}
 
 
 def _round(summary: GameSummary, t: Translator) -> str:
