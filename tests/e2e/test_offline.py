@@ -1,0 +1,145 @@
+"""The board installed (issue 31, item 1): the manifest, and the service worker that answers the
+start page and every game page the device opened when the network is off, in chromium.
+
+The server serves a copy of the static folder, so that a test can change a file as a new release
+does (docs/decisions.md, "The board offline").
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from kniffel.web.app import STATIC
+
+from .conftest import EXPECT_TIMEOUT_MS, PHONE, running_board
+from .test_board_state import new_game
+
+pytestmark = pytest.mark.e2e
+
+#: The board's process serving the static folder named by ``sys.argv[1]``.
+_LAUNCH = """
+import sys
+from pathlib import Path
+import uvicorn
+import kniffel.web.app as board
+board.STATIC = Path(sys.argv[1])
+uvicorn.run(board.create_app(), host="127.0.0.1", port=int(sys.argv[2]), log_level="warning")
+"""
+
+
+@pytest.fixture(scope="module")
+def release(
+    tmp_path_factory: pytest.TempPathFactory, preset_tables: None
+) -> Iterator[tuple[str, Path]]:
+    """A board serving a copy of the static folder: its address and the copy."""
+    folder = tmp_path_factory.mktemp("offline")
+    static = folder / "static"
+    shutil.copytree(STATIC, static)
+    with running_board(folder, [sys.executable, "-c", _LAUNCH, str(static), "{port}"]) as url:
+        yield url, static
+
+
+def _until(page: Page, script: str) -> None:
+    """Waits for ``script`` to be true in ``page`` (``wait_for_function`` evaluates a string,
+    which the board's Content-Security-Policy refuses)."""
+    for _ in range(EXPECT_TIMEOUT_MS // 50):
+        if page.evaluate(script):
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError(f"never true: {script}")
+
+
+def _static_caches(page: Page) -> list[str]:
+    names: list[str] = page.evaluate("caches.keys()")
+    return sorted(name for name in names if name.startswith("tafel-static-"))
+
+
+def _wait_for_new_cache(page: Page, old: list[str]) -> list[str]:
+    """The one static cache of a newer worker, once it has taken over (the old one deleted)."""
+    for _ in range(EXPECT_TIMEOUT_MS // 50):
+        names = _static_caches(page)
+        if len(names) == 1 and names != old:
+            return names
+        page.wait_for_timeout(50)
+    raise AssertionError(f"no new worker took over: {_static_caches(page)}")
+
+
+def _fetched(page: Page, path: str) -> str:
+    text: str = page.evaluate("path => fetch(path).then(answer => answer.text())", path)
+    return text
+
+
+def test_the_manifest_names_the_app_and_its_icons(release: tuple[str, Path]) -> None:
+    url, _ = release
+    with urllib.request.urlopen(url + "/static/manifest.webmanifest") as answer:
+        assert answer.headers["content-type"] == "application/manifest+json"
+        manifest = json.load(answer)
+    assert manifest["start_url"] == "/"
+    assert manifest["display"] == "standalone"
+    assert manifest["theme_color"]
+    sizes = {icon["sizes"] for icon in manifest["icons"] if icon["type"] == "image/png"}
+    assert sizes == {"192x192", "512x512"}
+    for icon in manifest["icons"]:
+        with urllib.request.urlopen(url + icon["src"]) as answer:
+            head = answer.read(24)
+        if icon["type"] == "image/png":
+            width, height = int.from_bytes(head[16:20]), int.from_bytes(head[20:24])
+            assert f"{width}x{height}" == icon["sizes"]
+    with urllib.request.urlopen(url + "/") as answer:
+        page = answer.read().decode()
+    assert '<link rel="manifest" href="/static/manifest.webmanifest">' in page
+    with urllib.request.urlopen(url + "/sw.js") as answer:
+        assert answer.headers["content-type"].startswith("text/javascript")
+        assert answer.headers["cache-control"] == "no-cache"
+
+
+def test_the_start_page_and_an_opened_game_open_offline_and_a_release_replaces_the_files(
+    browser: Browser, release: tuple[str, Path]
+) -> None:
+    url, static = release
+    game = new_game(url, "kniffel", ["Anna", "Ben"])
+    context = browser.new_context(viewport=PHONE, locale="de-DE", has_touch=True)
+    try:
+        page = context.new_page()
+        page.goto(url + "/")
+        _until(page, "navigator.serviceWorker.controller !== null")
+        first = _static_caches(page)
+        assert len(first) == 1
+        page.goto(url + game["url"])  # the creator's link: the key, then the game's page
+        expect(page.locator(".game")).to_have_attribute("data-live", "open")
+        game_page = page.url
+
+        context.set_offline(True)
+        page.goto(url + "/")
+        expect(page.locator("form[action='/games']").first).to_be_attached()
+        page.goto(game_page)
+        expect(page.locator(".sheet").first).to_contain_text("Anna")
+        expect(page.locator("#board")).to_contain_text("Ben")
+        # The page's own files answer from the cache too.
+        assert "--" in _fetched(page, "/static/tafel.css")
+        context.set_offline(False)
+
+        # A release changes a static file: the next visit installs the new worker, which takes
+        # over with the new files whole.
+        marker = "/* a new release */\n"
+        with (static / "tafel.css").open("a") as css:
+            css.write(marker)
+        page.goto(url + "/")
+        second = _wait_for_new_cache(page, first)
+        page.goto(game_page)
+        expect(page.locator(".game")).to_have_attribute("data-live", "open")
+        context.set_offline(True)
+        assert _fetched(page, "/static/tafel.css").endswith(marker)
+        page.reload()
+        expect(page.locator(".sheet").first).to_contain_text("Anna")
+        assert _static_caches(page) == second
+    finally:
+        context.close()
