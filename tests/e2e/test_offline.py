@@ -17,10 +17,11 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from kniffel.offline import sheet_state
 from kniffel.web.app import STATIC
 
 from .conftest import EXPECT_TIMEOUT_MS, PHONE, running_board
-from .test_board_state import new_game
+from .test_board_state import enter, new_game
 
 pytestmark = pytest.mark.e2e
 
@@ -143,3 +144,44 @@ def test_the_start_page_and_an_opened_game_open_offline_and_a_release_replaces_t
         assert _static_caches(page) == second
     finally:
         context.close()
+
+
+#: The rules loaded in the page's Pyodide and asked for a sheet (static/rules.js).
+_SHEET = """async ([record, pending, typed]) => {
+  const { loadRules } = await import("/static/rules.js");
+  const rules = await loadRules();
+  return rules.sheet(record, pending, typed);
+}"""
+
+
+def test_the_rules_run_in_the_page_with_no_network_as_they_run_on_the_server(
+    browser: Browser, release: tuple[str, Path]
+) -> None:
+    url, _ = release
+    game = new_game(url, "rauf-runter", ["Anna", "Ben"])
+    enter(url, game, "Anna", "down.ones", "11234")
+    with urllib.request.urlopen(f"{url}/api/games/{game['id']}/record") as answer:
+        record = json.load(answer)
+    pending = [
+        {"type": "enter", "player": "Ben", "cell": "down.ones", "dice": [1, 1, 1, 5, 6]},
+        {"type": "enter", "player": "Ben", "cell": "up.sixes", "dice": [6, 6, 6, 6, 1]},
+    ]
+    typed = {"dice": "66655"}
+    context = browser.new_context(viewport=PHONE, locale="de-DE", has_touch=True)
+    try:
+        page = context.new_page()
+        page.goto(url + "/")
+        _until(page, "navigator.serviceWorker.controller !== null")
+        page.goto(url + game["url"])
+        expect(page.locator(".game")).to_have_attribute("data-live", "open")
+        page.evaluate(_SHEET, [record, [], {}])  # online: the worker keeps Pyodide's files
+        context.set_offline(True)
+        page.reload()
+        expect(page.locator("#board")).to_contain_text("Anna")
+        drawn = page.evaluate(_SHEET, [record, pending, typed])
+    finally:
+        context.close()
+    assert drawn == sheet_state(record, pending, dice="66655")
+    # Ben's second entry waits for Anna's turn: refused in the engine's words, nothing changed.
+    assert [(r["index"], r["code"]) for r in drawn["refused"]] == [(1, "not_your_turn")]
+    assert drawn["sheets"][0]["cells"]["down.twos"]["preview"] == 0

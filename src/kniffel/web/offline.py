@@ -9,7 +9,9 @@ it takes over. The hash is worked out again only when a file's size or time chan
 from __future__ import annotations
 
 import hashlib
+import io
 import json
+import zipfile
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -18,19 +20,57 @@ from fastapi.responses import Response
 
 import kniffel
 
-__all__ = ["WORKER", "install", "worker_script"]
+__all__ = [
+    "PYODIDE",
+    "RULES_FILES",
+    "RULES_PATH",
+    "WORKER",
+    "install",
+    "rules_zip",
+    "worker_script",
+]
 
 #: The worker's source; :func:`worker_script` puts its version and files in front.
 WORKER = Path(__file__).parent / "worker" / "sw.js"
 
 
+#: Pyodide's files under ``static/``: fetched only by a page that runs the rules, and cached by
+#: the worker in a cache of their own when first fetched (not with every release's files).
+PYODIDE = "pyodide"
+#: The rules package as the page runs it in Pyodide: pure standard-library Python.
+RULES_FILES = ("__init__.py", "record.py", "offline.py", "rules/*.py")
+#: Where the page fetches them.
+RULES_PATH = "/offline/kniffel.zip"
+_PACKAGE = Path(kniffel.__file__).parent
+
+
 def _static_files(static: Path) -> list[Path]:
-    """The files the pages load from ``/static/`` (hidden files left out)."""
+    """The files every page may load from ``/static/`` (hidden files and Pyodide left out)."""
     return sorted(
         path
         for path in static.rglob("*")
-        if path.is_file() and not any(p.startswith(".") for p in path.relative_to(static).parts)
+        if path.is_file()
+        and not any(p.startswith(".") for p in path.relative_to(static).parts)
+        and path.relative_to(static).parts[0] != PYODIDE
     )
+
+
+def _rules_sources() -> list[Path]:
+    return [path for pattern in RULES_FILES for path in sorted(_PACKAGE.glob(pattern))]
+
+
+def _pyodide(static: Path) -> list[Path]:
+    return sorted(path for path in (static / PYODIDE).glob("*") if path.is_file())
+
+
+def rules_zip() -> bytes:
+    """``kniffel/`` with the rules alone, as a zip for the page's Pyodide."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for path in _rules_sources():
+            name = "kniffel/" + path.relative_to(_PACKAGE).as_posix()
+            archive.writestr(zipfile.ZipInfo(name, (1980, 1, 1, 0, 0, 0)), path.read_bytes())
+    return buffer.getvalue()
 
 
 def _signature(paths: Iterable[Path]) -> tuple[tuple[str, int, int], ...]:
@@ -46,16 +86,18 @@ class _Script:
         self._script = b""
 
     def __call__(self) -> bytes:
-        files = [*_static_files(self.static), WORKER]
-        signature = _signature(files)
+        files = _static_files(self.static)
+        signature = _signature([*files, WORKER, *_rules_sources(), *_pyodide(self.static)])
         if signature != self._signature:
-            self._script = worker_script(self.static, files[:-1])
+            self._script = worker_script(self.static, files)
             self._signature = signature
         return self._script
 
 
 def worker_script(static: Path, files: list[Path]) -> bytes:
-    """``/sw.js``: the worker's source after its ``VERSION`` and ``FILES``."""
+    """``/sw.js``: the worker's source after its ``VERSION``, ``FILES`` (cached at install:
+    the static files and the rules for the page's Pyodide) and ``PYODIDE`` (the version of
+    Pyodide's files, cached when first fetched and kept across the board's releases)."""
     source = WORKER.read_bytes()
     digest = hashlib.sha256(kniffel.__version__.encode())
     digest.update(source)
@@ -64,9 +106,17 @@ def worker_script(static: Path, files: list[Path]) -> bytes:
         name = path.relative_to(static).as_posix()
         paths.append(f"/static/{name}")
         digest.update(name.encode() + b"\0" + path.read_bytes())
+    digest.update(rules_zip())
+    paths.append(RULES_PATH)
+    pyodide = hashlib.sha256()
+    for path in _pyodide(static):  # the same on every server process: names, sizes, the lock
+        pyodide.update(f"{path.name}\0{path.stat().st_size}\0".encode())
+        if path.suffix == ".json":
+            pyodide.update(path.read_bytes())
     head = (
         f"const VERSION = {json.dumps(digest.hexdigest()[:16])};\n"
         f"const FILES = {json.dumps(paths)};\n"
+        f"const PYODIDE = {json.dumps(pyodide.hexdigest()[:16])};\n"
     )
     return head.encode() + source
 
@@ -84,5 +134,9 @@ def install(app: FastAPI, static: Path) -> None:
             # Checked at every visit: a new release is seen at once (the browser compares bytes).
             headers={"cache-control": "no-cache"},
         )
+
+    @router.get(RULES_PATH)
+    def rules_archive() -> Response:
+        return Response(rules_zip(), media_type="application/zip")
 
     app.include_router(router)

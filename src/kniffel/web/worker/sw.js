@@ -1,6 +1,7 @@
 // The board's service worker (docs/board.md, "Installing the board"; docs/decisions.md,
-// "The board offline"). Served at /sw.js by kniffel.web.offline, which puts the two lines
-// VERSION and FILES in front of this file: the hash of the page's static files and their paths.
+// "The board offline"). Served at /sw.js by kniffel.web.offline, which puts the lines VERSION,
+// FILES and PYODIDE in front of this file: the hash of the page's static files and the rules,
+// their paths, and the hash of the names and sizes of Pyodide's files.
 //
 // - Static files come from this version's cache, filled whole when the worker installs; a new
 //   version (a changed static file changes VERSION, so the browser sees a new worker) installs its
@@ -11,6 +12,9 @@
 
 const STATIC_CACHE = `tafel-static-${VERSION}`;
 const PAGES_CACHE = `tafel-pages-${VERSION}`;
+// Pyodide's files (about 13 MB): fetched only by a page that runs the rules offline, kept until
+// the board brings other ones (their names and sizes make PYODIDE), whatever else a release changes.
+const PYODIDE_CACHE = `tafel-pyodide-${PYODIDE}`;
 //: Pages kept at most (the newest ones): a device's games of a few evenings.
 const MOST_PAGES = 40;
 
@@ -33,7 +37,8 @@ self.addEventListener("activate", (event) => {
       const names = await caches.keys();
       await Promise.all(
         names
-          .filter((name) => name.startsWith("tafel-") && name !== STATIC_CACHE && name !== PAGES_CACHE)
+          .filter((name) => name.startsWith("tafel-"))
+          .filter((name) => ![STATIC_CACHE, PAGES_CACHE, PYODIDE_CACHE].includes(name))
           .map((name) => caches.delete(name)),
       );
       await self.clients.claim();
@@ -115,6 +120,15 @@ async function staticFile(request) {
   return kept || fetch(request);
 }
 
+async function pyodideFile(request) {
+  const cache = await caches.open(PYODIDE_CACHE);
+  const kept = await cache.match(request.url, { ignoreVary: true });
+  if (kept) return kept;
+  const response = await fetch(request.url, { credentials: "same-origin" });
+  if (response.ok) await cache.put(request.url, response.clone());
+  return response;
+}
+
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   if (request.method !== "GET") return;
@@ -124,6 +138,8 @@ self.addEventListener("fetch", (event) => {
     event.respondWith(page(event));
   } else if (FILES.includes(url.pathname)) {
     event.respondWith(staticFile(request));
+  } else if (url.pathname.startsWith("/static/pyodide/")) {
+    event.respondWith(pyodideFile(request));
   }
   // Everything else (the API, fragments, the live socket) goes to the network as without a worker.
 });
