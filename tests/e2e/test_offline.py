@@ -13,6 +13,7 @@ import sys
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -29,6 +30,7 @@ pytestmark = pytest.mark.e2e
 _LAUNCH = """
 import sys
 from pathlib import Path
+from typing import Any
 import uvicorn
 import kniffel.web.app as board
 board.STATIC = Path(sys.argv[1])
@@ -185,3 +187,80 @@ def test_the_rules_run_in_the_page_with_no_network_as_they_run_on_the_server(
     # Ben's second entry waits for Anna's turn: refused in the engine's words, nothing changed.
     assert [(r["index"], r["code"]) for r in drawn["refused"]] == [(1, "not_your_turn")]
     assert drawn["sheets"][0]["cells"]["down.twos"]["preview"] == 0
+
+
+#: The page's store of entries not yet sent (static/pending.js), called with one action.
+_PENDING = """async ([game, action, argument]) => {
+  const { openPending, postForm } = await import("/static/pending.js");
+  const pending = await openPending(game);
+  if (action === "add") for (const entry of argument) await pending.add(entry);
+  if (action === "send") return pending.send(postForm);
+  if (action === "again") await pending.again(argument[0], argument[1]);
+  if (action === "drop") await pending.drop(argument);
+  return pending.list();
+}"""
+
+
+def _entry(game: dict[str, Any], cell: str, dice: str, version: int) -> dict[str, Any]:
+    fields = {"cell": cell, "dice": dice, "version": version}
+    return {"path": f"/g/{game['id']}/enter", "fields": fields, "event": None, "version": version}
+
+
+def _stored(url: str, game: dict[str, Any]) -> list[tuple[str, str]]:
+    with urllib.request.urlopen(f"{url}/api/games/{game['id']}/record") as answer:
+        events = json.load(answer)["events"]
+    return [(event["player"], event["cell"].removeprefix("main.")) for event in events]
+
+
+def test_entries_made_offline_are_kept_across_a_reload_and_sent_in_order(
+    browser: Browser, release: tuple[str, Path]
+) -> None:
+    url, _ = release
+    game = new_game(url, "kniffel", ["Anna", "Ben"])
+    context = browser.new_context(viewport=PHONE, locale="de-DE", has_touch=True)
+    try:
+        page = context.new_page()
+        page.goto(url + "/")
+        _until(page, "navigator.serviceWorker.controller !== null")
+        page.goto(url + game["url"])
+        expect(page.locator(".game")).to_have_attribute("data-live", "open")
+        game_page = page.url
+        context.set_offline(True)
+        made = [("ones", "11123"), ("twos", "22234"), ("threes", "33345"), ("fours", "44456")]
+        entries = [_entry(game, cell, dice, n) for n, (cell, dice) in enumerate(made)]
+        page.evaluate(_PENDING, [game["id"], "add", entries])
+        result = page.evaluate(_PENDING, [game["id"], "send", None])
+        assert (result["sent"], result["offline"]) == (0, True)
+        page.reload()  # offline: the page from the worker's cache, the entries from IndexedDB
+        kept = page.evaluate(_PENDING, [game["id"], "list", None])
+        assert [entry["fields"]["cell"] for entry in kept] == [cell for cell, _ in made]
+        context.set_offline(False)
+        result = page.evaluate(_PENDING, [game["id"], "send", None])
+        assert (result["sent"], result["refused"], result["offline"]) == (4, None, False)
+        expected = [
+            (player, cell)
+            for player, (cell, _) in zip(["Anna", "Ben", "Anna", "Ben"], made, strict=True)
+        ]
+        assert _stored(url, game) == expected
+
+        # Another device enters meanwhile: the kept entry, made on version 4, is refused in words
+        # and stays; entered again on the version the page shows now, it is stored.
+        page.evaluate(_PENDING, [game["id"], "add", [_entry(game, "sixes", "66612", 4)]])
+        enter(url, game, "Anna", "fives", "55512")
+        result = page.evaluate(_PENDING, [game["id"], "send", None])
+        refused = result["refused"]
+        assert result["sent"] == 0 and refused["refusal"]["status"] == 409
+        assert refused["refusal"]["words"]
+        (kept,) = page.evaluate(_PENDING, [game["id"], "list", None])
+        assert kept["refusal"] == refused["refusal"]
+        page.evaluate(_PENDING, [game["id"], "again", [kept["id"], 5]])
+        assert page.evaluate(_PENDING, [game["id"], "send", None])["sent"] == 1
+        assert _stored(url, game)[-2:] == [("Anna", "fives"), ("Ben", "sixes")]
+        # Dropped by the player's choice only.
+        page.evaluate(_PENDING, [game["id"], "add", [_entry(game, "chance", "12345", 5)]])
+        (kept,) = page.evaluate(_PENDING, [game["id"], "list", None])
+        page.evaluate(_PENDING, [game["id"], "drop", kept["id"]])
+        assert page.evaluate(_PENDING, [game["id"], "list", None]) == []
+        assert page.url == game_page
+    finally:
+        context.close()
