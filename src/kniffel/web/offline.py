@@ -69,7 +69,8 @@ def rules_zip() -> bytes:
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for path in _rules_sources():
             name = "kniffel/" + path.relative_to(_PACKAGE).as_posix()
-            archive.writestr(zipfile.ZipInfo(name, (1980, 1, 1, 0, 0, 0)), path.read_bytes())
+            info = zipfile.ZipInfo(name, (1980, 1, 1, 0, 0, 0))
+            archive.writestr(info, path.read_bytes(), compress_type=zipfile.ZIP_DEFLATED)
     return buffer.getvalue()
 
 
