@@ -126,6 +126,8 @@ def test_the_start_page_and_an_opened_game_open_offline_and_a_release_replaces_t
         page.goto(game_page)
         expect(page.locator(".sheet").first).to_contain_text("Anna")
         expect(page.locator("#board")).to_contain_text("Ben")
+        # The page's modules ran from the cache too: the live socket found no server.
+        expect(page.locator(".game")).to_have_attribute("data-live", "closed")
         # The page's own files answer from the cache too.
         assert "--" in _fetched(page, "/static/tafel.css")
         context.set_offline(False)
