@@ -21,8 +21,9 @@ from playwright.sync_api import Browser, Page, expect
 from kniffel.offline import sheet_state
 from kniffel.web.app import STATIC
 
-from .conftest import EXPECT_TIMEOUT_MS, PHONE, running_board
+from .conftest import BOARD, EXPECT_TIMEOUT_MS, PHONE, running_board
 from .test_board_state import enter, new_game
+from .webdriver import Driver
 
 pytestmark = pytest.mark.e2e
 
@@ -266,3 +267,25 @@ def test_entries_made_offline_are_kept_across_a_reload_and_sent_in_order(
         assert page.url == game_page
     finally:
         context.close()
+
+
+@pytest.mark.webkit
+def test_webkit_opens_the_start_page_and_an_opened_game_with_the_server_stopped(
+    webkit: Driver, tmp_path: Path, preset_tables: None
+) -> None:
+    """WebKit (iPhones' engine): the network is cut by stopping the server."""
+    with webkit.session() as session:
+        session.resize(PHONE["width"], PHONE["height"])
+        with running_board(tmp_path, BOARD) as url:
+            game = new_game(url, "kniffel", ["Anna", "Ben"])
+            session.go(url + "/")
+            session.wait("return navigator.serviceWorker.controller !== null")
+            session.go(url + game["url"])
+            session.wait_for('.game[data-live="open"]')
+            game_page = session.run("return location.href")
+        session.go(url + "/")
+        session.wait_for("form[action='/games']")
+        session.go(game_page)
+        session.wait("const b = document.querySelector('#board'); return !!b && b.textContent")
+        assert "Ben" in session.run("return document.querySelector('#board').textContent")
+        session.wait_for('.game[data-live="closed"]')
