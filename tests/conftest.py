@@ -28,6 +28,7 @@ SLOW_FILES_FIRST = (
     "tests/web/test_chances.py",  # 66
     "tests/e2e/test_yams_family_game.py",  # 63
     "tests/e2e/test_jamb_family_games.py",  # 62
+    "tests/e2e/test_offline.py",  # 60 (Pyodide started twice, measured here at a load of 17)
     "tests/e2e/test_client_state.py",  # 57
     "tests/e2e/test_full_game.py",  # 50
     "tests/e2e/test_board_state.py",  # 41

@@ -177,3 +177,35 @@ def test_live_messages_are_sent_uncompressed(served: _Served) -> None:
     (call,) = served.calls
     assert call["ws_per_message_deflate"] is False
     assert call["ws"] == "websockets-sansio"
+
+
+#: A self-signed certificate for ``tafel.test`` and 127.0.0.1 with its key, made for these tests
+#: alone (``openssl req -x509 -newkey rsa:2048 -nodes -days 36500``); it protects nothing.
+_TLS = Path(__file__).parent / "data" / "tls"
+
+
+def test_a_certificate_serves_https_and_the_addresses_say_so(
+    served: _Served, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(addresses, "network_addresses", lambda: ["192.168.1.20"])
+    cert, key = str(_TLS / "tafel.test.pem"), str(_TLS / "tafel.test.key")
+    args = ["serve", "--host", "0.0.0.0", "--ssl-certfile", cert, "--ssl-keyfile", key]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("Die Tafel: https://127.0.0.1:8000/")
+    assert "On the network: https://192.168.1.20:8000/" in result.output.splitlines()
+    (call,) = served.calls
+    assert (call["ssl_certfile"], call["ssl_keyfile"]) == (cert, key)
+
+
+def test_a_certificate_that_does_not_load_is_refused_in_one_line(served: _Served) -> None:
+    cert = str(_TLS / "tafel.test.pem")
+    result = CliRunner().invoke(cli, ["serve", "--ssl-certfile", cert])  # the key is elsewhere
+    assert result.exit_code == 2
+    (line,) = result.output.strip().splitlines()
+    assert line.startswith(f"--ssl-certfile {cert}: the certificate and its key cannot be loaded")
+    key = str(_TLS / "tafel.test.key")
+    result = CliRunner().invoke(cli, ["serve", "--ssl-keyfile", key])
+    assert result.exit_code == 2
+    assert "--ssl-keyfile needs --ssl-certfile" in result.output
+    assert served.calls == []

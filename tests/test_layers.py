@@ -16,6 +16,7 @@ LAYERS = {
     "kept": 0,
     "locales": 1,
     "record": 1,
+    "offline": 1,
     "store": 2,
     "solver": 2,
     "board": 3,

@@ -12,26 +12,22 @@ import enum
 from dataclasses import dataclass, replace
 from functools import cache
 
+from kniffel import offline
 from kniffel.board.turn_view import TurnView, UndoView, turn_view, undo_view
 from kniffel.locales import Translator
 from kniffel.locales.family_words import FAMILY, column_name, row_name
 from kniffel.locales.refusals import refusal_text
+from kniffel.offline import asks_roll, turn_key
 from kniffel.rules import (
     UPPER_BONUS_THRESHOLD,
     Cell,
-    Clear,
     Dice,
     Discipline,
-    Enter,
     EntryOption,
     Game,
-    IllegalMoveError,
-    KniffelError,
     Options,
     Row,
     Sheet,
-    Undo,
-    first_roll_only,
     point_ranges,
     possible_points,
 )
@@ -207,14 +203,6 @@ def board_view(
     )
 
 
-def asks_roll(game: Game) -> bool:
-    """Whether an entry of typed dice says which roll made them: on a Jamb sheet (Kenta) and
-    with a first-roll or announce column (docs/rules.md, "Jamb")."""
-    return game.options.sheet is Sheet.JAMB or any(
-        first_roll_only(spec.discipline) for spec in game.columns
-    )
-
-
 @dataclass(frozen=True, slots=True)
 class _Typed:
     """What the player to move typed: dice or points, and the roll that made them."""
@@ -222,54 +210,6 @@ class _Typed:
     dice: Dice | None
     points: int | None
     roll: int | None
-
-
-def _announceable(game: Game, p: int, mover: int | None, dice_mode: str) -> set[str]:
-    """The cells the player to move may announce now: with virtual dice right after the first
-    roll (the rules' announce options); with real dice before the entry, the dice being at
-    the table (the rules take the players' word that it is after the first roll)."""
-    if p != mover or game.announced(p) is not None:
-        return set()
-    if dice_mode == "virtual":
-        return {str(option.cell) for option in game.announce_options(p)}
-    if game.pending(p) is not None:
-        return set()
-    return {
-        str(Cell(spec.id, row))
-        for spec in game.columns
-        if spec.discipline is Discipline.ANNOUNCE
-        for row in game.rows
-        if game.points(p, Cell(spec.id, row)) is None
-    }
-
-
-def turn_key(game: Game) -> int:
-    """Changes whenever a turn is taken or taken back, and never comes back (the board's
-    ``data-turn``; typed dice and previews belong to it, docs/board.md).
-
-    The number of events in the record up to the last one that took or took back a turn (an
-    entry, a cleared cell, or the undo of either). Counting filled cells instead came back to
-    the same number after an undo, so dice typed before a turn that was taken back counted as
-    typed for the turn after it.
-
-    >>> from kniffel.rules import Dice, Enter, Roll, Undo, get_variant
-    >>> game = Game(get_variant("kniffel"), ["Anna", "Ben"])
-    >>> game.push(Enter("Anna", game.cell("sixes"), dice=Dice.parse("66613")))
-    >>> game.push(Undo())
-    >>> turn_key(game)
-    2
-    """
-    key = 0
-    standing: list[bool] = []  # per standing event: did it take a turn?
-    for number, event in enumerate(game.log, start=1):
-        if isinstance(event, Undo):
-            took = standing.pop() if standing else False
-        else:
-            took = isinstance(event, (Enter, Clear))
-            standing.append(took)
-        if took:
-            key = number
-    return key
 
 
 def _sheet(
@@ -282,7 +222,7 @@ def _sheet(
     entries: dict[str, EntryOption] | None,
 ) -> SheetView:
     allowed = {str(c) for c in game.allowed_cells(p)} if p == mover else set()
-    announceable = _announceable(game, p, mover, dice_mode)
+    announceable = offline.announceable(game, p, mover, dice_mode)
     announced = game.announced(p)
     due = {
         spec.id: game.due_row(p, spec.id)
@@ -459,15 +399,7 @@ def _why(
 ) -> str:
     """Why the engine would refuse an entry by seat ``p`` into ``cell`` (with ``dice`` or
     ``points``), in the reader's words; ``""`` when it would accept it."""
-    pending = game.pending(p)
-    if dice is not None and pending is not None and pending[0] == dice:
-        dice = None  # the rolled dice themselves
-    if virtual and pending is None and dice is None and points is None:
-        refusal: KniffelError | None = IllegalMoveError(
-            "roll first", code="not_rolled", player=game.players[p]
-        )
-    else:
-        refusal = game.check(Enter(game.players[p], cell, dice=dice, points=points, roll=roll))
+    refusal = offline.why(game, p, cell, dice=dice, points=points, virtual=virtual, roll=roll)
     return "" if refusal is None else refusal_text(refusal, t)
 
 

@@ -74,6 +74,19 @@ def _public_url_option(
     help="Where phones reach the board, e.g. behind a proxy: every share link starts "
     "with it (env KNIFFEL_PUBLIC_URL; default: found from the address listened on).",
 )
+@click.option(
+    "--ssl-certfile",
+    type=click.Path(exists=True, dir_okay=False),
+    metavar="FILE",
+    help="Serve https with this certificate (PEM; passed to uvicorn): phones can then install "
+    "the board (docs/board.md).",
+)
+@click.option(
+    "--ssl-keyfile",
+    type=click.Path(exists=True, dir_okay=False),
+    metavar="FILE",
+    help="The certificate's private key (PEM), unless --ssl-certfile holds it too.",
+)
 def serve_command(
     db: str | None,
     host: str | None,
@@ -85,6 +98,8 @@ def serve_command(
     workers: int | None,
     metrics: bool | None,
     public_url: str | None,
+    ssl_certfile: str | None,
+    ssl_keyfile: str | None,
 ) -> None:
     """Serve the board on http://127.0.0.1:8000 (the default command).
 
@@ -122,6 +137,11 @@ def serve_command(
     }
     settings = settings.model_copy(update={k: v for k, v in updates.items() if v is not None})
     _check_db(settings.db)
+    scheme = "https" if ssl_certfile else "http"
+    if ssl_keyfile and not ssl_certfile:
+        raise click.UsageError("--ssl-keyfile needs --ssl-certfile: the certificate it belongs to")
+    if ssl_certfile:
+        _check_certificate(ssl_certfile, ssl_keyfile)
     _check_opens(settings.db)
     if settings.workers > 1 and make_url(settings.db).get_backend_name() == "sqlite":
         raise click.UsageError(
@@ -129,13 +149,15 @@ def serve_command(
             "(live updates reach only the watchers of the process that stored the change)"
         )
     click.echo(
-        f"Die Tafel: http://{_local_host(settings.host)}:{settings.port}/  "
+        f"Die Tafel: {scheme}://{_local_host(settings.host)}:{settings.port}/  "
         f"(games in {_shown(settings.db)})"
     )
-    _print_joining(settings.host, settings.port, settings.public_url)
+    _print_joining(settings.host, settings.port, settings.public_url, scheme)
     from kniffel.web.serving import uvicorn_options
 
     common = {**uvicorn_options(settings), "timeout_graceful_shutdown": GRACEFUL_SECONDS}
+    if ssl_certfile:
+        common |= {"ssl_certfile": ssl_certfile, "ssl_keyfile": ssl_keyfile}
     if settings.workers == 1:
         from kniffel.web.app import create_app
 
@@ -193,7 +215,22 @@ def _local_host(host: str) -> str:
     return host_in_url(host)
 
 
-def _print_joining(host: str, port: int, public_url: str | None) -> None:
+def _check_certificate(certfile: str, keyfile: str | None) -> None:
+    """The certificate and its key load, or one plain line and exit status 2."""
+    import ssl
+
+    try:
+        ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER).load_cert_chain(certfile, keyfile)
+    except (ssl.SSLError, OSError) as error:
+        click.echo(
+            f"--ssl-certfile {certfile}: the certificate and its key cannot be loaded "
+            f"({error.strerror or error}); both must be PEM files",
+            err=True,
+        )
+        raise SystemExit(2) from None
+
+
+def _print_joining(host: str, port: int, public_url: str | None, scheme: str = "http") -> None:
     """Where phones at the table join, with a QR code of it (docs/board.md)."""
     from kniffel.web.present.addresses import (
         host_in_url,
@@ -212,7 +249,7 @@ def _print_joining(host: str, port: int, public_url: str | None) -> None:
         )
         return
     elif is_wildcard(host):
-        urls = [f"http://{host_in_url(address)}:{port}/" for address in network_addresses()]
+        urls = [f"{scheme}://{host_in_url(address)}:{port}/" for address in network_addresses()]
         if not urls:
             click.echo(
                 "No network address of this computer was found: phones join at its "
@@ -222,7 +259,7 @@ def _print_joining(host: str, port: int, public_url: str | None) -> None:
         for url in urls:
             click.echo(f"On the network: {url}")
     else:
-        urls = [f"http://{host_in_url(host)}:{port}/"]
+        urls = [f"{scheme}://{host_in_url(host)}:{port}/"]
         click.echo(f"On the network: {urls[0]}")
     _print_qr(urls[0])
 

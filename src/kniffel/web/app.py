@@ -23,6 +23,7 @@ from kniffel.board.service import BotDriver
 from kniffel.board.tables import TableReadiness
 from kniffel.kept import Kept
 from kniffel.settings import Settings
+from kniffel.web import offline
 from kniffel.web.api import advice, api, chances, health, live, tables
 from kniffel.web.middleware import access_log, outage
 from kniffel.web.middleware.body_deadline import BodyDeadline
@@ -177,6 +178,7 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
     # them, so the start page's first answer no longer waits for every API route's models
     # (docs/benchmarks.md, "Start"). No page's path is also another router's.
     app.include_router(start.router)
+    offline.install(app, STATIC)  # the service worker at /sw.js (docs/board.md)
     app.include_router(api.router, prefix="/api")
     app.include_router(live.router, prefix="/api")
     app.include_router(advice.router)

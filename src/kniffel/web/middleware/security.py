@@ -25,7 +25,9 @@ __all__ = ["CSP", "DOCS_CSP", "DOCS_PATHS", "SecurityHeaders"]
 CSP = "; ".join(
     (
         "default-src 'self'",
-        "script-src 'self'",
+        # WebAssembly from the board's own scripts: the rules in the page run in Pyodide when the
+        # board is offline (docs/decisions.md, "The board offline"). JavaScript's eval stays off.
+        "script-src 'self' 'wasm-unsafe-eval'",
         "style-src 'self'",
         "img-src 'self' data:",
         "connect-src 'self'",

@@ -1,0 +1,291 @@
+"""The board installed (issue 31, item 1): the manifest, and the service worker that answers the
+start page and every game page the device opened when the network is off, in chromium.
+
+The server serves a copy of the static folder, so that a test can change a file as a new release
+does (docs/decisions.md, "The board offline").
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from kniffel.offline import sheet_state
+from kniffel.web.app import STATIC
+
+from .conftest import BOARD, EXPECT_TIMEOUT_MS, PHONE, running_board
+from .test_board_state import enter, new_game
+from .webdriver import Driver
+
+pytestmark = pytest.mark.e2e
+
+#: The board's process serving the static folder named by ``sys.argv[1]``.
+_LAUNCH = """
+import sys
+from pathlib import Path
+from typing import Any
+import uvicorn
+import kniffel.web.app as board
+board.STATIC = Path(sys.argv[1])
+uvicorn.run(board.create_app(), host="127.0.0.1", port=int(sys.argv[2]), log_level="warning")
+"""
+
+
+@pytest.fixture(scope="module")
+def release(
+    tmp_path_factory: pytest.TempPathFactory, preset_tables: None
+) -> Iterator[tuple[str, Path]]:
+    """A board serving a copy of the static folder: its address and the copy."""
+    folder = tmp_path_factory.mktemp("offline")
+    static = folder / "static"
+    shutil.copytree(STATIC, static)
+    with running_board(folder, [sys.executable, "-c", _LAUNCH, str(static), "{port}"]) as url:
+        yield url, static
+
+
+def _until(page: Page, script: str) -> None:
+    """Waits for ``script`` to be true in ``page`` (``wait_for_function`` evaluates a string,
+    which the board's Content-Security-Policy refuses)."""
+    for _ in range(EXPECT_TIMEOUT_MS // 50):
+        if page.evaluate(script):
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError(f"never true: {script}")
+
+
+def _static_caches(page: Page) -> list[str]:
+    names: list[str] = page.evaluate("caches.keys()")
+    return sorted(name for name in names if name.startswith("tafel-static-"))
+
+
+def _wait_for_new_cache(page: Page, old: list[str]) -> list[str]:
+    """The one static cache of a newer worker, once it has taken over (the old one deleted)."""
+    for _ in range(EXPECT_TIMEOUT_MS // 50):
+        names = _static_caches(page)
+        if len(names) == 1 and names != old:
+            return names
+        page.wait_for_timeout(50)
+    raise AssertionError(f"no new worker took over: {_static_caches(page)}")
+
+
+def _fetched(page: Page, path: str) -> str:
+    text: str = page.evaluate("path => fetch(path).then(answer => answer.text())", path)
+    return text
+
+
+def test_the_manifest_names_the_app_and_its_icons(release: tuple[str, Path]) -> None:
+    url, _ = release
+    with urllib.request.urlopen(url + "/static/manifest.webmanifest") as answer:
+        assert answer.headers["content-type"] == "application/manifest+json"
+        manifest = json.load(answer)
+    assert manifest["start_url"] == "/"
+    assert manifest["display"] == "standalone"
+    assert manifest["theme_color"]
+    sizes = {icon["sizes"] for icon in manifest["icons"] if icon["type"] == "image/png"}
+    assert sizes == {"192x192", "512x512"}
+    for icon in manifest["icons"]:
+        with urllib.request.urlopen(url + icon["src"]) as answer:
+            head = answer.read(24)
+        if icon["type"] == "image/png":
+            width, height = int.from_bytes(head[16:20]), int.from_bytes(head[20:24])
+            assert f"{width}x{height}" == icon["sizes"]
+    with urllib.request.urlopen(url + "/") as answer:
+        page = answer.read().decode()
+    assert '<link rel="manifest" href="/static/manifest.webmanifest">' in page
+    with urllib.request.urlopen(url + "/sw.js") as answer:
+        assert answer.headers["content-type"].startswith("text/javascript")
+        assert answer.headers["cache-control"] == "no-cache"
+
+
+def test_the_start_page_and_an_opened_game_open_offline_and_a_release_replaces_the_files(
+    browser: Browser, release: tuple[str, Path]
+) -> None:
+    url, static = release
+    game = new_game(url, "kniffel", ["Anna", "Ben"])
+    context = browser.new_context(viewport=PHONE, locale="de-DE", has_touch=True)
+    try:
+        page = context.new_page()
+        page.goto(url + "/")
+        _until(page, "navigator.serviceWorker.controller !== null")
+        first = _static_caches(page)
+        assert len(first) == 1
+        page.goto(url + game["url"])  # the creator's link: the key, then the game's page
+        expect(page.locator(".game")).to_have_attribute("data-live", "open")
+        game_page = page.url
+
+        context.set_offline(True)
+        page.goto(url + "/")
+        expect(page.locator("form[action='/games']").first).to_be_attached()
+        page.goto(game_page)
+        expect(page.locator(".sheet").first).to_contain_text("Anna")
+        expect(page.locator("#board")).to_contain_text("Ben")
+        # The page's modules ran from the cache too: the live socket found no server.
+        expect(page.locator(".game")).to_have_attribute("data-live", "closed")
+        # The page's own files answer from the cache too.
+        assert "--" in _fetched(page, "/static/tafel.css")
+        context.set_offline(False)
+
+        # A release changes a static file: the next visit installs the new worker, which takes
+        # over with the new files whole.
+        marker = "/* a new release */\n"
+        with (static / "tafel.css").open("a") as css:
+            css.write(marker)
+        page.goto(url + "/")
+        second = _wait_for_new_cache(page, first)
+        page.goto(game_page)
+        expect(page.locator(".game")).to_have_attribute("data-live", "open")
+        context.set_offline(True)
+        assert _fetched(page, "/static/tafel.css").endswith(marker)
+        page.reload()
+        expect(page.locator(".sheet").first).to_contain_text("Anna")
+        assert _static_caches(page) == second
+    finally:
+        context.close()
+
+
+#: The rules loaded in the page's Pyodide and asked for a sheet (static/rules.js).
+_SHEET = """async ([record, pending, typed]) => {
+  const { loadRules } = await import("/static/rules.js");
+  const rules = await loadRules();
+  return rules.sheet(record, pending, typed);
+}"""
+
+
+def test_the_rules_run_in_the_page_with_no_network_as_they_run_on_the_server(
+    browser: Browser, release: tuple[str, Path]
+) -> None:
+    url, _ = release
+    game = new_game(url, "rauf-runter", ["Anna", "Ben"])
+    enter(url, game, "Anna", "down.ones", "11234")
+    with urllib.request.urlopen(f"{url}/api/games/{game['id']}/record") as answer:
+        record = json.load(answer)
+    pending = [
+        {"type": "enter", "player": "Ben", "cell": "down.ones", "dice": [1, 1, 1, 5, 6]},
+        {"type": "enter", "player": "Ben", "cell": "up.sixes", "dice": [6, 6, 6, 6, 1]},
+    ]
+    typed = {"dice": "66655"}
+    context = browser.new_context(viewport=PHONE, locale="de-DE", has_touch=True)
+    try:
+        page = context.new_page()
+        page.goto(url + "/")
+        _until(page, "navigator.serviceWorker.controller !== null")
+        page.goto(url + game["url"])
+        expect(page.locator(".game")).to_have_attribute("data-live", "open")
+        page.evaluate(_SHEET, [record, [], {}])  # online: the worker keeps Pyodide's files
+        context.set_offline(True)
+        page.reload()
+        expect(page.locator("#board")).to_contain_text("Anna")
+        drawn = page.evaluate(_SHEET, [record, pending, typed])
+    finally:
+        context.close()
+    assert drawn == sheet_state(record, pending, dice="66655")
+    # Ben's second entry waits for Anna's turn: refused in the engine's words, nothing changed.
+    assert [(r["index"], r["code"]) for r in drawn["refused"]] == [(1, "not_your_turn")]
+    assert drawn["sheets"][0]["cells"]["down.twos"]["preview"] == 0
+
+
+#: The page's store of entries not yet sent (static/pending.js), called with one action.
+_PENDING = """async ([game, action, argument]) => {
+  const { openPending, postForm } = await import("/static/pending.js");
+  const pending = await openPending(game);
+  if (action === "add") for (const entry of argument) await pending.add(entry);
+  if (action === "send") return pending.send(postForm);
+  if (action === "again") await pending.again(argument[0], argument[1]);
+  if (action === "drop") await pending.drop(argument);
+  return pending.list();
+}"""
+
+
+def _entry(game: dict[str, Any], cell: str, dice: str, version: int) -> dict[str, Any]:
+    fields = {"cell": cell, "dice": dice, "version": version}
+    return {"path": f"/g/{game['id']}/enter", "fields": fields, "event": None, "version": version}
+
+
+def _stored(url: str, game: dict[str, Any]) -> list[tuple[str, str]]:
+    with urllib.request.urlopen(f"{url}/api/games/{game['id']}/record") as answer:
+        events = json.load(answer)["events"]
+    return [(event["player"], event["cell"].removeprefix("main.")) for event in events]
+
+
+def test_entries_made_offline_are_kept_across_a_reload_and_sent_in_order(
+    browser: Browser, release: tuple[str, Path]
+) -> None:
+    url, _ = release
+    game = new_game(url, "kniffel", ["Anna", "Ben"])
+    context = browser.new_context(viewport=PHONE, locale="de-DE", has_touch=True)
+    try:
+        page = context.new_page()
+        page.goto(url + "/")
+        _until(page, "navigator.serviceWorker.controller !== null")
+        page.goto(url + game["url"])
+        expect(page.locator(".game")).to_have_attribute("data-live", "open")
+        game_page = page.url
+        context.set_offline(True)
+        made = [("ones", "11123"), ("twos", "22234"), ("threes", "33345"), ("fours", "44456")]
+        entries = [_entry(game, cell, dice, n) for n, (cell, dice) in enumerate(made)]
+        page.evaluate(_PENDING, [game["id"], "add", entries])
+        result = page.evaluate(_PENDING, [game["id"], "send", None])
+        assert (result["sent"], result["offline"]) == (0, True)
+        page.reload()  # offline: the page from the worker's cache, the entries from IndexedDB
+        kept = page.evaluate(_PENDING, [game["id"], "list", None])
+        assert [entry["fields"]["cell"] for entry in kept] == [cell for cell, _ in made]
+        context.set_offline(False)
+        result = page.evaluate(_PENDING, [game["id"], "send", None])
+        assert (result["sent"], result["refused"], result["offline"]) == (4, None, False)
+        expected = [
+            (player, cell)
+            for player, (cell, _) in zip(["Anna", "Ben", "Anna", "Ben"], made, strict=True)
+        ]
+        assert _stored(url, game) == expected
+
+        # Another device enters meanwhile: the kept entry, made on version 4, is refused in words
+        # and stays; entered again on the version the page shows now, it is stored.
+        page.evaluate(_PENDING, [game["id"], "add", [_entry(game, "sixes", "66612", 4)]])
+        enter(url, game, "Anna", "fives", "55512")
+        result = page.evaluate(_PENDING, [game["id"], "send", None])
+        refused = result["refused"]
+        assert result["sent"] == 0 and refused["refusal"]["status"] == 409
+        assert refused["refusal"]["words"]
+        (kept,) = page.evaluate(_PENDING, [game["id"], "list", None])
+        assert kept["refusal"] == refused["refusal"]
+        page.evaluate(_PENDING, [game["id"], "again", [kept["id"], 5]])
+        assert page.evaluate(_PENDING, [game["id"], "send", None])["sent"] == 1
+        assert _stored(url, game)[-2:] == [("Anna", "fives"), ("Ben", "sixes")]
+        # Dropped by the player's choice only.
+        page.evaluate(_PENDING, [game["id"], "add", [_entry(game, "chance", "12345", 5)]])
+        (kept,) = page.evaluate(_PENDING, [game["id"], "list", None])
+        page.evaluate(_PENDING, [game["id"], "drop", kept["id"]])
+        assert page.evaluate(_PENDING, [game["id"], "list", None]) == []
+        assert page.url == game_page
+    finally:
+        context.close()
+
+
+@pytest.mark.webkit
+def test_webkit_opens_the_start_page_and_an_opened_game_with_the_server_stopped(
+    webkit: Driver, tmp_path: Path, preset_tables: None
+) -> None:
+    """WebKit (iPhones' engine): the network is cut by stopping the server."""
+    with webkit.session() as session:
+        session.resize(PHONE["width"], PHONE["height"])
+        with running_board(tmp_path, BOARD) as url:
+            game = new_game(url, "kniffel", ["Anna", "Ben"])
+            session.go(url + "/")
+            session.wait("return navigator.serviceWorker.controller !== null")
+            session.go(url + game["url"])
+            session.wait_for('.game[data-live="open"]')
+            game_page = session.run("return location.href")
+        session.go(url + "/")
+        session.wait_for("form[action='/games']")
+        session.go(game_page)
+        session.wait("const b = document.querySelector('#board'); return !!b && b.textContent")
+        assert "Ben" in session.run("return document.querySelector('#board').textContent")
+        session.wait_for('.game[data-live="closed"]')
