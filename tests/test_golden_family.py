@@ -29,6 +29,8 @@ BY_HAND = {
     "jamb-announce": {"Anna": 64 + 66 + 48, "Ben": 15},
     "jamb-hand-and-middle": {"Anna": (70 + 66) + (68 + 30 + 22 * 2 + 16)},
     "jamb-house-rules": {"Anna": (3 + 72 + 30 + 38 + 35) + 44},
+    # Σ2 bonus 40, Σ2 below 0 and five of a kind as Ful (yamb-of-the-balkan, dlackovic2/yamb)
+    "jamb-balkan": {"Anna": 3 + (20 * 3 + 40) + (20 + 30), "Ben": 2 + (8 - 28) * 2 + (30 + 30)},
     "yams-french": {"Anna": 15 + 50, "Ben": 25 + 24, "Clara": 3 + 40},
 }
 
@@ -61,7 +63,8 @@ def jamb_score(row: str, dice: list[int], roll: int, options: dict[str, Any]) ->
     if row == "jamb":
         return 5 * face + 50 if most == 5 else 0
     if row == "full_house":
-        return sum(dice) + 30 if sorted(counts.values()) == [2, 3] else 0
+        five = options.get("full_five") and most == 5
+        return sum(dice) + 30 if sorted(counts.values()) == [2, 3] or five else 0
     low = straight(counts)
     if low is None:
         return 0
@@ -129,9 +132,11 @@ def column_sums(variant: str, cells: dict[str, int], options: dict[str, Any]) ->
     sum1 = upper + (30 if upper >= 60 else 0)
     sum2 = 0
     if all(r in cells for r in ("max", "min", "ones")):
-        sum2 = max(0, (cells["max"] - cells["min"]) * cells["ones"])
+        sum2 = (cells["max"] - cells["min"]) * cells["ones"]
+        if not options.get("sum2_negative"):
+            sum2 = max(0, sum2)
         if options.get("sum2_bonus") and sum2 >= 60:
-            sum2 += 30
+            sum2 += options.get("sum2_bonus_points", 30)
     sum3 = sum(cells.get(r, 0) for r in JAMB_LOWER)
     return {"sum1": sum1, "sum2": sum2, "sum3": sum3, "total": sum1 + sum2 + sum3}
 

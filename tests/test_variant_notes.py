@@ -104,3 +104,8 @@ def test_jamb_says_its_52_turns_and_the_house_rules_that_are_on() -> None:
     note = variant_note(PRESETS["jamb"].with_options(rules), en)
     assert "65 turns" in note
     assert "Three of a kind + 20" in note and "35 and 45" in note and "Σ2 bonus" in note
+    assert "Σ2 bonus 30 from 60" in note and "below 0" not in note
+    balkan = {"sum2_bonus": True, "sum2_bonus_points": 40, "sum2_negative": True, "full_five": True}
+    note = variant_note(PRESETS["jamb"].with_options(balkan), en)
+    assert "Σ2 bonus 40 from 60" in note and "Σ2 below 0 too" in note
+    assert "Five of a kind as Full house" in note

@@ -80,6 +80,9 @@ def test_jamb_offers_its_own_house_rules_and_refuses_the_others() -> None:
         "trips_bonus": 10,
         "straight_fixed": False,
         "sum2_bonus": False,
+        "sum2_bonus_points": 30,
+        "sum2_negative": False,
+        "full_five": False,
         "hand": False,
         "middle": False,
     }
@@ -215,6 +218,41 @@ def test_sum2_bonus_is_a_house_rule_off_by_default() -> None:
     assert low.column_totals("Anna", "free").sum2 == 57
 
 
+def test_the_sum2_bonus_may_be_40_and_counts_only_with_the_bonus() -> None:
+    game = jamb({"sum2_bonus": True, "sum2_bonus_points": 40})
+    fill(game, "free", {"max": 28, "min": 8, "ones": 3})
+    assert game.column_totals("Anna", "free").sum2 == 100
+    without = jamb({"sum2_bonus_points": 40})
+    fill(without, "free", {"max": 28, "min": 8, "ones": 3})
+    assert without.column_totals("Anna", "free").sum2 == 60
+    with pytest.raises(KniffelError) as refused:
+        jamb({"sum2_bonus_points": 50})
+    assert refused.value.code == "invalid_option"
+
+
+def test_sum2_below_0_is_a_house_rule() -> None:
+    game = jamb({"sum2_negative": True, "sum2_bonus": True})
+    fill(game, "free", {"max": 8, "min": 28, "ones": 4})
+    totals = game.column_totals("Anna", "free")
+    assert totals.sum2 == -80 and totals.total == 4 - 80 == game.total("Anna")
+
+
+def test_five_of_a_kind_in_ful_is_a_house_rule() -> None:
+    five = Dice.of([5, 5, 5, 5, 5])
+    game = jamb({"full_five": True})
+    game.push(Enter("Anna", game.cell("free.full_house"), dice=five, roll=2))
+    assert game.points("Anna", game.cell("free.full_house")) == 25 + 30
+    plain = jamb()
+    plain.push(Enter("Anna", plain.cell("free.full_house"), dice=five, roll=2))
+    assert plain.points("Anna", plain.cell("free.full_house")) == 0
+    # five sixes' 60 is a Ful's points only under the rule
+    sixes = jamb({"full_five": True})
+    sixes.push(Enter("Anna", sixes.cell("free.full_house"), points=60, roll=1))
+    assert sixes.points("Anna", sixes.cell("free.full_house")) == 60
+    refused = refusal(jamb(), Enter("Anna", plain.cell("free.full_house"), points=60, roll=1))
+    assert refused == "impossible_points"
+
+
 def test_replay_json_names_the_three_sums_of_each_jamb_column() -> None:
     game = jamb()
     fill(game, "free", {"max": 28, "min": 8, "ones": 3, "trips": 28})
@@ -333,14 +371,19 @@ def reckoned_total(game: Game, seat: int) -> int:
             s1 = upper + (30 if upper >= 60 else 0)
             s2 = 0
             if None not in (cells[Row.MAX], cells[Row.MIN], cells[Row.ONES]):
-                s2 = max(0, (cells[Row.MAX] - cells[Row.MIN]) * cells[Row.ONES])  # type: ignore[operator]
-                s2 += 30 if game.options.sum2_bonus and s2 >= 60 else 0
+                s2 = (cells[Row.MAX] - cells[Row.MIN]) * cells[Row.ONES]  # type: ignore[operator]
+                s2 = s2 if game.options.sum2_negative else max(0, s2)
+                bonus = game.options.sum2_bonus_points
+                s2 += bonus if game.options.sum2_bonus and s2 >= 60 else 0
             s3 = sum(cells[r] or 0 for r in JAMB_ROWS[8:])
             total += s1 + s2 + s3
         else:
             upper = sum(v or 0 for r, v in cells.items() if r.is_upper)
             lower = sum(v or 0 for r, v in cells.items() if not r.is_upper)
-            total += upper + (35 if upper >= 63 else 0) + lower
+            # a further Yams' bonus (kniffel_bonus) as the engine counts it: its rules are §5's,
+            # checked in tests/rules/test_extra_kniffel.py
+            extra = game.column_totals(seat, spec.id).kniffel_bonus
+            total += upper + (35 if upper >= 63 else 0) + lower + extra
     return total
 
 

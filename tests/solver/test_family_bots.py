@@ -25,7 +25,8 @@ from kniffel.rules import (
     rows_for,
     turns_of,
 )
-from kniffel.solver.play.family import make_family_bot, play_game
+from kniffel.solver.advice.family import family_choices
+from kniffel.solver.play.family import BestEstimate, make_family_bot, play_game
 from kniffel.solver.play.simulate import simulate
 
 VARIANTS = {
@@ -120,3 +121,44 @@ def test_best_beats_greedy_on_the_same_dice(name: str) -> None:
     best = simulate(variant, "best", 6, seed=3)
     assert best.totals.mean() > greedy.totals.mean()
     assert best.summary()["games"] == 6
+
+
+def _two_free_cells_open(variant: Variant) -> Game:
+    """A Jamb game with only Triling and Ful of the free column open, the rest at their least."""
+    game = Game(variant, ["Anna"])
+    rows = rows_for(variant.options)
+    for spec in variant.columns:
+        order = reversed(rows) if spec.discipline is Discipline.UP else rows
+        for row in order:
+            if spec.id == "free" and row in (Row.TRIPS, Row.FULL_HOUSE):
+                continue
+            least = min(possible_points(row, variant.options))
+            game.push(Enter("Anna", Cell(spec.id, row), points=least, roll=1))
+    sixes = Dice.of([6] * 5)
+    for keep in ((), sixes.faces, sixes.faces):
+        game.push(Roll("Anna", sixes, keep))
+    return game
+
+
+@pytest.mark.parametrize(("full_five", "row"), [(False, Row.TRIPS), (True, Row.FULL_HOUSE)])
+def test_the_bot_and_the_tipp_enter_five_of_a_kind_as_ful_under_the_house_rule(
+    full_five: bool, row: Row
+) -> None:
+    variant = get_variant("jamb", {"full_five": full_five})
+    game = _two_free_cells_open(variant)
+    assert make_family_bot("best", variant).choose(game) == EnterAction(Cell("free", row))
+    _, choices = family_choices(game, 0, Dice.of([6] * 5), 3)
+    points = {a.cell.row: p for a, _, p in choices if isinstance(a, EnterAction)}
+    assert points == {Row.TRIPS: 28, Row.FULL_HOUSE: 60 if full_five else 0}
+
+
+def test_the_bot_values_a_sum2_below_0_under_the_house_rule() -> None:
+    cells = [None] * 6 + [8, 28] + [None] * 5  # Max 8, Min 28, the ones open
+    plain = BestEstimate(get_variant("jamb").options).column(Discipline.FREE, cells)
+    below = get_variant("jamb", {"sum2_negative": True}).options
+    assert BestEstimate(below).column(Discipline.FREE, cells) < plain - 20
+    # the ones entered: the rules' Σ2 itself, 2 × (8 − 28)
+    ones = [2, *cells[1:]]
+    assert BestEstimate(below).column(Discipline.FREE, ones) == pytest.approx(
+        BestEstimate(get_variant("jamb").options).column(Discipline.FREE, ones) - 40
+    )

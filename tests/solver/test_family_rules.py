@@ -35,6 +35,10 @@ from kniffel.solver.play.family_fast import column_sums
 VARIANTS = {
     **{name: get_variant(name) for name in PRESETS},
     "jamb-hand-middle": get_variant("jamb", {"hand": True, "middle": True, "sum2_bonus": True}),
+    "jamb-balkan": get_variant(
+        "jamb",
+        {"sum2_bonus": True, "sum2_bonus_points": 40, "sum2_negative": True, "full_five": True},
+    ),
     "yams-hand-announce": get_variant("yams", {"hand": True, "announce": True}),
 }
 GAMES = 2

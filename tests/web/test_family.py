@@ -81,6 +81,7 @@ def test_the_form_starts_a_jamb_game_with_its_house_rules(client: TestClient) ->
         "kniffel_bonus": "0",
         "trips_bonus": "20",
         "straight_fixed": "1",
+        "sum2_bonus_points": "40",
         "hand": "1",
         "announce": "1",
     }
@@ -93,6 +94,9 @@ def test_the_form_starts_a_jamb_game_with_its_house_rules(client: TestClient) ->
         "trips_bonus": 20,
         "straight_fixed": True,
         "sum2_bonus": False,
+        "sum2_bonus_points": 40,
+        "sum2_negative": False,
+        "full_five": False,
         "hand": True,
         "middle": False,
     }

@@ -16,7 +16,17 @@ from __future__ import annotations
 from babel.lists import format_list
 
 from kniffel.locales import Translator
-from kniffel.rules import FIGURES, Discipline, Joker, Options, Pasch, Sheet, Variant, turns_of
+from kniffel.rules import (
+    FIGURES,
+    Discipline,
+    Joker,
+    Options,
+    Pasch,
+    Sheet,
+    Variant,
+    sum2_bonus_of,
+    turns_of,
+)
 
 __all__ = ["variant_note"]
 
@@ -87,5 +97,10 @@ def _jamb_rules(options: Options, words: Translator) -> list[str]:
     if options.straight_fixed:
         rules.append(words("Kenta fest {straight_small} und {straight_large}", **FIGURES))
     if options.sum2_bonus:
-        rules.append(words("Σ2-Bonus {sum2_bonus} ab {sum2_threshold}", **FIGURES))
+        figures = {**FIGURES, "sum2_bonus": sum2_bonus_of(options)}
+        rules.append(words("Σ2-Bonus {sum2_bonus} ab {sum2_threshold}", **figures))
+    if options.sum2_negative:
+        rules.append(words("Σ2 auch unter 0"))
+    if options.full_five:
+        rules.append(words("Fünf Gleiche als Ful"))
     return rules

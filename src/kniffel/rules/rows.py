@@ -183,6 +183,9 @@ def sheet_score(row: Row, dice: Dice, options: Options, roll: int = 1) -> int:
     9
     >>> sheet_score(Row.FULL_HOUSE, Dice.of([6, 6, 6, 5, 5]), jamb)
     58
+    >>> five, balkan = Dice.of([6, 6, 6, 6, 6]), Options(sheet=Sheet.JAMB, full_five=True)
+    >>> sheet_score(Row.FULL_HOUSE, five, jamb), sheet_score(Row.FULL_HOUSE, five, balkan)
+    (0, 60)
     """
     if options.sheet is not Sheet.JAMB:
         return raw_score(row, dice, options.pasch)
@@ -205,7 +208,9 @@ def sheet_score(row: Row, dice: Dice, options: Options, roll: int = 1) -> int:
             return 0
         return STRAIGHT_FIXED[low] if options.straight_fixed else STRAIGHT_BY_ROLL[roll]
     if row is Row.FULL_HOUSE:
-        return dice.total + _FULL_BONUS if sorted(c for c in counts if c) == [2, 3] else 0
+        made = sorted(c for c in counts if c)
+        full = made == [2, 3] or (options.full_five and made == [5])
+        return dice.total + _FULL_BONUS if full else 0
     raise ValueError(f"{row.value} is no row of Jamb")
 
 
@@ -221,7 +226,8 @@ def _jamb_possible(row: Row, options: Options) -> frozenset[int]:
         return frozenset([0, *made.values()])
     if row is Row.FULL_HOUSE:
         fulls = (3 * a + 2 * b + _FULL_BONUS for a in range(1, 7) for b in range(1, 7) if a != b)
-        return frozenset([0, *fulls])
+        fives = (5 * a + _FULL_BONUS for a in range(1, 7)) if options.full_five else ()
+        return frozenset([0, *fulls, *fives])
     raise ValueError(f"{row.value} is no row of Jamb")
 
 

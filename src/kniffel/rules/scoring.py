@@ -58,6 +58,7 @@ __all__ = [
     "joker_table",
     "open_indices",
     "sheet_sums",
+    "sum2_bonus_of",
     "sum2_product",
     "upper_bonus",
     "zero_refused",
@@ -252,30 +253,54 @@ def jamb_sum1(upper: int) -> int:
     return upper + (upper >= JAMB_UPPER_BONUS_THRESHOLD) * JAMB_UPPER_BONUS
 
 
-def jamb_sum2(maximum: int | None, minimum: int | None, ones: int | None, bonus: bool) -> int:
-    """Σ2 = (Max − Min) × the column's ones, once all three are filled, never below 0.
+def jamb_sum2(
+    maximum: int | None,
+    minimum: int | None,
+    ones: int | None,
+    bonus: int,
+    negative: bool = False,
+) -> int:
+    """Σ2 = (Max − Min) × the column's ones, once all three are filled, never below 0 unless
+    ``negative`` (the house rule ``sum2_negative``).
 
-    With the house rule ``sum2_bonus`` it earns 30 more at 60 or more.
+    ``bonus`` is what the house rule ``sum2_bonus`` adds at 60 or more (0 without it; 30, or
+    ``sum2_bonus_points``: :func:`sum2_bonus_of`).
 
-    >>> jamb_sum2(28, 8, 3, False), jamb_sum2(8, 28, 3, False), jamb_sum2(28, 8, None, False)
+    >>> jamb_sum2(28, 8, 3, 0), jamb_sum2(8, 28, 3, 0), jamb_sum2(28, 8, None, 0)
     (60, 0, 0)
-    >>> jamb_sum2(28, 8, 3, True), jamb_sum2(28, 9, 3, True)
-    (90, 57)
+    >>> jamb_sum2(28, 8, 3, 30), jamb_sum2(28, 9, 3, 30), jamb_sum2(28, 8, 3, 40)
+    (90, 57, 100)
+    >>> jamb_sum2(8, 28, 3, 30, negative=True)
+    -60
     """
     if maximum is None or minimum is None or ones is None:
         return 0
-    sum2: int = sum2_product(maximum, minimum, ones)
-    return sum2 + (bonus and sum2 >= SUM2_BONUS_THRESHOLD) * SUM2_BONUS
+    sum2: int = sum2_product(maximum, minimum, ones, negative)
+    return sum2 + (sum2 >= SUM2_BONUS_THRESHOLD) * bonus
 
 
-def sum2_product(maximum: Any, minimum: Any, ones: Any) -> Any:
-    """Σ2 before its bonus: (Max − Min) × ones, never below 0; numbers (expected ones too) or
-    numpy arrays alike.
+def sum2_bonus_of(options: Options) -> int:
+    """What a Σ2 of 60 or more earns under ``options``: 0 without the house rule ``sum2_bonus``,
+    else ``sum2_bonus_points`` (30 or 40).
+
+    >>> sum2_bonus_of(Options()), sum2_bonus_of(Options(sum2_bonus=True, sum2_bonus_points=40))
+    (0, 40)
+    """
+    return options.sum2_bonus_points if options.sum2_bonus else 0
+
+
+def sum2_product(maximum: Any, minimum: Any, ones: Any, negative: bool = False) -> Any:
+    """Σ2 before its bonus: (Max − Min) × ones, never below 0 unless ``negative`` (the house
+    rule ``sum2_negative``); numbers (expected ones too) or numpy arrays alike.
 
     >>> sum2_product(28, 8, 3), sum2_product(8, 28, 3), sum2_product(20.5, 10.0, 2.0)
     (60, 0, 21.0)
+    >>> sum2_product(8, 28, 3, negative=True)
+    -60
     """
     product = (maximum - minimum) * ones
+    if negative:
+        return product
     return product * (product > 0)
 
 
@@ -344,7 +369,7 @@ def column_sum2(options: Options, cells: Sequence[int | None]) -> int:
     if sum2 is None:
         return 0
     maximum, minimum, ones = (cells[i] for i in sum2)
-    return jamb_sum2(maximum, minimum, ones, options.sum2_bonus)
+    return jamb_sum2(maximum, minimum, ones, sum2_bonus_of(options), options.sum2_negative)
 
 
 # ------------------------------------------------------------- §5 a further Kniffel

@@ -62,8 +62,18 @@ class Pasch(enum.StrEnum):
 #: The house rules every Kniffel-sheet preset offers (its records name exactly these).
 KNIFFEL_OPTIONS = ("chance", "pasch", "kniffel_bonus", "joker", "zero_only_upper")
 #: The house rules of Jamb (docs/rules.md, "Jamb"): Triling's bonus, Kenta fixed, the Σ2
-#: bonus, and the optional columns Ručna (``hand``) and Od sredine (``middle``).
-JAMB_OPTIONS = ("trips_bonus", "straight_fixed", "sum2_bonus", "hand", "middle")
+#: bonus and its points, Σ2 below 0, five of a kind as Ful, and the optional columns Ručna
+#: (``hand``) and Od sredine (``middle``).
+JAMB_OPTIONS = (
+    "trips_bonus",
+    "straight_fixed",
+    "sum2_bonus",
+    "sum2_bonus_points",
+    "sum2_negative",
+    "full_five",
+    "hand",
+    "middle",
+)
 #: Yams: the Kniffel house rules and the optional columns sèche and annoncée.
 YAMS_OPTIONS = (*KNIFFEL_OPTIONS, "hand", "announce")
 
@@ -224,7 +234,30 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "sum2_bonus",
         bool,
         N_("Σ2-Bonus {sum2_bonus} ab {sum2_threshold}"),
-        help="Option sum2_bonus: a bonus of 30 for a Σ2 of 60 or more.",
+        help="Option sum2_bonus: a bonus for a Σ2 of 60 or more (30, or sum2_bonus_points).",
+    ),
+    HouseRule(
+        "sum2_bonus_points",
+        int,
+        N_("Σ2-Bonus {n} statt {sum2_bonus}"),
+        N_("Gilt mit dem Σ2-Bonus."),
+        help="Option sum2_bonus_points: the Σ2 bonus's points, 30 or 40.",
+        choices=(30, 40),
+        title_values=(("n", 40),),
+    ),
+    HouseRule(
+        "sum2_negative",
+        bool,
+        N_("Σ2 auch unter 0"),
+        N_("Ist Max kleiner als Min, zählt Σ2 minus; sonst 0."),
+        help="Option sum2_negative: Σ2 = (Max − Min) × ones counts below 0 too.",
+    ),
+    HouseRule(
+        "full_five",
+        bool,
+        N_("Fünf Gleiche als Ful"),
+        N_("Fünf gleiche Würfel zählen im Ful Augensumme + 30."),
+        help="Option full_five: five of a kind scores in Ful (sum + 30).",
     ),
     HouseRule(
         "hand",
@@ -280,6 +313,9 @@ class Options:
     trips_bonus: int = 10
     straight_fixed: bool = False
     sum2_bonus: bool = False
+    sum2_bonus_points: int = 30
+    sum2_negative: bool = False
+    full_five: bool = False
     hand: bool = False
     middle: bool = False
     announce: bool = False

@@ -249,7 +249,7 @@ class BestEstimate:
                     rows[i].mean if value is None else float(value)
                     for i, value in zip(sums.sum2, held, strict=True)
                 )
-                total += sum2_product(maximum, minimum, ones)
+                total += sum2_product(maximum, minimum, ones, self.options.sum2_negative)
             else:
                 total += column_sum2(self.options, cells)
         return total
@@ -290,7 +290,7 @@ class BestEstimate:
             sum2 = sums.sum2
             if not all(cells[k] is not None or k == i for k in sum2):
                 maximum, minimum, ones = (held if k == i else parts[k] for k in sum2)
-                total = total + sum2_product(maximum, minimum, ones)
+                total = total + sum2_product(maximum, minimum, ones, self.options.sum2_negative)
             elif i in sum2:
                 middles = []
                 for value in values:
