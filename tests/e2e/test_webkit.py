@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from .conftest import PHONE
-from .test_board_state import new_game
+from .test_board_state import new_game, post
 from .test_full_game import ANNA, ANNA_TOTAL, BEN, BEN_TOTAL, open_label, plan
 from .webdriver import Driver, Session
 
@@ -321,3 +321,30 @@ def test_corrections_in_webkit(iphone: Session, server: str) -> None:
     iphone.find(".undo button").click()
     wait_version(iphone, 5)
     assert total(iphone, 0) == 4
+
+
+def test_held_dice_and_an_undone_entry_in_webkit(iphone: Session, server: str) -> None:
+    """Issue 32 item 4 in WebKit (tests/e2e/test_entry_kept.py in chromium): a roll whose faces
+    come out the same releases every die held; an undone entry's dice come back to the field."""
+    game = post(
+        server + "/api/games", {"variant": "kniffel", "players": ["Clara"], "dice_mode": "virtual"}
+    )
+    open_board(iphone, server + game["url"])
+    iphone.find(".roll-button").click()
+    wait_version(iphone, 1)
+    for n in range(1, 6):
+        iphone.find(f".die-toggle:nth-of-type({n})").click()
+    held = "return document.querySelectorAll('.tray input[data-die]:checked').length"
+    iphone.wait(f"{held} === 5", what="five dice held")
+    iphone.find(".roll-button").click()
+    wait_version(iphone, 2)
+    assert iphone.run(held) == 0
+
+    game = new_game(server, "kniffel", ["Anna", "Ben"])
+    open_board(iphone, server + game["url"])
+    enter(iphone, "66655", "Sechser, 18 Punkte möglich")
+    iphone.find(".undo button").click()
+    wait_version(iphone, 2)
+    iphone.wait(
+        "return document.querySelector('#dice-input').value === '55666'", what="the dice back"
+    )

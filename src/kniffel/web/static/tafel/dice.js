@@ -7,7 +7,7 @@ import {
 import { clearNotice, notice } from "./notice.js";
 import { backToFront } from "./sheet.js";
 import { schedulePreview } from "./sync.js";
-import { clearTipp } from "./tipp.js";
+import { clearTipp, followTipp } from "./tipp.js";
 import { state, update } from "./state.js";
 
 export const storeKey = () => `tafel:${state.game.id}:${turnKey()}:${mover()}`;
@@ -71,7 +71,7 @@ export function showDice() {
 }
 
 function typedChanged() {
-  clearTipp();
+  followTipp();
   remember();
   showDice();
   schedulePreview();
@@ -126,7 +126,7 @@ export function setRolls(value, keep = true) {
   for (const button of $$("[data-rolls]")) {
     button.setAttribute("aria-pressed", button.dataset.rolls === value ? "true" : "false");
   }
-  clearTipp();
+  followTipp();
   if (!keep) return;
   remember();
   schedulePreview(); // the preview of a Jamb entry may change with the roll
