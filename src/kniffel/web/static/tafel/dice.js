@@ -12,12 +12,16 @@ import { state, update } from "./state.js";
 
 export const storeKey = () => `tafel:${state.game.id}:${turnKey()}:${mover()}`;
 
+/** The roll the entry panel says until the player picks another: the last roll of the
+ * variant, as the server wrote it into the field (its value attribute), never a figure here. */
+const lastRoll = () => (rollsInput() ? rollsInput().defaultValue : "");
+
 export function remember() {
   if (!diceInput()) return;
   try {
-    const rolls = rollsInput() ? rollsInput().value : "3";
+    const rolls = rollsInput() ? rollsInput().value : "";
     const kept = { dice: diceText(), points: pointsText(), mode: mode(), rolls };
-    if (!kept.dice && !kept.points && rolls === "3") sessionStorage.removeItem(storeKey());
+    if (!kept.dice && !kept.points && rolls === lastRoll()) sessionStorage.removeItem(storeKey());
     else sessionStorage.setItem(storeKey(), JSON.stringify(kept));
   } catch (error) {
     // private mode without storage: typing still works, it just is not kept
@@ -136,7 +140,7 @@ export function clearEntry() {
   if (diceInput()) diceInput().value = "";
   if (pointsInput()) pointsInput().value = "";
   update({ entry: { lastDice: "" } });
-  setRolls("3", false);
+  setRolls(lastRoll(), false);
   showDice();
 }
 
