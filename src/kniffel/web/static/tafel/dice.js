@@ -12,9 +12,13 @@ import { state, update } from "./state.js";
 
 export const storeKey = () => `tafel:${state.game.id}:${turnKey()}:${mover()}`;
 
-/** The roll the entry panel says until the player picks another: the last roll of the
- * variant, as the server wrote it into the field (its value attribute), never a figure here. */
-const lastRoll = () => (rollsInput() ? rollsInput().defaultValue : "");
+/** The roll the entry panel says until the player picks another: the variant's last roll, the
+ * last of the roll buttons the server drew, never a figure here. (Not the field's defaultValue:
+ * a hidden input's value is its value attribute, so it changes with every pick.) */
+function lastRoll() {
+  const buttons = $$(".rolls-pick [data-rolls]");
+  return buttons.length ? buttons[buttons.length - 1].dataset.rolls : "";
+}
 
 export function remember() {
   if (!diceInput()) return;
