@@ -218,6 +218,13 @@ def mistake_then_undo(page: Page) -> None:
     page.get_by_role("button", name=re.compile("Rückgängig")).click()
     wait_version(page, before + 2)
     expect(page.locator(".turn-name")).to_have_text("Ben ist am Zug")
+    # The entry taken back gives its dice back to the field (issue 32 item 4): Sechser is open
+    # again and previews them; Ben clears the field to type another roll.
+    expect(page.locator("#dice-input")).to_have_value("11456")
+    sixes = "Frei, Sechser, 6 Punkte möglich"
+    expect(page.get_by_role("button", name=sixes, exact=True)).to_be_visible()
+    page.locator("#dice-input").focus()
+    page.keyboard.press("Escape")
     expect(page.get_by_role("button", name="Frei, Sechser, offen", exact=True)).to_be_visible()
 
 

@@ -370,3 +370,30 @@ def test_choosing_a_preset_shows_its_house_rules_alone_with_its_values(
     for preset in ["yahtzee", "jamb", "yams", "kniffel", "rauf-runter", "dreifach"]:
         iphone.find(f'input[name="variant"][value="{preset}"]').click()
         assert shown_rules(iphone.run(READ_RULES)) == expected_rules(preset), preset
+
+
+def test_held_dice_and_an_undone_entry_in_webkit(iphone: Session, server: str) -> None:
+    """Issue 32 item 4 in WebKit (tests/e2e/test_entry_kept.py in chromium): a roll whose faces
+    come out the same releases every die held; an undone entry's dice come back to the field."""
+    game = post(
+        server + "/api/games", {"variant": "kniffel", "players": ["Clara"], "dice_mode": "virtual"}
+    )
+    open_board(iphone, server + game["url"])
+    iphone.find(".roll-button").click()
+    wait_version(iphone, 1)
+    for n in range(1, 6):
+        iphone.find(f".die-toggle:nth-of-type({n})").click()
+    held = "return document.querySelectorAll('.tray input[data-die]:checked').length"
+    iphone.wait(f"{held} === 5", what="five dice held")
+    iphone.find(".roll-button").click()
+    wait_version(iphone, 2)
+    assert iphone.run(held) == 0
+
+    game = new_game(server, "kniffel", ["Anna", "Ben"])
+    open_board(iphone, server + game["url"])
+    enter(iphone, "66655", "Sechser, 18 Punkte möglich")
+    iphone.find(".undo button").click()
+    wait_version(iphone, 2)
+    iphone.wait(
+        "return document.querySelector('#dice-input').value === '55666'", what="the dice back"
+    )

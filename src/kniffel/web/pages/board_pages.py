@@ -27,7 +27,7 @@ from kniffel.charts.totals import totals_chart_svg
 from kniffel.kept import Kept
 from kniffel.locales import Translator
 from kniffel.locales.refusals import refusal_text
-from kniffel.rules import Dice, KniffelError
+from kniffel.rules import Dice, Enter, KniffelError
 from kniffel.web import rendering
 from kniffel.web.pages import forms, moves
 from kniffel.web.present.addresses import share_base
@@ -262,18 +262,22 @@ async def _change(
     build: Callable[[FormData, GameView], Change],
     *,
     typed: bool = False,
+    undo: bool = False,
 ) -> Response:
     """Read the form, make the change through the service, answer with the board.
 
     ``typed``: the form carries the dice or points typed for the player to move
     (an entry); a refused entry shows them again. Other forms' points (a
-    correction) are never shown as typed dice or points.
+    correction) are never shown as typed dice or points. ``undo``: an entry taken back
+    shows its dice or points (and roll) again, as if typed, so that they are entered
+    elsewhere without typing them twice (issue 32 item 4).
     """
     t = rendering.translator(request)
     view = await _load(request, game_id)
     form_data = await rendering.text_form(request)
     dice: Dice | None = None
     points: int | None = None
+    roll: int | None = None
     status = 200
     message = ""
     try:
@@ -284,8 +288,11 @@ async def _change(
         if key is None:
             raise Forbidden("this device may only watch", code="watch_only")
         change = build(form_data, view)
+        taken_back = view.game.last_event if undo else None
         view = await change(rendering.service(request), view, key)
         dice = points = None
+        if isinstance(taken_back, Enter):
+            dice, points, roll = taken_back.dice, taken_back.points, taken_back.roll
     except forms.FormError as exc:
         status, message = 400, str(exc)
     except Conflict as exc:
@@ -311,6 +318,7 @@ async def _change(
         message=message,
         page=not fragment,
         evening=evening,
+        roll=roll,
     )
     if fragment:
         return _fragment(request, view, context, status)
@@ -340,7 +348,7 @@ def _posts_event(
         def build(form_data: FormData, view: GameView) -> Change:
             return _apply(make_event(form_data, view, t), forms.version_field(form_data, t))
 
-        return await _change(request, game_id, build, typed=typed)
+        return await _change(request, game_id, build, typed=typed, undo=make_event is _undo_event)
 
     return post
 

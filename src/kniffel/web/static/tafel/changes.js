@@ -1,7 +1,9 @@
 // A change on its way: an entry, a roll, an undo or a correction. Every change the board
 // sends leaves through `sending` below (htmx posts the forms; this is where the page learns
 // of it), and nothing else is sent until the board shows its outcome. The one place where
-// an entry leaves for the server: a queue of entries made offline belongs here.
+// an entry leaves for the server: a queue of entries made offline belongs here (htmx lets
+// this event be cancelled with event.preventDefault(); the form is event.detail.elt's, its
+// values event.detail.requestConfig.parameters).
 import { gameElement, turnKey, version } from "./dom.js";
 import { storeKey } from "./dice.js";
 import { refresh } from "./sync.js";

@@ -7,17 +7,25 @@ import {
 import { clearNotice, notice } from "./notice.js";
 import { backToFront } from "./sheet.js";
 import { schedulePreview } from "./sync.js";
-import { clearTipp } from "./tipp.js";
+import { clearTipp, followTipp } from "./tipp.js";
 import { state, update } from "./state.js";
 
 export const storeKey = () => `tafel:${state.game.id}:${turnKey()}:${mover()}`;
 
+/** The roll the entry panel says until the player picks another: the variant's last roll, the
+ * last of the roll buttons the server drew, never a figure here. (Not the field's defaultValue:
+ * a hidden input's value is its value attribute, so it changes with every pick.) */
+function lastRoll() {
+  const buttons = $$(".rolls-pick [data-rolls]");
+  return buttons.length ? buttons[buttons.length - 1].dataset.rolls : "";
+}
+
 export function remember() {
   if (!diceInput()) return;
   try {
-    const rolls = rollsInput() ? rollsInput().value : "3";
+    const rolls = rollsInput() ? rollsInput().value : "";
     const kept = { dice: diceText(), points: pointsText(), mode: mode(), rolls };
-    if (!kept.dice && !kept.points && rolls === "3") sessionStorage.removeItem(storeKey());
+    if (!kept.dice && !kept.points && rolls === lastRoll()) sessionStorage.removeItem(storeKey());
     else sessionStorage.setItem(storeKey(), JSON.stringify(kept));
   } catch (error) {
     // private mode without storage: typing still works, it just is not kept
@@ -71,7 +79,7 @@ export function showDice() {
 }
 
 function typedChanged() {
-  clearTipp();
+  followTipp();
   remember();
   showDice();
   schedulePreview();
@@ -126,7 +134,7 @@ export function setRolls(value, keep = true) {
   for (const button of $$("[data-rolls]")) {
     button.setAttribute("aria-pressed", button.dataset.rolls === value ? "true" : "false");
   }
-  clearTipp();
+  followTipp();
   if (!keep) return;
   remember();
   schedulePreview(); // the preview of a Jamb entry may change with the roll
@@ -136,7 +144,7 @@ export function clearEntry() {
   if (diceInput()) diceInput().value = "";
   if (pointsInput()) pointsInput().value = "";
   update({ entry: { lastDice: "" } });
-  setRolls("3", false);
+  setRolls(lastRoll(), false);
   showDice();
 }
 

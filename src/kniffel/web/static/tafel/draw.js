@@ -4,7 +4,7 @@
 // page's own and is kept only while it still fits the game that is drawn.
 import { $, $$, board, diceInput, firstOpenCell, mode, pointsInput, readGame, turnKey, typedNow, version } from "./dom.js";
 import { changeDone } from "./changes.js";
-import { clearEntry, forget, recall, restore, showDice } from "./dice.js";
+import { clearEntry, forget, recall, remember, restore, showDice } from "./dice.js";
 import { closeStaleEdit } from "./edit.js";
 import { clearNotice, notice } from "./notice.js";
 import { announce, measureEntry, selectSheet, showDue } from "./sheet.js";
@@ -21,8 +21,9 @@ export function draw() {
   if (newTurn || (state.change && version() > state.change.version)) update({ view: { sheet: null } });
   if (newTurn) {
     clearEntry();
-    const kept = recall();
+    const kept = recall() || undone();
     if (kept) restore(kept);
+    remember();
     if (state.entry.changeKey) {
       forget(state.entry.changeKey); // the dice of the turn that is over
       update({ entry: { changeKey: null } });
@@ -33,9 +34,13 @@ export function draw() {
     closeStaleEdit();
   }
   selectSheet(state.view.sheet === null ? state.game.front : state.view.sheet, false);
+  // The dice held stay held while the same roll is drawn again; every roll releases them all,
+  // also one whose faces came out the same (issue 32 item 4).
   const tray = $$(".tray input[data-die]", board());
   const held = state.view.held;
-  if (held && tray.length && held.turn === turnKey() && held.dice === tray.map((i) => i.value).join("")) {
+  const rolled = tray.length ? tray[0].closest(".tray").dataset.rolled : null;
+  const same = held && held.turn === turnKey() && held.rolled === rolled;
+  if (same && tray.length && held.dice === tray.map((i) => i.value).join("")) {
     for (const input of tray) input.checked = held.on.includes(input.dataset.die);
   }
   showDice();
@@ -56,6 +61,14 @@ export function draw() {
   if (measureEntry() || newTurn) showDue();
   if (version() < state.sync.latest) refresh();
   else if (newTurn && (typedNow().dice || typedNow().points)) schedulePreview();
+}
+
+/** The dice or points the board shows for a turn that was just taken back (the undo's answer
+ * previews the entry undone): they go back into the field, kept as if typed. */
+function undone() {
+  const { dice, points, roll } = board().dataset;
+  if (!diceInput() || (!dice && !points)) return null;
+  return { dice, points, mode: dice ? "dice" : "points", rolls: roll || null };
 }
 
 function focusEntry() {

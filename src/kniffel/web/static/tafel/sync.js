@@ -104,13 +104,14 @@ function beforeSwap(event) {
   const active = document.activeElement;
   const game = gameElement();
   const tray = Array.from(board().querySelectorAll(".tray input[data-die]"));
+  const rolled = tray.length ? tray[0].closest(".tray").dataset.rolled : null;
   update({
     view: {
       kept: active && active !== document.body && game.contains(active)
         ? { el: active, start: active.selectionStart ?? null, end: active.selectionEnd ?? null }
         : null,
       held: tray.length
-        ? { turn: turnKey(), dice: tray.map((i) => i.value).join(""), on: tray.filter((i) => i.checked).map((i) => i.dataset.die) }
+        ? { turn: turnKey(), rolled, dice: tray.map((i) => i.value).join(""), on: tray.filter((i) => i.checked).map((i) => i.dataset.die) }
         : null,
     },
   });

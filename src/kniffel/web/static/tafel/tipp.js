@@ -17,6 +17,19 @@ export function clearTipp() {
   }
 }
 
+/** What is typed changed: an open Tipp stays open and follows it, asked again for the dice
+ * once all five are typed (or none); while they are being typed it keeps the last answer
+ * (issue 32 item 4: it closed on the first die typed). */
+export function followTipp() {
+  const place = $("#tipp");
+  if (!place || !("for" in place.dataset) || place.dataset.for === tippFor()) return;
+  // A Tipp of another version closes when the board is drawn (draw.js): it follows nothing.
+  if (!place.dataset.for.startsWith(`${version()}|`)) return clearTipp();
+  const typed = mode() === "dice" && diceInput() ? diceText().length : 0;
+  const button = $("[data-tipp]");
+  if (button && (typed === 0 || typed === 5)) askTipp(button);
+}
+
 export function askTipp(button) {
   const params = new URLSearchParams();
   if (diceInput() && mode() === "dice" && diceText()) {
