@@ -242,3 +242,10 @@ def test_the_circle_test_finds_a_circle() -> None:
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": set()}
     assert _circles(graph) == [["a", "b", "c"]]
     assert _circles({"a": {"b"}, "b": set()}) == []
+
+
+def test_the_types_the_board_hands_the_web_are_the_boards_own() -> None:
+    """The Tipp's words name the board's protocols (board/advice_values.py), not the solver's
+    classes re-exported: the module imports nothing of the solver, not even for types."""
+    path = SRC / "board" / "advice_values.py"
+    assert sorted(m for m in _imports(path) if _package(m) == "solver") == []
