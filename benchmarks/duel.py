@@ -27,7 +27,7 @@ from kniffel.solver.chances.distribution import best_bot, roller
 from kniffel.solver.chances.duel import duel
 from kniffel.solver.chances.winbot import LATE, WinBot
 from kniffel.solver.exact.dice_tables import KEEPS, ROLL_KEEPS, ROLLS
-from kniffel.solver.play.bots import KEEP_SIZE, _best, _keep_worth
+from kniffel.solver.play.bots import KEEP_SIZE, best_index, keep_worth_per_roll
 from kniffel.solver.play.sheets import SheetBatch
 
 
@@ -107,20 +107,23 @@ def disagree(variant: Variant, games: int, seed: int, late: int, top: int) -> No
                 late_now = win.is_late(mine)
                 entries, worth = win.worth(mine)
                 _, points = best.worth(mine)
-                kw_win, kw_best = _keep_worth(worth.max(axis=1)), _keep_worth(points.max(axis=1))
+                kw_win, kw_best = (
+                    keep_worth_per_roll(worth.max(axis=1)),
+                    keep_worth_per_roll(points.max(axis=1)),
+                )
                 for b in np.flatnonzero(late_now).tolist():
                     current = int(roll(0, np.zeros(deals, dtype=np.int64))[b])
                     for j in (0, 1, 2):
                         decisions += 1
                         if j < 2:
                             candidates = ROLL_KEEPS[current]
-                            k_win = int(candidates[_best(kw_win[j][b, candidates])])
-                            k_best = int(candidates[_best(kw_best[j][b, candidates])])
+                            k_win = int(candidates[best_index(kw_win[j][b, candidates])])
+                            k_best = int(candidates[best_index(kw_best[j][b, candidates])])
                             w_win, w_best = kw_win[j][b, k_win], kw_win[j][b, k_best]
                             labels = _keep_label(k_win), _keep_label(k_best)
                         else:
-                            s_win = int(_best(worth[b, :, current]))
-                            s_best = int(_best(points[b, :, current]))
+                            s_win = int(best_index(worth[b, :, current]))
+                            s_best = int(best_index(points[b, :, current]))
                             w_win, w_best = worth[b, s_win, current], worth[b, s_best, current]
                             labels = (
                                 _slot_label(mine, int(entries.row[b, s_win]), s_win),

@@ -1,20 +1,24 @@
-"""How long ``kniffel serve`` takes from start to its first answer, on loopback.
+"""How long ``kniffel --help`` takes, and ``kniffel serve`` to its first answer, without bytecode.
 
-Run with ``uv run python benchmarks/start.py [--runs 10]``. Each run starts
-``python -m kniffel serve`` on a free 127.0.0.1 port and asks ``GET /`` every
-10 ms until it answers 200; the time from ``Popen`` to that answer is printed,
-for a fresh database (created and migrated at start) and for one already at
-the newest schema (no migration), beside the CPU seconds the server process
-had used by then (``/proc/PID/stat``; on a busy machine the wall time grows
-with the load, the CPU time much less). The ordinary cases may write bytecode
-(``PYTHONDONTWRITEBYTECODE`` is removed from their environment; the first, unmeasured
-start writes it), as an installed server does. ``--no-bytecode`` adds runs where
-Python may not write bytecode (``PYTHONDONTWRITEBYTECODE=1``, as in CI after a fresh
-checkout; it still reads what is there). ``--baseline-ref REF`` runs the same
-cases for the server of a git ref (``benchmarks/baseline.py``) and prints the
-ratios; ``--baseline-path DIR`` does the same for the sources of another checkout as they are
-(a checkout of main beside this one: its ``src`` is imported first, nothing in it is written). Runs
-(10 by default, the median of 10) are capped at 10 and each waits at most 120 s.
+Run with ``uv run python benchmarks/start.py [--runs 5] [--against PATH | --against-ref REF]
+[--compiled]``. Every case runs with ``PYTHONDONTWRITEBYTECODE=1`` (as this machine and many
+containers set it) and its bytecode in a folder of this run (``PYTHONPYCACHEPREFIX``), so each
+start compiles every module it imports from source, as a fresh container does; nothing is written
+into a checkout. The figures, medians of ``--runs`` runs (5 by default, at most 10):
+
+- **help**: ``python -m kniffel --help``, start to exit;
+- **serve**: ``python -m kniffel serve`` on a free 127.0.0.1 port, from ``Popen`` to the first 200
+  of ``GET /`` (asked every 10 ms), on a database already at the newest schema (migrated by one
+  unmeasured start), with the server's CPU seconds by then (``/proc/PID/stat``);
+- **libraries**: ``python -c "import fastapi, sqlalchemy, uvicorn, jinja2, pydantic_settings"``,
+  what any start of the board imports: the floor under **serve** without bytecode.
+
+``--against PATH`` runs the same cases for the sources of another checkout as they are (its
+``src`` is imported first; e.g. ``git worktree add ../main-start main``), ``--against-ref REF`` for
+a git ref put into a temporary worktree (``benchmarks/baseline.py``); the two are printed side by
+side. ``--compiled`` adds the cases with the bytecode compiled beforehand (one start that may write
+it into the run's folder, then the measured ones that may not), as an install that compiles it
+(``uv sync --compile-bytecode``) runs.
 """
 
 from __future__ import annotations
@@ -30,12 +34,14 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 
 from baseline import checkout, cpu_seconds, describe
 
 HOST = "127.0.0.1"
 MAX_RUNS = 10
+LIBRARIES = "import fastapi, sqlalchemy, uvicorn, jinja2, pydantic_settings"
 
 
 def free_port() -> int:
@@ -45,14 +51,22 @@ def free_port() -> int:
         return port
 
 
-def first_answer(
-    db: Path, env_extra: dict[str, str], base: dict[str, str] | None = None
-) -> tuple[float, float]:
+def timed_run(command: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """Seconds from starting ``command`` to its exit (which must be 0), and its CPU seconds."""
+    started = time.perf_counter()
+    child = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(child.pid, 0)
+    wall = time.perf_counter() - started
+    child.returncode = os.waitstatus_to_exitcode(status)
+    if child.returncode != 0:
+        raise SystemExit(f"{' '.join(command)}: exit {child.returncode}")
+    return wall, usage.ru_utime + usage.ru_stime
+
+
+def first_answer(db: Path, env: dict[str, str]) -> tuple[float, float]:
     """Seconds from starting the server to its first 200 for ``GET /``, and its CPU seconds."""
     port = free_port()
-    env = {**(base or os.environ), "KNIFFEL_DB": f"sqlite:///{db}", **env_extra}
-    if "PYTHONDONTWRITEBYTECODE" not in env_extra:
-        env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env = {**env, "KNIFFEL_DB": f"sqlite:///{db}"}
     command = [sys.executable, "-m", "kniffel", "serve", "--host", HOST, "--port", str(port)]
     started = time.perf_counter()
     server = subprocess.Popen(
@@ -79,73 +93,92 @@ def first_answer(
             server.wait()
 
 
+def load() -> str:
+    one, five, _ = os.getloadavg()
+    return f"load average {one:.1f} (1 min), {five:.1f} (5 min) on {os.cpu_count()} cores"
+
+
+def measure(base: dict[str, str], runs: int, compiled: bool) -> dict[str, str]:
+    """Each case's figure for one checkout (``base``: its environment), as printed."""
+    figures: dict[str, str] = {}
+    with tempfile.TemporaryDirectory(prefix="kniffel-start-") as tmp:
+        folder = Path(tmp)
+        env = {
+            **base,
+            "KNIFFEL_CACHE_DIR": str(folder / "cache"),
+            "PYTHONPYCACHEPREFIX": str(folder / "none"),  # never written: no bytecode to read
+            "PYTHONDONTWRITEBYTECODE": "1",
+        }
+        db = folder / "kept.db"
+        first_answer(db, env)  # migrates it, unmeasured
+        modes = [("no bytecode", env)]
+        if compiled:
+            read = {**env, "PYTHONPYCACHEPREFIX": str(folder / "pyc")}
+            writing = {
+                key: value for key, value in read.items() if key != "PYTHONDONTWRITEBYTECODE"
+            }
+            timed_run([sys.executable, "-m", "kniffel", "--help"], writing)
+            timed_run([sys.executable, "-c", LIBRARIES], writing)
+            first_answer(db, writing)
+            modes.append(("bytecode compiled before", read))
+        for mode, mode_env in modes:
+            cases: list[tuple[str, Callable[[], tuple[float, float]]]] = [
+                (
+                    "help",
+                    lambda e=mode_env: timed_run([sys.executable, "-m", "kniffel", "--help"], e),
+                ),
+                ("serve", lambda e=mode_env: first_answer(db, e)),
+                ("libraries", lambda e=mode_env: timed_run([sys.executable, "-c", LIBRARIES], e)),
+            ]
+            for case, run in cases:
+                walls, cpus = [], []
+                for _ in range(runs):
+                    wall, cpu = run()
+                    walls.append(wall)
+                    cpus.append(cpu)
+                figures[f"{case}, {mode}"] = (
+                    f"{statistics.median(walls):5.2f} s ({min(walls):.2f}-{max(walls):.2f})"
+                    f" CPU {statistics.median(cpus):.2f}"
+                )
+    return figures
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=MAX_RUNS, help=f"runs per case (1..{MAX_RUNS})")
+    parser.add_argument("--runs", type=int, default=5, help=f"runs per case (1..{MAX_RUNS})")
     parser.add_argument(
-        "--no-bytecode", action="store_true", help="also run with PYTHONDONTWRITEBYTECODE=1"
-    )
-    parser.add_argument("--baseline-ref", metavar="REF", help="also time the server of this ref")
-    parser.add_argument(
-        "--baseline-path",
-        metavar="DIR",
+        "--against",
+        metavar="PATH",
         type=Path,
-        help="also time the server of the checkout in DIR (its src/, as it is)",
+        help="also time the checkout in PATH (its src/, as it is), side by side",
+    )
+    parser.add_argument("--against-ref", metavar="REF", help="also time this git ref, side by side")
+    parser.add_argument(
+        "--compiled", action="store_true", help="also time each case with bytecode compiled before"
     )
     args = parser.parse_args()
-    if args.baseline_ref and args.baseline_path:
-        parser.error("--baseline-ref and --baseline-path: one baseline at a time")
-    if args.baseline_path and not (args.baseline_path / "src" / "kniffel").is_dir():
-        parser.error(f"--baseline-path {args.baseline_path}: no src/kniffel in it")
+    if args.against and args.against_ref:
+        parser.error("--against and --against-ref: one at a time")
+    if args.against and not (args.against / "src" / "kniffel").is_dir():
+        parser.error(f"--against {args.against}: no src/kniffel in it")
     if not 1 <= args.runs <= MAX_RUNS:
         parser.error(f"--runs must be between 1 and {MAX_RUNS}")
-    cases: list[tuple[str, dict[str, str], bool]] = [
-        ("fresh database", {}, True),
-        ("database at the newest schema", {}, False),
-    ]
-    if args.no_bytecode:
-        cases.append(
-            ("at the newest schema, no bytecode written", {"PYTHONDONTWRITEBYTECODE": "1"}, False)
-        )
-    parser_ref = args.baseline_ref or args.baseline_path
-    servers: list[tuple[str, dict[str, str] | None]] = [("this checkout", None)]
+    print(f"medians of {args.runs} runs, PYTHONDONTWRITEBYTECODE=1; at the start: {load()}")
+    columns: list[tuple[str, dict[str, str]]] = []
     with contextlib.ExitStack() as stack:
-        if args.baseline_ref:
-            servers.insert(
-                0, (describe(args.baseline_ref), stack.enter_context(checkout(args.baseline_ref)))
-            )
-        elif args.baseline_path:
-            source = str(args.baseline_path.resolve() / "src")
-            # Its bytecode goes to a folder of this run: nothing is written into that checkout.
-            bytecode = stack.enter_context(tempfile.TemporaryDirectory(prefix="kniffel-pyc-"))
-            env = {**os.environ, "PYTHONPATH": source, "PYTHONPYCACHEPREFIX": bytecode}
-            servers.insert(0, (str(args.baseline_path), env))
-        medians: dict[tuple[str, str], float] = {}
-        print(f"kniffel serve, start to first answer of GET / ({args.runs} runs each), seconds")
-        for name, base in servers:
-            print(name)
-            with tempfile.TemporaryDirectory(prefix="kniffel-start-") as tmp:
-                folder = Path(tmp)
-                cache = {"KNIFFEL_CACHE_DIR": str(folder / "cache")}
-                kept = folder / "kept.db"
-                first_answer(kept, cache, base)  # migrate it once
-                for label, extra, fresh in cases:
-                    times, cpus = [], []
-                    for run in range(args.runs):
-                        db = folder / f"fresh-{run}-{len(label)}.db" if fresh else kept
-                        wall, cpu = first_answer(db, {**cache, **extra}, base)
-                        times.append(wall)
-                        cpus.append(cpu)
-                    medians[(name, label)] = statistics.median(times)
-                    print(
-                        f"  {label:<44} median {statistics.median(times):5.2f}"
-                        f"  min {min(times):5.2f}  max {max(times):5.2f}"
-                        f"  server CPU median {statistics.median(cpus):5.2f}"
-                    )
-        if parser_ref:
-            for label, _, _ in cases:
-                ratio = medians[("this checkout", label)] / medians[(servers[0][0], label)]
-                print(f"this checkout / {servers[0][0]}, {label}: x{ratio:.2f}")
+        if args.against_ref:
+            env = stack.enter_context(checkout(args.against_ref))
+            columns.append((describe(args.against_ref), env))
+        elif args.against:
+            env = {**os.environ, "PYTHONPATH": str(args.against.resolve() / "src")}
+            columns.append((str(args.against), env))
+        columns.append(("this checkout", dict(os.environ)))
+        results = [(name, measure(env, args.runs, args.compiled)) for name, env in columns]
+    print(f"at the end: {load()}")
+    width = max(len(case) for _, figures in results for case in figures)
+    print(f"{'':<{width}}  " + "  ".join(f"{name:<30}" for name, _ in results))
+    for case in results[0][1]:
+        print(f"{case:<{width}}  " + "  ".join(f"{figures[case]:<30}" for _, figures in results))
 
 
 if __name__ == "__main__":

@@ -114,7 +114,7 @@ def main() -> None:
         first_widths: list[float] = []
         for game, dice, rolls in chosen:
             reasons_module._CACHE = reasons_module._Cache()
-            turn_ends._STREAMS = turn_ends._Streams()
+            turn_ends.STREAMS = turn_ends._Streams()
             start = time.perf_counter()
             position = evaluate(game)
             win_choices(game, position.dice, position.rolls)
@@ -129,7 +129,7 @@ def main() -> None:
                 first.append(time.perf_counter() - start)
                 first_widths.append(quick.half_width)
                 reasons_module._CACHE = reasons_module._Cache()  # the final ones from scratch
-                turn_ends._STREAMS = turn_ends._Streams()
+                turn_ends.STREAMS = turn_ends._Streams()
                 start = time.perf_counter()
                 found = reasons(game, index, rolls, actions, exact=False)
                 chances.append(time.perf_counter() - start)
@@ -171,7 +171,7 @@ def _after_the_work_ahead(chosen: list[tuple[Game, Dice, int]]) -> tuple[list[fl
     warm, worked = [], []
     for game, dice, rolls in chosen:
         reasons_module._CACHE = reasons_module._Cache()
-        turn_ends._STREAMS = turn_ends._Streams()
+        turn_ends.STREAMS = turn_ends._Streams()
         start = game.copy()
         player = start.current_player()
         assert player is not None

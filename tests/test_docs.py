@@ -297,3 +297,27 @@ def test_every_api_route_is_in_docs_api() -> None:
         assert f"`{route}" in api_doc, f"docs/api.md does not list {route}"
     documented = set(re.findall(r"^\| `((?:GET|POST|PUT|PATCH|DELETE) /api/[^`?]+)", api_doc, re.M))
     assert documented <= routes, f"docs/api.md lists routes the board lacks: {documented - routes}"
+
+
+# --- Generated parts of docs/cli.md --------------------------------------------------------------
+
+
+def test_the_generated_parts_of_the_cli_page_are_the_commands_own() -> None:
+    """Every ``--help`` block and the variant flags' table are what the commands print now
+    (``uv run python -m kniffel.cli.reference`` renders them; the prose stays as written)."""
+    from kniffel.cli.reference import render
+
+    assert render(CLI_DOC) == CLI_DOC, "docs/cli.md: run uv run python -m kniffel.cli.reference"
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_every_command_has_its_help_block(name: str) -> None:
+    assert f"<!-- [[[help {name}]]] -->" in _section(name)
+
+
+def test_the_variant_flags_table_names_every_preset() -> None:
+    from kniffel.rules import PRESETS
+
+    shared = CLI_DOC.split("<!-- [[[variant flags]]] -->", 1)[1].split("<!-- [[[end]]] -->")[0]
+    assert len(PRESETS) == 6
+    assert all(f"`{name}`" in shared for name in PRESETS)

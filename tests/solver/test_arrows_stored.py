@@ -9,7 +9,7 @@ import pytest
 
 from kniffel.rules import get_variant
 from kniffel.solver.builds import Table, TableBuilds
-from kniffel.solver.raufrunter import bounds, stored
+from kniffel.solver.raufrunter import arrows_name, bounds, stored
 
 #: House rules no other test solves a ↓↑ table for (12 rows: a little quicker).
 OPTIONS = get_variant("rauf-runter", {"chance": False, "pasch": "matching_dice"}).options
@@ -56,7 +56,7 @@ def test_a_stored_table_is_read_back_equal_to_a_fresh_solve(
 def test_a_table_written_by_other_code_is_not_read_and_is_replaced(
     cache_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(stored, "fingerprint", lambda: "0123456789abcdef")
+    monkeypatch.setattr(arrows_name, "fingerprint", lambda: "0123456789abcdef")
     old = stored.save(KEY, np.zeros(_shape()))
     assert old is not None and old.exists()
     assert stored.load(KEY, _shape()) is not None

@@ -138,7 +138,7 @@ def test_simulated_reasons_are_the_same_on_every_request_and_within_their_interv
     first = reasons(game, ROLL_INDEX[dice], 2, actions, exact=False)
     # A new request, on a fresh server: the same streams give the same figures.
     reasons_module._CACHE = reasons_module._Cache()
-    turn_ends._STREAMS = turn_ends._Streams()
+    turn_ends.STREAMS = turn_ends._Streams()
     again = reasons(game, ROLL_INDEX[dice], 2, actions, exact=False)
     assert again == first
     assert first.method == "simulation" and 0 < first.half_width <= HALF_WIDTH
@@ -167,7 +167,7 @@ def test_reasons_of_the_rolls_of_one_turn_read_the_same_games() -> None:
     assert all(0 < r.half_width <= HALF_WIDTH for r in kept)
     # Roll 2 alone, on a fresh server: what roll 1 played before it changes nothing.
     reasons_module._CACHE = reasons_module._Cache()
-    turn_ends._STREAMS = turn_ends._Streams()
+    turn_ends.STREAMS = turn_ends._Streams()
     position = evaluate(game, dice, 2)
     actions = [c.action for c in position.choices[:5]]
     assert reasons(game, ROLL_INDEX[dice], 2, actions, exact=False) == kept[1]
@@ -196,7 +196,7 @@ def _fresh() -> None:
     """A fresh server's caches (after the background has finished what it had)."""
     assert reasons_module._BACKGROUND.wait_idle(1200)
     reasons_module._CACHE = reasons_module._Cache()
-    turn_ends._STREAMS = turn_ends._Streams()
+    turn_ends.STREAMS = turn_ends._Streams()
 
 
 def _middle_rauf_runter() -> str:
@@ -220,7 +220,7 @@ def test_the_start_of_a_turn_worked_out_ahead_serves_the_turns_first_tipp(
     actions = [c.action for c in position.choices[:5]]
     _fresh()
     cold = reasons(game, ROLL_INDEX[dice], 1, actions, exact=False)
-    played_cold = turn_ends._STREAMS.played
+    played_cold = turn_ends.STREAMS.played
     _fresh()
     worked = reasons_module._BACKGROUND.worked_ahead
     anna = game.current_player()
@@ -228,7 +228,7 @@ def test_the_start_of_a_turn_worked_out_ahead_serves_the_turns_first_tipp(
     reasons_module.ahead(game, anna)
     assert reasons_module._BACKGROUND.wait_idle(1200)
     assert reasons_module._BACKGROUND.worked_ahead == worked + 1
-    played_ahead = turn_ends._STREAMS.played
+    played_ahead = turn_ends.STREAMS.played
     assert played_ahead > 0
     reasons_module.ahead(game, anna)  # once is enough: played ahead already
     assert reasons_module._BACKGROUND.wait_idle(1200)
@@ -240,7 +240,7 @@ def test_the_start_of_a_turn_worked_out_ahead_serves_the_turns_first_tipp(
     assert kept is not None and kept.method == "simulation"
     warm = reasons(game, ROLL_INDEX[dice], 1, actions, exact=False)
     assert warm == cold
-    assert turn_ends._STREAMS.played - played_ahead < played_cold
+    assert turn_ends.STREAMS.played - played_ahead < played_cold
     # Nothing is worked ahead once the dice are rolled, nor in one column (exact there).
     _fresh()
     rolled = game.copy()
@@ -249,7 +249,7 @@ def test_the_start_of_a_turn_worked_out_ahead_serves_the_turns_first_tipp(
     reasons_module.ahead(Game(get_variant("kniffel"), ["Anna", "Ben"]), 0)
     assert reasons_module._BACKGROUND.wait_idle(1200)
     assert reasons_module._BACKGROUND.worked_ahead == worked + 1
-    assert turn_ends._STREAMS.played == 0
+    assert turn_ends.STREAMS.played == 0
 
 
 def test_a_tipp_asked_while_the_background_works_ahead_goes_first(
@@ -322,18 +322,18 @@ def test_a_first_answer_comes_from_a_small_bound_and_the_final_figures_read_its_
     assert first.half_width > HALF_WIDTH and first.samples > 0
     slots = 15  # Frei's 13 cells, the due cell of Runter and of Rauf
     assert first.samples * (39 - 1) <= turn_ends.FIRST_WORK // slots
-    played_first = turn_ends._STREAMS.played
+    played_first = turn_ends.STREAMS.played
     assert reasons_module.first_reasons(game, index, 1, actions) == first  # kept
     final = reasons(game, index, 1, actions, exact=False)
     assert final.refining is None and final.samples > first.samples
-    played_both = turn_ends._STREAMS.played
+    played_both = turn_ends.STREAMS.played
     assert reasons_module.first_reasons(game, index, 1, actions) == final  # the final, kept
     _fresh()
     assert reasons_module.first_reasons(game, index, 1, actions) == first  # the same again
-    assert turn_ends._STREAMS.played == played_first
+    assert turn_ends.STREAMS.played == played_first
     _fresh()
     assert reasons(game, index, 1, actions, exact=False) == final
-    assert turn_ends._STREAMS.played == played_both  # the first answer's games, all read
+    assert turn_ends.STREAMS.played == played_both  # the first answer's games, all read
     for rough, sharp in zip(_figures(first), _figures(final), strict=True):
         assert abs(rough - sharp) <= first.half_width
 

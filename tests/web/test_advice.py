@@ -49,7 +49,7 @@ def few_samples(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     assert reasons._BACKGROUND.wait_idle(1200)
     monkeypatch.setattr(turn_ends, "WORK", 6_000)
     monkeypatch.setattr(reasons, "_CACHE", reasons._Cache())
-    monkeypatch.setattr(turn_ends, "_STREAMS", turn_ends._Streams())
+    monkeypatch.setattr(turn_ends, "STREAMS", turn_ends._Streams())
     yield
     # Nothing worked out with the smaller bound lands in the caches put back after the test.
     assert reasons._BACKGROUND.wait_idle(1200)
@@ -331,13 +331,13 @@ def test_simulated_reasons_follow_the_panel(
     are; asked there again (as static/tipp.js does) it says how far they are, until an
     answer has them, per column."""
     # The process keeps each position's reasons (reasons._CACHE) and every end state's games
-    # (turn_ends._STREAMS): after an earlier test of the same position the panel would have
+    # (turn_ends.STREAMS): after an earlier test of the same position the panel would have
     # them at once.
     # An earlier test's position still worked out in the background would land in the new
     # cache too: wait until the background is idle first.
     assert reasons._BACKGROUND.wait_idle(1200)
     monkeypatch.setattr(reasons, "_CACHE", reasons._Cache())
-    monkeypatch.setattr(turn_ends, "_STREAMS", turn_ends._Streams())
+    monkeypatch.setattr(turn_ends, "STREAMS", turn_ends._Streams())
     held = _held_reasons(monkeypatch)
     game = _new(client, "rauf-runter")
     _roll(client, game, "66612")
@@ -367,7 +367,7 @@ def test_the_advice_api_answers_at_once_with_the_reasons_pending(
     and the same figures on every later request."""
     assert reasons._BACKGROUND.wait_idle(1200)
     monkeypatch.setattr(reasons, "_CACHE", reasons._Cache())
-    monkeypatch.setattr(turn_ends, "_STREAMS", turn_ends._Streams())
+    monkeypatch.setattr(turn_ends, "STREAMS", turn_ends._Streams())
     held = _held_reasons(monkeypatch)
     game = _new(client, "rauf-runter")
     _roll(client, game, "66612")

@@ -14,8 +14,8 @@ from pathlib import Path
 from fastapi.testclient import TestClient
 
 import kniffel
-from kniffel.board import chart
 from kniffel.board.service import GameService
+from kniffel.charts import totals as chart
 from kniffel.charts.draw import Bar, Labels, Line, Mark, histogram_svg, lines_svg
 from kniffel.charts.totals import totals_chart_svg
 from kniffel.locales import Translator

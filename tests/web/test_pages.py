@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from kniffel.board import chart
 from kniffel.board.service import GameService
+from kniffel.charts import totals as chart
 from kniffel.record import loads, replay
 from kniffel.rules import Dice, Enter, Game, Undo, get_variant, rows_for
 from kniffel.settings import Settings

@@ -70,7 +70,7 @@ def test_the_tipps_reasons_are_worked_out_at_nice_10(
     assert reasons._BACKGROUND.wait_idle(WAIT)
     monkeypatch.setattr(turn_ends, "WORK", 6_000)
     monkeypatch.setattr(reasons, "_CACHE", reasons._Cache())
-    monkeypatch.setattr(turn_ends, "_STREAMS", turn_ends._Streams())
+    monkeypatch.setattr(turn_ends, "STREAMS", turn_ends._Streams())
     game = _new(client, "rauf-runter")  # three columns: its reasons are simulated
     assert client.get(f"/api/games/{game['id']}/advice").status_code == 200
     _until(seen)

@@ -22,7 +22,7 @@ from kniffel.board.bot_seats import BotSeats
 from kniffel.rules import Discipline, get_variant
 from kniffel.settings import Settings
 from kniffel.solver.builds import Table, TableBuilds, preset_tables
-from kniffel.solver.exact import cache
+from kniffel.solver.exact import cache, column
 from kniffel.solver.exact.column import solve_column
 from kniffel.solver.exact.sheet_space import SheetSpace
 from kniffel.web.app import create_app
@@ -218,7 +218,7 @@ def test_one_build_at_a_time_each_table_once(fresh_cache: Path) -> None:
     for table in tables:
         assert builds.is_ready(table)
         assert table.discipline is not None
-        assert cache.load(SheetSpace(table.options, table.discipline)) is not None
+        assert column.load_table(SheetSpace(table.options, table.discipline)) is not None
     # Asked again when ready: nothing is built.
     builds2 = TableBuilds()
     builds2.enqueue(tuple(tables))
@@ -244,7 +244,7 @@ def test_the_disk_cache_drops_the_least_recently_used_tables(
         os.utime(path, (past + i, past + i))
     loaded = solve_column(first.options, Discipline.DOWN)
     assert loaded.cached
-    assert cache.save(third) == paths[2]
+    assert column.save_table(third) == paths[2]
     assert [p.exists() for p in paths] == [True, False, True]
     np.testing.assert_array_equal(solve_column(first.options, Discipline.DOWN).values, first.values)
 

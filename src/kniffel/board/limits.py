@@ -2,7 +2,7 @@
 "Limits and security").
 
 - **Names**: 1 to :data:`MAX_NAME` characters after NFC normalisation, no leading or trailing
-  space, no two in one game that mean the same player (:func:`~kniffel.store.player_key`: case
+  space, no two in one game that mean the same player (:func:`~kniffel.rules.names.player_key`: case
   and compatibility forms such as ``Ｅｖａ`` for ``Eva`` ignored), and none of the characters
   that make a name show as something else or break a terminal: control characters (ESC, BEL,
   NUL, …), line and paragraph separators, bidirectional controls (overrides, embeddings,
@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from kniffel.board.errors import BoardError
 from kniffel.rules import Options
 from kniffel.rules.errors import printable
-from kniffel.store.results import player_key
+from kniffel.rules.names import player_key
 
 __all__ = [
     "MAX_EVENTS",

@@ -9,7 +9,7 @@ from typing import Any
 import click
 import numpy as np
 
-from kniffel.cli.output import terminal_safe
+from kniffel.cli.output import percent, terminal_safe
 from kniffel.cli.table_place import with_table_place
 from kniffel.cli.tables import table
 from kniffel.cli.variant_flags import variant_options
@@ -197,7 +197,8 @@ def _render(result: dict[str, Any]) -> str:
     for key, what in (("bonus_chance", "upper bonus"), ("kniffel_chance", kniffel)):
         rates = result[key]
         shown = ", ".join(
-            f"{p:.0%}" if len(rates) == 1 else f"{column} {p:.0%}" for column, p in rates.items()
+            percent(p) if len(rates) == 1 else f"{column} {percent(p)}"
+            for column, p in rates.items()
         )
         lines.append(f"chance of the {what}: {shown}")
     if result["chances_method"] == "exact":

@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from kniffel.charts.chances import WORDS, chances_chart_svg
-from kniffel.cli.output import terminal_safe
+from kniffel.cli.output import percent, terminal_safe
 from kniffel.cli.table_place import with_table_place
 from kniffel.cli.tables import table
 from kniffel.locales import Translator
@@ -71,7 +71,7 @@ def chances_command(record: Any, as_json: bool, samples: int | None, plot: Path 
 
 
 def _percent(p: float) -> str:
-    return f"{100 * p:.1f}%"
+    return percent(p, 1)
 
 
 def _cell(chances: Chances, name: str) -> str:

@@ -8,6 +8,7 @@ import sys
 import click
 
 from kniffel.cli.table_place import with_table_place
+from kniffel.cli.tables import table
 from kniffel.cli.variant_flags import variant_options
 from kniffel.rules import KniffelError, Variant
 from kniffel.solver.chances.duel import DUEL_BOTS, duel
@@ -69,10 +70,14 @@ def duel_command(
         click.echo(json.dumps(result.as_dict()))
         return
     click.echo(f"{variant.name}: {result.games} games, seed {seed}")
-    for bot in result.bots:
-        low, high = result.ci95[bot]
-        click.echo(
-            f"  {bot:<7} {result.wins[bot]:>7} wins  win rate {result.win_rate[bot]:.4f}"
-            f"  (95 % interval {low:.4f} to {high:.4f})"
+    rows = [
+        (
+            bot,
+            str(result.wins[bot]),
+            f"{result.win_rate[bot]:.4f}",
+            f"{result.ci95[bot][0]:.4f} to {result.ci95[bot][1]:.4f}",
         )
-    click.echo(f"  ties    {result.ties:>7}")
+        for bot in result.bots
+    ]
+    rows.append(("ties", str(result.ties), "", ""))
+    click.echo(table(("bot", "wins", "win rate", "95 % interval"), rows, right={1, 2}))

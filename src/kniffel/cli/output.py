@@ -1,4 +1,5 @@
-"""What every command prints besides its answer: progress bars and plain option values.
+"""What every command prints besides its answer: progress bars, plain option values and shares
+in percent.
 
 Progress goes to standard error and only to a terminal, so that a pipe or ``--json`` gets the
 answer alone (rich draws the bar; nothing of it reaches a file).
@@ -12,7 +13,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, Protocol
 
-__all__ = ["Bar", "options_line", "plain", "progress", "terminal_safe"]
+__all__ = ["Bar", "options_line", "percent", "plain", "progress", "terminal_safe"]
 
 #: Characters a terminal acts on or hides (ESC, BEL, NUL, DEL, C1 controls such as CSI, bidi
 #: overrides and isolates, zero-width characters, line separators): never printed raw.
@@ -98,3 +99,16 @@ def terminal_safe(text: str, *, json: bool = False, lines: bool = True) -> str:
         else:
             out.append(ascii(char)[1:-1])
     return "".join(out)
+
+
+def percent(share: float, decimals: int = 0) -> str:
+    """A share (0 to 1) in percent as the commands print it, by Babel's ``format_percent`` (the
+    commands speak English: ``12.5%``).
+
+    >>> percent(0.125, 1), percent(0.5)
+    ('12.5%', '50%')
+    """
+    from babel.numbers import format_percent
+
+    digits = "." + "0" * decimals if decimals else ""
+    return format_percent(share, format=f"#,##0{digits}%", locale="en")

@@ -10,7 +10,7 @@ import click
 import numpy as np
 
 from kniffel.charts.draw import Bar, Labels, Mark, histogram_svg
-from kniffel.cli.output import options_line, progress
+from kniffel.cli.output import options_line, percent, progress
 from kniffel.cli.table_place import with_table_place
 from kniffel.cli.tables import table
 from kniffel.cli.variant_flags import family_variant_options
@@ -85,8 +85,8 @@ def _print(summary: dict[str, Any]) -> None:
         (
             column,
             f"{mean:.2f}",
-            f"{summary['bonus_rate'][column]:.1%}",
-            f"{summary['kniffel_rate'][column]:.1%}",
+            percent(summary["bonus_rate"][column], 1),
+            percent(summary["kniffel_rate"][column], 1),
         )
         for column, mean in summary["column_mean"].items()
     ]

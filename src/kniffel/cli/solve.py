@@ -11,6 +11,7 @@ import numpy as np
 
 from kniffel.cli.output import options_line, plain, progress
 from kniffel.cli.table_place import with_table_place
+from kniffel.cli.tables import table
 from kniffel.cli.variant_flags import variant_options
 from kniffel.rules import Discipline, Variant, rows_for
 from kniffel.solver.chances.finals_table import finals_for
@@ -111,27 +112,29 @@ def _free_columns(variant: Variant, no_cache: bool, quiet: bool) -> dict[str, An
 
 
 def _print(report: dict[str, Any]) -> None:
-    options = options_line(report["options"])
-    click.echo(f"variant  {report['variant']}")
-    click.echo(f"options  {options}")
+    rows = [("variant", str(report["variant"])), ("options", options_line(report["options"]))]
     kind = report["kind"]
     if kind == "exact":
-        click.echo(f"ev       {report['ev']:.7f}")
+        rows.append(("ev", f"{report['ev']:.7f}"))
     elif kind == "columns":
-        for column, value in report["columns"].items():
-            click.echo(f"{column:<8} {value:.7f}")
-        click.echo(f"sum      {report['columns_sum']:.7f}")
+        rows += [(column, f"{value:.7f}") for column, value in report["columns"].items()]
+        rows.append(("sum", f"{report['columns_sum']:.7f}"))
         what = "a lower bound" if report["sum_is_lower_bound"] else "a guide, not a bound"
-        click.echo(
-            f"hint     each column solved alone as a one-column game, times its factor: {what} "
-            "for the whole game (the joker and zero rules look at all columns)"
+        rows.append(
+            (
+                "hint",
+                f"each column solved alone as a one-column game, times its factor: {what} "
+                "for the whole game (the joker and zero rules look at all columns)",
+            )
         )
     else:
-        for key, value in report.items():
-            if key not in ("variant", "options", "kind", "seconds"):
-                click.echo(f"{key:<17} {plain(value)}")
+        rows += [
+            (key, plain(value))
+            for key, value in report.items()
+            if key not in ("variant", "options", "kind", "seconds")
+        ]
     source = " (table from the cache)" if report.get("cached") else ""
-    click.echo(f"seconds  {report['seconds']:.3f}{source}")
+    rows.append(("seconds", f"{report['seconds']:.3f}{source}"))
     finals = report.get("finals")
     if finals is not None:
         where = finals["path"] or "not stored"
@@ -141,4 +144,5 @@ def _print(report: dict[str, Any]) -> None:
             else f"{finals['bytes']:,} bytes"
         )
         built = "read from the cache" if finals["cached"] else f"built in {finals['seconds']:.1f} s"
-        click.echo(f"finals   {finals['states']:,} sheets, {size}, {built}: {where}")
+        rows.append(("finals", f"{finals['states']:,} sheets, {size}, {built}: {where}"))
+    click.echo(table(None, rows))

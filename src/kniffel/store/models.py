@@ -14,6 +14,7 @@ from sqlalchemy import (
     Boolean,
     Column,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -23,11 +24,12 @@ from sqlalchemy import (
     text,
 )
 
-__all__ = ["EVENTS", "GAMES", "METADATA"]
+__all__ = ["EVENTS", "GAMES", "METADATA", "PLAYER_RESULTS"]
 
 #: Every table of the store, as SQLAlchemy Core tables: the store reads and writes with Core
 #: statements only, and the ORM's import and mappers cost every start about 0.2 s of CPU
-#: (docs/benchmarks.md, "Start"). The results' tables join it from their modules.
+#: (docs/benchmarks.md, "Start"). The pairs of seats (``PLAYER_VERSUS``) join it from
+#: :mod:`kniffel.store.versus`.
 METADATA = MetaData()
 
 GAMES = Table(
@@ -67,4 +69,33 @@ EVENTS = Table(
     Column("seq", Integer, primary_key=True),
     Column("payload", JSON, nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+
+#: One row per seat of each finished game (``PLAYER_RESULTS.c.version`` is the game's version when
+#: summarised, -1 while the game is no longer finished).
+PLAYER_RESULTS = Table(
+    "player_results",
+    METADATA,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("version", Integer, nullable=False),  # the game's version when summarised
+    Column("name", String(200), nullable=False),  # as typed in the game
+    Column("linked", String(200), nullable=True),
+    Column("player", String(200), nullable=False),  # player_key(linked or name)
+    Column("variant", String(32), nullable=False),
+    Column("options", String(400), nullable=False),  # the options as canonical JSON
+    Column("seats", Integer, nullable=False),
+    Column("total", Integer, nullable=False),
+    Column("place", Integer, nullable=False),  # 1 = won (ties share the place)
+    Column("bonus", String(16), nullable=False),  # "1"/"0" per column: upper bonus reached
+    Column("kniffels", Integer, nullable=False),  # Kniffel cells with 50 plus extra Kniffels
+    Column("finished_at", DateTime(timezone=True), nullable=False),
+    Column("accuracy", Float, nullable=True),
+    Column("loss", Float, nullable=True),
+    Column("decisions", Integer, nullable=True),
+    Column("bot", Boolean, nullable=False, default=False),
+    Index("ix_player_results_player", "player", "variant"),
+    Index("ix_player_results_finished", "finished_at"),
+    Index("ix_player_results_player_finished", "player", "finished_at"),
 )

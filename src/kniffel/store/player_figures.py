@@ -18,7 +18,7 @@ from sqlalchemy import Connection, and_, case, func, select
 
 from kniffel.rules import PRESETS
 from kniffel.store import versus
-from kniffel.store.results import PLAYER_RESULTS
+from kniffel.store.models import PLAYER_RESULTS
 
 __all__ = [
     "RawFigures",

@@ -24,23 +24,13 @@ from __future__ import annotations
 import json
 import logging
 import threading
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import (
-    Boolean,
-    Column,
     Connection,
-    DateTime,
-    Float,
-    ForeignKey,
-    Index,
-    Integer,
-    String,
-    Table,
     and_,
     delete,
     exists,
@@ -51,7 +41,10 @@ from sqlalchemy import (
 
 from kniffel.record import Record, RecordError, replay
 from kniffel.rules import FIVE_OF_A_KIND, Game
-from kniffel.store.models import EVENTS, GAMES, METADATA
+from kniffel.rules.names import player_key
+from kniffel.store import player_figures
+from kniffel.store import versus as pairs
+from kniffel.store.models import EVENTS, GAMES, PLAYER_RESULTS
 
 if TYPE_CHECKING:
     from kniffel.store.player_figures import RawFigures
@@ -59,48 +52,6 @@ if TYPE_CHECKING:
 _log = logging.getLogger(__name__)
 
 __all__ = ["PLAYER_RESULTS", "PlayerResult", "ResultStore", "player_key", "summarise"]
-
-
-def player_key(name: str) -> str:
-    """Who a name means across games: case, surrounding spaces and compatibility forms
-    ignored (NFKC and case folding, the usual identity of names).
-
-    >>> player_key("  Anna ") == player_key("ANNA")
-    True
-    >>> player_key("Ｅｖａ") == player_key("eva")
-    True
-    """
-    folded = unicodedata.normalize("NFKC", name).casefold()
-    return unicodedata.normalize("NFKC", folded).strip()
-
-
-#: One row per seat of each finished game (``PLAYER_RESULTS.c.version`` is the game's version when
-#: summarised, -1 while the game is no longer finished).
-PLAYER_RESULTS = Table(
-    "player_results",
-    METADATA,
-    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
-    Column("seat", Integer, primary_key=True),
-    Column("version", Integer, nullable=False),  # the game's version when summarised
-    Column("name", String(200), nullable=False),  # as typed in the game
-    Column("linked", String(200), nullable=True),
-    Column("player", String(200), nullable=False),  # player_key(linked or name)
-    Column("variant", String(32), nullable=False),
-    Column("options", String(400), nullable=False),  # the options as canonical JSON
-    Column("seats", Integer, nullable=False),
-    Column("total", Integer, nullable=False),
-    Column("place", Integer, nullable=False),  # 1 = won (ties share the place)
-    Column("bonus", String(16), nullable=False),  # "1"/"0" per column: upper bonus reached
-    Column("kniffels", Integer, nullable=False),  # Kniffel cells with 50 plus extra Kniffels
-    Column("finished_at", DateTime(timezone=True), nullable=False),
-    Column("accuracy", Float, nullable=True),
-    Column("loss", Float, nullable=True),
-    Column("decisions", Integer, nullable=True),
-    Column("bot", Boolean, nullable=False, default=False),
-    Index("ix_player_results_player", "player", "variant"),
-    Index("ix_player_results_finished", "finished_at"),
-    Index("ix_player_results_player_finished", "player", "finished_at"),
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,8 +217,6 @@ def sync_connection(
             )
         connection.execute(PLAYER_RESULTS.insert(), values)
     if versus:
-        from kniffel.store import versus as pairs  # it imports this module's table
-
         pairs.fill(connection, summarised)
     # A game that is no longer finished (a cell cleared after the end) does not count;
     # its rows stay (with their links) at version -1 until it is finished again.
@@ -338,8 +287,6 @@ class ResultStore:
 
     def figures(self, name: str) -> RawFigures | None:
         """The player page's figures of ``name`` (see :mod:`kniffel.store.player_figures`)."""
-        from kniffel.store import player_figures  # it imports this module's table
-
         self._synced_once()
         with self.engine.connect() as connection:
             return player_figures.figures(connection, player_key(name))
@@ -347,45 +294,33 @@ class ResultStore:
     def every_figures(self) -> list[RawFigures]:
         """Every player's figures without opponents and latest games, by key (the players'
         CSV): a fixed number of queries however many players there are."""
-        from kniffel.store import player_figures  # it imports this module's table
-
         self._synced_once()
         with self.engine.connect() as connection:
             return sorted(player_figures.every_figures(connection), key=lambda raw: raw.key)
 
     def series(self, name: str) -> list[tuple[str, int, float | None]]:
-        from kniffel.store import player_figures  # it imports this module's table
-
         self._synced_once()
         with self.engine.connect() as connection:
             return player_figures.series(connection, player_key(name))
 
     def totals(self, name: str, variant: str) -> dict[int, int]:
         """How often ``name`` made each total in ``variant``."""
-        from kniffel.store import player_figures  # it imports this module's table
-
         self._synced_once()
         with self.engine.connect() as connection:
             return player_figures.totals(connection, player_key(name), variant)
 
     def shown_name(self, name: str) -> str | None:
         """The name shown for ``name``'s player, ``None`` without a finished game."""
-        from kniffel.store import player_figures  # it imports this module's table
-
         self._synced_once()
         with self.engine.connect() as connection:
             return player_figures.shown_name(connection, player_key(name))
 
     def leaders(self) -> list[tuple[str, str, str, int, float, int, int]]:
-        from kniffel.store import player_figures  # it imports this module's table
-
         self._synced_once()
         with self.engine.connect() as connection:
             return player_figures.leaders(connection)
 
     def players(self) -> list[tuple[str, str, int, int, int, int, bool]]:
-        from kniffel.store import player_figures  # it imports this module's table
-
         self._synced_once()
         with self.engine.connect() as connection:
             return player_figures.players(connection)
@@ -450,9 +385,7 @@ class ResultStore:
                 .where(PLAYER_RESULTS.c.game_id == game_id, PLAYER_RESULTS.c.seat == seat)
                 .values(linked=linked, player=player_key(linked or row.name))
             )
-            from kniffel.store import versus  # it imports this module's table
-
-            versus.fill(connection, [game_id])
+            pairs.fill(connection, [game_id])
         self.generation += 1
         return True
 

@@ -32,8 +32,7 @@ from sqlalchemy import (
     select,
 )
 
-from kniffel.store.models import METADATA
-from kniffel.store.results import PLAYER_RESULTS
+from kniffel.store.models import METADATA, PLAYER_RESULTS
 
 __all__ = ["PLAYER_VERSUS", "fill", "tallies"]
 

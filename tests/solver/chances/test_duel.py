@@ -148,3 +148,15 @@ def test_cli_json_and_bad_input() -> None:
         bad = CliRunner().invoke(cli, ["duel", "--variant", "kniffel", *args])
         assert bad.exit_code == 2, bad.output
         assert len(bad.output.strip().splitlines()) == 1
+
+
+def test_the_plain_output_is_one_table_with_a_head() -> None:
+    """The bots' rows and the ties are one table drawn by rich (plain columns in a pipe),
+    not columns padded by hand (issue 34)."""
+    result = CliRunner().invoke(cli, ["duel", "--bots", "random,greedy", "--games", "2"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[1].split() == ["bot", "wins", "win", "rate", "95", "%", "interval"]
+    assert [line.split()[0] for line in lines[2:]] == ["random", "greedy", "ties"]
+    wins = lines[1].index("wins") + len("wins")  # figures aligned right, under their head
+    assert all(line[wins - 1] != " " for line in lines[2:])

@@ -21,8 +21,9 @@ from kniffel.board.players.stats import LeaderboardRow, PlayerStats, player_stat
 from kniffel.board.players.yardstick import Simulations, Yardstick, yardstick
 from kniffel.board.service import GameService, GameView
 from kniffel.rules import Variant, get_variant
+from kniffel.rules.names import player_key
 from kniffel.store.player_figures import bins
-from kniffel.store.results import ResultStore, player_key
+from kniffel.store.results import ResultStore
 
 __all__ = ["CSV_FRESH", "NotLinkable", "PlayerNotFound", "PlayerService", "player_key"]
 

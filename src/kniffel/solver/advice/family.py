@@ -30,9 +30,9 @@ from kniffel.rules import (
     RollAction,
     Variant,
 )
-from kniffel.solver.builds import solvable
 from kniffel.solver.exact.dice_tables import KEEPS, P_FIRST, P_KEEP, ROLL_INDEX, ROLL_KEEPS
 from kniffel.solver.play.family import FamilyBot, holding_worth, make_family_bot
+from kniffel.solver.table_kinds import solvable
 
 __all__ = ["SOURCE", "FamilyTurn", "family_choices", "is_heuristic"]
 

@@ -453,7 +453,7 @@ class _Background:
         """Work out the start of ``player``'s next turn (no dice yet) when nothing is asked;
         the latest wish first."""
         with self._lock:
-            if key in self._progress or key in turn_ends._STREAMS.ahead:
+            if key in self._progress or key in turn_ends.STREAMS.ahead:
                 return
             self._ahead.put(key, (game.copy(), actions, player))
             self._ensure_thread()
@@ -547,7 +547,7 @@ class _Background:
                 work=AHEAD_WORK * turn_ends.WORK,
                 player=player,
             )
-            turn_ends._STREAMS.ahead.put(key, True)
+            turn_ends.STREAMS.ahead.put(key, True)
             self.worked_ahead += 1
         except _Preempted:
             self.stopped_ahead += 1  # the games it played stay in the streams

@@ -53,7 +53,7 @@ from kniffel.solver.exact.dice_tables import KEEP_INDEX, P_FIRST, P_KEEP, ROLL_K
 from kniffel.solver.exact.turn import keep_values
 from kniffel.solver.play.sheets import SheetBatch
 
-__all__ = ["CHUNK", "FIRST_WORK", "HALF_WIDTH", "WORK", "Estimate", "estimate"]
+__all__ = ["CHUNK", "FIRST_WORK", "HALF_WIDTH", "STREAMS", "WORK", "Estimate", "estimate"]
 
 Array = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -234,7 +234,7 @@ class _Streams:
         return self.kept.get(key, lambda: _Stream([]))
 
 
-_STREAMS = _Streams()
+STREAMS = _Streams()
 
 
 def _decided(ends: SheetBatch, open_now: BoolArray) -> tuple[Array, Array]:
@@ -292,12 +292,12 @@ def _play(
     scored: BoolArray = np.asarray((sheets.fifty & open_now[None, :]).any(axis=1))
     outcome = np.concatenate([reached, scored[:, None]], axis=1).astype(np.int64)
     per_chunk = outcome.reshape(len(states), CHUNK, -1).sum(axis=1)
-    with _STREAMS.lock:
+    with STREAMS.lock:
         for s, chunk, hits in zip(states, chunks, per_chunk, strict=True):
             totals = streams[s].totals
             if len(totals) == chunk:  # another thread may have played it meanwhile
                 totals.append(hits + totals[-1] if totals else hits)
-                _STREAMS.played += 1
+                STREAMS.played += 1
 
 
 def _shares(
@@ -351,7 +351,7 @@ def estimate(
     variant = game.variant
     salt = variant.name.encode() + repr(variant.options).encode() + open_now.tobytes()
     keys = [salt + k for k in _state_keys(turn.ends)]
-    streams = [_STREAMS.get(k) for k in keys]
+    streams = [STREAMS.get(k) for k in keys]
     left = turns_left(game, player) - 1
     undecided = np.isnan(np.concatenate([bonus, kniffel[:, None]], axis=1)).any(axis=1)
     needed = undecided & (weights.max(axis=0) > 0) & (left > 0)

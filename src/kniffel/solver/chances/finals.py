@@ -27,26 +27,26 @@ import numpy.typing as npt
 
 from kniffel.rules import UPPER_BONUS_THRESHOLD, Row, Variant, holds_fifty
 from kniffel.solver.exact.dice_tables import P_FIRST, P_KEEP, ROLL_KEEPS
-from kniffel.solver.play.bots import KEEP_SIZE, ValueBot, _best, _keep_worth
+from kniffel.solver.play.bots import KEEP_SIZE, ValueBot, best_index, keep_worth_per_roll
 from kniffel.solver.play.sheets import Entries, SheetBatch
 
-__all__ = ["LateFinals", "final_roll_chances"]
+__all__ = ["FIFTY_SHIFT", "ROLL_RANGE", "UPPER_SHIFT", "LateFinals", "final_roll_chances"]
 
 Array = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 
 _FIELD = 20  # bits per column in a key: 13 filled bits, 6 of the upper sum, 1 for a 50
-_UPPER_SHIFT = 13
-_FIFTY_SHIFT = 19
+UPPER_SHIFT = 13
+FIFTY_SHIFT = 19
 _MASK = (1 << _FIELD) - 1
-_ROLLS = np.arange(len(P_FIRST))
+ROLL_RANGE = np.arange(len(P_FIRST))
 _N_KEEPS = P_KEEP.shape[0]
 
 
 def _chosen_keeps(keep_worth: Array) -> IntArray:
     """``[S, 252]``: the keep with the best worth after each roll (the bot's own rule)."""
-    best = _best(keep_worth[:, ROLL_KEEPS])  # [S, 252] over the 32 candidates
-    return np.asarray(ROLL_KEEPS[_ROLLS[None, :], best], dtype=np.int64)
+    best = best_index(keep_worth[:, ROLL_KEEPS])  # [S, 252] over the 32 candidates
+    return np.asarray(ROLL_KEEPS[ROLL_RANGE[None, :], best], dtype=np.int64)
 
 
 def _carry(mass: Array, keep: IntArray) -> Array:
@@ -62,7 +62,7 @@ def _carry(mass: Array, keep: IntArray) -> Array:
 def final_roll_chances(worth: Array) -> Array:
     """``[S, 252]``: the chance that the turn ends with each roll, when the keeps maximise
     the expectation of ``worth.max(axis=1)`` as the bots do (``worth``: ``[S, K, 252]``)."""
-    two_left, one_left = _keep_worth(worth.max(axis=1))
+    two_left, one_left = keep_worth_per_roll(worth.max(axis=1))
     after_first = np.broadcast_to(P_FIRST, (worth.shape[0], len(P_FIRST)))
     after_second = _carry(np.asarray(after_first), _chosen_keeps(two_left))
     return _carry(after_second, _chosen_keeps(one_left))
@@ -101,8 +101,8 @@ class LateFinals:
         capped = np.minimum(upper, UPPER_BONUS_THRESHOLD).astype(np.int64)
         return np.asarray(
             filled.astype(np.int64)
-            | (capped << _UPPER_SHIFT)
-            | (fifty.astype(np.int64) << _FIFTY_SHIFT),
+            | (capped << UPPER_SHIFT)
+            | (fifty.astype(np.int64) << FIFTY_SHIFT),
             dtype=np.int64,
         )
 
@@ -111,9 +111,9 @@ class LateFinals:
         sheets = SheetBatch(self.variant, len(keys))
         for c in range(len(self.variant.columns)):
             field = (keys >> (_FIELD * c)) & _MASK
-            sheets.filled[:, c] = field & ((1 << _UPPER_SHIFT) - 1)
-            sheets.upper[:, c] = (field >> _UPPER_SHIFT) & 63
-            sheets.fifty[:, c] = ((field >> _FIFTY_SHIFT) & 1).astype(np.bool_)
+            sheets.filled[:, c] = field & ((1 << UPPER_SHIFT) - 1)
+            sheets.upper[:, c] = (field >> UPPER_SHIFT) & 63
+            sheets.fifty[:, c] = ((field >> FIFTY_SHIFT) & 1).astype(np.bool_)
         return sheets
 
     def child_keys(self, sheets: SheetBatch, entries: Entries) -> IntArray:
@@ -155,8 +155,8 @@ class LateFinals:
         sheets = self.sheets(todo)
         entries, worth = self.bot.worth(sheets)
         q = final_roll_chances(worth)  # [S, 252]
-        slot = _best(np.swapaxes(worth, 1, 2))  # [S, 252]: the entry of each final roll
-        at = (np.arange(len(todo))[:, None], slot, _ROLLS[None, :])
+        slot = best_index(np.swapaxes(worth, 1, 2))  # [S, 252]: the entry of each final roll
+        at = (np.arange(len(todo))[:, None], slot, ROLL_RANGE[None, :])
         gain = entries.gain[at].astype(np.int64)
         child = self.child_keys(sheets, entries)[at]
         self.solve(np.unique(child))

@@ -40,15 +40,15 @@ import numpy.typing as npt
 from kniffel.rules import Discipline, Options, Variant
 from kniffel.solver.chances.distribution import best_bot
 from kniffel.solver.chances.finals import (
-    _FIFTY_SHIFT,
-    _ROLLS,
-    _UPPER_SHIFT,
+    FIFTY_SHIFT,
+    ROLL_RANGE,
+    UPPER_SHIFT,
     LateFinals,
     final_roll_chances,
 )
 from kniffel.solver.exact import cache
 from kniffel.solver.exact.sheet_space import SheetSpace, SheetState, StateBatch
-from kniffel.solver.play.bots import ValueBot, _best
+from kniffel.solver.play.bots import ValueBot, best_index
 
 __all__ = [
     "FORMAT",
@@ -96,14 +96,14 @@ class FinalsTable:
 def _keys(states: StateBatch) -> Ints:
     """LateFinals' keys of ``states`` (its 50 bit is the state's ``armed``)."""
     mask, upper, armed = states
-    return np.asarray(mask | (upper << _UPPER_SHIFT) | (armed << _FIFTY_SHIFT), dtype=np.int64)
+    return np.asarray(mask | (upper << UPPER_SHIFT) | (armed << FIFTY_SHIFT), dtype=np.int64)
 
 
 def _flat(space: SheetSpace, keys: Ints) -> Ints:
     """The flat indices of LateFinals' keys (a 50 counts only where it arms a bonus)."""
-    mask = keys & ((1 << _UPPER_SHIFT) - 1)
-    upper = (keys >> _UPPER_SHIFT) & ((1 << (_FIFTY_SHIFT - _UPPER_SHIFT)) - 1)
-    fifty = (keys >> _FIFTY_SHIFT) & 1
+    mask = keys & ((1 << UPPER_SHIFT) - 1)
+    upper = (keys >> UPPER_SHIFT) & ((1 << (FIFTY_SHIFT - UPPER_SHIFT)) - 1)
+    fifty = (keys >> FIFTY_SHIFT) & 1
     armed = fifty if space.armed_values == 2 else np.zeros_like(fifty)
     return space.index(mask, upper, armed)
 
@@ -161,8 +161,8 @@ def build_finals(
             sheets = late.sheets(_keys(part))
             entries, worth = bot.worth(sheets)
             q = final_roll_chances(worth)
-            slot = _best(np.swapaxes(worth, 1, 2))  # the bot's entry of each final roll
-            pick = (np.arange(len(part))[:, None], slot, _ROLLS[None, :])
+            slot = best_index(np.swapaxes(worth, 1, 2))  # the bot's entry of each final roll
+            pick = (np.arange(len(part))[:, None], slot, ROLL_RANGE[None, :])
             gain = entries.gain[pick].astype(np.int64)
             child = _flat(space, late.child_keys(sheets, entries)[pick])
             position = np.searchsorted(below[0], child)

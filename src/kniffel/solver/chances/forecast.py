@@ -31,7 +31,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from kniffel.rules import Game
-from kniffel.solver.builds import solvable
 from kniffel.solver.chances.calibration import load_calibration
 from kniffel.solver.chances.distribution import bot_expectations, turns_left
 from kniffel.solver.chances.endgame import exact_finals
@@ -39,6 +38,7 @@ from kniffel.solver.chances.family import family_finals
 from kniffel.solver.chances.interval import win_intervals
 from kniffel.solver.chances.sampled import sample_finals
 from kniffel.solver.chances.win import Pmf
+from kniffel.solver.table_kinds import solvable
 
 __all__ = ["Chances", "PlayerChance", "chances_series", "forecast"]
 

@@ -26,7 +26,6 @@ import json
 import os
 import tempfile
 import threading
-import time
 import zipfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -36,24 +35,24 @@ from typing import TYPE_CHECKING, Any
 
 from kniffel.rules import Discipline, Options
 from kniffel.settings import TableSettings
+from kniffel.solver.raufrunter import arrows_name
+from kniffel.solver.table_kinds import preset_tables
 
 if TYPE_CHECKING:  # numpy is imported when a table is read or written, not with this module
-    from kniffel.solver.exact.column import ColumnTable
     from kniffel.solver.exact.sheet_space import SheetSpace
 
 __all__ = [
     "FORMAT",
     "TablePlace",
     "cache_dir",
+    "column_key",
     "column_path",
     "evict",
     "is_stored",
-    "load",
     "path_for",
     "place",
     "preset_files",
     "read_arrays",
-    "save",
     "stored_key",
     "touch",
     "using",
@@ -112,7 +111,7 @@ def cache_dir() -> Path:
     return place().folder
 
 
-def _key(space: SheetSpace) -> dict[str, object]:
+def column_key(space: SheetSpace) -> dict[str, object]:
     return _key_of(space.options, space.discipline)
 
 
@@ -208,27 +207,6 @@ def write_arrays(path: Path, key: object, arrays: dict[str, Any]) -> bool:
     return True
 
 
-def load(space: SheetSpace) -> ColumnTable | None:
-    """The cached table of ``space``, or ``None`` when there is no usable file."""
-    from kniffel.solver.exact.column import ColumnTable
-
-    start = time.perf_counter()
-    stored = read_arrays(path_for(space), _key(space), ("values", "build_seconds"))
-    if stored is None or stored["values"].shape != (space.size,):
-        return None
-    values, built = stored["values"], float(stored["build_seconds"])
-    return ColumnTable(space, values, time.perf_counter() - start, built, cached=True)
-
-
-def save(table: ColumnTable) -> Path | None:
-    """Write ``table`` atomically; ``None`` when the cache dir cannot be written."""
-    import numpy as np
-
-    path = path_for(table.space)
-    arrays = {"values": table.values, "build_seconds": np.array(table.build_seconds)}
-    return path if write_arrays(path, _key(table.space), arrays) else None
-
-
 def touch(path: Path) -> bool:
     """Marks ``path`` as just used (its modification time is the cache's use time).
 
@@ -243,14 +221,11 @@ def touch(path: Path) -> bool:
 
 def preset_files() -> frozenset[str]:
     """The file names of the presets' tables with their standard options (the tables the
-    board builds at start: :func:`kniffel.solver.builds.preset_tables`)."""
-    from kniffel.solver.builds import preset_tables  # it imports this module
-    from kniffel.solver.raufrunter import stored  # it imports this module
-
+    board builds at start: :func:`kniffel.solver.table_kinds.preset_tables`)."""
     names = set()
     for table in preset_tables():
         if table.discipline is None:
-            names.add(stored.path_for(stored.arrows_key(table.options)).name)
+            names.add(arrows_name.file_name(arrows_name.arrows_key(table.options)))
             continue
         column = column_path(table.options, table.discipline).name
         names.add("chances-" + column if table.chances else column)

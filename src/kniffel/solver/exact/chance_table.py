@@ -36,13 +36,13 @@ from kniffel.solver.exact.column import ColumnTable, solve_column
 from kniffel.solver.exact.dice_tables import ROLLS
 from kniffel.solver.exact.entries import row_values
 from kniffel.solver.exact.keep_lattice import (
-    _CHILDREN,
-    _CHILDREN_OF_ROLLS,
-    _P_FIRST_INNER,
-    _PARENTS,
-    _ROLL_ORDER,
+    CHILDREN,
+    CHILDREN_OF_ROLLS,
+    P_FIRST_INNER,
+    PARENTS,
+    ROLL_ORDER,
     TurnWorkspace,
-    _expectations,
+    expectations,
 )
 from kniffel.solver.exact.roll_scores import raw_scores
 from kniffel.solver.exact.sheet_space import UPPER_CAP, SheetSpace, SheetState, StateBatch
@@ -157,10 +157,10 @@ def _best_keeps(
     for n_dice in range(1, 6):
         current = out if n_dice == 5 else work.best[n_dice]
         if n_dice == 5 and rolls_in_order:
-            np.take(levels[5], _ROLL_ORDER, axis=0, out=current, mode="clip")
+            np.take(levels[5], ROLL_ORDER, axis=0, out=current, mode="clip")
         else:
             np.copyto(current, levels[n_dice])
-        for parents, n in _PARENTS[n_dice]:
+        for parents, n in PARENTS[n_dice]:
             gathered = work.gathered[:n]
             np.take(best, parents, axis=0, out=gathered, mode="clip")
             better = gathered[:, :size] > current[:n, :size] + _TIE
@@ -174,10 +174,10 @@ def _best_keeps(
 
 def _turn(final: Array, work: TurnWorkspace, size: int) -> Array:
     """``(3S,)``: value, bonus and Kniffel chance at the start of the turn."""
-    _best_keeps(_expectations(final, _CHILDREN_OF_ROLLS, work), True, work, work.after_two, size)
-    levels = _expectations(work.after_two, _CHILDREN[4], work)
+    _best_keeps(expectations(final, CHILDREN_OF_ROLLS, work), True, work, work.after_two, size)
+    levels = expectations(work.after_two, CHILDREN[4], work)
     _best_keeps(levels, False, work, final, size)
-    return np.asarray(_P_FIRST_INNER @ final)
+    return np.asarray(P_FIRST_INNER @ final)
 
 
 def _padded(batch: StateBatch, width: int) -> StateBatch:

@@ -19,17 +19,19 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 
 from kniffel.rules import Discipline, Options
+from kniffel.solver.exact import cache
 from kniffel.solver.exact.dice_tables import ROLLS
 from kniffel.solver.exact.entries import entry_values, final_values
 from kniffel.solver.exact.keep_lattice import TurnWorkspace, turn_values
 from kniffel.solver.exact.sheet_space import SheetSpace, SheetState, StateBatch
 
-__all__ = ["ColumnTable", "Progress", "solve_column"]
+__all__ = ["ColumnTable", "Progress", "load_table", "save_table", "solve_column"]
 
 Array = npt.NDArray[np.float64]
 
@@ -152,11 +154,9 @@ def solve_column(
     use_cache: bool = True,
 ) -> ColumnTable:
     """The solved one-column game under ``options``, from the cache when it is there."""
-    from kniffel.solver.exact import cache  # it stores ColumnTable, so it imports this module
-
     space = SheetSpace(options, discipline)
     if use_cache:
-        table = cache.load(space)
+        table = load_table(space)
         if table is not None:
             return table
     start = time.perf_counter()
@@ -164,5 +164,24 @@ def solve_column(
     seconds = time.perf_counter() - start
     table = ColumnTable(space, values, seconds, seconds)
     if use_cache:
-        cache.save(table)
+        save_table(table)
     return table
+
+
+def load_table(space: SheetSpace) -> ColumnTable | None:
+    """The cached table of ``space``, or ``None`` when there is no usable file."""
+    start = time.perf_counter()
+    stored = cache.read_arrays(
+        cache.path_for(space), cache.column_key(space), ("values", "build_seconds")
+    )
+    if stored is None or stored["values"].shape != (space.size,):
+        return None
+    values, built = stored["values"], float(stored["build_seconds"])
+    return ColumnTable(space, values, time.perf_counter() - start, built, cached=True)
+
+
+def save_table(table: ColumnTable) -> Path | None:
+    """Write ``table`` atomically to the cache; ``None`` when the cache dir cannot be written."""
+    path = cache.path_for(table.space)
+    arrays = {"values": table.values, "build_seconds": np.array(table.build_seconds)}
+    return path if cache.write_arrays(path, cache.column_key(table.space), arrays) else None

@@ -24,7 +24,16 @@ import numpy.typing as npt
 
 from kniffel.solver.exact.dice_tables import KEEPS, P_FIRST, ROLLS
 
-__all__ = ["TurnWorkspace", "turn_values"]
+__all__ = [
+    "CHILDREN",
+    "CHILDREN_OF_ROLLS",
+    "PARENTS",
+    "P_FIRST_INNER",
+    "ROLL_ORDER",
+    "TurnWorkspace",
+    "expectations",
+    "turn_values",
+]
 
 Array = npt.NDArray[np.float64]
 _Index = npt.NDArray[np.intp]
@@ -39,10 +48,10 @@ def _ordered(size: int) -> tuple[_Keep, ...]:
 _LEVELS: tuple[tuple[_Keep, ...], ...] = tuple(_ordered(size) for size in range(6))
 _POSITION = [{keep: i for i, keep in enumerate(level)} for level in _LEVELS]
 _ROLL_POSITION = {dice.faces: r for r, dice in enumerate(ROLLS)}
-#: ``_ROLL_ORDER[i]``: the ROLLS index of the ``i``-th roll in the inner order.
-_ROLL_ORDER: _Index = np.array([_ROLL_POSITION[k] for k in _LEVELS[5]], dtype=np.intp)
+#: ``ROLL_ORDER[i]``: the ROLLS index of the ``i``-th roll in the inner order.
+ROLL_ORDER: _Index = np.array([_ROLL_POSITION[k] for k in _LEVELS[5]], dtype=np.intp)
 #: The first roll's probabilities in the inner order.
-_P_FIRST_INNER = P_FIRST[_ROLL_ORDER].copy()
+P_FIRST_INNER = P_FIRST[ROLL_ORDER].copy()
 
 
 def _children(size: int, position: dict[_Keep, int]) -> _Index:
@@ -53,10 +62,10 @@ def _children(size: int, position: dict[_Keep, int]) -> _Index:
     )
 
 
-#: ``_CHILDREN[k]``: keeps of ``k + 1`` dice from keeps of ``k``, in the inner orders.
-_CHILDREN = tuple(_children(size, _POSITION[size + 1]) for size in range(5))
+#: ``CHILDREN[k]``: keeps of ``k + 1`` dice from keeps of ``k``, in the inner orders.
+CHILDREN = tuple(_children(size, _POSITION[size + 1]) for size in range(5))
 #: The same for four dice, pointing at the rolls in ROLLS order (the first stage).
-_CHILDREN_OF_ROLLS = _children(4, _ROLL_POSITION)
+CHILDREN_OF_ROLLS = _children(4, _ROLL_POSITION)
 
 
 def _parents(size: int) -> tuple[tuple[_Index, int], ...]:
@@ -73,7 +82,7 @@ def _parents(size: int) -> tuple[tuple[_Index, int], ...]:
     return tuple(result)
 
 
-_PARENTS = {size: _parents(size) for size in range(1, 6)}
+PARENTS = {size: _parents(size) for size in range(1, 6)}
 
 
 class TurnWorkspace:
@@ -88,11 +97,11 @@ class TurnWorkspace:
         self.gathered = np.empty((len(_LEVELS[5]), width))
 
 
-def _expectations(rolls: Array, children_of_rolls: _Index, work: TurnWorkspace) -> list[Array]:
+def expectations(rolls: Array, children_of_rolls: _Index, work: TurnWorkspace) -> list[Array]:
     """Expected value of every keep, level by level, when roll ``r`` is worth ``rolls[r]``."""
     levels = [*work.levels[:5], rolls]
     for size in range(4, -1, -1):
-        children = children_of_rolls if size == 4 else _CHILDREN[size]
+        children = children_of_rolls if size == 4 else CHILDREN[size]
         total = levels[size]
         gathered = work.gathered[: len(total)]
         np.take(levels[size + 1], children[:, 0], axis=0, out=total, mode="clip")
@@ -113,10 +122,10 @@ def _best_keeps(levels: list[Array], rolls_in_order: bool, work: TurnWorkspace, 
     for size in range(1, 6):
         current = out if size == 5 else work.best[size]
         if size == 5 and rolls_in_order:
-            np.take(levels[5], _ROLL_ORDER, axis=0, out=current, mode="clip")
+            np.take(levels[5], ROLL_ORDER, axis=0, out=current, mode="clip")
         else:
             np.copyto(current, levels[size])
-        for parents, n in _PARENTS[size]:
+        for parents, n in PARENTS[size]:
             gathered = work.gathered[:n]
             np.take(best, parents, axis=0, out=gathered, mode="clip")
             np.maximum(current[:n], gathered, out=current[:n])
@@ -131,7 +140,7 @@ def turn_values(final: Array, work: TurnWorkspace | None = None) -> Array:
     """
     if work is None or work.width != final.shape[1]:
         work = TurnWorkspace(final.shape[1])
-    _best_keeps(_expectations(final, _CHILDREN_OF_ROLLS, work), True, work, work.after_two)
-    levels = _expectations(work.after_two, _CHILDREN[4], work)
+    _best_keeps(expectations(final, CHILDREN_OF_ROLLS, work), True, work, work.after_two)
+    levels = expectations(work.after_two, CHILDREN[4], work)
     _best_keeps(levels, False, work, final)
-    return np.asarray(_P_FIRST_INNER @ final)
+    return np.asarray(P_FIRST_INNER @ final)

@@ -41,7 +41,16 @@ from kniffel.solver.exact.turn import keep_values
 from kniffel.solver.play.sheets import Entries, SheetBatch
 from kniffel.solver.play.values import ColumnValues, NoValue, SheetValue
 
-__all__ = ["BOT_NAMES", "Bot", "RandomBot", "TurnLog", "ValueBot", "make_bot"]
+__all__ = [
+    "BOT_NAMES",
+    "Bot",
+    "RandomBot",
+    "TurnLog",
+    "ValueBot",
+    "best_index",
+    "keep_worth_per_roll",
+    "make_bot",
+]
 
 Array = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -87,7 +96,7 @@ class Bot(Protocol):
         ...
 
 
-def _best(values: Array) -> IntArray:
+def best_index(values: Array) -> IntArray:
     """The index of the best value along the last axis, ties to the first.
 
     Values are rounded to 1e-9 first: equal keeps computed by differently
@@ -133,12 +142,12 @@ class ValueBot:
         entries, worth = self.worth(sheets)
         roll = ROLL_INDEX[dice]
         if rolls < MAX_ROLLS:
-            keep_worth = _keep_worth(worth.max(axis=1))[rolls - 1][0]
+            keep_worth = keep_worth_per_roll(worth.max(axis=1))[rolls - 1][0]
             candidates = ROLL_KEEPS[roll]
-            keep = int(candidates[_best(keep_worth[candidates])])
+            keep = int(candidates[best_index(keep_worth[candidates])])
             if KEEP_SIZE[keep] < 5:
                 return RollAction(KEEPS[keep])
-        return EnterAction(_slot_cell(sheets, entries, int(_best(worth[0, :, roll]))))
+        return EnterAction(_slot_cell(sheets, entries, int(best_index(worth[0, :, roll]))))
 
     def distinct(self, sheets: SheetBatch) -> tuple[SheetBatch, IntArray]:
         """The distinct sheets of ``sheets`` and, per sheet, the index of its distinct one."""
@@ -150,7 +159,7 @@ class ValueBot:
         # the values are worked out once per distinct sheet and read by each game.
         distinct, of = self.distinct(sheets)
         entries, worth = self.worth(distinct)
-        keep_worth = _keep_worth(worth.max(axis=1))
+        keep_worth = keep_worth_per_roll(worth.max(axis=1))
         after_one = keep_worth[0][:, ROLL_KEEPS].max(axis=-1)  # the best keep of each first roll
         expected = (after_one @ P_FIRST)[of]
         size = sheets.size
@@ -161,17 +170,17 @@ class ValueBot:
         for j in (1, 2):
             candidates = ROLL_KEEPS[current]  # [B, 32]
             values = keep_worth[j - 1][of[:, None], candidates]
-            keep = candidates[np.arange(size), _best(values)]
+            keep = candidates[np.arange(size), best_index(values)]
             rolling &= KEEP_SIZE[keep] < 5
             keeps[rolling, j - 1] = keep[rolling]
             fresh = roll(j, keep)
             current = np.where(rolling, fresh, current)
             rolls[rolling, j] = current[rolling]
-        slot = _best(worth[of, :, current])
+        slot = best_index(worth[of, :, current])
         return _enter(sheets, entries, rolls, keeps, slot, current, expected, of)
 
 
-def _keep_worth(final: Array) -> tuple[Array, Array]:
+def keep_worth_per_roll(final: Array) -> tuple[Array, Array]:
     """``[B, keeps]``: each keep's worth with two rolls left, and with one roll left.
 
     ``final[b, r]`` is the worth of ending the turn with roll ``r``.

@@ -43,7 +43,7 @@ from kniffel.rules import (
 )
 from kniffel.solver.exact.dice_tables import KEEPS, ROLL_INDEX
 from kniffel.solver.play.family import FamilyBot, FamilyRandomBot, Place, make_family_bot
-from kniffel.solver.play.simulate import Simulation
+from kniffel.solver.play.simulation import Simulation
 
 __all__ = ["LightGame", "play_light", "simulate_light", "supported"]
 

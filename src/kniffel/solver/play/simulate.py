@@ -12,9 +12,7 @@ events, and the tests replay those through the engine.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Callable
 
 import numpy as np
 import numpy.typing as npt
@@ -31,11 +29,12 @@ from kniffel.rules import (
     rows_for,
     upper_bonus,
 )
-from kniffel.solver.builds import solvable
 from kniffel.solver.exact.dice_tables import KEEPS, ROLLS
 from kniffel.solver.play.bots import Bot, Roller, TurnLog, make_bot
 from kniffel.solver.play.family import FamilyBot, make_family_bot, play_game
 from kniffel.solver.play.sheets import SheetBatch
+from kniffel.solver.play.simulation import Simulation
+from kniffel.solver.table_kinds import solvable
 
 __all__ = ["BATCH", "Simulation", "faces_roller", "game_events", "simulate", "simulate_family"]
 
@@ -44,7 +43,6 @@ Array = npt.NDArray[np.float64]
 
 #: Games played side by side.
 BATCH = 500
-PERCENTILES = (1, 5, 10, 25, 50, 75, 90, 95, 99)
 
 _KEEP_COUNTS = np.array([[keep.count(f) for f in range(1, 7)] for keep in KEEPS], dtype=np.int64)
 _KEEP_SIZE = _KEEP_COUNTS.sum(axis=1)
@@ -52,56 +50,6 @@ _BASE = 6 ** np.arange(6, dtype=np.int64)
 _ROLL_OF_CODE = np.full(6**6, -1, dtype=np.int64)
 for _r, _dice in enumerate(ROLLS):
     _ROLL_OF_CODE[np.dot(_dice.counts, _BASE)] = _r
-
-
-@dataclass
-class Simulation:
-    """The outcome of ``games`` seeded games of one bot."""
-
-    variant: Variant
-    bot: str
-    seed: int
-    totals: IntArray  # [N]
-    column_totals: IntArray  # [N, C]
-    bonus: npt.NDArray[np.bool_]  # [N, C]: the column's upper bonus was reached
-    fifty: npt.NDArray[np.bool_]  # [N, C]: the column's Kniffel cell holds 50
-    extra_kniffels: IntArray  # [N]: extra Kniffels that earned the bonus
-    seconds: float
-    logs: list[list[TurnLog]] = field(default_factory=list)
-
-    @property
-    def games(self) -> int:
-        return len(self.totals)
-
-    def summary(self) -> dict[str, Any]:
-        """The figures ``kniffel simulate --json`` prints."""
-        totals = self.totals.astype(np.float64)
-        std = float(totals.std(ddof=1)) if self.games > 1 else 0.0
-        columns = [spec.id for spec in self.variant.columns]
-        return {
-            "variant": self.variant.name,
-            "options": self.variant.options.as_dict(),
-            "bot": self.bot,
-            "seed": self.seed,
-            "games": self.games,
-            "mean": float(totals.mean()),
-            "std": std,
-            "stderr": std / np.sqrt(self.games),
-            "min": int(self.totals.min()),
-            "max": int(self.totals.max()),
-            "percentiles": _by(PERCENTILES, np.percentile(totals, PERCENTILES)),
-            "column_mean": _by(columns, self.column_totals.mean(axis=0)),
-            "bonus_rate": _by(columns, self.bonus.mean(axis=0)),
-            "kniffel_rate": _by(columns, self.fifty.mean(axis=0)),
-            "kniffels_per_game": float(self.fifty.sum(axis=1).mean()),
-            "extra_kniffels_per_game": float(self.extra_kniffels.mean()),
-            "seconds": self.seconds,
-            "seconds_per_game": self.seconds / self.games,
-        }
-
-
-def _by(names: Sequence[object], values: Array) -> dict[str, float]:
-    return {str(name): float(v) for name, v in zip(names, values.tolist(), strict=True)}
 
 
 class _Dice:

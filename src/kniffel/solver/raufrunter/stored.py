@@ -16,14 +16,19 @@ ask :func:`is_stored` without it.
 
 from __future__ import annotations
 
-import hashlib
-from dataclasses import replace
-from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from kniffel.rules import Joker, Options
+from kniffel.rules import Options
 from kniffel.solver.exact import cache as tables_cache
+from kniffel.solver.raufrunter import arrows_name
+from kniffel.solver.raufrunter.arrows_name import (
+    FORMAT,
+    arrows_key,
+    file_name,
+    file_stem,
+    fingerprint,
+)
 
 if TYPE_CHECKING:
     import numpy as np
@@ -31,51 +36,14 @@ if TYPE_CHECKING:
 
 __all__ = ["FORMAT", "arrows_key", "fingerprint", "is_stored", "load", "path_for", "save"]
 
-#: Bumped whenever the meaning of the stored values changes.
-FORMAT = "kniffel-arrows/1"
-
-_PACKAGE = Path(__file__).resolve().parent.parent.parent
-#: The sources the ↓↑ table's values depend on (relative to the package ``kniffel``).
-_SOURCES = (
-    "rules",
-    "solver/exact/dice_tables.py",
-    "solver/exact/keep_lattice.py",
-    "solver/exact/roll_scores.py",
-    "solver/raufrunter/bounds.py",
-)
-
-
-@cache
-def fingerprint() -> str:
-    """A hash of :data:`FORMAT` and of every source the table depends on (16 hex digits)."""
-    digest = hashlib.sha256(FORMAT.encode())
-    for source in _SOURCES:
-        path = _PACKAGE / source
-        files = sorted(path.glob("*.py")) if path.is_dir() else [path]
-        for file in files:
-            digest.update(file.relative_to(_PACKAGE).as_posix().encode())
-            digest.update(file.read_bytes())
-    return digest.hexdigest()[:16]
-
-
-def arrows_key(options: Options) -> Options:
-    """The options a ↓↑ table is solved for: the joker and the extra-Kniffel bonus never apply
-    to ↓ and ↑ alone, so tables differing only in them are one."""
-    return replace(options, joker=Joker.NONE, kniffel_bonus=0)
-
-
-def _stem(options: Options) -> str:
-    o = options
-    return f"arrows-chance{int(o.chance)}-{o.pasch.value}-zero_upper{int(o.zero_only_upper)}"
-
 
 def path_for(options: Options) -> Path:
     """The file of the ↓↑ table under ``options``: its options and the fingerprint in the name."""
-    return tables_cache.cache_dir() / f"{_stem(options)}-{fingerprint()}.npz"
+    return tables_cache.cache_dir() / file_name(options)
 
 
 def _key(options: Options) -> dict[str, object]:
-    return {"format": FORMAT, "fingerprint": fingerprint(), **options.as_dict()}
+    return {"format": FORMAT, "fingerprint": arrows_name.fingerprint(), **options.as_dict()}
 
 
 def is_stored(options: Options) -> bool:
@@ -101,7 +69,7 @@ def save(options: Options, values: npt.NDArray[np.float64]) -> Path | None:
     path = path_for(options)
     if not tables_cache.write_arrays(path, _key(options), {"values": values}):
         return None
-    for old in path.parent.glob(f"{_stem(options)}-*.npz"):
+    for old in path.parent.glob(f"{file_stem(options)}-*.npz"):
         if old != path:
             old.unlink(missing_ok=True)
     return path

@@ -18,12 +18,11 @@ from fastapi.responses import RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
-from kniffel.board.chart import running_totals
 from kniffel.board.errors import BoardError, Conflict, Forbidden, GameNotFound
 from kniffel.board.evening import Evening
 from kniffel.board.service import GameService, GameView
 from kniffel.board.sheet_view import BoardView, board_view, turn_key
-from kniffel.charts.totals import totals_chart_svg
+from kniffel.charts.totals import running_totals, totals_chart_svg
 from kniffel.kept import Kept
 from kniffel.locales import Translator
 from kniffel.locales.refusals import refusal_text

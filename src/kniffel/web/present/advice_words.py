@@ -24,7 +24,7 @@ from kniffel.locales import Translator, percent_gap
 from kniffel.rules import AnnounceAction, EnterAction, Variant
 
 if TYPE_CHECKING:
-    from kniffel.board.advice_values import Choice
+    from kniffel.board.advice_values import Labelled
 
 __all__ = ["AdviceWords"]
 
@@ -72,12 +72,12 @@ class AdviceWords:
             p = min(max(p, 1e-9), 1 - 1e-9)
         whole = round(p * 100)
         if p > 0 and whole == 0:
-            return self.percent(0.01).replace("1", "< 1", 1)
+            return _percent(0.01, 0, self.lang, bound="< ")
         if p < 1 and whole == 100:
-            return self.percent(0.99).replace("99", "> 99", 1)
+            return _percent(0.99, 0, self.lang, bound="> ")
         return self.percent(p)
 
-    def choice(self, choice: Choice, variant: Variant, rolls: int) -> str:
+    def choice(self, choice: Labelled, variant: Variant, rolls: int) -> str:
         """``Behalten: 6 6 6``, ``Alle neu würfeln``, ``Eintragen: Runter, Sechser (18)``,
         ``Ansagen: Najava, Poker`` (Jamb and Yams)."""
         action = choice.action
@@ -92,10 +92,12 @@ class AdviceWords:
 
 
 @lru_cache(maxsize=4096)
-def _percent(share: float, decimals: int, lang: str) -> str:
+def _percent(share: float, decimals: int, lang: str, bound: str = "") -> str:
     """Babel's ``format_percent`` of ``share``, kept: it parses its pattern and looks up the
     locale on every call (about 0.3 ms), and a list of players formats a hundred shares,
-    most of them the same few (``/spieler``: docs/benchmarks.md, "Cost per request")."""
+    most of them the same few (``/spieler``: docs/benchmarks.md, "Cost per request").
+    ``bound`` (``"< "``, ``"> "``) is the pattern's literal prefix: Babel writes it, its output
+    is never edited."""
     digits = "." + "0" * decimals if decimals else ""
-    pattern = f"#,##0{digits}{percent_gap(lang)}%"
+    pattern = f"{bound}#,##0{digits}{percent_gap(lang)}%"
     return format_percent(share, format=pattern, locale=lang)

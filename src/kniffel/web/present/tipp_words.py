@@ -8,6 +8,7 @@ chance to finish first and the points it costs against the choice worth most poi
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from kniffel.rules import Row, Variant
@@ -136,17 +137,15 @@ def method_note(found: Reasons, words: AdviceWords) -> str:
 def win_rows(
     variant: Variant,
     position: Position,
-    choices: list[WinChoice],
+    choices: Sequence[WinChoice],
     words: AdviceWords,
     top: int,
 ) -> list[dict[str, Any]]:
     """The "Auf Sieg" list: each choice's win chance and its cost in points, best first."""
-    from kniffel.board.advice_values import Choice as PointsChoice
-
     rows = []
     for i, win in enumerate(choices[:top]):
         worth = position.value(win.action)
-        label = words.choice(PointsChoice(win.action, worth, win.points), variant, position.rolls)
+        label = words.choice(win, variant, position.rolls)
         loss = position.expected - worth
         cost = words.decimal(loss) if loss >= 0.05 else ""
         chance = words.chance(win.win)

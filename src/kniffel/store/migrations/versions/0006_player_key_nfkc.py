@@ -22,7 +22,7 @@ depends_on = None
 
 
 def upgrade() -> None:
-    from kniffel.store.results import player_key
+    from kniffel.rules.names import player_key
     from kniffel.store.versus import fill
 
     connection = op.get_bind()
