@@ -89,9 +89,12 @@ def option_name(page: str, field: str) -> str:
 
 def column_head(page: str, discipline: str) -> str:
     """The name in the sheet's head of the column of ``discipline``, without its arrow."""
-    found = re.search(rf'<th scope="col" class="col-head {discipline}">([^<]*)</th>', page)
+    found = re.search(rf'<th scope="col" class="col-head (?:short )?{discipline}">(.*?)</th>', page)
     assert found, discipline
-    return re.sub(r"^[↓↑↕] ", "", html.unescape(found.group(1)))
+    head = found.group(1)
+    # Four or more columns: a mark, and the full name for screen readers.
+    name = re.search(r'<span class="sr-only">([^<]*)</span>', head)
+    return re.sub(r"^[↓↑↕] ", "", html.unescape(name.group(1) if name else head))
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -258,3 +261,19 @@ def test_every_page_of_a_jamb_and_a_yams_game_speaks_its_catalogue(
     }
     faults = {name: _faults(lang, page, german) for name, page in pages.items()}
     assert {name: found for name, found in faults.items() if found} == {}
+
+
+@pytest.mark.parametrize(
+    ("variant", "options", "chart"),
+    [("jamb", {}, False), ("yams", {"hand": True}, False), ("kniffel", {}, True)],
+)
+def test_the_end_screen_shows_the_chances_chart_only_where_one_is_drawn(
+    client: TestClient, variant: str, options: dict[str, object], chart: bool
+) -> None:
+    """Jamb and Yams draw no chart of the chances after every entry: their end screen showed a
+    large empty grey box where it would be (issue 32); now it shows none."""
+    service: GameService = client.app.state.service  # type: ignore[attr-defined]
+    done = service.import_record(random_record(variant, ["Ana"], random.Random(5), options))
+    page = client.get(f"/g/{done.id}?key={done.key}&lang=hr").text
+    assert 'class="end"' in page
+    assert ("data-chances-chart" in page) is chart

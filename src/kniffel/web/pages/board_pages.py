@@ -18,6 +18,7 @@ from fastapi.responses import RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
+from kniffel.board.chances import ChancesService
 from kniffel.board.chart import running_totals
 from kniffel.board.errors import BoardError, Conflict, Forbidden, GameNotFound
 from kniffel.board.service import GameService, GameView
@@ -146,6 +147,9 @@ def _board_context(
         "watch_qr": qr_svg(watch_url, t("QR-Code des Zuschauer-Links")) if page else "",
         "play_qr": qr_svg(play_url, t("QR-Code des Mitspiel-Links")) if play_url and page else "",
         "progress": progress,
+        # Jamb and Yams draw no chart of the chances after every entry (each point would be
+        # thousands of bot games): the end screen shows none rather than an empty box (issue 32).
+        "chances_chart": not ChancesService.series_apart(view.variant),
     }
 
 
