@@ -17,6 +17,7 @@ from playwright.sync_api import Browser, expect
 from .conftest import PHONE
 from .test_board_state import new_game
 from .test_full_game import ANNA, ANNA_TOTAL, BEN, BEN_TOTAL, open_label, plan
+from .test_phone_geometry import FITS, family_game
 from .webdriver import Driver, Session
 
 pytestmark = [pytest.mark.e2e, pytest.mark.webkit]
@@ -321,3 +322,15 @@ def test_corrections_in_webkit(iphone: Session, server: str) -> None:
     iphone.find(".undo button").click()
     wait_version(iphone, 5)
     assert total(iphone, 0) == 4
+
+
+def test_a_six_column_jamb_sheet_fits_in_webkit(iphone: Session, server: str) -> None:
+    """Issue 32: the heads of a six-column Jamb sheet are short marks that fit their columns
+    and no tab's words run over another's, in WebKit too (at its narrowest window)."""
+    open_board(iphone, family_game(server, "jamb", 4, {"hand": True, "middle": True}, "hr"))
+    heads = iphone.run(
+        "return Array.from(document.querySelectorAll('#sheet-0 .col-head'))"
+        ".map((head) => head.textContent.trim())"
+    )
+    assert heads == ["↓ Dolje", "S Slobodna", "↑ Gore", "N Najava", "R Ručna", "↕ Od sredine"]
+    assert iphone.run(f"return ({FITS})()") == []
