@@ -5,6 +5,7 @@ as each language counts."""
 from __future__ import annotations
 
 import gettext
+import re
 import string
 from pathlib import Path
 
@@ -14,7 +15,8 @@ from babel.messages.pofile import read_po
 
 import kniffel
 from kniffel.locales import LANGUAGES, ROW_LABELS, Translator, po_file
-from kniffel.rules import PRESETS, Row
+from kniffel.locales.refusals import refusal_text
+from kniffel.rules import PRESETS, KniffelError, Row
 from kniffel.rules import ROWS as KNIFFEL_ROWS
 
 SOURCE = Path(kniffel.__file__).parent
@@ -29,6 +31,7 @@ KEYWORDS = {
     "ngettext": (1, 2),
     "pgettext": ((1, "c"), 2),
     "NP_": ((1, "c"), 2),
+    "own_words": None,
 }
 METHODS = [
     ("**/templates/**.html", "jinja2.ext:babel_extract"),
@@ -189,3 +192,111 @@ def test_the_yahtzee_preset_speaks_its_own_words() -> None:
     assert yahtzee("Kniffel-Bonus") == "Yahtzee bonus"
     assert Translator("en").for_variant(PRESETS["kniffel"])("Kniffel-Bonus") == "Kniffel bonus"
     assert Translator("de").for_variant(PRESETS["yahtzee"]).row(Row.KNIFFEL) == "Kniffel"
+
+
+# ------------------------------------------ the words as Jamb's and Yams's players write them
+
+
+def _refusal(lang: str, code: str, **params: object) -> str:
+    error = KniffelError(code, code=code, **params)
+    return refusal_text(error, Translator(lang, "jamb"))
+
+
+@pytest.mark.parametrize("lang", ["hr", "sr_Latn"])
+def test_croatian_and_serbian_messages_need_no_gender_of_a_name(lang: str) -> None:
+    """ "Ana još nije bacao" took the masculine form for every player (issue 32): a message
+    about a player is built so that no word agrees with the name."""
+    gendered = re.compile(r"\b(bacao|bacio|bacala|bacila|upisao|upisala|igrao|igrala)\b")
+    with po_file(lang).open("rb") as source:
+        catalog = read_po(source, locale=lang)
+    for m in catalog:
+        forms = (m.string,) if isinstance(m.string, str) else m.string
+        assert not any(gendered.search(form) for form in forms), (m.id, forms)
+    assert _refusal(lang, "no_dice", player="Ana").startswith("Ana: još nema bacanja;")
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("hr", "Polje Dolje, Dvojke nije sljedeće; sljedeće je polje Jedinice"),
+        ("sr_Latn", "Polje Na dole, Dvojke nije na redu; na redu je polje Jedinice"),
+        ("fr", "La case Descendante, Deux n’est pas à remplir\u202f; c’est As à remplir"),
+    ],
+)
+def test_a_cell_that_is_not_due_agrees_in_number(lang: str, words: str) -> None:
+    """ "Dolje, Dvojke nije na redu; na redu je Jedinice": a row's plural name took a singular
+    verb. The cell is called "polje" (a field), which the verb agrees with."""
+    assert _refusal(lang, "not_due", cell="down.twos", due_row="ones") == words
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_due_and_to_move_are_different_words(lang: str) -> None:
+    """A box is "due" (its turn in an arrow column), a player is "to move": one word for both
+    made "na redu" mean two things on the Croatian board (issue 32)."""
+    t = Translator(lang)
+    to_move, due = t("am Zug"), t("Pflichtfeld")
+    assert to_move not in due and due not in to_move
+    assert to_move not in t("{mark} = Pflichtzelle", mark="●")
+    assert t("nicht am Zug") not in _refusal(lang, "not_due", cell="down.twos", due_row="ones")
+
+
+@pytest.mark.parametrize(
+    ("lang", "one", "five"),
+    [
+        ("hr", "12,5 bodova u 1 odluci", "12,5 bodova u 5 odluka"),
+        ("sr_Latn", "12,5 poena u 1 odluci", "12,5 poena u 5 odluka"),
+        ("fr", "12,5 points en 1 décision", "12,5 points en 5 décisions"),
+        ("de", "12,5 Punkte in 1 Entscheidung", "12,5 Punkte in 5 Entscheidungen"),
+    ],
+)
+def test_a_loss_is_counted_in_decisions_by_the_plural_rule(lang: str, one: str, five: str) -> None:
+    """The review wrote "Gubitak bodovi: 12,5, odluke: 5" (issue 32)."""
+    t = Translator(lang)
+    singular, plural = "{loss} Punkte in {n} Entscheidung", "{loss} Punkte in {n} Entscheidungen"
+    assert t.ngettext(singular, plural, 1, loss="12,5") == one
+    assert t.ngettext(singular, plural, 5, loss="12,5") == five
+    assert t.ngettext(singular, plural, 3, loss="12,5") != five or lang in ("de", "fr")
+
+
+def test_french_writes_its_ordinals_its_cancel_and_no_de_before_a_name() -> None:
+    """ "1e lancer", "Abandonner" and "correction de Amélie" (issue 32): "1er lancer", "Annuler",
+    and messages with a player's name that need no elision ("correction (Amélie)")."""
+    t = Translator("fr")
+    assert [t.roll(n) for n in (1, 2, 3)] == ["1er lancer", "2e lancer", "3e lancer"]
+    assert t("Abbrechen") == "Annuler" and t("Rückgängig") != t("Abbrechen")
+    with po_file("fr").open("rb") as source:
+        catalog = read_po(source, locale="fr")
+    name = re.compile(r"\b(de|que|le|la) \{(name|names|player|players|to_move)\}")
+    for m in catalog:
+        forms = (m.string,) if isinstance(m.string, str) else m.string
+        assert not any(name.search(form) for form in forms), (m.id, forms)
+    assert (
+        t("Korrektur von {name}: {cell}", name="Amélie", cell="As")
+        == "correction (Amélie)\u00a0: As"
+    )
+
+
+def test_french_puts_a_no_break_space_before_colon_semicolon_and_marks() -> None:
+    with po_file("fr").open("rb") as source:
+        catalog = read_po(source, locale="fr")
+    glued = re.compile(r"(?<![\u00a0\u202f])[:;!?](?=\s|$)")
+    wrong = []
+    for m in catalog:
+        forms = (m.string,) if isinstance(m.string, str) else m.string
+        wrong += [form for form in forms if m.id and glued.search(form)]
+    assert wrong == []
+    assert Translator("fr")("{label}: {text}", label="Export", text="x") == "Export\u00a0: x"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_jamb_and_yams_say_their_own_word_for_five_of_a_kind(lang: str) -> None:
+    """ "Udio Kniffela", "Taux de Kniffel", "Bonus Kniffel" on Jamb and Yams pages (issue 32)."""
+    assert "Kniffel" not in Translator(lang, "jamb")("Kniffel-Quote")
+    yams = Translator(lang, "yams")
+    for message in ("Kniffel-Quote", "Kniffel-Bonus", "Kniffel", "Weiterer Kniffel!"):
+        assert "Kniffel" not in yams(message), message
+    assert "Kniffel" not in yams.ngettext(
+        "{n} Punkt je weiterem Kniffel", "{n} Punkte je weiterem Kniffel", 50
+    )
+    assert Translator("fr", "yams")("Kniffel-Bonus") == "Bonus Yams"
+    assert Translator("hr", "jamb")("Kniffel-Quote") == "Udio Jamba"

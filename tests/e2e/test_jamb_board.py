@@ -81,7 +81,7 @@ def test_a_jamb_game_in_croatian_with_an_announcement_and_the_hand_column(
     watcher = watcher_context.new_page()
     watcher.goto(f"{game_url}?lang=hr")
     expect(watcher.locator("#sheet-0 .col-head")).to_have_text(
-        ["↓ Dolje", "Slobodna", "↑ Gore", "Najava", "Ručna"]
+        ["↓ Dolje", "S Slobodna", "↑ Gore", "N Najava", "R Ručna"]
     )
 
     # Ana announces after her first roll, then makes the announced row impossible: holding
@@ -137,7 +137,7 @@ def test_a_jamb_game_in_croatian_with_an_announcement_and_the_hand_column(
         page,
         1,
         f"hand.{UPPER_IDS[_most(second)[0]]}",
-        re.compile(f"^Ručna, {late_face} prima samo prvo bacanje, ne bacanje 2"),
+        re.compile(f"^Polje Ručna, {late_face} prima samo prvo bacanje, ne bacanje 2"),
     )
     ivo_face, ivo_count = _most(second)
     enter(page, 1, f"free.{UPPER_IDS[ivo_face]}")

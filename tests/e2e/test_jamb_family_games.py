@@ -82,7 +82,7 @@ LAST_TURNS = {
 }
 #: The Croatian words of the special turns (kniffel.locales.family_words, the catalogue).
 HR_ROWS = {"jamb": "Jamb", "straight": "Kenta", "poker": "Poker"}
-HR_REFUSED = "Najava, Četvorke bez najave prima samo prvo bacanje, ne bacanje 2"
+HR_REFUSED = "Polje Najava, Četvorke bez najave prima samo prvo bacanje, ne bacanje 2"
 
 
 def _others(face: int, n: int) -> list[int]:
@@ -231,7 +231,7 @@ def test_a_four_player_jamb_with_real_dice_in_croatian(browser: Browser, server:
     page.on("pageerror", lambda error: errors.append(str(error)))
     start_game(page, server, lang="hr", variant="jamb", players=JAMB_PLAYERS)
     expect(page.locator("#sheet-0 .col-head")).to_have_text(
-        ["↓ Dolje", "Slobodna", "↑ Gore", "Najava"]
+        ["↓ Dolje", "S Slobodna", "↑ Gore", "N Najava"]
     )
 
     turns = {player: jamb_turns(seat) for seat, player in enumerate(JAMB_PLAYERS)}

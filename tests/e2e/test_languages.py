@@ -12,11 +12,14 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from .conftest import PHONE
+
+DATA = Path(__file__).parents[1] / "data"
 
 pytestmark = pytest.mark.e2e
 
@@ -48,7 +51,7 @@ FRENCH = Words(
     columns=("Descendante", "Montante", "Libre"),
     locked="Descendante, Deux, bloquée",
     # French sets a (narrow) no-break space before ";".
-    refusal=re.compile(r"^Descendante, Deux n'est pas à remplir\s;\sc'est As à remplir$"),
+    refusal=re.compile(r"^La case Descendante, Deux n’est pas à remplir\s;\sc’est As à remplir$"),
     preview="Descendante, As, à remplir, 3 points possibles",
     entered="Descendante, As, 3 points",
 )
@@ -61,8 +64,9 @@ CROATIAN = Words(
     rows=("Jedinice", "Šestice", "Triling", "Poker", "Ful", "Mala kenta"),
     columns=("Dolje", "Gore", "Slobodna"),
     locked="Dolje, Dvojke, zaključano",
-    refusal=re.compile(r"^Dolje, Dvojke nije na redu; na redu je Jedinice$"),
-    preview="Dolje, Jedinice, na redu, moguća 3 boda",
+    # "Polje" (a field) is what the verb agrees with; a due field is "sljedeće" (issue 32).
+    refusal=re.compile(r"^Polje Dolje, Dvojke nije sljedeće; sljedeće je polje Jedinice$"),
+    preview="Dolje, Jedinice, sljedeće polje, moguća 3 boda",
     entered="Dolje, Jedinice, 3 boda",
 )
 
@@ -105,6 +109,20 @@ def test_the_switcher_changes_the_language_and_the_device_remembers_it(
         page.goto(server + "/")  # no ?lang= now: the cookie holds the choice
         expect(page.locator("html")).to_have_attribute("lang", "sr-Latn")
         switch(page, "FR", "fr", "Nouvelle partie")
+
+
+def test_the_file_picker_speaks_the_page_s_language(browser: Browser, server: str) -> None:
+    """The browser's own file button says "Choose File" whatever the page's language (issue 32):
+    the import form shows a labelled button of its own over the hidden input."""
+    with start_page(browser, server, "fr-FR", "fr") as page:
+        picker = page.get_by_label("Choisir un fichier", exact=True)
+        expect(picker).to_have_attribute("type", "file")
+        box = picker.bounding_box()
+        assert box is not None and box["width"] <= 1 and box["height"] <= 1, box
+        expect(page.locator(".file-none")).to_have_text("Aucun fichier choisi")
+        picker.set_input_files(str(DATA / "rrk-not-due.json"))
+        expect(page.locator(".file-chosen")).to_have_text("Fichier choisi")
+        expect(page.locator(".file-none")).to_be_hidden()
 
 
 @contextmanager

@@ -202,3 +202,88 @@ def test_the_dice_tray_of_the_first_roll_covers_no_due_cell(phone: Page, server:
     assert len(phone.evaluate(HIDDEN_DUE)) < 2
     result = phone.evaluate(COVERED)
     assert result["found"] == [], "\n".join(result["found"])
+
+
+# ------------------------------------------------------------------- Jamb's and Yams's sheets
+
+# What does not fit, on the sheet in front and on the player strip: a column head or a tab's
+# text whose content is wider than its box (clipped), a tab's text drawn outside its own tab (over
+# the next player's), a tab under the Tipp button. Returns the faults in words.
+FITS = """
+() => {
+  const faults = [];
+  const words = (el) => (el.querySelector(".sr-only") || el).textContent.trim();
+  const sheet = document.querySelector(".sheet:not(.is-back)");
+  for (const head of sheet.querySelectorAll("thead th.col-head")) {
+    const shown = head.querySelector("[aria-hidden=true]") || head;
+    if (head.scrollWidth > head.clientWidth || shown.scrollWidth > shown.clientWidth + 1)
+      faults.push(`column head ${words(head)} clipped`);
+  }
+  const strip = document.querySelector("#board .players").getBoundingClientRect();
+  const tipp = document.querySelector(".tipp-button");
+  const button = tipp ? tipp.getBoundingClientRect() : null;
+  for (const tab of document.querySelectorAll("#board .player-tab")) {
+    const box = tab.getBoundingClientRect();
+    const name = tab.querySelector(".player-name").textContent.trim();
+    const inView = box.right > strip.left + 1 && box.left < strip.right - 1;
+    if (!inView) continue;
+    for (const text of tab.querySelectorAll(".player-name, .player-total, .player-chance")) {
+      const r = text.getBoundingClientRect();
+      const what = `${name}: ${text.className}`;
+      if (text.scrollWidth > text.clientWidth + 1) faults.push(`${what} clipped`);
+      if (r.width && (r.left < box.left - 1 || r.right > box.right + 1 || r.top < box.top - 1
+          || r.bottom > box.bottom + 1))
+        faults.push(`${name}: ${text.className} "${text.textContent.trim()}" outside its tab`);
+    }
+    const shown = { left: Math.max(box.left, strip.left), right: Math.min(box.right, strip.right) };
+    if (button && shown.right > button.left + 1 && shown.left < button.right - 1
+        && box.bottom > button.top && box.top < button.bottom)
+      faults.push(`${name}'s tab under the Tipp button`);
+  }
+  return faults;
+}
+"""
+
+
+def family_game(
+    server: str, variant: str, players: int, options: dict[str, bool], lang: str
+) -> str:
+    """A new game's address in ``lang``, with its key (in the fragment, as the API gives it)."""
+    body = {"variant": variant, "players": NAMES[:players], "options": options}
+    request = urllib.request.Request(
+        server + "/api/games", json.dumps(body).encode(), {"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        url: str = json.load(response)["url"]
+    path, hash_sign, fragment = url.partition("#")
+    return f"{server}{path}?lang={lang}{hash_sign}{fragment}"
+
+
+@pytest.mark.parametrize(
+    ("variant", "lang", "players", "options"),
+    [
+        ("jamb", "hr", 4, {"hand": True, "middle": True}),  # six columns
+        ("jamb", "sr-Latn", 8, {"hand": True}),
+        ("yams", "fr", 3, {"hand": True, "announce": True}),  # five columns
+        ("jamb", "hr", 2, {}),
+    ],
+    ids=["jamb-hr-4", "jamb-sr-8", "yams-fr-3", "jamb-hr-2"],
+)
+def test_a_jamb_or_yams_sheet_fits_a_phone(
+    phone: Page, server: str, variant: str, lang: str, players: int, options: dict[str, bool]
+) -> None:
+    """Issue 32: "Slobo…", "Najava" run into "Ručna", "Descendante" and "Montante" collide; the
+    fourth tab half under the Tipp button; "≈ 24–49 %" drawn over the next player's total."""
+    phone.goto(family_game(server, variant, players, options, lang))
+    expect(phone.locator(".game")).to_have_attribute("data-live", "open")
+    found: list[str] = []
+    for on in (False, True):
+        show_chances(phone, on, players)
+        for size in SIZES:
+            phone.set_viewport_size(size)
+            phone.wait_for_function(f"() => window.innerWidth === {size['width']}")
+            where = f"{size['width']} px, chances {'on' if on else 'off'}"
+            found += [f"{where}: {fault}" for fault in phone.evaluate(FITS)]
+            found += [f"{where}: {line}" for line in phone.evaluate(COVERED)["found"]]
+    show_chances(phone, False, players)
+    assert not found, "\n".join(found)

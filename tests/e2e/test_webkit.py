@@ -18,6 +18,7 @@ from .conftest import PHONE
 from .test_board_state import new_game, post
 from .test_full_game import ANNA, ANNA_TOTAL, BEN, BEN_TOTAL, open_label, plan
 from .test_new_game_form import READ_RULES, expected_rules, shown_rules
+from .test_phone_geometry import FITS, family_game
 from .test_revanche import play, revanche_of
 from .webdriver import Driver, Session
 
@@ -397,3 +398,15 @@ def test_held_dice_and_an_undone_entry_in_webkit(iphone: Session, server: str) -
     iphone.wait(
         "return document.querySelector('#dice-input').value === '55666'", what="the dice back"
     )
+
+
+def test_a_six_column_jamb_sheet_fits_in_webkit(iphone: Session, server: str) -> None:
+    """Issue 32: the heads of a six-column Jamb sheet are short marks that fit their columns
+    and no tab's words run over another's, in WebKit too (at its narrowest window)."""
+    open_board(iphone, family_game(server, "jamb", 4, {"hand": True, "middle": True}, "hr"))
+    heads = iphone.run(
+        "return Array.from(document.querySelectorAll('#sheet-0 .col-head'))"
+        ".map((head) => head.textContent.trim())"
+    )
+    assert heads == ["↓ Dolje", "S Slobodna", "↑ Gore", "N Najava", "R Ručna", "↕ Od sredine"]
+    assert iphone.run(f"return ({FITS})()") == []

@@ -155,7 +155,7 @@ def test_a_three_player_yams_with_virtual_dice_in_french(browser: Browser, serve
         house_rules=("hand", "announce"),
     )
     expect(page.locator("#sheet-0 .col-head")).to_have_text(
-        ["↓ Descendante", "↑ Montante", "Libre", "Sèche", "Annoncée"]
+        ["↓ Descendante", "↑ Montante", "L Libre", "S Sèche", "A Annoncée"]
     )
 
     # The first 62 turns a player: one roll each, entered column by column.

@@ -216,7 +216,16 @@ def test_the_board_draws_a_jamb_sheet_in_the_players_words_with_its_three_sums(
 ) -> None:
     game_id = imported(client, "jamb-hand-and-middle")
     sheet = _sheet(client.get(f"/g/{game_id}", params={"lang": lang}).text, 0)
-    assert re.findall(r'<th scope="col" class="col-head [a-z]+">([^<]+)</th>', sheet) == heads
+    # Six columns: each head a mark (↓ S ↑ N R ↕), its full name read aloud and in the legend.
+    marked = re.findall(
+        r'<th scope="col" class="col-head short [a-z]+"><span aria-hidden="true">([^<]+)</span> '
+        r'<span class="sr-only">([^<]+)</span></th>',
+        sheet,
+    )
+    assert [f"{mark} {name}" if mark in "↓↑↕" else name for mark, name in marked] == heads
+    assert [mark for mark, _ in marked][1::2] == [heads[1][0], heads[3][0], heads[5][0]]
+    legend = re.search(r'<p class="col-legend" aria-hidden="true">(.*?)</p>', sheet)
+    assert legend and re.sub(r"<[^>]+>", "", legend.group(1)).count(heads[1]) == 1
     shown = re.findall(r'<th scope="row" class="row-head">([^<]+)</th>', sheet)
     assert len(shown) == 13 and set(rows) <= set(shown)
     # Σ1, Σ2, Σ3 and the total under each column are the rules' (as the API and

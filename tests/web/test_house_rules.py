@@ -97,7 +97,10 @@ def test_the_start_page_offers_every_house_rule_for_the_presets_that_offer_it(
     assert [rule["name"] for rule in script] == NAMES
     for rule in HOUSE_RULES:
         part = re.search(
-            rf'data-variants="([^"]*)">(?:(?!data-variants).)*name="{rule.name}"', form, re.S
+            rf'class="variant-rules" data-variants="([^"]*)"[^>]*>(?:(?!class="variant-rules").)*'
+            rf'name="{rule.name}"',
+            form,
+            re.S,
         )
         assert part is not None, rule.name
         assert part[1].split() == list(rule.presets), rule.name

@@ -116,10 +116,10 @@ def test_a_refusal_reads_in_the_page_language(client: TestClient) -> None:
     cell before it is tapped, and in the notice when it is entered all the same."""
     game_id = new_game(client, "Ana", "Marko")
     reasons = {
-        "hr": "Dolje, Trojke nije na redu; na redu je Jedinice",
-        "sr-Latn": "Na dole, Trojke nije na redu; na redu je Jedinice",
+        "hr": "Polje Dolje, Trojke nije sljedeće; sljedeće je polje Jedinice",
+        "sr-Latn": "Polje Na dole, Trojke nije na redu; na redu je polje Jedinice",
         # French sets a narrow no-break space before ";" (``text`` reads every space as one).
-        "fr": "Descendante, Trois n'est pas à remplir ; c'est As à remplir",
+        "fr": "La case Descendante, Trois n’est pas à remplir ; c’est As à remplir",
     }
     for lang, reason in reasons.items():
         assert f'data-reason="{reason}"' in text(board(client, game_id, lang=lang))

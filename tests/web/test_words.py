@@ -104,9 +104,9 @@ def test_one_reviewed_game_is_one_game(client: TestClient, service: GameService)
     results = ResultStore(service.store.engine)
     results.set_review(view.id, view.version, [(91.5, 12.0, 20)])
     german = html.unescape(client.get("/spieler/zoe?lang=de").text)
-    assert "bewertet in 1 Spiel (Spielbericht)" in german, german
+    assert "Bewertet in 1 Spiel (Spielbericht)." in german, german
     english = html.unescape(client.get("/spieler/zoe?lang=en").text)
-    assert "rated in 1 game (game review)" in english
+    assert "Rated in 1 game (game review)." in english
 
 
 def test_the_english_board_says_box_not_cell_and_names_the_tafel_without_the(

@@ -131,3 +131,29 @@ def test_rules_whose_tables_are_missing_wait_for_them(
 def _squeezed(page: str) -> str:
     """``page`` with every run of white space as one blank (attributes across lines)."""
     return " ".join(page.split())
+
+
+@pytest.mark.parametrize(
+    ("variant", "options"),
+    [("jamb", {}), ("yams", {"hand": True, "announce": True})],
+    ids=["jamb", "yams-hand-announce"],
+)
+def test_jamb_and_yams_get_their_yardstick_without_tables(
+    client: TestClient,
+    service: GameService,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    variant: str,
+    options: dict[str, Any],
+) -> None:
+    """The player page waited forever (``waiting_for_tables``) for Jamb and Yams games, whose
+    best bot needs no tables (issue 32): their figures are simulated at once."""
+    monkeypatch.setenv("KNIFFEL_CACHE_DIR", str(tmp_path / "empty-cache"))
+    rules = get_variant(variant, options).options.as_dict()
+    service.import_record(random_record(variant, ["Vesna"], random.Random(4), options=rules))
+    pending = client.get("/api/players/vesna").json()["presets"][0]["bot_pending"]
+    assert pending is None or pending["status"] == "computing"
+    found = _until(lambda: client.get("/api/players/vesna").json()["presets"][0]["bot"])
+    assert found["games"] == 100 and found["variant"] == variant
+    page = html.unescape(client.get("/spieler/vesna?lang=hr").text)
+    assert "jaki bot" in page.lower() or "jakog bota" in page.lower()

@@ -80,6 +80,7 @@ class ColumnView:
     id: str
     header: str
     name: str
+    mark: str  #: the head's short mark on a sheet of four or more columns: ↓, ↑, ↕ or a letter
     discipline: str
     factor: int
     upper: str
@@ -112,6 +113,16 @@ class SheetView:
     rows: tuple[RowView, ...]
     caption: str
     jamb: bool = False  #: a Jamb sheet: Σ1, Σ2, Σ3 under each column (docs/rules.md, "Jamb")
+
+    @property
+    def short_heads(self) -> bool:
+        """Four or more columns: the heads show their marks (↓ S ↑ N R), the full names are read
+        aloud and stand in a legend under the sheet; at 360 px a column is too narrow for them."""
+        return len(self.columns) >= SHORT_HEADS
+
+
+#: From how many columns a sheet's heads show their short marks (docs/board.md, "Jamb und Yams").
+SHORT_HEADS = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -420,6 +431,7 @@ def _column(game: Game, t: Translator, p: int, column: str) -> ColumnView:
         id=column,
         header=header if len(game.columns) > 1 else t("Punkte").capitalize(),
         name=name,
+        mark=spec.symbol or name[:1].upper(),
         discipline=spec.discipline.value,
         factor=spec.factor,
         upper=t.number(totals.upper),

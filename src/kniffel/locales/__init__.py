@@ -49,6 +49,7 @@ __all__ = [
     "LOCALES",
     "NP_",
     "N_",
+    "ROLL_LABELS",
     "ROW_LABELS",
     "Catalogue",
     "Translator",
@@ -121,6 +122,10 @@ ROW_LABELS: dict[Row, str] = {
     Row.POKER: N_("Poker"),
     Row.JAMB: N_("Jamb"),
 }
+
+#: The rolls of a turn by number, each its own message: an ordinal is a word of its own in some
+#: languages (French "1er lancer", "2e lancer").
+ROLL_LABELS = (N_("1. Wurf"), N_("2. Wurf"), N_("3. Wurf"))
 
 #: The column names that are words (``×2`` is the same in every language).
 COLUMN_LABELS = (
@@ -247,6 +252,14 @@ class Translator:
         if possible:
             return self.ngettext("{n} Punkt möglich", "{n} Punkte möglich", value)
         return self.ngettext("{n} Punkt", "{n} Punkte", value)
+
+    def roll(self, number: int) -> str:
+        """The ``number``-th roll of a turn (1 to 3) in words.
+
+        >>> Translator("fr").roll(1), Translator("fr").roll(2), Translator("de").roll(3)
+        ('1er lancer', '2e lancer', '3. Wurf')
+        """
+        return self.t(ROLL_LABELS[number - 1])
 
     def when(self, moment: datetime) -> str:
         return format_datetime(moment, "short", locale=self.lang)

@@ -52,7 +52,12 @@ class PlayerNotFound(BoardError):
 
 def _simulations(ready: Callable[[Variant], bool]) -> Simulations:
     def tables_ready(variant: str, options: str) -> bool:
-        return ready(get_variant(variant, json.loads(options)))
+        from kniffel.solver.builds import solvable
+
+        rules = get_variant(variant, json.loads(options))
+        # Jamb and Yams with its option columns have no tables: their best bot plays by its
+        # heuristic (docs/bot.md, "Jamb and Yams"), so nothing is waited for (issue 32).
+        return not solvable(rules) or ready(rules)
 
     return Simulations(tables_ready)
 

@@ -104,8 +104,10 @@ def _load(variant: str, options: str) -> Yardstick | None:
 def yardstick(variant: str, options: str | None = None) -> Yardstick | None:
     """The best bot's figures for ``variant`` with ``options`` (canonical JSON; ``None``: the
     standard options): documented, or simulated before for these rules, else ``None``."""
-    if options is None or options == standard_options(variant):
-        return DOCUMENTED.get(variant)
+    standard = standard_options(variant)
+    if options is None or options == standard:
+        # Jamb and Yams have no documented percentiles: theirs are simulated like house rules.
+        return DOCUMENTED.get(variant) or _load(variant, standard)
     return _load(variant, options)
 
 

@@ -304,7 +304,7 @@ async def analyse_page(request: Request, game_id: str) -> Response:
             "turn": d.turn,
             "player": d.player,
             "dice": str(d.dice),
-            "rolls": words("am Tisch") if d.rolls is None else words("{n}. Wurf", n=d.rolls),
+            "rolls": words("am Tisch") if d.rolls is None else words.t.roll(d.rolls),
             "made": words.choice(d.made, result.variant, d.rolls or MAX_ROLLS),
             "made_expected": words.decimal(d.made.expected),
             "best": words.choice(d.best, result.variant, d.rolls or MAX_ROLLS),

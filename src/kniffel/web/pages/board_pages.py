@@ -18,6 +18,7 @@ from fastapi.responses import RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
+from kniffel.board.chances import ChancesService
 from kniffel.board.errors import BoardError, Conflict, Forbidden, GameNotFound
 from kniffel.board.evening import Evening
 from kniffel.board.service import GameService, GameView
@@ -152,6 +153,9 @@ def _board_context(
         "progress": progress,
         "evening": evening[0],
         "revanche": evening[1],
+        # Jamb and Yams draw no chart of the chances after every entry (each point would be
+        # thousands of bot games): the end screen shows none rather than an empty box (issue 32).
+        "chances_chart": not ChancesService.series_apart(view.variant),
     }
 
 

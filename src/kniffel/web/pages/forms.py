@@ -117,6 +117,9 @@ class HouseRuleField:
     presets: tuple[str, ...]
     choices: tuple[tuple[str, str, str], ...] = ()  #: each radio button's value, name and note
     least: int = 0  #: a number field's least value
+    #: The title and note in each preset's own words where they differ ("Kniffel-Bonus",
+    #: "Bonus Yahtzee", "Bonus Yams"; docs/glossary.md): (presets, title, note) per wording.
+    own: tuple[tuple[str, str, str], ...] = ()
 
     @property
     def sent(self) -> str:
@@ -153,6 +156,14 @@ def house_rule_fields(t: Translator) -> list[HouseRuleField]:
         if rule.column:
             preset = next(p for p in rule.presets if rule.name in _optional_columns(p))
             title = column_name(preset, rule.name, t)
+        wordings: dict[tuple[str, str], list[str]] = {}
+        for preset in rule.presets:
+            own = t.for_variant(PRESETS[preset])
+            said = (
+                title if rule.column else own(rule.title, **figures),
+                own(rule.note, **figures) if rule.note else "",
+            )
+            wordings.setdefault(said, []).append(preset)
         choices = tuple(
             (str(value), t(name), t(note))
             for value, (name, note) in zip(rule.choices, rule.choice_words, strict=False)
@@ -167,6 +178,9 @@ def house_rule_fields(t: Translator) -> list[HouseRuleField]:
                 rule.presets,
                 choices,
                 rule.least,
+                tuple((" ".join(presets), *said) for said, presets in wordings.items())
+                if len(wordings) > 1
+                else (),
             )
         )
     return shown

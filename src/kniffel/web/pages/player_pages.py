@@ -19,6 +19,7 @@ from kniffel.board.evening import Evening
 from kniffel.board.players.service import NotLinkable, PlayerNotFound
 from kniffel.board.players.stats import PlayerStats
 from kniffel.board.players.yardstick import Yardstick
+from kniffel.locales import Translator
 from kniffel.locales.refusals import refusal_text
 from kniffel.rules.variants import PRESETS
 from kniffel.web import rendering
@@ -176,6 +177,8 @@ def _player_context(
                 "trend": ("+" if p.trend >= 0 else "−") + words.decimal(abs(p.trend)),
                 "recent_mean": words.decimal(p.recent_mean),
                 "kniffel_rate": _rate(words, p.kniffel_rate),
+                # Five of a kind in the preset's word: Jamb's "Jamb", Yams's "Yams" (issue 32).
+                "kniffel_label": Translator(words.t.lang, p.variant)("Kniffel-Quote"),
                 "bonus": [
                     (
                         words.t.column(PRESETS[p.variant].column(c)) if p.variant in PRESETS else c,

@@ -152,7 +152,7 @@ def _context(view: GameView, result: Review, words: ReviewWords) -> dict[str, An
                 "{player}, Zug {turn}, {when}, Würfel {dice}",
                 player=d.player,
                 turn=d.turn,
-                when=words("am Tisch") if d.rolls is None else words("{n}. Wurf", n=d.rolls),
+                when=words("am Tisch") if d.rolls is None else words.t.roll(d.rolls),
                 dice=" ".join(map(str, d.dice.faces)),
             ),
             "made": words.choice(d.made, variant, d.rolls or MAX_ROLLS),

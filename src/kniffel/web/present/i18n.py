@@ -123,6 +123,12 @@ def _ngettext(context: Context, singular: str, plural: str, n: int, **values: An
     return _translator(context).ngettext(singular, plural, n, **values)
 
 
+@pass_context
+def _roll_label(context: Context, number: int) -> str:
+    """The ``number``-th roll in words: an ordinal of its own in each language ("1er lancer")."""
+    return _translator(context).roll(number)
+
+
 def install(env: Environment) -> None:
     """Adds ``jinja2.ext.i18n`` to ``env`` with the catalogues: ``_()``/``gettext()`` speak the
     template's ``lang`` (and ``game_words``) and fill ``{name}`` placeholders."""
@@ -132,6 +138,7 @@ def install(env: Environment) -> None:
     env.filters["tenths"] = tenths
     env.globals["languages"] = LANGUAGES
     env.globals["language_names"] = LANGUAGE_NAMES
+    env.globals["roll_label"] = _roll_label
     env.install_gettext_callables(  # type: ignore[attr-defined]
         gettext=_gettext, ngettext=_ngettext, pgettext=_pgettext, newstyle=False
     )
