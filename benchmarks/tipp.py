@@ -29,7 +29,8 @@ A seeded two-player game of the best bot is walked; at ``N`` positions spread ov
 Each figure is a first computation (the caches are cleared); prints p50, p95 and max in ms.
 The tables are built first (not timed).
 
-**House rules** (``--house-rules [--main DIR] [--timeout S]``, issue 35): how long a game of
+**House rules** (``--house-rules [--main DIR] [--timeout S] [--rules N] [--warm-cache DIR]``,
+issue 35): how long a game of
 a house rule waits for its first Tipp on a real server (``kniffel serve`` on a loopback port).
 For each of :data:`HOUSE_RULES` a game is created and ``GET /api/games/{id}/advice`` with its
 key is asked every 0.25 s until it answers 200 (202 while the tables are built; a 503
@@ -38,8 +39,11 @@ would, each server with an empty database:
 
 - **fresh**: an empty solver cache, default settings (the presets' tables, their chance tables
   and the finals queued at start, so every first Tipp meets that queue);
-- **warm**: a cache that holds the presets' tables and chance tables (built first, not timed),
-  ``KNIFFEL_EXACT_CHANCES=false`` (no finals build beside).
+- **warm**: a cache that holds the presets' tables and chance tables (built first, not timed,
+  or kept in ``--warm-cache DIR`` from an earlier run), ``KNIFFEL_EXACT_CHANCES=false`` (no
+  finals build beside).
+
+``--rules N`` asks the first N rule sets only; ``--timeout`` bounds each wait (240 s).
 
 Both with ``KNIFFEL_TABLE_BUILDS_PER_CLIENT`` and ``KNIFFEL_TABLE_QUEUE`` at 100: all requests
 come from one address, and the per-client bound (2 an hour) would refuse the third rule set.
@@ -121,9 +125,15 @@ def main() -> None:
     parser.add_argument(
         "--timeout", type=float, default=240.0, help="--house-rules: seconds a Tipp may wait"
     )
+    parser.add_argument(
+        "--rules", type=int, default=len(HOUSE_RULES), help="--house-rules: the first N rule sets"
+    )
+    parser.add_argument(
+        "--warm-cache", default=None, help="--house-rules: the presets' tables, kept between runs"
+    )
     args = parser.parse_args()
     if args.house_rules:
-        house_rules(args.main, args.timeout)
+        house_rules(args.main, args.timeout, args.rules, args.warm_cache)
         return
     rows: list[str] = []
     for name in args.variant or PRESETS:
@@ -248,7 +258,7 @@ def _rules_label(name: str, options: dict[str, object]) -> str:
 
 
 def _house_rules_server(
-    src: str | None, folder: Path, fresh: bool, timeout: float
+    src: str | None, folder: Path, fresh: bool, timeout: float, count: int
 ) -> list[tuple[float | None, int]]:
     """Starts a server of ``src`` (this checkout when None) on ``folder``; the seconds each of
     :data:`HOUSE_RULES` waited for its first Tipp (None: not within ``timeout``) and how often
@@ -300,7 +310,7 @@ def _house_rules_server(
                     break
             except (urllib.error.URLError, ConnectionError):
                 time.sleep(0.05)
-        for name, options in HOUSE_RULES:
+        for name, options in HOUSE_RULES[:count]:
             body = {"variant": name, "players": ["Anna", "Ben"], "options": options}
             status, game = call("POST", "/api/games", body)
             assert status == 201 and isinstance(game, dict), (status, game)
@@ -345,7 +355,9 @@ def _warm_cache(folder: Path) -> None:
             solve_column(table.options, table.discipline)
 
 
-def house_rules(main_dir: str | None, timeout: float) -> None:
+def house_rules(
+    main_dir: str | None, timeout: float, count: int, warm_dir: str | None = None
+) -> None:
     """The ``--house-rules`` mode: prints the seconds to each first Tipp, fresh and warm."""
     import os
     import shutil
@@ -353,24 +365,28 @@ def house_rules(main_dir: str | None, timeout: float) -> None:
 
     with tempfile.TemporaryDirectory(prefix="tipp-house-rules-") as work:
         root = Path(work)
-        warm = root / "warm-cache"
-        print(f"building the presets' tables for the warm servers (load {os.getloadavg()[0]:.1f})")
-        _warm_cache(warm)
+        warm = Path(warm_dir) if warm_dir else root / "warm-cache"
+        if not warm.is_dir() or not any(warm.glob("chances-*.npz")):
+            load = os.getloadavg()[0]
+            print(f"building the presets' tables for the warm servers (load {load:.1f})")
+            _warm_cache(warm)
         runs: dict[tuple[str, str], list[tuple[float | None, int]]] = {}
         checkouts = [("this", None)] + ([("main", main_dir)] if main_dir else [])
-        for label, src in checkouts:
-            for kind in ("fresh", "warm"):
+        for kind in ("fresh", "warm"):
+            for label, src in checkouts:
                 folder = root / f"{label}-{kind}"
                 folder.mkdir()
                 if kind == "warm":
                     shutil.copytree(warm, folder / "cache")
                 load = os.getloadavg()[0]
                 print(f"{label}, {kind} server (load average {load:.1f}):", flush=True)
-                runs[label, kind] = _house_rules_server(src, folder, kind == "fresh", timeout)
+                runs[label, kind] = _house_rules_server(
+                    src, folder, kind == "fresh", timeout, count
+                )
         heads = [f"{label} {kind}" for label, _ in checkouts for kind in ("fresh", "warm")]
         print("\n| rule set | " + " | ".join(heads) + " |")
         print("| --- |" + " ---: |" * len(heads))
-        for i, (name, options) in enumerate(HOUSE_RULES):
+        for i, (name, options) in enumerate(HOUSE_RULES[:count]):
             cells = []
             for label, _ in checkouts:
                 for kind in ("fresh", "warm"):
