@@ -116,6 +116,29 @@ def test_a_games_table_stops_a_background_build_which_comes_again_after(
     assert builds.built == [background, own, background]
 
 
+def test_a_real_background_build_ends_for_a_games_table_and_starts_again_after(
+    fresh_cache: Path,
+) -> None:
+    """Real build processes: the background one (a free column, seconds) ends for the game's
+    table (a ↓ table) before its first progress report or at it, writing nothing."""
+    builds = TableBuilds()
+    background, own = _down(chance=False), _down(joker="none")
+    background = Table(background.options, Discipline.FREE)
+    try:
+        builds.enqueue([background])
+        waited = threading.Event()
+        while builds.running != background:
+            waited.wait(0.02)
+        builds.enqueue([own], FIRST)
+        while len(builds.built) < 3:  # the background table's turn comes again
+            waited.wait(0.02)
+        assert builds.is_ready(own)
+    finally:
+        builds.close()
+    assert builds.built == [background, own, background]
+    assert not builds.is_ready(background)
+
+
 def test_a_stopped_build_process_ends_at_its_next_progress_report_writing_nothing(
     fresh_cache: Path,
 ) -> None:

@@ -545,7 +545,16 @@ class TableBuilds:
             self.built.append(table)
             child.start()
         sender.close()
+        # Before its first progress report a value or chance table's process has only read
+        # (its interpreter's start, the value table it reads): a stop ends it at once then
+        # instead of after its start, which takes seconds on a busy machine.
+        readonly = (
+            table.discipline is not None
+            and not table.finals
+            and (not table.chances or cache.is_stored(table.options, table.discipline))
+        )
         result = None
+        ended = False
         with receiver:
             while child.is_alive() or receiver.poll():
                 if receiver.poll(_POLL):
@@ -553,11 +562,14 @@ class TableBuilds:
                         result = receiver.recv()
                     except EOFError:
                         break
+                if readonly and stop.value and not progress.value and child.is_alive():
+                    child.terminate()
+                    ended = True
         child.join()
         with self._lock:
             self._child = None
             self._progress = float(progress.value)
-        if child.exitcode == _STOPPED and stop.value:
+        if stop.value and (child.exitcode == _STOPPED or ended):
             raise _Stop()
         if child.exitcode != 0 and not self._stopped:
             _log.warning("building the table %s ended with code %s", table, child.exitcode)
