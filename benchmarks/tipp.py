@@ -28,12 +28,34 @@ A seeded two-player game of the best bot is walked; at ``N`` positions spread ov
 
 Each figure is a first computation (the caches are cleared); prints p50, p95 and max in ms.
 The tables are built first (not timed).
+
+**House rules** (``--house-rules [--main DIR] [--timeout S] [--rules N] [--warm-cache DIR]``,
+issue 35): how long a game of
+a house rule waits for its first Tipp on a real server (``kniffel serve`` on a loopback port).
+For each of :data:`HOUSE_RULES` a game is created and ``GET /api/games/{id}/advice`` with its
+key is asked every 0.25 s until it answers 200 (202 while the tables are built; a 503
+``tables_busy`` is counted). Two servers, the rule sets asked one after the other as a family
+would, each server with an empty database:
+
+- **fresh**: an empty solver cache, default settings (the presets' tables, their chance tables
+  and the finals queued at start, so every first Tipp meets that queue);
+- **warm**: a cache that holds the presets' tables and chance tables (built first, not timed,
+  or kept in ``--warm-cache DIR`` from an earlier run), ``KNIFFEL_EXACT_CHANCES=false`` (no
+  finals build beside).
+
+``--rules N`` asks the first N rule sets only; ``--timeout`` bounds each wait (240 s).
+
+Both with ``KNIFFEL_TABLE_BUILDS_PER_CLIENT`` and ``KNIFFEL_TABLE_QUEUE`` at 100: all requests
+come from one address, and the per-client bound (2 an hour) would refuse the third rule set.
+With ``--main DIR`` (a checkout of main, e.g. ``git worktree add /tmp/main main``) the same
+runs with DIR's ``src`` and one table sets the seconds side by side.
 """
 
 from __future__ import annotations
 
 import argparse
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -97,7 +119,22 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=16)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--main", default=None, help="a checkout of main to compare with")
+    parser.add_argument(
+        "--house-rules", action="store_true", help="seconds to the first Tipp of house rules"
+    )
+    parser.add_argument(
+        "--timeout", type=float, default=240.0, help="--house-rules: seconds a Tipp may wait"
+    )
+    parser.add_argument(
+        "--rules", type=int, default=len(HOUSE_RULES), help="--house-rules: the first N rule sets"
+    )
+    parser.add_argument(
+        "--warm-cache", default=None, help="--house-rules: the presets' tables, kept between runs"
+    )
     args = parser.parse_args()
+    if args.house_rules:
+        house_rules(args.main, args.timeout, args.rules, args.warm_cache)
+        return
     rows: list[str] = []
     for name in args.variant or PRESETS:
         variant = get_variant(name)
@@ -202,6 +239,161 @@ def _row(
         cells += [_ms(theirs[0]), _ms(theirs[1])]
         cells += [f"{ours[0] / theirs[0]:.2f}", f"{ours[1] / theirs[1]:.2f}"]
     return "| " + " | ".join(cells) + " |"
+
+
+#: (preset, house rules) asked by ``--house-rules``: Kniffel, Yahtzee and Rauf-Runter.
+HOUSE_RULES: list[tuple[str, dict[str, object]]] = [
+    ("kniffel", {"kniffel_bonus": 60}),
+    ("rauf-runter", {"pasch": "matching_dice"}),
+    ("kniffel", {"zero_only_upper": True}),
+    ("yahtzee", {"joker": "free"}),
+    ("kniffel", {"chance": False}),
+    ("yahtzee", {"kniffel_bonus": 50}),
+    ("rauf-runter", {"kniffel_bonus": 50}),
+]
+
+
+def _rules_label(name: str, options: dict[str, object]) -> str:
+    return name + " " + ", ".join(f"{k}={v}" for k, v in options.items())
+
+
+def _house_rules_server(
+    src: str | None, folder: Path, fresh: bool, timeout: float, count: int
+) -> list[tuple[float | None, int]]:
+    """Starts a server of ``src`` (this checkout when None) on ``folder``; the seconds each of
+    :data:`HOUSE_RULES` waited for its first Tipp (None: not within ``timeout``) and how often
+    it was told ``tables_busy``."""
+    import json
+    import os
+    import socket
+    import subprocess
+    import sys
+    import urllib.error
+    import urllib.request
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    url = f"http://127.0.0.1:{port}"
+    env = {
+        **os.environ,
+        "KNIFFEL_DB": f"sqlite:///{folder / 'k.db'}",
+        "KNIFFEL_CACHE_DIR": str(folder / "cache"),
+        "KNIFFEL_TABLE_BUILDS_PER_CLIENT": "100",
+        "KNIFFEL_TABLE_QUEUE": "100",
+        "PYTHONDONTWRITEBYTECODE": "1",
+    }
+    if not fresh:
+        env["KNIFFEL_EXACT_CHANCES"] = "false"
+    if src is not None:
+        env["PYTHONPATH"] = os.path.join(src, "src")
+    serve = [sys.executable, "-m", "kniffel", "serve", "--host", "127.0.0.1", "--port", str(port)]
+    server = subprocess.Popen(serve, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def call(method: str, path: str, body: object = None, key: str = "") -> tuple[int, object]:
+        data = json.dumps(body).encode() if body is not None else None
+        headers = {"Content-Type": "application/json", "X-Kniffel-Key": key}
+        request = urllib.request.Request(url + path, data, headers, method=method)
+        try:
+            with urllib.request.urlopen(request, timeout=30) as answer:
+                return answer.status, json.loads(answer.read() or b"null")
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read() or b"null")
+
+    found: list[tuple[float | None, int]] = []
+    try:
+        while True:
+            if server.poll() is not None:
+                raise SystemExit(f"the server stopped at once (exit {server.returncode})")
+            try:
+                if call("GET", "/api/games")[0] == 200:
+                    break
+            except (urllib.error.URLError, ConnectionError):
+                time.sleep(0.05)
+        for name, options in HOUSE_RULES[:count]:
+            body = {"variant": name, "players": ["Anna", "Ben"], "options": options}
+            status, game = call("POST", "/api/games", body)
+            assert status == 201 and isinstance(game, dict), (status, game)
+            start = time.perf_counter()
+            busy, waited = 0, None
+            while time.perf_counter() - start < timeout:
+                status, _ = call("GET", f"/api/games/{game['id']}/advice", key=game["key"])
+                if status == 200:
+                    waited = time.perf_counter() - start
+                    break
+                busy += status == 503
+                time.sleep(0.25)
+            found.append((waited, busy))
+            shown = f"{waited:6.1f} s" if waited is not None else f"> {timeout:.0f} s"
+            print(f"  {_rules_label(name, options):42} {shown}  (tables_busy {busy}×)", flush=True)
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+    return found
+
+
+def _warm_cache(folder: Path) -> None:
+    """The presets' tables and chance tables, built into ``folder`` (not timed)."""
+    import os
+
+    from kniffel.solver.builds import preset_tables
+    from kniffel.solver.exact.chance_table import column_chances as chances
+    from kniffel.solver.exact.column import solve_column
+    from kniffel.solver.raufrunter.bounds import arrow_table
+
+    os.environ["KNIFFEL_CACHE_DIR"] = str(folder)
+    for table in preset_tables():
+        if table.discipline is None:
+            arrow_table(table.options)
+        elif table.chances:
+            chances(table.options, table.discipline)
+        else:
+            solve_column(table.options, table.discipline)
+
+
+def house_rules(
+    main_dir: str | None, timeout: float, count: int, warm_dir: str | None = None
+) -> None:
+    """The ``--house-rules`` mode: prints the seconds to each first Tipp, fresh and warm."""
+    import os
+    import shutil
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="tipp-house-rules-") as work:
+        root = Path(work)
+        warm = Path(warm_dir) if warm_dir else root / "warm-cache"
+        if not warm.is_dir() or not any(warm.glob("chances-*.npz")):
+            load = os.getloadavg()[0]
+            print(f"building the presets' tables for the warm servers (load {load:.1f})")
+            _warm_cache(warm)
+        runs: dict[tuple[str, str], list[tuple[float | None, int]]] = {}
+        checkouts = [("this", None)] + ([("main", main_dir)] if main_dir else [])
+        for kind in ("fresh", "warm"):
+            for label, src in checkouts:
+                folder = root / f"{label}-{kind}"
+                folder.mkdir()
+                if kind == "warm":
+                    shutil.copytree(warm, folder / "cache")
+                load = os.getloadavg()[0]
+                print(f"{label}, {kind} server (load average {load:.1f}):", flush=True)
+                runs[label, kind] = _house_rules_server(
+                    src, folder, kind == "fresh", timeout, count
+                )
+        heads = [f"{label} {kind}" for label, _ in checkouts for kind in ("fresh", "warm")]
+        print("\n| rule set | " + " | ".join(heads) + " |")
+        print("| --- |" + " ---: |" * len(heads))
+        for i, (name, options) in enumerate(HOUSE_RULES[:count]):
+            cells = []
+            for label, _ in checkouts:
+                for kind in ("fresh", "warm"):
+                    waited, busy = runs[label, kind][i]
+                    cell = f"{waited:.1f} s" if waited is not None else f"> {timeout:.0f} s"
+                    cells.append(cell + (f" ({busy}× busy)" if busy else ""))
+            print(f"| {_rules_label(name, options)} | " + " | ".join(cells) + " |")
 
 
 def _main_figures(args: argparse.Namespace, name: str) -> dict[str, tuple[float, float]]:

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from kniffel.board.errors import BoardError, Conflict, GameNotFound
 from kniffel.board.service import GameService, GameView
 from kniffel.rules import AnnounceAction, EnterAction, Game, KniffelError, Variant
-from kniffel.solver.builds import BuildsBusy, TableBuilds, solvable
+from kniffel.solver.builds import BuildsBusy, TableBuilds, asking, solvable
 
 if TYPE_CHECKING:  # the bots (numpy) are imported when a bot first plays
     from kniffel.solver.play.bots import Bot
@@ -33,6 +33,8 @@ __all__ = ["DEFAULT_DELAY", "BotSeats", "bot_to_move"]
 
 #: Seconds between two bot events: long enough to see each roll, short enough not to wait.
 DEFAULT_DELAY = 0.4
+#: Games whose last changing client the bot seats remember (the oldest are forgotten).
+_ASKERS_KEPT = 10_000
 
 _log = logging.getLogger(__name__)
 
@@ -70,6 +72,9 @@ class BotSeats:
         self._local = threading.local()
         self._tables: TableBuilds | None = None
         self._waiting: dict[str, GameService] = {}  # games whose best bot waits for its tables
+        #: Who last changed each game with a bot to move (a request's client): the builds its
+        #: best bot starts count against that client (docs/deploy.md, "Limits").
+        self._askers: dict[str, str] = {}
 
     def use_tables(self, tables: TableBuilds) -> None:
         """The best bot plays only once its tables are built (by ``tables``, never in a move)."""
@@ -81,11 +86,14 @@ class BotSeats:
         bot seats were set by a key holder) and the game waits for them."""
         if bot != "best" or self._tables is None or not solvable(view.game.variant):
             return True
+        with self._lock:
+            client = self._askers.get(view.id)
         try:
-            if self._tables.request(view.game.variant).ready:
+            if self._tables.request(view.game.variant, client).ready:
                 return True
         except BuildsBusy:
-            pass  # the queue is full: the seat waits, and asks again after the next build
+            pass  # the queue or the client's share is full: the seat waits, and asks again
+            # after the next build
         with self._lock:
             self._waiting[view.id] = service
         return False
@@ -100,6 +108,13 @@ class BotSeats:
     def after_change(self, service: GameService, view: GameView) -> None:
         if bot_to_move(view) is None or self._stopped.is_set():
             return
+        client = asking.get()
+        if client is not None:
+            with self._lock:
+                self._askers.pop(view.id, None)
+                self._askers[view.id] = client  # the newest last: the oldest go first
+                while len(self._askers) > _ASKERS_KEPT:
+                    del self._askers[next(iter(self._askers))]
         if self.delay <= 0:
             self._play_now(service, view)
         else:

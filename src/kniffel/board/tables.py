@@ -126,7 +126,10 @@ class TableReadiness:
         state = self.builds.readiness(view.variant)
         if state.ready:
             return
-        if not state.building:
+        if state.building:
+            # Queued at start or by someone else: a game that asks is served first (issue 35).
+            self.builds.first(view.variant)
+        else:
             presets = set(preset_tables())
             if not all(t in presets for t in tables_for(view.variant)) and (
                 not key

@@ -16,7 +16,14 @@ seconds of CPU, so the board never builds one inside a request:
   The presets' tables never count against either bound (and the disk cache never
   evicts them: :func:`kniffel.solver.exact.cache.preset_files`);
 - one worker thread works the queue, one table after the other; a queued table
-  is queued once however often it is asked for. Each table is built in a
+  is queued once however often it is asked for. The queue has three tiers (docs/solver.md,
+  "Tables in the board"): :data:`FIRST`, the tables a game's Tipp waits for (its exact
+  values), in the order games asked; :data:`NEXT`, what those games read after (their chance
+  tables); :data:`BACKGROUND`, the presets' tables and the finals queued at start. A table a
+  game asks for moves up to its tier, and a game's table stops a build of a later tier that is
+  running (the child stops at its next progress report, writes nothing, and its table goes
+  back to the front of its tier), so a game never waits for the presets or for another
+  game's chance table. Each table is built in a
   child process (started with ``spawn``, at a lower priority), so a build
   never holds the server's interpreter: a column table and the ↓↑ table of
   Rauf-Runter are written to the disk cache (the ↓↑ values are sent back only
@@ -38,6 +45,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from multiprocessing.sharedctypes import Synchronized
@@ -62,8 +70,11 @@ from kniffel.solver.table_kinds import (
 # the board imports it at start (docs/benchmarks.md, "Start").
 
 __all__ = [
+    "BACKGROUND",
     "CLIENT_WINDOW",
     "FINALS_PRESETS",
+    "FIRST",
+    "NEXT",
     "PER_CLIENT",
     "QUEUE_LIMIT",
     "TABLE_PRESETS",
@@ -71,6 +82,7 @@ __all__ = [
     "Readiness",
     "Table",
     "TableBuilds",
+    "asking",
     "chance_tables_for",
     "finals_tables",
     "preset_tables",
@@ -90,6 +102,20 @@ PER_CLIENT = 2
 CLIENT_WINDOW = 3600.0
 #: What a full queue asks to wait before trying again (seconds): about one build.
 _QUEUE_RETRY = 60
+#: The queue's tiers, first taken first: what a game's first Tipp reads (its exact values),
+#: what the games that asked read next (their chance tables), and the rest (the presets' and
+#: the finals tables queued at start).
+FIRST, NEXT, BACKGROUND = 0, 1, 2
+#: The exit code of a build process stopped for a game's table (it wrote nothing).
+_STOPPED = 75
+
+#: Who asks in this request (an address), set by the web layer for each request: the bot seats
+#: count the builds a request starts through them against it (docs/deploy.md, "Limits").
+asking: ContextVar[str | None] = ContextVar("kniffel_asking_client", default=None)
+
+
+class _Stop(Exception):
+    """Raised in a build process when the worker wants its turn for a game's table."""
 
 
 class BuildsBusy(Exception):
@@ -113,18 +139,31 @@ class Readiness:
 
 
 def _build_in_child(
-    table: Table, progress: Synchronized[float], results: Connection, where: cache.TablePlace
+    table: Table,
+    progress: Synchronized[float],
+    results: Connection,
+    where: cache.TablePlace,
+    stop: Synchronized[int] | None = None,
 ) -> None:
     """In the child process: build ``table`` at ``where`` (the parent's place: a fresh
     interpreter knows no place passed in); a column table goes to the disk cache, the ↓↑
-    table's values are sent back through ``results``."""
+    table's values are sent back through ``results``. When ``stop`` is set the build ends at
+    its next progress report, before it writes anything (exit code :data:`_STOPPED`)."""
     with contextlib.suppress(OSError):
         os.nice(10)  # requests come first
     with cache.using(where):
-        _build_here(table, progress, results)
+        try:
+            _build_here(table, progress, results, stop)
+        except _Stop:
+            raise SystemExit(_STOPPED) from None
 
 
-def _build_here(table: Table, progress: Synchronized[float], results: Connection) -> None:
+def _build_here(
+    table: Table,
+    progress: Synchronized[float],
+    results: Connection,
+    stop: Synchronized[int] | None = None,
+) -> None:
     """Build ``table`` in this process, at the place passed in."""
     if table.discipline is None:
         from kniffel.solver.raufrunter.bounds import arrow_table
@@ -137,6 +176,8 @@ def _build_here(table: Table, progress: Synchronized[float], results: Connection
     from kniffel.solver.exact.column import solve_column
 
     def report(done: int, total: int) -> None:
+        if stop is not None and stop.value:
+            raise _Stop()
         progress.value = done / total
 
     if table.finals:
@@ -171,8 +212,12 @@ class TableBuilds:
         self._presets = frozenset(preset_tables())
         self._lock = threading.Lock()
         self._wake = threading.Condition(self._lock)
-        self._queue: deque[Table] = deque()
+        #: The tables waiting, by tier (:data:`FIRST`, :data:`NEXT`, :data:`BACKGROUND`).
+        self._tiers: tuple[deque[Table], ...] = (deque(), deque(), deque())
         self._running: Table | None = None
+        self._running_tier = BACKGROUND
+        #: Set to stop the running build process for a game's table (its turn comes again).
+        self._stop: Synchronized[int] | None = None
         self._progress = 0.0
         self._child_progress: Synchronized[float] | None = None
         self._ready: set[Table] = set()
@@ -221,7 +266,7 @@ class TableBuilds:
         if not missing:
             return Readiness(True, False, 1.0)
         with self._lock:
-            pending = set(self._queue)
+            pending = set(self._waiting())
             if self._running is not None:
                 pending.add(self._running)
             if not all(t in pending for t in missing):
@@ -232,31 +277,44 @@ class TableBuilds:
         return Readiness(False, True, done / len(tables))
 
     def request(self, variant: Variant, client: str | None = None) -> Readiness:
-        """Queues ``variant``'s missing tables (once each), then its chance table; where the
-        tables (not the chance table) stand now.
+        """Queues ``variant``'s missing tables (once each) first (:data:`FIRST`: before the
+        presets' and before other games' chance tables), then its chance table (:data:`NEXT`);
+        where the tables (not the chance table) stand now.
 
         New tables of house rules are bounded: :class:`BuildsBusy` when the queue holds
         :attr:`queue_limit` of them, or when ``client`` (an address; ``None``: the board
         itself, e.g. a bot seat) queued :attr:`per_client` new combinations within
         :data:`CLIENT_WINDOW`. Tables already queued or running cost nothing more.
         """
-        wanted = (*tables_for(variant), *chance_tables_for(variant))
-        missing = tuple(t for t in wanted if not self.is_ready(t))
+        values = tuple(t for t in tables_for(variant) if not self.is_ready(t))
+        chances = tuple(t for t in chance_tables_for(variant) if not self.is_ready(t))
         with self._lock:
+            waiting = set(self._waiting())
             new = [
                 t
-                for t in missing
-                if t != self._running and t not in self._queue and t not in self._presets
+                for t in (*values, *chances)
+                if t != self._running and t not in waiting and t not in self._presets
             ]
             if new and not self._stopped:
                 self._admit(new, client)
-        self.enqueue(missing)
+        self.enqueue(values, FIRST)
+        self.enqueue(chances, NEXT)
         return self.readiness(variant)
+
+    def first(self, variant: Variant) -> None:
+        """Moves ``variant``'s value tables that wait (queued at start, or for another game)
+        to :data:`FIRST`; queues nothing new (a game that asks, key or not)."""
+        values = tables_for(variant)
+        with self._lock:
+            waiting = set(self._waiting())
+            pending = tuple(t for t in values if t in waiting or t == self._running)
+        if pending:
+            self.enqueue(pending, FIRST)
 
     def _admit(self, new: list[Table], client: str | None) -> None:
         """Raises :class:`BuildsBusy` unless ``new`` tables of house rules may be queued now
         (under the lock); counts them against ``client``."""
-        waiting = sum(1 for t in self._queue if t not in self._presets)
+        waiting = sum(1 for t in self._waiting() if t not in self._presets)
         if waiting + len(new) > self.queue_limit:
             raise BuildsBusy("queue_full", _QUEUE_RETRY)
         if client is None:
@@ -275,16 +333,32 @@ class TableBuilds:
                 if not times or times[-1] <= now - CLIENT_WINDOW:
                     del self._clients[other]
 
-    def enqueue(self, tables: Iterable[Table]) -> None:
-        """Queues each of ``tables`` not queued or running already."""
+    def enqueue(self, tables: Iterable[Table], tier: int = BACKGROUND) -> None:
+        """Queues each of ``tables`` not queued or running already at the end of ``tier``; one
+        queued in a later tier moves up. A :data:`FIRST` table stops a running build of a
+        later tier (docs/solver.md, "Tables in the board")."""
         tables = tuple(tables)  # before the lock: a generator may look at readiness
         with self._lock:
             if self._stopped:
                 return
             for table in tables:
-                if table != self._running and table not in self._queue:
-                    self._queue.append(table)
-            if self._queue and self._worker is None:
+                if table == self._running:
+                    self._running_tier = min(self._running_tier, tier)
+                    continue
+                now = next((k for k, q in enumerate(self._tiers) if table in q), None)
+                if now is not None and now <= tier:
+                    continue
+                if now is not None:
+                    self._tiers[now].remove(table)
+                self._tiers[tier].append(table)
+            if (
+                self._tiers[FIRST]
+                and self._running is not None
+                and self._running_tier > FIRST
+                and self._stop is not None
+            ):
+                self._stop.value = 1  # the child stops at its next progress report
+            if any(self._tiers) and self._worker is None:
                 self._worker = threading.Thread(target=self._work, name="table-builds", daemon=True)
                 self._worker.start()
             self._wake.notify_all()
@@ -292,7 +366,11 @@ class TableBuilds:
     def queued(self) -> tuple[Table, ...]:
         """The tables waiting for the worker, next first."""
         with self._lock:
-            return tuple(self._queue)
+            return self._waiting()
+
+    def _waiting(self) -> tuple[Table, ...]:
+        """The tables waiting, next first (under the lock)."""
+        return tuple(t for tier in self._tiers for t in tier)
 
     @property
     def running(self) -> Table | None:
@@ -304,14 +382,15 @@ class TableBuilds:
         """Blocks until the queue is worked off (or ``timeout`` seconds); whether it was."""
         with self._wake:
             return self._wake.wait_for(
-                lambda: self._stopped or (not self._queue and self._running is None), timeout
+                lambda: self._stopped or (not any(self._tiers) and self._running is None), timeout
             )
 
     def close(self) -> None:
         """Stops the worker: the queue is dropped and a running child process ended."""
         with self._lock:
             self._stopped = True
-            self._queue.clear()
+            for tier in self._tiers:
+                tier.clear()
             child = self._child
             worker = self._worker
             self._wake.notify_all()
@@ -329,19 +408,25 @@ class TableBuilds:
     def _work(self) -> None:
         while True:
             with self._lock:
-                while not self._queue and not self._stopped:
+                while not any(self._tiers) and not self._stopped:
                     self._wake.wait()
                 if self._stopped:
                     return
-                table = self._queue.popleft()
+                tier = next(k for k, q in enumerate(self._tiers) if q)
+                table = self._tiers[tier].popleft()
                 self._running = table
+                self._running_tier = tier
                 self._progress = 0.0
+            stopped = False
             try:
-                self._build(table)
+                stopped = self._build(table)
             except Exception:  # the worker must go on with the next table
                 _log.exception("building the table %s failed", table)
             with self._lock:
+                if stopped and not self._stopped:  # its turn comes again, first of its tier
+                    self._tiers[self._running_tier].appendleft(table)
                 self._running = None
+                self._stop = None
                 self._child_progress = None
                 self._wake.notify_all()
                 listeners = list(self._listeners)
@@ -351,9 +436,11 @@ class TableBuilds:
                 except Exception:
                     _log.exception("a listener of the table builds failed")
 
-    def _build(self, table: Table) -> None:
+    def _build(self, table: Table) -> bool:
+        """Builds ``table`` unless it is ready; whether its build was stopped for a game's
+        table (then it wrote nothing)."""
         if self.is_ready(table):
-            return  # built meanwhile (by another server sharing the cache), or on disk already
+            return False  # built meanwhile (by another server sharing the cache), or on disk
         if table.discipline is None:
             values = self._run_child(table)
             if values is not None:  # the cache dir could not take it: kept in memory
@@ -363,24 +450,30 @@ class TableBuilds:
             if _arrows_ready(table.options):
                 with self._lock:
                     self._ready.add(table)
-            return
+            return False
         with _one_builder():
             if not self._on_disk(table):
-                self._run_child(table)
+                try:
+                    self._run_child(table)
+                except _Stop:
+                    return True
         if self._on_disk(table):
             with self._lock:
                 self._ready.add(table)
         elif not self._stopped:
             _log.warning("the table %s was built but cannot be read from the cache", table)
+        return False
 
     def _run_child(self, table: Table) -> Any:
-        """Builds ``table`` in a child process; what it sent back (the ↓↑ values), if anything."""
+        """Builds ``table`` in a child process; what it sent back (the ↓↑ values), if anything.
+        Raises :class:`_Stop` when the child stopped for a game's table."""
         context = multiprocessing.get_context("spawn")
         progress = context.Value("d", 0.0, lock=False)
+        stop = context.Value("b", 0, lock=False)
         receiver, sender = context.Pipe(duplex=False)
         child = context.Process(
             target=_build_in_child,
-            args=(table, progress, sender, cache.place()),
+            args=(table, progress, sender, cache.place(), stop),
             name="kniffel-table",
             daemon=True,
         )
@@ -389,10 +482,22 @@ class TableBuilds:
                 return None
             self._child_progress = progress
             self._child = child
+            self._stop = stop
+            if self._tiers[FIRST] and self._running_tier > FIRST:
+                stop.value = 1  # a game asked meanwhile: it has its turn at once
             self.built.append(table)
             child.start()
         sender.close()
+        # Before its first progress report a value or chance table's process has only read
+        # (its interpreter's start, the value table it reads): a stop ends it at once then
+        # instead of after its start, which takes seconds on a busy machine.
+        readonly = (
+            table.discipline is not None
+            and not table.finals
+            and (not table.chances or cache.is_stored(table.options, table.discipline))
+        )
         result = None
+        ended = False
         with receiver:
             while child.is_alive() or receiver.poll():
                 if receiver.poll(_POLL):
@@ -400,10 +505,15 @@ class TableBuilds:
                         result = receiver.recv()
                     except EOFError:
                         break
+                if readonly and stop.value and not progress.value and child.is_alive():
+                    child.terminate()
+                    ended = True
         child.join()
         with self._lock:
             self._child = None
             self._progress = float(progress.value)
+        if stop.value and (child.exitcode == _STOPPED or ended):
+            raise _Stop()
         if child.exitcode != 0 and not self._stopped:
             _log.warning("building the table %s ended with code %s", table, child.exitcode)
             return None

@@ -15,6 +15,10 @@ runs, :func:`ensure` asks the app's :class:`~kniffel.board.tables.TableReadiness
   ``Retry-After`` and ``{"code": "tables_busy", "params": {"reason": ..., "retry_after":
   s}, "message": ...}``, and nothing is queued (docs/deploy.md, "Limits").
 
+A build that a request starts through a bot seat (creating or importing a game with a ``best``
+seat, or an entry that makes one move) counts against the client of that request like a
+Tipp's (:class:`AskingClient` tells the bot seats who asks; issue 33 item 3).
+
 The presets' tables with their default options are queued when the board
 starts (``Settings.prebuild_tables``), so a fresh server builds them once in
 the background and they are there from then on (cached on disk).
@@ -27,6 +31,7 @@ from typing import Any, Literal
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from kniffel.board.service import GameView
 from kniffel.board.tables import (
@@ -36,11 +41,13 @@ from kniffel.board.tables import (
     TableNeedsKey,
     TableReadiness,
 )
+from kniffel.solver.builds import asking
 from kniffel.web.middleware.errors import ErrorBody
 
 __all__ = [
     "GAME_RESPONSES",
     "RESPONSES",
+    "AskingClient",
     "BuildsBusy",
     "NoSolver",
     "TableBuilding",
@@ -94,6 +101,25 @@ def client_of(request: Request) -> str:
     return request.client.host if request.client is not None else "?"
 
 
+class AskingClient:
+    """Names the client of each HTTP request (:data:`kniffel.solver.builds.asking`, as
+    :func:`client_of` does) while it runs, for the builds it starts through bot seats."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        client = scope.get("client")
+        token = asking.set(client[0] if client else "?")
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            asking.reset(token)
+
+
 def busy_body(busy: BuildsBusy) -> dict[str, object]:
     return {
         "code": "tables_busy",
@@ -121,6 +147,7 @@ def install(app: FastAPI, readiness: TableReadiness) -> None:
     with 202 and :class:`BuildsBusy` with 503."""
     app.state.readiness = readiness
     app.state.tables = readiness.builds
+    app.add_middleware(AskingClient)
 
     async def building(_request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, TableBuilding)

@@ -1,0 +1,221 @@
+"""A game's own tables first (issue 35 item 1), and one bound for every build a client starts
+(issue 33 item 3): the Tipp of a house rule waits for its own table only, never for the presets'
+background builds or other games' chance tables, and a bot seat's builds count against the
+client that set it."""
+
+from __future__ import annotations
+
+import multiprocessing
+import threading
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from kniffel.board.bot_seats import BotSeats
+from kniffel.rules import Discipline, get_variant
+from kniffel.settings import Settings
+from kniffel.solver.builds import FIRST, Table, TableBuilds, _build_here, _Stop
+from kniffel.web.app import create_app
+
+
+def _down(**options: Any) -> Table:
+    return Table(get_variant("kniffel", options).options, Discipline.DOWN)
+
+
+class _Held(TableBuilds):
+    """A builder whose builds wait for ``gate`` (no child process): the queue's order is seen."""
+
+    def __init__(self) -> None:
+        super().__init__(queue_limit=100, per_client=100)
+        self.gate = threading.Event()
+        self.started = threading.Event()
+
+    def _build(self, table: Table) -> bool:
+        self.built.append(table)
+        self.started.set()
+        self.gate.wait(30)
+        return False
+
+
+def test_a_games_own_table_goes_before_the_presets_and_other_games_chance_tables() -> None:
+    builds = _Held()
+    background = [_down(chance=False), _down(joker="none"), _down(pasch="matching_dice")]
+    try:
+        builds.enqueue(background)
+        assert builds.started.wait(10)
+        first = get_variant("kniffel", {"kniffel_bonus": 61})
+        second = get_variant("kniffel", {"kniffel_bonus": 62})
+        assert builds.request(first, "a").building
+        assert builds.request(second, "b").building
+        values = [Table(v.options, Discipline.FREE) for v in (first, second)]
+        chances = [Table(v.options, Discipline.FREE, chances=True) for v in (first, second)]
+        # Both games' exact values before either chance table, and all before the background.
+        assert builds.queued() == (*values, *chances, *background[1:])
+        # A game asking for a table queued at start (a preset's) moves it to the front too.
+        builds.first(get_variant("kniffel", {"chance": False, "joker": "none"}))
+        assert builds.queued()[0] == values[0]  # not queued: nothing moves, nothing is added
+        plain = get_variant("kniffel")
+        builds.enqueue([Table(plain.options, Discipline.FREE)])
+        builds.first(plain)
+        assert builds.queued()[:3] == (*values, Table(plain.options, Discipline.FREE))
+        builds.gate.set()
+        assert builds.wait(timeout=30)
+    finally:
+        builds.gate.set()
+        builds.close()
+    assert builds.built[:4] == [background[0], *values, Table(plain.options, Discipline.FREE)]
+
+
+class _Stopping(TableBuilds):
+    """A builder whose build processes are stand-ins: each runs until the worker stops it (the
+    parent's half of a stop) or its ``finish`` is set."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.finish = threading.Event()
+
+    def _run_child(self, table: Table) -> Any:
+        stop = SimpleNamespace(value=0)
+        with self._lock:
+            self._stop = stop  # type: ignore[assignment]
+            self.built.append(table)
+            if self._tiers[FIRST] and self._running_tier > FIRST:
+                stop.value = 1
+        while not stop.value and not self.finish.is_set():
+            self.finish.wait(0.01)
+        if stop.value:
+            raise _Stop()
+        return None
+
+    @staticmethod
+    def _on_disk(table: Table) -> bool:
+        return False
+
+
+def test_a_games_table_stops_a_background_build_which_comes_again_after(
+    fresh_cache: Path,
+) -> None:
+    builds = _Stopping()
+    background, own = _down(chance=False), _down(joker="none")
+    try:
+        builds.enqueue([background])
+        waited = threading.Event()
+        while builds.running != background:
+            waited.wait(0.01)
+        builds.enqueue([own], FIRST)  # what request() does with a game's value tables
+        while len(builds.built) < 2:
+            waited.wait(0.01)
+        assert builds.running == own and builds.queued() == (background,)
+        builds.finish.set()
+        assert builds.wait(timeout=30)
+    finally:
+        builds.close()
+    assert builds.built == [background, own, background]
+
+
+def test_a_real_background_build_ends_for_a_games_table_and_starts_again_after(
+    fresh_cache: Path,
+) -> None:
+    """Real build processes: the background one (a free column, seconds) ends for the game's
+    table (a ↓ table) before its first progress report or at it, writing nothing."""
+    builds = TableBuilds()
+    background, own = _down(chance=False), _down(joker="none")
+    background = Table(background.options, Discipline.FREE)
+    try:
+        builds.enqueue([background])
+        waited = threading.Event()
+        while builds.running != background:
+            waited.wait(0.02)
+        builds.enqueue([own], FIRST)
+        while len(builds.built) < 3:  # the background table's turn comes again
+            waited.wait(0.02)
+        assert builds.is_ready(own)
+    finally:
+        builds.close()
+    assert builds.built == [background, own, background]
+    assert not builds.is_ready(background)
+
+
+def test_a_stopped_build_process_ends_at_its_next_progress_report_writing_nothing(
+    fresh_cache: Path,
+) -> None:
+    """The child's half: with the stop set, the build ends before it writes a table."""
+    table = _down(joker="none")
+    receiver, sender = multiprocessing.Pipe(duplex=False)
+    progress = multiprocessing.Value("d", 0.0, lock=False)
+    stop = multiprocessing.Value("b", 1, lock=False)
+    with pytest.raises(_Stop):
+        _build_here(table, progress, sender, stop)
+    assert not fresh_cache.exists() or not list(fresh_cache.glob("*.npz"))
+    receiver.close()
+    sender.close()
+
+
+def _client(tmp_path: Path, **settings: Any) -> TestClient:
+    app = create_app(
+        Settings(db=f"sqlite:///{tmp_path / 'k.db'}", background=False, **settings),
+        bots=BotSeats(delay=0),
+    )
+    return TestClient(app)
+
+
+def _builds(client: TestClient) -> TableBuilds:
+    builds: TableBuilds = client.app.state.tables  # type: ignore[attr-defined]
+    return builds
+
+
+def _pending(builds: TableBuilds) -> set[Table]:
+    return {t for t in (builds.running, *builds.queued(), *builds.built) if t is not None}
+
+
+def test_a_fresh_boards_first_house_rule_is_built_before_the_presets(
+    tmp_path: Path, fresh_cache: Path
+) -> None:
+    with _client(tmp_path, prebuild_tables=True) as client:
+        body = {"variant": "kniffel", "players": ["Anna"], "options": {"kniffel_bonus": 60}}
+        game = client.post("/api/games", json=body).json()
+        advice = client.get(
+            f"/api/games/{game['id']}/advice", headers={"X-Kniffel-Key": game["key"]}
+        )
+        assert advice.status_code == 202, advice.text
+        own = Table(get_variant("kniffel", {"kniffel_bonus": 60}).options, Discipline.FREE)
+        builds = _builds(client)
+        # Running, or next: a preset's build that ran is stopped for it.
+        assert own in (builds.running, *builds.queued()[:1])
+        # Asked again while it is built: the progress, never "busy".
+        again = client.get(
+            f"/api/games/{game['id']}/advice", headers={"X-Kniffel-Key": game["key"]}
+        )
+        assert again.status_code == 202, again.text
+
+
+def test_bot_seats_count_against_the_client_that_set_them(
+    tmp_path: Path, fresh_cache: Path
+) -> None:
+    """A game per Kniffel bonus with a ``best`` bot to move queued a build per game through the
+    bot seat, beyond the client's share (issue 33 item 3)."""
+    with _client(tmp_path, prebuild_tables=False) as client:
+        for bonus in (301, 302, 303):
+            body = {
+                "variant": "kniffel",
+                "players": ["Robo", "Anna"],
+                "dice_mode": "virtual",
+                "bots": {"Robo": "best"},
+                "options": {"kniffel_bonus": bonus},
+            }
+            response = client.post("/api/games", json=body)
+            assert response.status_code == 201, response.text
+        asked = {t.options.kniffel_bonus for t in _pending(_builds(client))}
+        assert asked == {301, 302}
+        # The same client's Tipp of a third house rule is refused as before.
+        game = client.post(
+            "/api/games",
+            json={"variant": "kniffel", "players": ["Anna"], "options": {"kniffel_bonus": 304}},
+        ).json()
+        refused = client.get(
+            f"/api/games/{game['id']}/advice", headers={"X-Kniffel-Key": game["key"]}
+        )
+        assert refused.status_code == 503 and refused.json()["params"]["reason"] == "client_limit"
