@@ -26,6 +26,7 @@ from kniffel.solver.builds import (
     Readiness,
     Table,
     TableBuilds,
+    asking,
     finals_tables,
     preset_tables,
     solvable,
@@ -42,6 +43,7 @@ __all__ = [
     "TableBuilding",
     "TableNeedsKey",
     "TableReadiness",
+    "asking",
 ]
 
 

@@ -40,8 +40,8 @@ from kniffel.board.tables import (
     TableBuilding,
     TableNeedsKey,
     TableReadiness,
+    asking,
 )
-from kniffel.solver.builds import asking
 from kniffel.web.middleware.errors import ErrorBody
 
 __all__ = [
@@ -102,7 +102,7 @@ def client_of(request: Request) -> str:
 
 
 class AskingClient:
-    """Names the client of each HTTP request (:data:`kniffel.solver.builds.asking`, as
+    """Names the client of each HTTP request (:data:`kniffel.board.tables.asking`, as
     :func:`client_of` does) while it runs, for the builds it starts through bot seats."""
 
     def __init__(self, app: ASGIApp) -> None:
