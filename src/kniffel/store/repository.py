@@ -171,6 +171,26 @@ def _utc(moment: datetime) -> datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
+def _game_row(game: NewGame, summary: Summary, now: datetime, *, version: int) -> dict[str, Any]:
+    """The games row of a new game at ``version`` (its events stored with it)."""
+    return {
+        "id": game.id,
+        "key": game.key,
+        "variant": game.variant,
+        "options": dict(game.options),
+        "players": list(game.players),
+        "dice_mode": game.dice_mode,
+        "bots": dict(game.bots),
+        "created_at": now,
+        "updated_at": now,
+        "finished": summary.finished,
+        "version": version,
+        "turns": summary.turns,
+        "totals": list(summary.totals),
+        "winners": list(summary.winners),
+    }
+
+
 def _stored(row: Row[Any], events: Sequence[dict[str, Any]] = ()) -> StoredGame:
     return StoredGame(
         id=row.id,
@@ -300,22 +320,7 @@ class GameStore:
         now = datetime.now(UTC)
         if summary is None:
             summary = Summary(finished, 0, (0,) * len(game.players), ())
-        row = {
-            "id": game.id,
-            "key": game.key,
-            "variant": game.variant,
-            "options": dict(game.options),
-            "players": list(game.players),
-            "dice_mode": game.dice_mode,
-            "bots": dict(game.bots),
-            "created_at": now,
-            "updated_at": now,
-            "finished": summary.finished,
-            "version": len(events),
-            "turns": summary.turns,
-            "totals": list(summary.totals),
-            "winners": list(summary.winners),
-        }
+        row = _game_row(game, summary, now, version=len(events))
         if game.evening is not None:  # named only when set: a lone game is stored as before
             row["evening"] = game.evening
         with self.engine.begin() as connection:
@@ -355,27 +360,8 @@ class GameStore:
                 raise LookupError(after)
             if rowcount != 1:
                 return str(found.revanche)
-            connection.execute(
-                insert(GAMES),
-                {
-                    "id": game.id,
-                    "key": game.key,
-                    "variant": game.variant,
-                    "options": dict(game.options),
-                    "players": list(game.players),
-                    "dice_mode": game.dice_mode,
-                    "bots": dict(game.bots),
-                    "created_at": now,
-                    "updated_at": now,
-                    "finished": summary.finished,
-                    "version": 0,
-                    "turns": summary.turns,
-                    "totals": list(summary.totals),
-                    "winners": list(summary.winners),
-                    "evening": found.evening,
-                    "revanche": None,
-                },
-            )
+            row = _game_row(game, summary, now, version=0)
+            connection.execute(insert(GAMES), {**row, "evening": found.evening, "revanche": None})
         return game.id
 
     def evening(self, evening: str) -> list[StoredGame]:
