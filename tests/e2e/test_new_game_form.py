@@ -83,7 +83,7 @@ def test_a_bot_with_real_dice_is_asked_about_and_an_unnamed_bot_keeps_its_seat(
 READ_RULES = """
 const form = document.querySelector("form[data-new-game]");
 const out = {};
-for (const part of form.querySelectorAll("[data-variants]")) {
+for (const part of form.querySelectorAll(".variant-rules")) {
   const field = part.querySelector("input");
   let value = field.value;
   if (field.type === "checkbox") value = field.checked;

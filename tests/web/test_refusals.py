@@ -338,6 +338,8 @@ UNSEEN = {
     "http_error": {"status": 418},
     "game_not_found": {"game": "abc"},
     "game_unreadable": {"game": "abc"},  # tests/web/test_upgrade.py meets it
+    "record_evening": {},  # tests/web/test_revanche.py meets it (a record's evening)
+    "revanche_unfinished": {},  # tests/web/test_revanche.py meets it
     "body_too_large": {"max": 1000},
     "request_timeout": {},  # tests/web/test_edges.py meets it
     "cross_origin": {},

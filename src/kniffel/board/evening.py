@@ -67,7 +67,7 @@ def tally(evening: str, games: Sequence[StoredGame]) -> Evening:
     >>> night = tally("a", [game("a", ("Anna", "Ben"), (200, 180), ("Anna",)),
     ...                     game("b", ("Ben", "Anna"), (250, 190), ("Ben",))])
     >>> [(p.name, p.wins, p.points, p.average) for p in night.players]
-    [('Anna', 1, 390, 195.0), ('Ben', 1, 430, 215.0)]
+    [('Ben', 1, 430, 215.0), ('Anna', 1, 390, 195.0)]
     >>> night.best
     EveningBest(game_id='b', number=2, name='Ben', total=250)
     """
