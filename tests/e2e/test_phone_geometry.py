@@ -233,7 +233,8 @@ FITS = """
       // A long name may end in an ellipsis (its tab's accessible name stays whole) so that four
       // players' names and totals stay in view at once (issue 8; docs/board.md); totals and
       // chances are never cut.
-      const ends = text.classList.contains("player-name") && getComputedStyle(text).textOverflow === "ellipsis";
+      const ends = text.classList.contains("player-name")
+        && getComputedStyle(text).textOverflow === "ellipsis";
       if (text.scrollWidth > text.clientWidth + 1 && !ends) faults.push(`${what} clipped`);
       if (r.width && (r.left < box.left - 1 || r.right > box.right + 1 || r.top < box.top - 1
           || r.bottom > box.bottom + 1))
