@@ -361,3 +361,32 @@ def test_entries_made_on_the_board_offline_are_drawn_kept_across_a_reload_and_se
         ("Anna", "threes"),
         ("Ben", "fours"),
     ]
+
+
+def test_an_entry_kept_offline_that_another_device_overtook_is_refused_in_words_and_dropped(
+    browser: Browser, release: tuple[str, Path]
+) -> None:
+    url, _ = release
+    game = new_game(url, "kniffel", ["Anna", "Ben"])
+    context = browser.new_context(viewport=PHONE, locale="de-DE", has_touch=True)
+    try:
+        page = context.new_page()
+        page.goto(url + "/")
+        _until(page, "navigator.serviceWorker.controller !== null")
+        page.goto(url + game["url"])
+        expect(page.locator(".game")).to_have_attribute("data-record", "0")
+        _until(page, _RULES_KEPT)
+        context.set_offline(True)
+        _enter_offline(page, 0, "ones", "11123", "3")
+        enter(url, game, "Anna", "chance", "66554")  # another device, meanwhile
+        context.set_offline(False)
+        refused = page.locator(".status .kept-refused")
+        expect(refused).to_contain_text("Anna: ones")
+        expect(refused.get_by_role("button", name="Nochmal eintragen")).to_be_visible()
+        refused.get_by_role("button", name="Verwerfen").click()
+        expect(page.locator("#board")).not_to_have_attribute("data-kept", "true")
+        expect(page.locator(".status .kept-refused")).to_have_count(0)
+        expect(page.locator(".status .turn-name")).to_have_text("Ben ist am Zug")
+    finally:
+        context.close()
+    assert _stored(url, game) == [("Anna", "chance")]
