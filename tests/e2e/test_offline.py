@@ -390,3 +390,32 @@ def test_an_entry_kept_offline_that_another_device_overtook_is_refused_in_words_
     finally:
         context.close()
     assert _stored(url, game) == [("Anna", "chance")]
+
+
+@pytest.mark.webkit
+def test_webkit_keeps_an_entry_made_with_the_server_stopped(
+    webkit: Driver, tmp_path: Path, preset_tables: None
+) -> None:
+    """WebKit (iPhones' engine): the rules start in the page and an entry is kept and drawn."""
+    with webkit.session() as session:
+        session.resize(PHONE["width"], PHONE["height"])
+        with running_board(tmp_path, BOARD) as url:
+            game = new_game(url, "kniffel", ["Anna", "Ben"])
+            session.go(url + "/")
+            session.wait("return navigator.serviceWorker.controller !== null")
+            session.go(url + game["url"])
+            session.wait_for('.game[data-record="0"]')
+            session.wait(f"return {_RULES_KEPT}", seconds=60)
+        session.wait_for('.game[data-live="closed"]')
+        session.find("#dice-input").click()
+        session.find("#dice-input").type("11123")
+        preview = "return document.querySelector(\"[id='c0-main.ones'] .preview\")?.textContent"
+        assert session.wait(preview, seconds=120) == "3"
+        session.find("[id='c0-main.ones']").click()
+        count = "return document.querySelector('.kept-count')?.textContent"
+        assert session.wait(count, seconds=60) == "Noch nicht gesendet: 1"
+        assert session.run("return document.querySelector('.turn-name').textContent") == (
+            "Ben ist am Zug"
+        )
+        cell = "return document.querySelector(\"[id='c0-main.ones']\").closest('td').className"
+        assert session.run(cell) == "cell filled kept"
