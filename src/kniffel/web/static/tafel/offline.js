@@ -161,7 +161,8 @@ export async function sendKept() {
 }
 
 export async function setUpOffline() {
-  if (!$("#enter-form") || !window.indexedDB) return;
+  // Only where this device enters real dice (a player's link, a game not over): not a watcher.
+  if (!$("#dice-entry") || !window.indexedDB) return;
   document.addEventListener("htmx:beforeRequest", beforeChange);
   document.addEventListener("htmx:sendError", lost);
   window.addEventListener("online", sendKept);
