@@ -51,10 +51,10 @@ def release(
         yield url, static
 
 
-def _until(page: Page, script: str) -> None:
+def _until(page: Page, script: str, timeout_ms: int = EXPECT_TIMEOUT_MS) -> None:
     """Waits for ``script`` to be true in ``page`` (``wait_for_function`` evaluates a string,
     which the board's Content-Security-Policy refuses)."""
-    for _ in range(EXPECT_TIMEOUT_MS // 50):
+    for _ in range(timeout_ms // 50):
         if page.evaluate(script):
             return
         page.wait_for_timeout(50)
@@ -329,7 +329,7 @@ def test_entries_made_on_the_board_offline_are_drawn_kept_across_a_reload_and_se
         page.goto(url + game["url"])
         # Online, the page keeps the record and fetches the rules' files in the background.
         expect(page.locator(".game")).to_have_attribute("data-record", "0")
-        _until(page, _RULES_KEPT)
+        _until(page, _RULES_KEPT, 90_000)
         expect(page.locator(".game")).not_to_have_attribute("data-rules", "ready")
         context.set_offline(True)
         count = page.locator(".status .kept-count")
@@ -375,7 +375,7 @@ def test_an_entry_kept_offline_that_another_device_overtook_is_refused_in_words_
         _until(page, "navigator.serviceWorker.controller !== null")
         page.goto(url + game["url"])
         expect(page.locator(".game")).to_have_attribute("data-record", "0")
-        _until(page, _RULES_KEPT)
+        _until(page, _RULES_KEPT, 90_000)
         context.set_offline(True)
         _enter_offline(page, 0, "ones", "11123", "3")
         enter(url, game, "Anna", "chance", "66554")  # another device, meanwhile

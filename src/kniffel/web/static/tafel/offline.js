@@ -17,6 +17,7 @@ import { notice, offline } from "./notice.js";
 import { refresh } from "./sync.js";
 import { state, update } from "./state.js";
 
+const FETCH_AFTER_MS = 5000; // the rules' files are fetched this long after the page opened
 let store = null; // the game's kept entries (static/pending.js), opened once
 let sendingKept = false;
 
@@ -183,7 +184,9 @@ export async function setUpOffline() {
   // While the network is there the rules' files come onto the device; Python starts (seconds of
   // the page's time) at the first sign of trouble: `offline`, the live socket lost, or a request
   // that found no server.
-  if (board().dataset.mode !== "virtual") fetchRules().catch(() => {});
+  // A few seconds after the page opened, so that its first taps do not share the network and
+  // the worker with 14 MB.
+  if (board().dataset.mode !== "virtual") setTimeout(() => fetchRules().catch(() => {}), FETCH_AFTER_MS);
   window.addEventListener("offline", startRules);
 }
 
