@@ -51,10 +51,10 @@ def release(
         yield url, static
 
 
-def _until(page: Page, script: str) -> None:
+def _until(page: Page, script: str, timeout_ms: int = EXPECT_TIMEOUT_MS) -> None:
     """Waits for ``script`` to be true in ``page`` (``wait_for_function`` evaluates a string,
     which the board's Content-Security-Policy refuses)."""
-    for _ in range(EXPECT_TIMEOUT_MS // 50):
+    for _ in range(timeout_ms // 50):
         if page.evaluate(script):
             return
         page.wait_for_timeout(50)
@@ -225,9 +225,11 @@ def test_entries_made_offline_are_kept_across_a_reload_and_sent_in_order(
         page = context.new_page()
         page.goto(url + "/")
         _until(page, "navigator.serviceWorker.controller !== null")
-        page.goto(url + game["url"])
+        page.goto(url + game["url"])  # the device's key for the game
         expect(page.locator(".game")).to_have_attribute("data-live", "open")
-        game_page = page.url
+        # The store alone, on the start page: on the game's page the board sends on its own.
+        page.goto(url + "/")
+        start_page = page.url
         context.set_offline(True)
         made = [("ones", "11123"), ("twos", "22234"), ("threes", "33345"), ("fours", "44456")]
         entries = [_entry(game, cell, dice, n) for n, (cell, dice) in enumerate(made)]
@@ -264,7 +266,7 @@ def test_entries_made_offline_are_kept_across_a_reload_and_sent_in_order(
         (kept,) = page.evaluate(_PENDING, [game["id"], "list", None])
         page.evaluate(_PENDING, [game["id"], "drop", kept["id"]])
         assert page.evaluate(_PENDING, [game["id"], "list", None]) == []
-        assert page.url == game_page
+        assert page.url == start_page
     finally:
         context.close()
 
@@ -289,3 +291,131 @@ def test_webkit_opens_the_start_page_and_an_opened_game_with_the_server_stopped(
         session.wait("const b = document.querySelector('#board'); return !!b && b.textContent")
         assert "Ben" in session.run("return document.querySelector('#board').textContent")
         session.wait_for('.game[data-live="closed"]')
+
+
+#: The worker's cache holds Pyodide's five files.
+_RULES_KEPT = """caches.keys().then(async (names) => {
+  const name = names.find((n) => n.startsWith("tafel-pyodide-"));
+  return !!name && (await (await caches.open(name)).keys()).length >= 5;
+})"""
+
+
+def _cell(page: Page, seat: int, name: str) -> Any:
+    return page.locator(f"[id='c{seat}-main.{name}']")
+
+
+def _enter_offline(page: Page, seat: int, cell: str, dice: str, points: str) -> None:
+    """Dice typed and a cell tapped with no network: the preview and the entry come from the
+    rules in the page; the entry is kept and marked."""
+    page.locator("#dice-input").fill("")
+    page.locator("#dice-input").focus()
+    page.keyboard.type(dice)
+    expect(_cell(page, seat, cell).locator(".preview")).to_have_text(points, timeout=90_000)
+    _cell(page, seat, cell).click()
+    expect(_cell(page, seat, cell).locator(".value")).to_have_text(points, timeout=90_000)
+    expect(page.locator(f"td:has(> [id='c{seat}-main.{cell}'])")).to_have_class("cell filled kept")
+
+
+def test_entries_made_on_the_board_offline_are_drawn_kept_across_a_reload_and_sent_in_order(
+    browser: Browser, release: tuple[str, Path]
+) -> None:
+    url, _ = release
+    game = new_game(url, "kniffel", ["Anna", "Ben"])
+    context = browser.new_context(viewport=PHONE, locale="de-DE", has_touch=True)
+    try:
+        page = context.new_page()
+        page.goto(url + "/")
+        _until(page, "navigator.serviceWorker.controller !== null")
+        page.goto(url + game["url"])
+        # Online, the page keeps the record and fetches the rules' files in the background.
+        expect(page.locator(".game")).to_have_attribute("data-record", "0")
+        _until(page, _RULES_KEPT, 90_000)
+        expect(page.locator(".game")).not_to_have_attribute("data-rules", "ready")
+        context.set_offline(True)
+        count = page.locator(".status .kept-count")
+        _enter_offline(page, 0, "ones", "11123", "3")  # the post finds no server: kept
+        expect(count).to_have_text("Noch nicht gesendet: 1")
+        expect(page.locator(".status .turn-name")).to_have_text("Ben ist am Zug")
+        _enter_offline(page, 1, "twos", "22234", "6")  # drawn on the device: kept at once
+        _enter_offline(page, 0, "threes", "33345", "9")
+        expect(count).to_have_text("Noch nicht gesendet: 3")
+
+        page.reload()  # offline: the page from the worker, the record and entries from IndexedDB
+        expect(count).to_have_text("Noch nicht gesendet: 3", timeout=90_000)
+        expect(_cell(page, 0, "threes").locator(".value")).to_have_text("9")
+        _enter_offline(page, 1, "fours", "44456", "12")
+        expect(page.locator("#tab-0 .player-total")).to_have_text("12")
+        expect(page.locator("#tab-1 .player-total")).to_have_text("18")
+        expect(page.locator("#board")).to_have_attribute("data-version", "4")
+
+        context.set_offline(False)  # the kept entries go in order; the server draws the board
+        expect(page.locator("#board")).not_to_have_attribute("data-kept", "true")
+        expect(page.locator("#board")).to_have_attribute("data-version", "4")
+        expect(page.locator(".status .kept-count")).to_have_count(0)
+        expect(page.locator("#tab-1 .player-total")).to_have_text("18")
+    finally:
+        context.close()
+    assert _stored(url, game) == [
+        ("Anna", "ones"),
+        ("Ben", "twos"),
+        ("Anna", "threes"),
+        ("Ben", "fours"),
+    ]
+
+
+def test_an_entry_kept_offline_that_another_device_overtook_is_refused_in_words_and_dropped(
+    browser: Browser, release: tuple[str, Path]
+) -> None:
+    url, _ = release
+    game = new_game(url, "kniffel", ["Anna", "Ben"])
+    context = browser.new_context(viewport=PHONE, locale="de-DE", has_touch=True)
+    try:
+        page = context.new_page()
+        page.goto(url + "/")
+        _until(page, "navigator.serviceWorker.controller !== null")
+        page.goto(url + game["url"])
+        expect(page.locator(".game")).to_have_attribute("data-record", "0")
+        _until(page, _RULES_KEPT, 90_000)
+        context.set_offline(True)
+        _enter_offline(page, 0, "ones", "11123", "3")
+        enter(url, game, "Anna", "chance", "66554")  # another device, meanwhile
+        context.set_offline(False)
+        refused = page.locator(".status .kept-refused")
+        expect(refused).to_contain_text("Anna: ones")
+        expect(refused.get_by_role("button", name="Nochmal eintragen")).to_be_visible()
+        refused.get_by_role("button", name="Verwerfen").click()
+        expect(page.locator("#board")).not_to_have_attribute("data-kept", "true")
+        expect(page.locator(".status .kept-refused")).to_have_count(0)
+        expect(page.locator(".status .turn-name")).to_have_text("Ben ist am Zug")
+    finally:
+        context.close()
+    assert _stored(url, game) == [("Anna", "chance")]
+
+
+@pytest.mark.webkit
+def test_webkit_keeps_an_entry_made_with_the_server_stopped(
+    webkit: Driver, tmp_path: Path, preset_tables: None
+) -> None:
+    """WebKit (iPhones' engine): the rules start in the page and an entry is kept and drawn."""
+    with webkit.session() as session:
+        session.resize(PHONE["width"], PHONE["height"])
+        with running_board(tmp_path, BOARD) as url:
+            game = new_game(url, "kniffel", ["Anna", "Ben"])
+            session.go(url + "/")
+            session.wait("return navigator.serviceWorker.controller !== null")
+            session.go(url + game["url"])
+            session.wait_for('.game[data-record="0"]')
+            session.wait(f"return {_RULES_KEPT}", seconds=60)
+        session.wait_for('.game[data-live="closed"]')
+        session.find("#dice-input").click()
+        session.find("#dice-input").type("11123")
+        preview = "return document.querySelector(\"[id='c0-main.ones'] .preview\")?.textContent"
+        assert session.wait(preview, seconds=120) == "3"
+        session.find("[id='c0-main.ones']").click()
+        count = "return document.querySelector('.kept-count')?.textContent"
+        assert session.wait(count, seconds=60) == "Noch nicht gesendet: 1"
+        assert session.run("return document.querySelector('.turn-name').textContent") == (
+            "Ben ist am Zug"
+        )
+        cell = "return document.querySelector(\"[id='c0-main.ones']\").closest('td').className"
+        assert session.run(cell) == "cell filled kept"

@@ -11,6 +11,16 @@
 
 let loading = null;
 
+const FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"];
+
+/** Fetches the rules' files without starting Python (the service worker keeps them), so that
+ * they are on the device when the network drops; starting them costs seconds of the page's
+ * time, which `loadRules` spends only when the rules are wanted. */
+export async function fetchRules() {
+  const paths = FILES.map((name) => `/static/pyodide/${name}`).concat("/offline/kniffel.zip");
+  await Promise.all(paths.map((path) => fetch(path, { credentials: "same-origin" }).then((answer) => answer.arrayBuffer())));
+}
+
 export function loadRules() {
   if (loading === null) {
     loading = (async () => {

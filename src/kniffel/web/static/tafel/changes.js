@@ -1,9 +1,8 @@
 // A change on its way: an entry, a roll, an undo or a correction. Every change the board
 // sends leaves through `sending` below (htmx posts the forms; this is where the page learns
 // of it), and nothing else is sent until the board shows its outcome. The one place where
-// an entry leaves for the server: a queue of entries made offline belongs here (htmx lets
-// this event be cancelled with event.preventDefault(); the form is event.detail.elt's, its
-// values event.detail.requestConfig.parameters).
+// an entry leaves for the server; one made while the server cannot be reached is kept
+// by tafel/offline.js, whose listener comes first.
 import { gameElement, turnKey, version } from "./dom.js";
 import { storeKey } from "./dice.js";
 import { refresh } from "./sync.js";
@@ -21,7 +20,7 @@ function isChange(event) {
 // update may have replaced the tapped form, and htmx then has no element on the page to
 // send htmx:afterRequest to.
 function sending(event) {
-  if (!isChange(event)) return;
+  if (event.defaultPrevented || !isChange(event)) return; // kept on the device (tafel/offline.js)
   const change = newChange(version());
   update({ change, entry: { changeKey: storeKey() } });
   gameElement().setAttribute("aria-busy", "true");

@@ -2,6 +2,7 @@
 // /api/games/{id}/live and asks for the board when a newer version is heard of
 // (docs/board.md); the socket opens again after a loss, later each time.
 import { $, gameElement, version } from "./dom.js";
+import { sendKept, startRules } from "./offline.js";
 import { refresh } from "./sync.js";
 import { state, update } from "./state.js";
 
@@ -54,12 +55,14 @@ function connect() {
     update({ sync: { delay: 400 } });
     liveText.hidden = true;
     game.dataset.live = "open";
+    sendKept(); // the entries kept while the server could not be reached (tafel/offline.js)
   });
   socket.addEventListener("message", heard);
   socket.addEventListener("close", (event) => {
     game.dataset.live = "closed";
     update({ sync: { socket: null } });
     if (event.code === 4404) return;
+    startRules(); // the network may be gone: the sheet may have to be drawn on the device
     liveText.textContent = liveText.dataset.offline;
     liveText.hidden = false;
     setTimeout(connect, state.sync.delay);

@@ -9,6 +9,7 @@ import { startEntry, setUpDice } from "./dice.js";
 import { setUpDraw } from "./draw.js";
 import { setUpEdit } from "./edit.js";
 import { setUpLive } from "./live.js";
+import { setUpOffline } from "./offline.js";
 import { setUpNewGame, showRefusal } from "./newgame.js";
 import { notice, setUpNotice } from "./notice.js";
 import { announce, selectSheet, setUpSheets, showDue } from "./sheet.js";
@@ -40,6 +41,7 @@ function setUpBoard() {
   setUpEdit();
   setUpDice();
   setUpSheets();
+  setUpOffline(); // before setUpChanges: an entry kept on the device does not leave
   setUpChanges();
   setUpSync();
   setUpDraw();

@@ -63,6 +63,9 @@ export const state = {
   },
   // the Tipp panel being asked again: the section whose figures or tables are awaited
   tipp: { loading: null, polling: null },
+  // the board offline (tafel/offline.js): the game's record kept on the device, whether the
+  // sheet is drawn from it and the kept entries, and how many entries are kept
+  offline: { record: null, active: false, kept: 0 },
   // the next ask for the win chances while they are worked out (a timer)
   chances: { again: null },
 };

@@ -2,6 +2,7 @@
 // version), and which answers are drawn at all (before every swap of #tafel).
 import { $, board, diceText, gameElement, mode, pointsText, rollsInput, turnKey, typedNow, version } from "./dom.js";
 import { editRefused } from "./edit.js";
+import { drawKept } from "./offline.js";
 import { state, update } from "./state.js";
 
 function boardUrl() {
@@ -18,6 +19,7 @@ function boardUrl() {
 /** Asks for the board (with the preview of what is typed); one request at a time, and one
  * more after it where another was wanted meanwhile. */
 export function refresh() {
+  if (state.offline.active) return drawKept().catch(() => {}); // no server: the device draws it
   if (state.sync.refreshing) {
     update({ sync: { again: true } });
     return state.sync.refreshing;
@@ -94,7 +96,7 @@ function beforeSwap(event) {
   // tapped in between (a die held in the tray). The same dice of another roll are another
   // preview (Jamb's Kenta, the first-roll columns): a tap on 1 2 3 after the preview
   // was dropped here, and the cells kept the third roll's values.
-  const same = incoming === version() && attribute("turn") === turnKey() &&
+  const same = incoming === version() && board().dataset.kept === undefined && attribute("turn") === turnKey() &&
     attribute("dice") === board().dataset.dice && attribute("points") === board().dataset.points &&
     attribute("roll") === (board().dataset.roll ?? null);
   if (same && status < 400 && emptyNotice.test(response)) {

@@ -1,0 +1,197 @@
+// The board offline (issue 31, item 2; docs/decisions.md, "The board offline"; docs/board.md,
+// "Installieren und ohne Netz"). While the network is there the page keeps the game's record on
+// the device and fetches the rules' files (static/rules.js); Python starts at the first sign of
+// trouble. An entry whose post finds no server is
+// kept (static/pending.js) with the version it was made on, and the page draws the sheet itself
+// from the record and every kept entry (kniffel.offline in Pyodide); each kept entry is marked
+// "noch nicht gesendet" and counted in the status line. When the server answers again (the live
+// socket opens, or `online`) the kept entries are sent in order and the server draws the board;
+// a refusal stays beside its entry with "enter again" and "drop". Typed dice or points only: a
+// roll of virtual dice, an undo or a correction needs the server.
+import { openPending, postForm } from "/static/pending.js";
+import { fetchRules, loadRules } from "/static/rules.js";
+import { $, board, diceText, gameElement, mode, pointsText, readGame, rollsInput } from "./dom.js";
+import { clearEntry } from "./dice.js";
+import { paint } from "./paint.js";
+import { notice, offline } from "./notice.js";
+import { refresh } from "./sync.js";
+import { state, update } from "./state.js";
+
+const FETCH_AFTER_MS = 5000; // the rules' files are fetched this long after the page opened
+let store = null; // the game's kept entries (static/pending.js), opened once
+let sendingKept = false;
+
+// -- the game's record on the device (IndexedDB "tafel-records", one object per game)
+function records() {
+  return new Promise((resolve, reject) => {
+    const request = indexedDB.open("tafel-records", 1);
+    request.onupgradeneeded = () => request.result.createObjectStore("records", { keyPath: "game" });
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+}
+
+async function onDevice(access, act) {
+  const db = await records();
+  return new Promise((resolve, reject) => {
+    const request = act(db.transaction("records", access).objectStore("records"));
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+}
+
+/** The server's record of the game, kept on the device with its version. */
+async function keepRecord() {
+  const answer = await fetch(`/api/games/${state.game.id}/record`, { credentials: "same-origin" });
+  if (!answer.ok) return;
+  const record = await answer.json();
+  const kept = { game: state.game.id, version: record.events.length, record };
+  await onDevice("readwrite", (s) => s.put(kept));
+  update({ offline: { record } });
+  gameElement().dataset.record = String(kept.version); // kept on the device (tests wait for it)
+}
+
+const isEntry = (event) => {
+  const config = event.detail.requestConfig;
+  return !!config && config.verb === "post" && /\/enter$/.test(config.path || "");
+};
+
+function fieldsOf(config) {
+  const data = config.formData || config.parameters || {};
+  const fields = {};
+  const pairs = typeof data.entries === "function" ? data.entries() : Object.entries(data);
+  for (const [name, value] of pairs) fields[name] = value;
+  return fields;
+}
+
+// The record event an entry makes, as the server makes it (kniffel.web.pages.moves).
+function eventOf(fields) {
+  const event = { type: "enter", player: board().dataset.player, cell: fields.cell };
+  const dice = String(fields.dice || "").replace(/[^1-6]/g, "");
+  if (dice.length === 5) event.dice = Array.from(dice, Number);
+  else if (fields.points !== undefined && fields.points !== "") event.points = Number(fields.points);
+  if (board().dataset.roll && fields.rolls) event.roll = Number(fields.rolls);
+  return event;
+}
+
+async function keep(config) {
+  const fields = fieldsOf(config);
+  const made = Number(fields.version);
+  await store.add({ path: config.path, fields, event: eventOf(fields), version: made });
+  clearEntry();
+  await drawKept();
+}
+
+// Before a change leaves: while the page draws the sheet itself, an entry is kept at once and
+// anything else waits for the server (it is said so).
+function beforeChange(event) {
+  if (!state.offline.active || !event.detail.requestConfig) return;
+  const config = event.detail.requestConfig;
+  if (config.verb === "get" || !gameElement().contains(event.detail.elt)) return;
+  event.preventDefault();
+  if (isEntry(event)) keep(config);
+  else offline(null);
+}
+
+// A request that found no server (a post, or the board asked for a preview): from now on the
+// device draws the sheet, and an entry is kept. Only with the record on the device.
+function lost(event) {
+  const config = event.detail.requestConfig;
+  const asked = !!config && config.verb === "get" && (config.path || "").startsWith(`/g/${state.game.id}/board`);
+  if (!state.offline.record || board().dataset.mode === "virtual" || !(asked || isEntry(event))) return;
+  update({ offline: { active: true } });
+  if (asked) drawKept().catch(() => {});
+  else keep(config);
+}
+
+function typedNow() {
+  const typed = { dice_mode: board().dataset.mode || "physical" };
+  if (mode() === "dice" && diceText().length === 5) typed.dice = diceText();
+  else if (pointsText() !== "" && !isNaN(Number(pointsText()))) typed.points = Number(pointsText());
+  if (board().dataset.roll && rollsInput()) typed.roll = Number(rollsInput().value);
+  return typed;
+}
+
+/** The sheet drawn on the device: the record and every kept entry (and a preview of what is
+ * typed). */
+export async function drawKept() {
+  const rules = await loadRules();
+  const kept = await store.list();
+  const record = state.offline.record;
+  if (!record) return;
+  const waiting = kept.filter((entry) => entry.refusal === null); // a refused one is not drawn
+  const answer = rules.sheet(record, waiting.map((entry) => entry.event), typedNow());
+  if (answer.error) return;
+  paint(answer, kept, { again: enterAgain, drop: (id) => store.drop(id).then(sendKept) });
+  update({ offline: { kept: kept.length }, game: readGame() });
+}
+
+// "Enter again": the refused entry and the ones after it, on the version the server has now.
+async function enterAgain(id) {
+  const kept = await store.list();
+  const from = kept.findIndex((entry) => entry.id === id);
+  for (const [i, entry] of kept.slice(from).entries()) await store.again(entry.id, state.offline.record.events.length + i);
+  await sendKept();
+}
+
+/** Sends the kept entries in order once the server answers; then the server draws the board. */
+export async function sendKept() {
+  if (!store || sendingKept) return;
+  sendingKept = true;
+  try {
+    if (!(await store.list()).length) {
+      if (!state.offline.active) return;
+      update({ offline: { active: false } });
+      return void refresh();
+    }
+    const result = await store.send(postForm);
+    if (result.offline) return;
+    await keepRecord();
+    if (result.refused) {
+      await drawKept();
+      notice(result.refused.refusal.words, true, null);
+      return;
+    }
+    update({ offline: { active: false, kept: 0 } });
+    refresh();
+  } catch (error) {
+    // no server after all: the entries stay kept for the next try
+  } finally {
+    sendingKept = false;
+  }
+}
+
+export async function setUpOffline() {
+  // Only where this device enters real dice (a player's link, a game not over): not a watcher.
+  if (!$("#dice-entry") || !window.indexedDB) return;
+  document.addEventListener("htmx:beforeRequest", beforeChange);
+  document.addEventListener("htmx:sendError", lost);
+  window.addEventListener("online", sendKept);
+  // The server's board, once drawn, is the record to keep (while nothing is kept).
+  document.addEventListener("htmx:afterSwap", (event) => {
+    if (event.detail.target && event.detail.target.id === "tafel" && !state.offline.active) keepRecord().catch(() => {});
+  });
+  store = await openPending(state.game.id);
+  const kept = await onDevice("readonly", (s) => s.get(state.game.id)).catch(() => null);
+  if (kept) update({ offline: { record: kept.record } });
+  const online = await keepRecord().then(() => true, () => false);
+  const waiting = (await store.list()).length;
+  if (waiting && !online) {
+    update({ offline: { active: true } });
+    await drawKept();
+  } // a reload offline: the sheet from the device
+  else if (waiting) await sendKept();
+  // While the network is there the rules' files come onto the device; Python starts (seconds of
+  // the page's time) at the first sign of trouble: `offline`, the live socket lost, or a request
+  // that found no server.
+  // A few seconds after the page opened, so that its first taps do not share the network and
+  // the worker with 14 MB.
+  if (board().dataset.mode !== "virtual") setTimeout(() => fetchRules().catch(() => {}), FETCH_AFTER_MS);
+  window.addEventListener("offline", startRules);
+}
+
+/** Starts the rules in the page (tafel/live.js calls it when the live socket is lost). */
+export function startRules() {
+  if (!store || board().dataset.mode === "virtual") return;
+  loadRules().then(() => (gameElement().dataset.rules = "ready"), () => {});
+}
