@@ -367,6 +367,9 @@ def test_choosing_a_preset_shows_its_house_rules_alone_with_its_values(
 ) -> None:
     """The new-game form's script in WebKit, as in chromium (test_new_game_form.py)."""
     iphone.go(server + "/")
+    iphone.wait(
+        "return !!document.querySelector('form[data-new-game][data-ready]')", what="the script"
+    )
     iphone.find("details.house-rules summary").click()
     for preset in ["yahtzee", "jamb", "yams", "kniffel", "rauf-runter", "dreifach"]:
         iphone.find(f'input[name="variant"][value="{preset}"]').click()

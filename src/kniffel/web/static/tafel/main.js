@@ -90,7 +90,10 @@ function takeKey(game) {
 function start() {
   showRefusal();
   const form = $("[data-new-game]");
-  if (form) setUpNewGame(form);
+  if (form) {
+    setUpNewGame(form);
+    form.dataset.ready = ""; // the form's script is in place (tests wait for it)
+  }
   setUpTipp();
   setUpChances();
   const game = gameElement();
