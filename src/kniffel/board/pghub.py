@@ -83,25 +83,15 @@ class PgHub:
         self._local.publish(game_id, version)
         if self._store_announces:
             return
-        payload = f"{game_id} {version}"
-        with self._lock:
-            try:
-                self._send(payload)
-            except psycopg.OperationalError:
-                # One fresh connection, then give up: the change is stored and
-                # a watcher catches up on its next message.
-                self._close_sender()
-                try:
-                    self._send(payload)
-                except psycopg.OperationalError:
-                    _log.warning("could not announce version %s of %s", version, game_id)
-                    self._close_sender()
+        self._notify(f"{game_id} {version}", f"version {version} of {game_id}")
 
     def revanche(self, game_id: str, revanche: str) -> None:
         self._local.revanche(game_id, revanche)
         self._notify(f"{game_id} {_REVANCHE}{revanche}", f"the Revanche of {game_id}")
 
     def _notify(self, payload: str, what: str) -> None:
+        """NOTIFY ``payload``: on one fresh connection again if it fails, then give up (the
+        change is stored, and a watcher catches up on its next message)."""
         with self._lock:
             try:
                 self._send(payload)
