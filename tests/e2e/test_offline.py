@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from kniffel.offline import sheet_state
 from kniffel.web.app import STATIC
@@ -304,6 +304,21 @@ def _cell(page: Page, seat: int, name: str) -> Any:
     return page.locator(f"[id='c{seat}-main.{name}']")
 
 
+def _open_with_rules_kept(
+    browser: Browser, url: str, game: dict[str, Any]
+) -> tuple[BrowserContext, Page]:
+    """A phone whose service worker is in control, on ``game``'s page once the page keeps the
+    game's record and the worker the rules' files (what it does online, in the background)."""
+    context = browser.new_context(viewport=PHONE, locale="de-DE", has_touch=True)
+    page = context.new_page()
+    page.goto(url + "/")
+    _until(page, "navigator.serviceWorker.controller !== null")
+    page.goto(url + game["url"])
+    expect(page.locator(".game")).to_have_attribute("data-record", "0")
+    _until(page, _RULES_KEPT, 90_000)
+    return context, page
+
+
 def _enter_offline(page: Page, seat: int, cell: str, dice: str, points: str) -> None:
     """Dice typed and a cell tapped with no network: the preview and the entry come from the
     rules in the page; the entry is kept and marked."""
@@ -321,15 +336,8 @@ def test_entries_made_on_the_board_offline_are_drawn_kept_across_a_reload_and_se
 ) -> None:
     url, _ = release
     game = new_game(url, "kniffel", ["Anna", "Ben"])
-    context = browser.new_context(viewport=PHONE, locale="de-DE", has_touch=True)
+    context, page = _open_with_rules_kept(browser, url, game)
     try:
-        page = context.new_page()
-        page.goto(url + "/")
-        _until(page, "navigator.serviceWorker.controller !== null")
-        page.goto(url + game["url"])
-        # Online, the page keeps the record and fetches the rules' files in the background.
-        expect(page.locator(".game")).to_have_attribute("data-record", "0")
-        _until(page, _RULES_KEPT, 90_000)
         expect(page.locator(".game")).not_to_have_attribute("data-rules", "ready")
         context.set_offline(True)
         count = page.locator(".status .kept-count")
@@ -368,14 +376,8 @@ def test_an_entry_kept_offline_that_another_device_overtook_is_refused_in_words_
 ) -> None:
     url, _ = release
     game = new_game(url, "kniffel", ["Anna", "Ben"])
-    context = browser.new_context(viewport=PHONE, locale="de-DE", has_touch=True)
+    context, page = _open_with_rules_kept(browser, url, game)
     try:
-        page = context.new_page()
-        page.goto(url + "/")
-        _until(page, "navigator.serviceWorker.controller !== null")
-        page.goto(url + game["url"])
-        expect(page.locator(".game")).to_have_attribute("data-record", "0")
-        _until(page, _RULES_KEPT, 90_000)
         context.set_offline(True)
         _enter_offline(page, 0, "ones", "11123", "3")
         enter(url, game, "Anna", "chance", "66554")  # another device, meanwhile
