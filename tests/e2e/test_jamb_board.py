@@ -7,10 +7,21 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Route, expect
 
 from .conftest import PHONE
-from .jamb_pages import announce, cell, enter, game_id, refused, roll, start_game
+from .jamb_pages import (
+    CHANGE_MS,
+    announce,
+    cell,
+    enter,
+    game_id,
+    refused,
+    roll,
+    settled,
+    start_game,
+    version,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -156,4 +167,47 @@ def test_a_jamb_game_in_croatian_with_an_announcement_and_the_hand_column(
     state = page.request.get(f"{server}/api/games/{game_url.rsplit('/', 1)[1]}").json()
     assert [p["total"] for p in state["players"]] == [ana_total, ivo_total]
     watcher_context.close()
+    context.close()
+
+
+def test_a_tap_right_after_an_entry_is_not_lost_to_a_late_preview(
+    browser: Browser, server: str
+) -> None:
+    """Ana types her dice and enters them at once: the preview of her dice is still on its way
+    when the entry's answer shows Ivo's turn. Ivo already sits on "Najavi: Jedinice" when
+    that late preview comes; the board it brings is the one on the page, so it is not drawn
+    again, and his Enter announces (a CI run lost it: the button was swapped under the key)."""
+    context = browser.new_context(viewport=PHONE, locale="hr", has_touch=True)
+    page = context.new_page()
+    start_game(page, server, lang="hr", variant="jamb", players=("Ana", "Ivo"))
+    held: list[Route] = []
+    holding = [True]
+
+    def hold(route: Route) -> None:
+        if holding[0]:
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route(re.compile(r"/board\?"), hold)
+    page.locator("[data-dice-input]").focus()
+    with page.expect_request(re.compile(r"/board\?"), timeout=CHANGE_MS):
+        page.keyboard.type("11111")
+    enter(page, 0, "down.ones")  # the entry's own answer draws Ivo's turn
+    expect(page.locator("#board")).to_have_attribute("data-player", "Ivo")
+    holding[0] = False
+    page.evaluate(
+        """() => { window.lateAnswer = false;
+        document.addEventListener("htmx:afterRequest", () => { window.lateAnswer = true; }); }"""
+    )
+    najavi = page.get_by_role("button", name="Najavi: Jedinice", exact=True)
+    najavi.focus()
+    for route in held:
+        route.continue_()
+    page.wait_for_function("() => window.lateAnswer", timeout=CHANGE_MS)
+    expect(najavi).to_be_focused()
+    before = version(page)
+    page.keyboard.press("Enter")
+    settled(page, before + 1)
+    expect(page.locator("#sheet-1 td.announced .cell-btn")).to_have_id("c1-announce.ones")
     context.close()

@@ -168,8 +168,8 @@ def board_view(
     """The board for ``game``; ``dice`` or ``points`` are what the player to move typed, and
     ``roll`` which roll made them (heard only where :func:`asks_roll`)."""
     mover = game.current_player()
-    if not asks_roll(game):
-        roll = None
+    if not asks_roll(game) or (dice is None and points is None):
+        roll = None  # a board with nothing typed names no roll: it previews nothing
     if mover is not None and dice_mode == "virtual":
         pending = game.pending(mover)
         dice = pending[0] if pending is not None else None
