@@ -300,3 +300,11 @@ def test_jamb_and_yams_say_their_own_word_for_five_of_a_kind(lang: str) -> None:
     )
     assert Translator("fr", "yams")("Kniffel-Bonus") == "Bonus Yams"
     assert Translator("hr", "jamb")("Kniffel-Quote") == "Udio Jamba"
+
+
+def test_no_message_writes_a_percent_after_a_figure_by_hand() -> None:
+    """A share goes into a message already written as its language writes percents (Babel's
+    ``format_percent``: "40 %", "40%"), never as "{percent} %" (issue 34)."""
+    by_hand = re.compile(r"\}[ \u00a0\u202f]?%")
+    assert [m for _c, m in used_messages() if by_hand.search(m)] == []
+    assert not re.search(r'\+ " %"', (SOURCE / "web/static/tafel/chances.js").read_text())

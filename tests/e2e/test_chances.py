@@ -31,9 +31,9 @@ def test_the_switch_shows_the_chances_and_stays_on(browser: Browser, server: str
     # the first answer of a server builds the bot's tables (seconds, once; then cached)
     expect(chances).to_have_count(2, timeout=120_000)
     # simulated at the start: "≈" and the 95 % interval around 50 %
-    expect(chances.first).to_have_text(re.compile(r"^≈ [34]\d–[56]\d %$"))
+    expect(chances.first).to_have_text(re.compile(r"^≈ [34]\d–[56]\d\s%$"))
     expect(page.locator("#tab-0 .player-chance")).to_have_attribute(
-        "aria-label", re.compile(r"^Gewinnchance ≈ [34]\d–[56]\d %$")
+        "aria-label", re.compile(r"^Gewinnchance ≈ [34]\d–[56]\d\s%$")
     )
 
     page.reload()  # remembered on this device

@@ -58,5 +58,5 @@ def test_the_win_chances_of_a_jamb_game_appear_once_simulated(
     # the board's background; the page asks again until they are there
     expect(chances).to_have_count(2, timeout=400_000)
     expect(page.locator("#tab-0 .player-chance")).to_have_attribute("data-method", "simulation")
-    expect(chances.first).to_have_text(re.compile(r"^(≈ \d+–\d+ %|[<>]? ?\d+ %)$"))
+    expect(chances.first).to_have_text(re.compile(r"^(≈ \d+–\d+\s%|[<>]? ?\d+\s%)$"))
     context.close()

@@ -346,7 +346,7 @@ def test_simulated_reasons_follow_the_panel(
     found = re.search(r'data-tipp-reasons="([^"]+)"', text)
     assert found is not None and "data-reasons-waiting" in text
     assert found.group(1) == f"/g/{game['id']}/tipp?gruende=1"
-    assert re.search(r"Die Chancen von Bonus und Kniffel werden geschätzt … \d+ %", text)
+    assert re.search(r"Die Chancen von Bonus und Kniffel werden geschätzt … \d+\s%", text)
     for _ in range(2000):  # up to about 20 minutes on a busy machine: each ask waits 0.6 s
         full = _panel(client, game, gruende="1")
         if "data-tipp-reasons" not in full:
@@ -411,7 +411,7 @@ def test_the_panel_shows_a_first_answer_with_its_interval_then_the_final_figures
             text,
         )
         assert found is not None and float(found.group(2).replace(",", ".")) > 2
-        assert re.search(r"Die Chancen werden genauer berechnet … \d+ %", text)
+        assert re.search(r"Die Chancen werden genauer berechnet … \d+\s%", text)
         assert re.search(r"Chance auf den Bonus in Runter von ≈ \d+ % auf ≈ \d+ %", text)
         english = client.get(
             f"/g/{game['id']}/tipp", params={"gruende": "1", "lang": "en"}, headers=HX

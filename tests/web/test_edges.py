@@ -158,6 +158,10 @@ def test_a_body_that_does_not_arrive_in_time_is_cut_with_408(tmp_path: Path) -> 
                 answer += chunk
         assert answer.startswith(b"HTTP/1.1 408 "), answer[:200]
         assert b'"code":"request_timeout"' in answer
+        # The cut answer is the board's like any other: its security headers too.
+        head = answer.split(b"\r\n\r\n", 1)[0].lower()
+        assert b"\r\nx-content-type-options: nosniff" in head
+        assert b"\r\ncontent-security-policy: " in head
         assert running.http.get("/api/games").json() == []  # nothing stored
 
 

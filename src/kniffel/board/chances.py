@@ -64,7 +64,7 @@ class ChancesPending(Exception):
     background: ``progress`` from 0 to 1 (ask again)."""
 
     def __init__(self, progress: float) -> None:
-        super().__init__(f"the win chances are being simulated ({progress:.0%})")
+        super().__init__("the win chances are being simulated")
         self.progress = progress
 
 

@@ -78,7 +78,7 @@ class TableBuilding(Exception):
 
     def __init__(self, progress: float) -> None:
         self.progress = progress
-        super().__init__(f"the solver table is being built ({progress:.0%})")
+        super().__init__("the solver table is being built")
 
 
 class TableReadiness:

@@ -158,8 +158,7 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
     # The limit inside, the headers outside: a 413 carries the headers too.
     app.add_middleware(BodyLimit, limit=settings.max_body)
     app.add_middleware(SameOriginForms, public_url=settings.public_url)
-    app.add_middleware(SecurityHeaders)
-    # Outermost: a request that waits for its turn has cost nothing yet (docs/decisions.md).
+    # Outside the work: a request that waits for its turn has cost nothing yet (docs/decisions.md).
     app.state.turns = Turns(settings.max_active)
     app.add_middleware(ChangesFirst, turns=app.state.turns)
     # Before the turns: a body is in (or cut, 408) before its request takes one (issue 33).
@@ -169,6 +168,8 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
         seconds=settings.body_timeout,
         min_rate=settings.body_min_rate,
     )
+    # Outside everything: every answer carries the headers, the gate's and the deadline's too.
+    app.add_middleware(SecurityHeaders)
     app.include_router(health.router)
     if settings.metrics:
         from kniffel.web.middleware.metrics import install_metrics

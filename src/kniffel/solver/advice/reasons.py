@@ -56,6 +56,7 @@ from kniffel.solver.chances.distribution import turns_left
 from kniffel.solver.exact.chance_table import ChanceTable, entry_chances, load_chances
 from kniffel.solver.exact.dice_tables import KEEP_INDEX, P_FIRST, P_KEEP, ROLL_KEEPS, ROLLS
 from kniffel.solver.exact.sheet_space import SheetState, StateBatch
+from kniffel.solver.play.bots import best_index
 from kniffel.solver.play.sheets import SheetBatch
 
 __all__ = [
@@ -122,10 +123,6 @@ def exact_chances(options: Options, discipline: Discipline) -> ChanceTable | Non
     return found
 
 
-def _best(values: Array) -> npt.NDArray[np.int64]:
-    return np.asarray(np.argmax(np.round(values, 9), axis=-1), dtype=np.int64)
-
-
 @dataclass(frozen=True, eq=False)
 class _ExactTurn:
     """One state's turn: chances ``[2, ...]`` (bonus, Kniffel) at every stage, as the
@@ -146,17 +143,17 @@ def _exact_turn(chances: ChanceTable, state: SheetState) -> _ExactTurn:
     batch = StateBatch(*(np.array([x], dtype=np.int64) for x in state))
     entries = entry_chances(table.space, chances.bonus, chances.kniffel, batch)[..., 0]
     rolls = np.arange(worth.shape[1])
-    row = _best(worth.T)
+    row = best_index(worth.T)
     final = worth[row, rolls]
     after_three = entries[:, row, rolls]
     last_values = P_KEEP @ final
     keeps_last = after_three @ P_KEEP.T
-    pick = ROLL_KEEPS[rolls, _best(last_values[ROLL_KEEPS])]
+    pick = ROLL_KEEPS[rolls, best_index(last_values[ROLL_KEEPS])]
     two_values = last_values[pick]
     after_two = keeps_last[:, pick]
     first_values = P_KEEP @ two_values
     keeps_first = after_two @ P_KEEP.T
-    after_one = keeps_first[:, ROLL_KEEPS[rolls, _best(first_values[ROLL_KEEPS])]]
+    after_one = keeps_first[:, ROLL_KEEPS[rolls, best_index(first_values[ROLL_KEEPS])]]
     return _ExactTurn(
         entries, after_three, after_two, after_one, keeps_last, keeps_first, after_one @ P_FIRST
     )

@@ -51,6 +51,7 @@ from kniffel.solver.chances.distribution import best_bot, roller, turns_left
 from kniffel.solver.chances.interval import Z95
 from kniffel.solver.exact.dice_tables import KEEP_INDEX, P_FIRST, P_KEEP, ROLL_KEEPS
 from kniffel.solver.exact.turn import keep_values
+from kniffel.solver.play.bots import best_index
 from kniffel.solver.play.sheets import SheetBatch
 
 __all__ = ["CHUNK", "FIRST_WORK", "HALF_WIDTH", "STREAMS", "WORK", "Estimate", "estimate"]
@@ -98,10 +99,6 @@ class Estimate:
     #: Whether every figure reached its interval (or its most games); ``False``: the bound
     #: of work came first, so a larger bound would read more games.
     complete: bool = True
-
-
-def _best(values: Array) -> IntArray:
-    return np.asarray(np.argmax(np.round(values, 9), axis=-1), dtype=np.int64)
 
 
 # ------------------------------------------------------------------ this turn
@@ -162,7 +159,7 @@ def _turn(game: Game, player: int) -> _Turn:
     end_of = end_of.reshape(n_slots, n_rolls)
     size = len(first_of)
     rolls = np.arange(n_rolls)
-    best_slot = _best(worth[0].T)  # [252]
+    best_slot = best_index(worth[0].T)  # [252]
     final = np.zeros((n_rolls, size))
     final[rolls, end_of[best_slot, rolls]] = 1.0
     best_worth = worth[0].max(axis=0)  # [252]
@@ -170,9 +167,9 @@ def _turn(game: Game, player: int) -> _Turn:
     after_two_worth = np.maximum(best_worth, last[ROLL_KEEPS].max(axis=-1))
     first = keep_values(after_two_worth[None])[0]
     keeps_last = P_KEEP @ final
-    after_two = keeps_last[ROLL_KEEPS[rolls, _best(last[ROLL_KEEPS])]]
+    after_two = keeps_last[ROLL_KEEPS[rolls, best_index(last[ROLL_KEEPS])]]
     keeps_first = P_KEEP @ after_two
-    after_one = keeps_first[ROLL_KEEPS[rolls, _best(first[ROLL_KEEPS])]]
+    after_one = keeps_first[ROLL_KEEPS[rolls, best_index(first[ROLL_KEEPS])]]
     slots: list[Cell | None] = []
     for k in range(n_slots):
         row = int(entries.row[0, k])

@@ -29,6 +29,7 @@ from kniffel.solver.exact.column import solve_column
 from kniffel.solver.exact.dice_tables import P_FIRST, P_KEEP, ROLL_KEEPS
 from kniffel.solver.exact.entries import row_values
 from kniffel.solver.exact.sheet_space import SheetSpace, SheetState, StateBatch
+from kniffel.solver.play.bots import best_index
 
 __all__ = ["Moments", "column_moments"]
 
@@ -52,7 +53,7 @@ class Moments:
 def _follow(values: Array, companion: Array) -> tuple[Array, Array]:
     """After a roll: the best keep's value and its companion moment (``[S, 252]`` each)."""
     candidates = values[:, ROLL_KEEPS]  # [S, 252, 32]
-    best = np.argmax(np.round(candidates, 9), axis=-1)[..., None]
+    best = best_index(candidates)[..., None]
     return (
         np.take_along_axis(candidates, best, axis=-1)[..., 0],
         np.take_along_axis(companion[:, ROLL_KEEPS], best, axis=-1)[..., 0],

@@ -33,6 +33,7 @@ from kniffel.rules import (
 from kniffel.solver.chances.distribution import best_bot, roller, sheets_of, turns_left
 from kniffel.solver.exact.dice_tables import KEEP_INDEX, KEEPS, ROLL_INDEX, ROLL_KEEPS
 from kniffel.solver.exact.turn import keep_values
+from kniffel.solver.play.bots import best_index
 from kniffel.solver.play.sheets import SheetBatch
 
 __all__ = ["ChoiceOutlook", "Outlook", "choice_outlooks", "outlook"]
@@ -54,10 +55,6 @@ class Outlook:
     @property
     def samples(self) -> int:
         return len(self.totals)
-
-
-def _best(values: Array) -> IntArray:
-    return np.asarray(np.argmax(np.round(values, 9), axis=-1), dtype=np.int64)
 
 
 def _finish_turn(
@@ -83,10 +80,11 @@ def _finish_turn(
     for made in range(rolls_made, MAX_ROLLS):
         values = first if made == 1 else last
         candidates = ROLL_KEEPS[current]
-        keep = candidates[np.arange(size), _best(np.take_along_axis(values, candidates, axis=1))]
+        chosen = best_index(np.take_along_axis(values, candidates, axis=1))
+        keep = candidates[np.arange(size), chosen]
         rolling &= _KEEP_SIZE[keep] < 5
         current = np.where(rolling, roll_dice(made, keep), current)
-    slot = _best(worth[np.arange(size), :, current])
+    slot = best_index(worth[np.arange(size), :, current])
     sheets.enter(entries, slot, current, np.ones(size, dtype=np.bool_) if where is None else where)
 
 

@@ -114,17 +114,23 @@ async def tipp(request: Request, game_id: str) -> Response:
         context["tipp"]["reasons_url"] = f"{request.url.path}?{query}"
         context["tipp"]["reasons_waiting"] = (
             words(
-                "Die Chancen von Bonus und Kniffel werden geschätzt … {percent} %",
-                percent=round(100 * found),
+                "Die Chancen von Bonus und Kniffel werden geschätzt … {percent}",
+                percent=words.percent(found),
             )
             if isinstance(found, float)
             else words(
-                "Die Chancen werden genauer berechnet … {percent} %", percent=round(100 * refining)
+                "Die Chancen werden genauer berechnet … {percent}", percent=words.percent(refining)
             )
             if refining is not None
             else words("Die Gewinnchancen für „Auf Sieg“ werden berechnet …")
         )
     return _render(request, "advice/tipp.html", context)
+
+
+def _building(words: AdviceWords, share: float, url: str, text: str) -> dict[str, Any]:
+    """A build or review in progress: ``percent`` for the progress bar's value, ``shown`` as
+    the language writes it (Babel), the address to ask again and the words."""
+    return {"percent": round(100 * share), "shown": words.percent(share), "url": url, "text": text}
 
 
 def _waiting_for_tables(
@@ -138,10 +144,10 @@ def _waiting_for_tables(
     try:
         tables.ensure(request, view, rendering.device_key(request, view))
     except tables.TableBuilding as building:
-        percent = round(100 * building.progress)
         url = request.url.path + (f"?{request.url.query}" if request.url.query else "")
-        text = words("Der Tipp wird berechnet … {percent} %", percent=percent)
-        return {"building": {"percent": percent, "url": url, "text": text}}, 202
+        shown = words.percent(building.progress)
+        text = words("Der Tipp wird berechnet … {percent}", percent=shown)
+        return {"building": _building(words, building.progress, url, text)}, 202
     except tables.NoSolver as missing:
         return {"message": refusal_text(missing, words.t), "busy": True}, 409
     except tables.TableNeedsKey:
@@ -169,7 +175,7 @@ def waiting_page(request: Request, view: GameView) -> Response | None:
     context, status = waiting
     if "building" in context:
         context["building"]["text"] = words(
-            "Die Analyse wird berechnet … {percent} %", percent=context["building"]["percent"]
+            "Die Analyse wird berechnet … {percent}", percent=context["building"]["shown"]
         )
     elif "busy" not in context:
         context["message"] = words(
@@ -192,12 +198,11 @@ def queued_page(request: Request, view: GameView, found: float | Busy) -> Respon
         context: dict[str, Any] = {"game_id": view.id, "message": message, "busy": True}
         status, retry_after = 503, found.retry_after
     else:
-        percent = round(100 * found)
         url = request.url.path + (f"?{request.url.query}" if request.url.query else "")
-        text = words("Die Analyse wird berechnet … {percent} %", percent=percent)
+        text = words("Die Analyse wird berechnet … {percent}", percent=words.percent(found))
         # The whole page loads again (scripts on or off): the review's page brings its own
         # scripts and title, which an htmx swap of the main part would leave out.
-        building = {"percent": percent, "url": url, "text": text, "reload": pending.ASK_AGAIN}
+        building = _building(words, found, url, text) | {"reload": pending.ASK_AGAIN}
         context = {"game_id": view.id, "building": building}
         status, retry_after = 202, pending.ASK_AGAIN
     response = _render(request, "advice/waiting.html", context, status)

@@ -148,9 +148,10 @@ def _pending_words(words: ReviewWords, pending: dict[str, Any] | None) -> str | 
     if pending is None:
         return None
     if pending["status"] == "computing":
-        percent = round(100 * (pending.get("progress") or 0.0))
+        share = pending.get("progress") or 0.0
         return words(
-            "Der starke Bot mit diesen Hausregeln wird berechnet … {percent} %", percent=percent
+            "Der starke Bot mit diesen Hausregeln wird berechnet … {percent}",
+            percent=words.percent(share),
         )
     return words(
         "Der starke Bot mit diesen Hausregeln wird berechnet, sobald ihre Tabellen berechnet "

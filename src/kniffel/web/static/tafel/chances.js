@@ -14,17 +14,25 @@ function clear() {
   $$(".player-chance").forEach((el) => el.remove());
 }
 
+// Percents as the page's language writes them ("41 %", "41%"): the browser's Intl, as the
+// server's words use Babel (docs/board.md, "Gewinnchancen").
+const percents = new Intl.NumberFormat(document.documentElement.lang || undefined, {
+  style: "percent",
+  maximumFractionDigits: 0,
+});
+
 function percent(p) {
-  if (p > 0 && p < 0.005) return "< 1 %";
-  if (p < 1 && p > 0.995) return "> 99 %";
-  return Math.round(p * 100) + " %";
+  if (p > 0 && p < 0.005) return "< " + percents.format(0.01);
+  if (p < 1 && p > 0.995) return "> " + percents.format(0.99);
+  return percents.format(p);
 }
 
 // "≈ 41–55 %" where the interval is wider than 2 points of percentage, else the chance.
 function shown(player) {
   const [low, high] = player.interval || [player.win, player.win];
   if (high - low <= 0.02) return percent(player.win);
-  return "≈ " + Math.round(low * 100) + "–" + Math.round(high * 100) + " %";
+  const [from, to] = [Math.round(low * 100) / 100, Math.round(high * 100) / 100];
+  return "≈ " + (percents.formatRange ? percents.formatRange(from, to) : `${percents.format(from)}–${percents.format(to)}`);
 }
 
 function paint() {
