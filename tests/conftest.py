@@ -95,6 +95,15 @@ def private_cache_dir(
         # A test process starts hundreds of apps: each start would make what earlier tests
         # left alive permanent (tests/web/test_gc_freeze.py switches it on).
         patch.setenv("KNIFFEL_GC_FREEZE", "0")
+        # The hundreds of Python processes the tests start (servers, CLI runs) share one
+        # bytecode folder of the run: where the machine says not to write bytecode
+        # (PYTHONDONTWRITEBYTECODE, as CI's does), each of them compiled every library it
+        # imports from source again, a second of CPU a start. Nothing goes into the
+        # checkout or the environment; benchmarks/start.py measures starts without bytecode.
+        bytecode = run_folder(request, tmp_path_factory) / "bytecode"
+        bytecode.mkdir(exist_ok=True)
+        patch.setenv("PYTHONPYCACHEPREFIX", str(bytecode))
+        patch.delenv("PYTHONDONTWRITEBYTECODE", raising=False)
         yield path
 
 

@@ -84,11 +84,12 @@ def sum_lines(page: Page, seat: int, lines: dict[str, str]) -> dict[str, list[in
 # -- real dice
 
 
-def type_dice(page: Page, dice: str, roll: int) -> None:
+def type_dice(page: Page, dice: str, roll: int, *, say_roll: bool = False) -> None:
     """The player types the five dice (the focus is where the board put it after the last
-    change: the dice field) and, where it is not the third, says which roll made them."""
+    change: the dice field) and, where it is not the third or ``say_roll`` (a Kenta, a
+    first-roll column: the board assumes no roll there), says which roll made them."""
     page.keyboard.type(dice)
-    if roll != 3:
+    if roll != 3 or say_roll:
         page.locator(f'[data-rolls="{roll}"]').press("Enter")
 
 

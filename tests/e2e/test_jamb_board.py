@@ -211,3 +211,30 @@ def test_a_tap_right_after_an_entry_is_not_lost_to_a_late_preview(
     settled(page, before + 1)
     expect(page.locator("#sheet-1 td.announced .cell-btn")).to_have_id("c1-announce.ones")
     context.close()
+
+
+def test_a_kenta_typed_without_its_roll_is_not_scored_by_an_assumed_one(
+    browser: Browser, server: str
+) -> None:
+    """In Jamb the roll decides a Kenta's score (66, 56, 46): the board assumes no roll. A
+    Kenta entered without a tap on its roll is refused in words and nothing is entered; once
+    the player says "1", the cell shows 66 and takes it (issue 32 item 3: it scored 46,
+    silently)."""
+    context = browser.new_context(viewport=PHONE, locale="hr", has_touch=True)
+    page = context.new_page()
+    start_game(page, server, lang="hr", variant="jamb", players=("Ana", "Ivo"))
+    expect(page.locator(".rolls-pick [data-rolls]")).to_have_count(3)
+    expect(page.locator(".rolls-pick [aria-pressed=true]")).to_have_count(0)
+    page.locator("[data-dice-input]").focus()
+    page.keyboard.type("23456")
+    expect(page.locator("#board")).to_have_attribute("data-dice", "23456", timeout=CHANGE_MS)
+    kenta = cell(page, 0, "free.straight")
+    before = version(page)
+    kenta.click(force=True)  # a finger taps what it sees, enabled or not
+    expect(page.locator("#toast")).to_contain_text("važno je koje je to bacanje bilo")
+    assert version(page) == before
+    expect(kenta).to_have_text("")
+    page.locator('[data-rolls="1"]').click()
+    expect(page.locator("#board")).to_have_attribute("data-roll", "1", timeout=CHANGE_MS)
+    enter(page, 0, "free.straight", 66)
+    context.close()

@@ -216,7 +216,10 @@ def play_jamb_turn(page: Page, seat: int, turn: Turn) -> None:
         expect(page.locator(f"#sheet-{seat} td.announced .cell-btn")).to_have_id(
             f"c{seat}-{turn.cell}"
         )
-    type_dice(page, turn.dice, turn.roll)
+    # The roll is said where it counts (a Kenta, Najava): the board assumes none there.
+    counts = [turn.cell, turn.refused]
+    say_roll = any(name.startswith("announce.") or name.endswith(".straight") for name in counts)
+    type_dice(page, turn.dice, turn.roll, say_roll=say_roll)
     if turn.refused:
         previewed(page, turn.dice, turn.roll)
         refused(page, seat, turn.refused, HR_REFUSED)

@@ -153,6 +153,9 @@ class BoardView:
     dice: str  #: the physical dice being previewed ("66655"), else ""
     points: int | None  #: the points being entered instead of dice
     roll: int | None = None  #: which roll made the typed dice, where the rules ask (Jamb)
+    #: whether an entry of typed dice says which roll made them (:func:`asks_roll`): the page
+    #: then assumes none (issue 32 item 3)
+    asks_roll: bool = False
 
 
 def board_view(
@@ -211,6 +214,7 @@ def board_view(
         dice="" if dice is None or dice_mode == "virtual" else str(dice),
         points=points,
         roll=roll,
+        asks_roll=asks_roll(game),
     )
 
 

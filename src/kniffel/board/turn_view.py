@@ -38,6 +38,7 @@ class TurnView:
     note: str  #: rolls as words ("Wurf 2 von 3", or the physical-dice hint)
     extra_kniffel: tuple[str, ...]  #: the extra-Kniffel explanation for the given dice
     points_max: int  #: the most points a row holds (the points field's bound)
+    roll_numbers: tuple[int, ...] = tuple(range(1, MAX_ROLLS + 1))  #: the roll buttons: 1 … last
 
 
 @dataclass(frozen=True, slots=True)

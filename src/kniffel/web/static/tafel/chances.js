@@ -27,12 +27,13 @@ function percent(p) {
   return percents.format(p);
 }
 
-// "≈ 41–55 %" where the interval is wider than 2 points of percentage, else the chance.
+// "≈ 41–55 %" where the interval is wider than 2 points of percentage, else the chance: the
+// range as people write it (the lower figure bare, the upper with its percent sign), which
+// stays narrow on a phone's tab where Intl's formatRange spaced it ("41 – 55 %").
 function shown(player) {
   const [low, high] = player.interval || [player.win, player.win];
   if (high - low <= 0.02) return percent(player.win);
-  const [from, to] = [Math.round(low * 100) / 100, Math.round(high * 100) / 100];
-  return "≈ " + (percents.formatRange ? percents.formatRange(from, to) : `${percents.format(from)}–${percents.format(to)}`);
+  return `≈ ${Math.round(low * 100)}–${percents.format(Math.round(high * 100) / 100)}`;
 }
 
 function paint() {

@@ -2,7 +2,7 @@
 // the virtual dice's tray by keyboard. Typed dice survive a reload (sessionStorage, per
 // game, turn and player for this tab) and every swap (the inputs are hx-preserve).
 import {
-  $, $$, board, diceInput, diceText, firstOpenCell, mode, mover, pointsInput, pointsText, rollsInput, turnKey,
+  $, $$, asksRoll, board, diceInput, diceText, firstOpenCell, mode, mover, pointsInput, pointsText, rollsInput, turnKey,
 } from "./dom.js";
 import { clearNotice, notice } from "./notice.js";
 import { backToFront } from "./sheet.js";
@@ -12,12 +12,13 @@ import { state, update } from "./state.js";
 
 export const storeKey = () => `tafel:${state.game.id}:${turnKey()}:${mover()}`;
 
-/** The roll the entry panel says until the player picks another: the variant's last roll, the
- * last of the roll buttons the server drew, never a figure here. (Not the field's defaultValue:
- * a hidden input's value is its value attribute, so it changes with every pick.) */
+/** The roll the entry panel says until the player picks another: none where the roll changes
+ * a score or a refusal (asksRoll), else the variant's last roll, the last of the roll buttons the
+ * server drew, never a figure here. (Not the field's defaultValue: a hidden input's value is its
+ * value attribute, so it changes with every pick.) */
 function lastRoll() {
   const buttons = $$(".rolls-pick [data-rolls]");
-  return buttons.length ? buttons[buttons.length - 1].dataset.rolls : "";
+  return buttons.length && !asksRoll() ? buttons[buttons.length - 1].dataset.rolls : "";
 }
 
 export function remember() {

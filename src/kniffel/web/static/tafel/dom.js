@@ -22,6 +22,12 @@ export const readGame = () => ({
 export const diceInput = () => $("[data-dice-input]");
 export const pointsInput = () => $("[data-points-input]");
 export const rollsInput = () => $("[data-rolls-input]");
+/** Whether an entry of typed dice says which roll made them (Jamb's Kenta, the first-roll
+ * columns): the page then assumes no roll (issue 32 item 3). */
+export const asksRoll = () => {
+  const pick = $(".rolls-pick");
+  return !!pick && pick.dataset.asksRoll === "true";
+};
 
 /** "dice" or "points": what the entry panel takes. */
 export function mode() {

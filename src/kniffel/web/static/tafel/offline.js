@@ -10,7 +10,7 @@
 // roll of virtual dice, an undo or a correction needs the server.
 import { openPending, postForm } from "/static/pending.js";
 import { fetchRules, loadRules } from "/static/rules.js";
-import { $, board, diceText, gameElement, mode, pointsText, readGame, rollsInput } from "./dom.js";
+import { $, asksRoll, board, diceText, gameElement, mode, pointsText, readGame, rollsInput } from "./dom.js";
 import { clearEntry } from "./dice.js";
 import { paint } from "./paint.js";
 import { notice, offline } from "./notice.js";
@@ -70,7 +70,7 @@ function eventOf(fields) {
   const dice = String(fields.dice || "").replace(/[^1-6]/g, "");
   if (dice.length === 5) event.dice = Array.from(dice, Number);
   else if (fields.points !== undefined && fields.points !== "") event.points = Number(fields.points);
-  if (board().dataset.roll && fields.rolls) event.roll = Number(fields.rolls);
+  if (asksRoll() && fields.rolls) event.roll = Number(fields.rolls);
   return event;
 }
 
@@ -108,7 +108,7 @@ function typedNow() {
   const typed = { dice_mode: board().dataset.mode || "physical" };
   if (mode() === "dice" && diceText().length === 5) typed.dice = diceText();
   else if (pointsText() !== "" && !isNaN(Number(pointsText()))) typed.points = Number(pointsText());
-  if (board().dataset.roll && rollsInput()) typed.roll = Number(rollsInput().value);
+  if (asksRoll() && rollsInput() && rollsInput().value) typed.roll = Number(rollsInput().value);
   return typed;
 }
 
