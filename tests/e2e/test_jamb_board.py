@@ -223,6 +223,10 @@ def test_a_kenta_typed_without_its_roll_is_not_scored_by_an_assumed_one(
     context = browser.new_context(viewport=PHONE, locale="hr", has_touch=True)
     page = context.new_page()
     start_game(page, server, lang="hr", variant="jamb", players=("Ana", "Ivo"))
+    # The buttons say what they decide (not "for the hint", as in Kniffel).
+    expect(
+        page.get_by_role("group", name="Koje je ovo bacanje? (važno za bodove i polja)")
+    ).to_be_visible()
     expect(page.locator(".rolls-pick [data-rolls]")).to_have_count(3)
     expect(page.locator(".rolls-pick [aria-pressed=true]")).to_have_count(0)
     page.locator("[data-dice-input]").focus()
