@@ -134,6 +134,9 @@ _KINDS: dict[object, Literal["player", "cell", "dice", "keep", "whole"]] = {
 }
 
 
+_FIELDS: dict[type[Event], tuple[EventField, ...]] = {}
+
+
 def event_fields(event: type[Event]) -> tuple[EventField, ...]:
     """The fields of ``event`` as a record writes them, in order: the one source of the record
     reader (:func:`kniffel.record.event_from_json`) and of the API's event models.
@@ -141,6 +144,13 @@ def event_fields(event: type[Event]) -> tuple[EventField, ...]:
     >>> [(f.name, f.kind, f.required) for f in event_fields(Roll)]
     [('player', 'player', True), ('dice', 'dice', True), ('keep', 'keep', False)]
     """
+    known = _FIELDS.get(event)  # a type's fields never change; every entry parsed asks
+    if known is None:
+        known = _FIELDS[event] = _read_fields(event)
+    return known
+
+
+def _read_fields(event: type[Event]) -> tuple[EventField, ...]:
     hints = get_type_hints(event)
     found = []
     for f in fields(event):
