@@ -144,3 +144,26 @@ def test_advise_a_jamb_record_with_the_best_bots_heuristic() -> None:
     text = CliRunner().invoke(cli, ["advise", "--record", record])
     assert text.exit_code == 0, text.output
     assert "the best bot's heuristic worth, not an optimum" in text.stdout
+
+
+def test_replay_of_a_jamb_game_writes_jambs_sums() -> None:
+    """A Jamb sheet in plain text sums as its players do: Σ1, Σ2 (with its bonus) and Σ3, which
+    add up to the column's total; it showed Kniffel's upper and lower sums and Kniffel bonus,
+    which did not (docs/cli.md)."""
+    path = DATA / "jamb-balkan.json"
+    result = CliRunner().invoke(cli, ["replay", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "Summe oben" not in result.output and "Kniffel" not in result.output
+    game = replay(loads(path.read_text()))
+    lines: dict[str, list[str]] = {}
+    for line in result.output.splitlines():  # the first sheet's (Anna's) lines
+        if line.strip():
+            lines.setdefault(line.split()[0], line.split()[1:])
+    sums = [lines[name] for name in ("Σ1", "Σ2", "Σ3", "Gesamt")]
+    first = [game.column_totals(0, spec.id) for spec in game.columns]
+    assert sums == [
+        [str(getattr(t, key)) for t in first] for key in ("sum1", "sum2", "sum3", "total")
+    ]
+    assert [sum(map(int, column)) for column in zip(*sums[:3], strict=True)] == [
+        int(total) for total in sums[3]
+    ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from kniffel.cli.output import terminal_safe
 from kniffel.cli.tables import table
 from kniffel.locales import N_, Translator
-from kniffel.rules import Cell, Game
+from kniffel.rules import MAX_ROLLS, Cell, Game, Sheet
 
 __all__ = ["render_game"]
 
@@ -16,6 +16,8 @@ _TOTAL_LABELS = (
     ("kniffel_bonus", N_("Kniffel-Bonus")),
     ("total", N_("Gesamt")),
 )
+#: Jamb's sums as its sheet writes them (docs/rules.md, "Jamb"), as on the board.
+_JAMB_TOTAL_LABELS = (("sum1", "Σ1"), ("sum2", "Σ2"), ("sum3", "Σ3"), ("total", N_("Gesamt")))
 DUE_MARK = "[ ]"
 
 
@@ -23,7 +25,8 @@ def render_sheet(game: Game, player: int, t: Translator | None = None) -> str:
     """One player's sheet: rows × columns, due cells marked, totals under each column."""
     t = (t or Translator()).for_variant(game.variant)
     headers = [t.column_header(spec) for spec in game.columns]
-    labels = {key: t.t(label) for key, label in _TOTAL_LABELS}
+    jamb = game.options.sheet is Sheet.JAMB
+    labels = {key: t.t(label) for key, label in (_JAMB_TOTAL_LABELS if jamb else _TOTAL_LABELS)}
     due = {
         spec.id: game.due_row(player, spec.id)
         for spec in game.columns
@@ -82,14 +85,17 @@ def render_game(game: Game, t: Translator | None = None) -> str:
         pending = game.pending(to_move)
         name = players[to_move]
         if pending is None:
-            out.append(t.t("Am Zug: {name} (Wurf {rolls} von 3)", name=name, rolls=0))
+            out.append(
+                t.t("Am Zug: {name} (Wurf {rolls} von {most})", name=name, rolls=0, most=MAX_ROLLS)
+            )
         else:
             dice, rolls = pending
             out.append(
                 t.t(
-                    "Am Zug: {name} (Wurf {rolls} von 3, Würfel {dice})",
+                    "Am Zug: {name} (Wurf {rolls} von {most}, Würfel {dice})",
                     name=name,
                     rolls=rolls,
+                    most=MAX_ROLLS,
                     dice=dice,
                 )
             )
