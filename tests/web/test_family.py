@@ -3,6 +3,7 @@ and the form and the API start new Jamb and Yams games with their house rules.""
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from collections.abc import Iterator
@@ -12,6 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from kniffel.board.bot_seats import BotSeats
+from kniffel.record import loads, replay
 from kniffel.settings import Settings
 from kniffel.web.app import create_app
 
@@ -81,6 +83,7 @@ def test_the_form_starts_a_jamb_game_with_its_house_rules(client: TestClient) ->
         "kniffel_bonus": "0",
         "trips_bonus": "20",
         "straight_fixed": "1",
+        "sum2_bonus": "1",
         "sum2_bonus_points": "40",
         "hand": "1",
         "announce": "1",
@@ -93,7 +96,7 @@ def test_the_form_starts_a_jamb_game_with_its_house_rules(client: TestClient) ->
     assert state["options"] == {
         "trips_bonus": 20,
         "straight_fixed": True,
-        "sum2_bonus": False,
+        "sum2_bonus": True,
         "sum2_bonus_points": 40,
         "sum2_negative": False,
         "full_five": False,
@@ -101,6 +104,23 @@ def test_the_form_starts_a_jamb_game_with_its_house_rules(client: TestClient) ->
         "middle": False,
     }
     assert [c["id"] for c in state["columns"]] == ["down", "free", "up", "announce", "hand"]
+
+
+def test_a_sum2_bonus_of_40_without_the_bonus_is_refused_in_words(client: TestClient) -> None:
+    """Ticked alone, "Σ2-Bonus 40" changed nothing, silently: a new game says so and starts
+    nothing; a record that has it still replays as written (docs/rules.md, "Jamb")."""
+    form = {"variant": "jamb", "player": ["Ana"], "house_rules": "1", "sum2_bonus_points": "40"}
+    response = client.post("/games", data=form, follow_redirects=False)
+    assert response.status_code == 422
+    assert "Ein Σ2-Bonus von 40 Punkten gilt nur mit dem Σ2-Bonus" in html.unescape(response.text)
+    body = {"variant": "jamb", "players": ["Ana"], "options": {"sum2_bonus_points": 40}}
+    answer = client.post("/api/games", json=body, headers={"Accept-Language": "en"})
+    assert answer.status_code == 400
+    assert answer.json()["code"] == "option_alone"
+    assert client.get("/api/games").json() == []
+    record = {"format": "kniffel-record/1", "variant": "jamb", "players": ["Ana"]}
+    record["options"] = {"sum2_bonus_points": 40}
+    assert replay(loads(json.dumps(record))).options.sum2_bonus_points == 40
 
 
 def test_the_form_starts_a_yams_game_with_the_announce_column(client: TestClient) -> None:

@@ -357,6 +357,8 @@ UNSEEN = {
     "bots_virtual": {},
     "virtual_roll": {},
     "no_solver": {"variant": "Jamb"},  # tests/web/test_family.py meets it on the pages
+    # tests/web/test_family.py meets it on the start page and in the API
+    "option_alone": {"option": "sum2_bonus_points", "needs": "sum2_bonus", "points": 40},
 }
 
 

@@ -50,6 +50,7 @@ from kniffel.rules import (
     KniffelError,
     Roll,
     Undo,
+    check_new_options,
     get_variant,
     turns_of,
 )
@@ -173,6 +174,7 @@ class GameService:
     ) -> GameView:
         """A new game; bad variants, options, players or bot seats raise with a plain message."""
         resolved = get_variant(variant, options or {})
+        check_new_options(resolved.options)
         limits.check_options(resolved.options)
         names = limits.player_names(players)
         fresh = Game(resolved, names)  # checks count, blanks and duplicates

@@ -87,6 +87,9 @@ REFUSALS: dict[str, str] = {
     "unknown_variant": N_("Unbekannte Variante {variant}; die Varianten sind {variants}"),
     "unknown_option": N_("Unbekannte Hausregel {option}; die Hausregeln sind {options}"),
     "invalid_option": N_("Die Hausregel {option} ist {allowed}, nicht {value}"),
+    "option_alone": N_(
+        "Ein Σ2-Bonus von {points} Punkten gilt nur mit dem Σ2-Bonus: bitte beide wählen"
+    ),
     "unknown_event": N_("Unbekanntes Ereignis {event}"),
     "invalid": N_("Nicht erlaubt"),
     # the record file

@@ -80,6 +80,7 @@ from kniffel.rules.variants import (
     Pasch,
     Sheet,
     Variant,
+    check_new_options,
     get_variant,
     house_rule,
 )
@@ -133,6 +134,7 @@ __all__ = [  # and every name of kniffel.rules.scoring
     "UnknownPlayerError",
     "Variant",
     "event_fields",
+    "check_new_options",
     "get_variant",
     "house_rule",
     "keeps_of",

@@ -85,6 +85,7 @@ CODES: dict[str, tuple[str, ...]] = {
     "unknown_variant": ("variant", "variants"),
     "unknown_option": ("option", "options"),
     "invalid_option": ("option", "value", "allowed"),
+    "option_alone": ("option", "needs", "points"),
     "unknown_event": ("event",),
     # the record file
     "record_not_json": ("reason",),

@@ -20,6 +20,7 @@ __all__ = [
     "Pasch",
     "Sheet",
     "Variant",
+    "check_new_options",
     "get_variant",
     "house_rule",
 ]
@@ -489,6 +490,29 @@ PRESETS: dict[str, Variant] = {
         ),
     ),
 }
+
+
+def check_new_options(options: Options) -> None:
+    """A new game's house rules each do what they say: a rule that counts only together with
+    another is refused alone (a Σ2 bonus of 40 without the Σ2 bonus would change nothing,
+    silently). Records and stored games are read as written (docs/rules.md, "Jamb").
+
+    >>> check_new_options(get_variant("jamb", {"sum2_bonus_points": 40}).options)
+    Traceback (most recent call last):
+    ...
+    kniffel.rules.errors.KniffelError: option sum2_bonus_points counts only with sum2_bonus
+    """
+    if (
+        options.sum2_bonus_points != _BY_NAME["sum2_bonus_points"].default
+        and not options.sum2_bonus
+    ):
+        raise KniffelError(
+            "option sum2_bonus_points counts only with sum2_bonus",
+            code="option_alone",
+            option="sum2_bonus_points",
+            needs="sum2_bonus",
+            points=options.sum2_bonus_points,
+        )
 
 
 def get_variant(name: str, options: Mapping[str, Any] | None = None) -> Variant:
