@@ -11,6 +11,11 @@ needed about a core for 450 requests/s, and every latency then held locust's own
 (docs/benchmarks.md, "Load").
 ``--baseline-ref main`` first runs the server of that git ref the same way (from a
 temporary ``git worktree``, see ``benchmarks/baseline.py``) and then prints the ratios.
+``--tipp-games N`` (at most 20) runs this checkout twice, side by side: once as above, once while
+``N`` more Rauf-Runter games keep the Tipp busy (each asks its advice, with its key, for new dice
+every second: the reasons are simulated in the background) and prints the players' p99 of both
+(issue 33, "Background is background"); the presets' tables come from ``--tables DIR`` (default:
+the user cache), linked into the run's cache, so that no table is built during the run.
 Users and time are capped so that a mistyped number cannot turn the benchmark into a
 stress test; the address is always 127.0.0.1.
 """
@@ -19,23 +24,28 @@ from __future__ import annotations
 
 import argparse
 import csv
+import json
 import os
+import random
 import resource
 import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
+import platformdirs
 from baseline import checkout, cpu_seconds, describe
 
 HOST = "127.0.0.1"
 MAX_USERS = 100
 MAX_SECONDS = 120
+MAX_TIPP_GAMES = 20
 ENTRIES = "POST /api/games/[id]/events enter"
 LOCUSTFILE = Path(__file__).resolve().parent / "locustfile.py"
 
@@ -142,11 +152,71 @@ class Result:
         return ", ".join(found) or "-"
 
 
-def measure(label: str, env: dict[str, str], users: int, seconds: int, workdir: Path) -> Result:
-    """Start a server with ``env``, run locust against it, stop it; the figures."""
+class TippPressure(threading.Thread):
+    """``games`` Rauf-Runter games of their own, each asking its Tipp with its key for new
+    typed dice once a second until stopped: the Tipp's reasons keep the server's background
+    busy. Counts the answers by status."""
+
+    def __init__(self, url: str, games: int) -> None:
+        super().__init__(daemon=True)
+        self.url, self.games = url, games
+        self.stopped = threading.Event()
+        self.answers: dict[int, int] = {}
+
+    def _call(self, path: str, body: dict[str, object] | None = None, key: str = "") -> bytes:
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.url + path, data=data)
+        request.add_header("Content-Type", "application/json")
+        if key:
+            request.add_header("X-Kniffel-Key", key)
+        try:
+            with urllib.request.urlopen(request, timeout=30) as answer:
+                self.answers[answer.status] = self.answers.get(answer.status, 0) + 1
+                return bytes(answer.read())
+        except urllib.error.HTTPError as refused:
+            self.answers[refused.code] = self.answers.get(refused.code, 0) + 1
+            return b""
+
+    def run(self) -> None:
+        body = {"variant": "rauf-runter", "players": ["Anna", "Ben"], "dice_mode": "physical"}
+        games = [json.loads(self._call("/api/games", body)) for _ in range(self.games)]
+        rng = random.Random(33)
+        while not self.stopped.is_set():
+            started = time.monotonic()
+            for game in games:
+                dice = "".join(str(rng.randint(1, 6)) for _ in range(5))
+                path = f"/api/games/{game['id']}/advice?dice={dice}&rolls={rng.randint(1, 2)}"
+                self._call(path, key=game["key"])
+            self.stopped.wait(max(0.0, 1.0 - (time.monotonic() - started)))
+
+
+def link_tables(cache: Path, tables: Path) -> int:
+    """Links the presets' solver tables found in ``tables`` into the run's ``cache``."""
+    cache.mkdir(parents=True, exist_ok=True)
+    linked = 0
+    for table in tables.glob("*.npz"):
+        (cache / table.name).symlink_to(table)
+        linked += 1
+    return linked
+
+
+def measure(
+    label: str,
+    env: dict[str, str],
+    users: int,
+    seconds: int,
+    workdir: Path,
+    *,
+    tipp_games: int = 0,
+    tables: Path | None = None,
+) -> Result:
+    """Start a server with ``env``, run locust against it (with ``tipp_games`` games keeping
+    the Tipp busy beside it), stop it; the figures."""
     port = free_port()
     url = f"http://{HOST}:{port}"
     workdir.mkdir(parents=True, exist_ok=True)
+    if tables is not None:
+        link_tables(workdir / "cache", tables)
     env = {
         **env,
         "KNIFFEL_DB": f"sqlite:///{workdir / 'load.db'}",
@@ -158,13 +228,22 @@ def measure(label: str, env: dict[str, str], users: int, seconds: int, workdir: 
     }
     serve = [sys.executable, "-m", "kniffel", "serve", "--host", HOST, "--port", str(port)]
     server = subprocess.Popen(serve, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    pressure = TippPressure(url, tipp_games) if tipp_games else None
     try:
         wait_until_up(f"{url}/api/games", server)
+        if pressure is not None:
+            pressure.start()
+            time.sleep(5)  # the games made and their first Tipps asked: the background at work
         before = cpu_seconds(server.pid)
         stats, client_cpu = run_locust(url, users, seconds, workdir)
         used = cpu_seconds(server.pid) - before
     finally:
+        if pressure is not None:
+            pressure.stopped.set()
+            pressure.join(timeout=60)
         stop(server)
+    if pressure is not None:
+        label += f", {tipp_games} games asking the Tipp (answers {pressure.answers})"
     with stats.open(newline="") as f:
         rows = list(csv.DictReader(f))
     report(label, stats, rows, users, seconds, used, client_cpu)
@@ -215,7 +294,21 @@ def main() -> None:
         metavar="REF",
         help="also run the server of this git ref (e.g. main) the same way and print the ratios",
     )
+    parser.add_argument(
+        "--tipp-games",
+        type=int,
+        default=0,
+        help=f"also a run while this many games keep the Tipp busy (0..{MAX_TIPP_GAMES})",
+    )
+    parser.add_argument(
+        "--tables",
+        type=Path,
+        default=Path(platformdirs.user_cache_dir("kniffel")),
+        help="the folder of the presets' solver tables to link in (with --tipp-games)",
+    )
     args = parser.parse_args()
+    if not 0 <= args.tipp_games <= MAX_TIPP_GAMES:
+        parser.error(f"--tipp-games must be between 0 and {MAX_TIPP_GAMES}")
     if not 1 <= args.users <= MAX_USERS:
         parser.error(f"--users must be between 1 and {MAX_USERS}")
     if not 1 <= args.seconds <= MAX_SECONDS:
@@ -231,6 +324,25 @@ def main() -> None:
                         describe(args.baseline_ref), env, args.users, args.seconds, workdir / "b"
                     )
                 )
+        if args.tipp_games:
+            runs = {}
+            for name, games in (("quiet", 0), ("busy", args.tipp_games)):
+                runs[name] = measure(
+                    "this checkout",
+                    dict(os.environ),
+                    args.users,
+                    args.seconds,
+                    workdir / name,
+                    tipp_games=games,
+                    tables=args.tables,
+                )
+            quiet, busy = runs["quiet"], runs["busy"]
+            print(
+                f"players' p99 without / with {args.tipp_games} games asking the Tipp:"
+                f" all {quiet.total()['99%']} / {busy.total()['99%']} ms,"
+                f" entries {quiet.p99(ENTRIES)} / {busy.p99(ENTRIES)} ms"
+            )
+            return
         results.append(
             measure("this checkout", dict(os.environ), args.users, args.seconds, workdir / "t")
         )
