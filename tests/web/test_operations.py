@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -391,3 +392,59 @@ def test_the_serving_process_runs_numpy_s_blas_on_one_thread(tmp_path: Path) -> 
     )
     assert found.returncode == 0, found.stderr
     assert "blas 1" in found.stdout.splitlines(), found.stdout
+
+
+def _immutable(path: Path, on: bool) -> bool:
+    """``chattr +i`` / ``-i`` on ``path``; False where this machine cannot (not root, another
+    file system)."""
+    if shutil.which("chattr") is None:
+        return False
+    done = subprocess.run(["chattr", "+i" if on else "-i", str(path)], capture_output=True)
+    return done.returncode == 0
+
+
+def test_a_wal_index_made_immutable_under_the_board_is_an_outage_not_a_crash(
+    tmp_path: Path,
+) -> None:
+    """The SQLite file's WAL index (``-shm``) made immutable under a running board: the next
+    request killed the process with SIGBUS and no log line (issue 33, item 7). Now each request
+    answers 503 while it lasts, the log says so once, and the board goes on afterwards."""
+    probe = tmp_path / "probe"
+    probe.touch()
+    if not _immutable(probe, True):
+        pytest.skip("chattr +i is not possible here (root on ext4 and the like)")
+    _immutable(probe, False)
+    port = _free_port()
+    db = tmp_path / "k.db"
+    env = {**os.environ, "KNIFFEL_CACHE_DIR": str(tmp_path / "cache")}
+    log = (tmp_path / "server.log").open("wb")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "kniffel", "serve", "--db", f"sqlite:///{db}", "--port", str(port)],
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    index = Path(f"{db}-shm")
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as http:
+            _wait_until_up(http, server)
+            game = http.post("/api/games", json={"variant": "kniffel", "players": ["Anna"]})
+            game = game.json()
+            assert _immutable(index, True)
+            try:
+                answers = [send(http, game, enter("Anna", "main.ones", "11123")) for _ in range(3)]
+                answers.append(http.get(f"/api/games/{game['id']}"))
+                assert [a.status_code for a in answers] == [503] * 4
+                assert {a.json()["code"] for a in answers} == {"database_unavailable"}
+                assert server.poll() is None  # alive
+            finally:
+                _immutable(index, False)
+            stored = send(http, game, enter("Anna", "main.ones", "11123"))
+            assert stored.status_code == 200 and stored.json()["version"] == 1
+    finally:
+        server.terminate()
+        server.wait(timeout=60)
+        log.close()
+    written = (tmp_path / "server.log").read_text()
+    assert written.count("database cannot be written") == 1, written
+    assert "Traceback" not in written

@@ -51,9 +51,16 @@ class Background:
     """Calls ``chores`` one after the other in one thread; sleeps ``poll`` s when none had work."""
 
     def __init__(
-        self, chores: Sequence[Chore], poll: float = 2.0, first: float = 5.0, rest: float = 0.2
+        self,
+        chores: Sequence[Chore],
+        poll: float = 2.0,
+        first: float = 5.0,
+        rest: float = 0.2,
+        guard: Callable[[], None] | None = None,
     ) -> None:
         self.chores = list(chores)
+        #: Raises an outage before a round when the database cannot be used safely.
+        self.guard: list[Chore] = [] if guard is None else [lambda: bool(guard())]
         self.poll = poll  # seconds between looks when there was nothing to do
         self.first = first  # seconds before the first look: never during the server's start
         self.rest = rest  # seconds between two pieces of work: requests get the interpreter
@@ -89,7 +96,9 @@ class Background:
         self._stop.wait(self.first)
         while not self._stop.is_set():
             busy = down = False
-            for chore in self.chores:
+            # The guard first (the store's files usable): a chore on a file that is not killed
+            # the process (kniffel.store.database.check_wal_index).
+            for chore in [*self.guard, *self.chores]:
                 if self._stop.is_set():
                     return
                 try:
@@ -182,7 +191,7 @@ def start(
     ]
     if players.simulations is not None:
         chores.append(players.simulations.step)
-    background = Background(chores)
+    background = Background(chores, guard=games.store.check_files)
     players.wake = background.wake
     background.start()
     return background

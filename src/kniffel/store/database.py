@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import re
+import sqlite3
 import threading
 import weakref
 from functools import cache
@@ -19,6 +21,7 @@ __all__ = [
     "NewerSchema",
     "WriteGate",
     "check_driver",
+    "check_wal_index",
     "current_revision",
     "head_revision",
     "libpq_url",
@@ -103,6 +106,38 @@ def open_engine(url: str) -> Engine:
     if not memory:
         _GATES[engine] = WriteGate(engine)
     return engine
+
+
+def check_wal_index(engine: Engine) -> None:
+    """Raises SQLite's read-only error (``SQLITE_READONLY``) while the WAL index (``-shm``) of
+    ``engine``'s file cannot be written; nothing for other databases.
+
+    SQLite maps the WAL index into memory, and every reader and writer writes into it, also
+    when a connection closes: made immutable under a running board (``chattr +i``), the next
+    request killed the process with SIGBUS, without a log line (issue 33, item 7). This looks
+    at the file alone (one ``access`` call) and touches no connection, so the board answers
+    503 and logs the outage once (docs/deploy.md, "Limits at the edge"); the web asks before
+    every request and the background before every round.
+    """
+    url = engine.url
+    database = url.database or ""
+    if (
+        url.get_backend_name() != "sqlite"
+        or database.startswith("file:")
+        or database
+        in (
+            "",
+            ":memory:",
+        )
+    ):
+        return
+    index = str(Path(database).expanduser()) + "-shm"
+    if os.path.exists(index) and not os.access(index, os.W_OK):
+        refused = sqlite3.OperationalError(
+            f"attempt to write a readonly database ({Path(index).name} cannot be written)"
+        )
+        refused.sqlite_errorname = "SQLITE_READONLY"
+        raise refused
 
 
 def write_gate(engine: Engine) -> WriteGate | None:

@@ -30,7 +30,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.sql.dml import Update
 
-from kniffel.store.database import migrate, open_engine
+from kniffel.store.database import check_wal_index, migrate, open_engine
 from kniffel.store.models import EVENTS, GAMES
 from kniffel.store.summary import Summary
 
@@ -287,6 +287,11 @@ class GameStore:
 
     def close(self) -> None:
         self.engine.dispose()
+
+    def check_files(self) -> None:
+        """Raises SQLite's read-only error while the file cannot be used safely (its WAL index
+        made unwritable under the board), touching no connection (:func:`check_wal_index`)."""
+        check_wal_index(self.engine)
 
     def reachable(self) -> bool:
         """Whether the database answers a trivial query now (for ``/healthz``)."""

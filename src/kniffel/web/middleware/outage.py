@@ -15,6 +15,7 @@ import logging
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from sqlalchemy import exc, make_url
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from kniffel.board.outages import QUIET_SECONDS, Outages, is_outage
 from kniffel.web.middleware.errors import error_response
@@ -40,6 +41,8 @@ def install(app: FastAPI, db: str) -> None:
         return error_response(503, _MESSAGE, code=CODE, headers={"Retry-After": str(RETRY_AFTER)})
 
     app.add_exception_handler(exc.DBAPIError, unavailable)
+    if make_url(db).get_backend_name() == "sqlite":
+        app.add_middleware(FileGuard, outages=outages)
     # The pool found no connection in time (every one lost or hanging).
     app.add_exception_handler(exc.TimeoutError, unavailable)
     # The drivers' own errors: the store's quick reads use the driver's connection directly.
@@ -62,3 +65,33 @@ def _driver_errors(backend: str) -> list[type[Exception]]:
     import sqlite3
 
     return [sqlite3.OperationalError, sqlite3.InterfaceError]
+
+
+class FileGuard:
+    """Before every request: the SQLite file can be used safely (the store's ``check_files``);
+    else 503 as for any outage, without touching the database. A connection to a file whose
+    WAL index was made unwritable under the board killed the process with SIGBUS, even at
+    its close (issue 33, item 7)."""
+
+    def __init__(self, app: ASGIApp, *, outages: Outages) -> None:
+        self.app = app
+        self.outages = outages
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        store = getattr(scope["app"].state, "store", None) if "app" in scope else None
+        check = getattr(store, "check_files", None)
+        if scope["type"] in ("http", "websocket") and check is not None:
+            try:
+                check()
+            except Exception as error:
+                if not is_outage(error):
+                    raise
+                self.outages.seen(error)
+                if scope["type"] == "websocket":
+                    await send({"type": "websocket.close", "code": 1013})
+                    return
+                headers = {"Retry-After": str(RETRY_AFTER)}
+                response = error_response(503, _MESSAGE, code=CODE, headers=headers)
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
