@@ -89,6 +89,31 @@ def test_a_player_is_recognised_by_name_ignoring_case_and_spaces(
     assert client.get("/api/players/nobody").status_code == 404
 
 
+def test_the_players_json_comes_in_pages_of_a_hundred(
+    client: TestClient, service: GameService
+) -> None:
+    """``GET /api/players`` gives 100 players a page (most games first) and the same places of
+    each preset's leaderboard, with ``count`` and ``pages``: a keyless read whose cost does not
+    grow with the players (issue 33)."""
+    draw = random.Random(5)
+    for g in range(27):  # 104 players, the first game's four twice
+        names = [f"Seite {(g % 26):02d}-{s}" for s in range(4)]
+        service.import_record(random_record("kniffel", names, draw))
+    first = client.get("/api/players").json()
+    second = client.get("/api/players?page=2").json()
+    assert (first["count"], first["pages"], first["page"]) == (104, 2, 1)
+    assert second["page"] == 2 and len(second["players"]) == 4
+    assert [p["games"] for p in first["players"][:5]] == [2, 2, 2, 2, 1]
+    assert len(first["players"]) == 100
+    keys = {p["key"] for p in first["players"] + second["players"]}
+    assert len(keys) == 104
+    board = first["leaderboard"]["kniffel"] + second["leaderboard"]["kniffel"]
+    assert len(first["leaderboard"]["kniffel"]) == 100 and len(board) == 104
+    means = [r["mean"] for r in board]
+    assert means == sorted(means, reverse=True)
+    assert client.get("/api/players?page=0").status_code == 422
+
+
 def test_the_player_page_and_the_leaderboard(client: TestClient, service: GameService) -> None:
     _import(service, "kniffel", ["<i>Anna</i>", "Ben"], 4)
     page = client.get("/spieler/%3Ci%3Eanna%3C%2Fi%3E")
@@ -183,7 +208,11 @@ def test_the_migration_fills_the_rows_of_games_finished_before(tmp_path: Path) -
         pairs = connection.execute(
             text("SELECT player, opponent, outcome FROM player_versus ORDER BY seat")
         ).all()
+        sums = connection.execute(
+            text("SELECT player, games FROM player_totals ORDER BY player")
+        ).all()
     assert count == 2
+    assert [tuple(s) for s in sums] == [("anna", 1), ("ben", 1)]  # migration 0008
     anna, ben = _totals(record)
     outcome = (anna > ben) - (anna < ben)
     assert [tuple(p) for p in pairs] == [("anna", "ben", outcome), ("ben", "anna", -outcome)]

@@ -42,7 +42,7 @@ from sqlalchemy import (
 from kniffel.record import Record, RecordError, replay
 from kniffel.rules import FIVE_OF_A_KIND, Game
 from kniffel.rules.names import player_key
-from kniffel.store import player_figures
+from kniffel.store import player_figures, player_totals
 from kniffel.store import versus as pairs
 from kniffel.store.models import EVENTS, GAMES, PLAYER_RESULTS
 
@@ -125,6 +125,7 @@ def sync_connection(
     since: datetime | None = None,
     *,
     versus: bool = False,
+    totals: bool = False,
     unfinished: list[int] | None = None,
 ) -> int:
     """Summarise the finished games whose rows are missing or stale; returns how many.
@@ -133,7 +134,9 @@ def sync_connection(
 
     ``since``: look only at games changed since then (every change moves a game's
     ``updated_at``). ``versus``: rewrite their pairs of seats too
-    (:mod:`kniffel.store.versus`, from migration ``0005_player_versus`` on). Works on a
+    (:mod:`kniffel.store.versus`, from migration ``0005_player_versus`` on). ``totals``: and
+    the sums of the players they touch (:mod:`kniffel.store.player_totals`, from migration
+    ``0008_player_totals`` on). Works on a
     plain connection, so migration ``0003_player_results`` runs it too.
     """
     fresh = exists().where(
@@ -162,6 +165,7 @@ def sync_connection(
         query = query.limit(limit)
     stale = connection.execute(query).mappings().all()
     summarised: list[str] = []
+    touched: set[str] = set()  # the players whose sums change
     for game_row in stale:
         events = connection.scalars(
             select(EVENTS.c.payload)
@@ -184,13 +188,14 @@ def sync_connection(
             _log.warning("game %s left out of the players' figures: %s", game_row["id"], error)
             continue
         summarised.append(game_row["id"])
-        links = dict(
-            connection.execute(
-                select(PLAYER_RESULTS.c.seat, PLAYER_RESULTS.c.linked).where(
-                    PLAYER_RESULTS.c.game_id == game_row["id"]
-                )
-            ).all()
-        )
+        links = {}
+        for seat, linked, player in connection.execute(
+            select(PLAYER_RESULTS.c.seat, PLAYER_RESULTS.c.linked, PLAYER_RESULTS.c.player).where(
+                PLAYER_RESULTS.c.game_id == game_row["id"]
+            )
+        ).all():
+            links[seat] = linked
+            touched.add(player)
         connection.execute(delete(PLAYER_RESULTS).where(PLAYER_RESULTS.c.game_id == game_row["id"]))
         if not game.is_finished:
             continue
@@ -216,6 +221,7 @@ def sync_connection(
                 }
             )
         connection.execute(PLAYER_RESULTS.insert(), values)
+        touched.update(value["player"] for value in values)
     if versus:
         pairs.fill(connection, summarised)
     # A game that is no longer finished (a cell cleared after the end) does not count;
@@ -223,6 +229,14 @@ def sync_connection(
     reopened = select(GAMES.c.id).where(GAMES.c.finished.is_(False))
     if since is not None:
         reopened = reopened.where(GAMES.c.updated_at >= since)
+    if totals:
+        touched.update(
+            connection.scalars(
+                select(PLAYER_RESULTS.c.player)
+                .where(PLAYER_RESULTS.c.game_id.in_(reopened), PLAYER_RESULTS.c.version >= 0)
+                .distinct()
+            ).all()
+        )
     set_aside = connection.execute(
         update(PLAYER_RESULTS)
         .where(PLAYER_RESULTS.c.game_id.in_(reopened), PLAYER_RESULTS.c.version >= 0)
@@ -238,6 +252,8 @@ def sync_connection(
             .where(PLAYER_VERSUS.c.game_id.in_(reopened), PLAYER_VERSUS.c.version >= 0)
             .values(version=-1)
         )
+    if totals and touched:
+        player_totals.refresh(connection, touched)
     return len(stale)
 
 
@@ -278,7 +294,9 @@ class ResultStore:
             since = None if self._checked is None else self._checked - self.SLACK
             set_aside: list[int] = []
             with self.engine.begin() as connection:
-                done = sync_connection(connection, since=since, versus=True, unfinished=set_aside)
+                done = sync_connection(
+                    connection, since=since, versus=True, totals=True, unfinished=set_aside
+                )
             self._checked = now
             self.summarised += done
             if done or sum(set_aside):
@@ -324,6 +342,34 @@ class ResultStore:
         self._synced_once()
         with self.engine.connect() as connection:
             return player_figures.players(connection)
+
+    def player_count(self) -> int:
+        """How many players have a finished game (:mod:`kniffel.store.player_totals`)."""
+        self._synced_once()
+        with self.engine.connect() as connection:
+            return player_totals.count(connection)
+
+    def player_page(
+        self, first: int = 0, last: int | None = None
+    ) -> list[tuple[str, str, int, int, int, int, bool]]:
+        """The players ``first`` … ``last`` (not included), most games first, from the sums kept
+        on write: one page read through an index however many players there are."""
+        self._synced_once()
+        with self.engine.connect() as connection:
+            return player_totals.page(connection, first, last)
+
+    def leader_page(
+        self, first: int = 0, last: int | None = None
+    ) -> dict[str, list[tuple[str, str, str, int, float, int, int]]]:
+        """Per preset (the one with most players first) the places ``first`` … ``last`` (not
+        included) of its leaderboard: variant, key, name, games, mean, best, wins."""
+        self._synced_once()
+        with self.engine.connect() as connection:
+            counts = player_totals.variants(connection)
+            return {
+                variant: player_totals.leaders(connection, variant, first, last)
+                for variant in sorted(counts, key=lambda v: (-counts[v], v))
+            }
 
     def rows(
         self, player: str | None = None, *, with_player: str | None = None
@@ -373,7 +419,7 @@ class ResultStore:
         self.sync()
         with self.engine.begin() as connection:
             row = connection.execute(
-                select(PLAYER_RESULTS.c.name).where(
+                select(PLAYER_RESULTS.c.name, PLAYER_RESULTS.c.player).where(
                     PLAYER_RESULTS.c.game_id == game_id, PLAYER_RESULTS.c.seat == seat
                 )
             ).first()
@@ -386,6 +432,7 @@ class ResultStore:
                 .values(linked=linked, player=player_key(linked or row.name))
             )
             pairs.fill(connection, [game_id])
+            player_totals.refresh(connection, {row.player, player_key(linked or row.name)})
         self.generation += 1
         return True
 

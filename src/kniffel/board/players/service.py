@@ -16,7 +16,6 @@ from typing import Any
 from kniffel.board import limits
 from kniffel.board.errors import BoardError, Forbidden
 from kniffel.board.players.exchange import games_csv, players_csv
-from kniffel.board.players.listing import Listing, Listings
 from kniffel.board.players.stats import LeaderboardRow, PlayerStats, player_stats
 from kniffel.board.players.yardstick import Simulations, Yardstick, yardstick
 from kniffel.board.service import GameService, GameView
@@ -77,7 +76,6 @@ class PlayerService:
         self.results = ResultStore(games.store.engine)
         # The summary rows follow the games as they are stored, never in a read (issue 21).
         games.on_finished.append(self._stored)
-        self._listings = Listings(self.results)
         self.simulations = _simulations(ready) if simulate else None
         #: Called when a page asks for work the background does (it looks at once).
         self.wake: Callable[[], None] = lambda: None
@@ -113,13 +111,15 @@ class PlayerService:
         mean = sum(t * n for t, n in counts.items()) / sum(counts.values())
         return variant, bins(counts), mean
 
-    def listing(self) -> Listing:
-        """The players' list and the leaderboard, kept while nothing changed."""
-        return self._listings.current()
+    def player_count(self) -> int:
+        """How many players have a finished game."""
+        return self.results.player_count()
 
     def listed(self, first: int = 0, last: int | None = None) -> list[dict[str, Any]]:
         """The players ``first`` … ``last`` (not included) with a finished game, most games first:
-        games, wins, the win rate against others."""
+        games, wins, the win rate against others. Read from the sums kept on write
+        (:mod:`kniffel.store.player_totals`): a page costs the same with 100 players or 10,000,
+        and nothing is grouped again after a change (issue 33)."""
         return [
             {
                 "name": name,
@@ -129,14 +129,20 @@ class PlayerService:
                 "win_rate": contested_wins / contested if contested else None,
                 "bot": bot,
             }
-            for key, name, games, wins, contested, contested_wins, bot in self.listing().players[
-                first:last
-            ]
+            for key, name, games, wins, contested, contested_wins, bot in self.results.player_page(
+                first, last
+            )
         ]
 
-    def leaderboard(self) -> dict[str, list[LeaderboardRow]]:
-        """Per preset the best means (bots left out)."""
-        return self.listing().board
+    def leaderboard(
+        self, first: int = 0, last: int | None = None
+    ) -> dict[str, list[LeaderboardRow]]:
+        """Per preset (the one with most players first) the places ``first`` … ``last`` (not
+        included) by mean total, best first (bots left out)."""
+        return {
+            variant: [LeaderboardRow(n, k, g, m, b, w) for _, k, n, g, m, b, w in rows]
+            for variant, rows in self.results.leader_page(first, last).items()
+        }
 
     def counted_names(self, game_id: str) -> dict[int, str]:
         return self.results.counted_names(game_id)
