@@ -24,8 +24,8 @@ from __future__ import annotations
 import json
 import logging
 import threading
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -119,6 +119,20 @@ def options_key(options: dict[str, Any]) -> str:
     return json.dumps(options, sort_keys=True, separators=(",", ":"))
 
 
+@dataclass(slots=True)
+class Changes:
+    """What a change to the summary rows touched: the games whose rows changed, and the players
+    (keys) whose figures did."""
+
+    games: set[str] = field(default_factory=set)
+    players: set[str] = field(default_factory=set)
+
+
+#: Changes remembered per generation (:meth:`ResultStore.changes_since`); older ones are
+#: forgotten, and whoever kept something older makes it anew.
+KEPT_CHANGES = 256
+
+
 def sync_connection(
     connection: Connection,
     limit: int | None = None,
@@ -127,10 +141,12 @@ def sync_connection(
     versus: bool = False,
     totals: bool = False,
     unfinished: list[int] | None = None,
+    changed: Changes | None = None,
 ) -> int:
     """Summarise the finished games whose rows are missing or stale; returns how many.
 
     ``unfinished``: gets the number of rows set aside because their game is no longer finished.
+    ``changed``: gets the games whose rows changed and the players they touch (with ``totals``).
 
     ``since``: look only at games changed since then (every change moves a game's
     ``updated_at``). ``versus``: rewrite their pairs of seats too
@@ -229,14 +245,15 @@ def sync_connection(
     reopened = select(GAMES.c.id).where(GAMES.c.finished.is_(False))
     if since is not None:
         reopened = reopened.where(GAMES.c.updated_at >= since)
+    set_aside_games: set[str] = set()
     if totals:
-        touched.update(
-            connection.scalars(
-                select(PLAYER_RESULTS.c.player)
-                .where(PLAYER_RESULTS.c.game_id.in_(reopened), PLAYER_RESULTS.c.version >= 0)
-                .distinct()
-            ).all()
-        )
+        for game_id, player in connection.execute(
+            select(PLAYER_RESULTS.c.game_id, PLAYER_RESULTS.c.player).where(
+                PLAYER_RESULTS.c.game_id.in_(reopened), PLAYER_RESULTS.c.version >= 0
+            )
+        ).all():
+            set_aside_games.add(game_id)
+            touched.add(player)
     set_aside = connection.execute(
         update(PLAYER_RESULTS)
         .where(PLAYER_RESULTS.c.game_id.in_(reopened), PLAYER_RESULTS.c.version >= 0)
@@ -254,6 +271,9 @@ def sync_connection(
         )
     if totals and touched:
         player_totals.refresh(connection, touched)
+    if changed is not None:
+        changed.games.update(summarised, set_aside_games)
+        changed.players.update(touched)
     return len(stale)
 
 
@@ -273,6 +293,31 @@ class ResultStore:
         #: Moves with every change this store makes or finds to the rows (what is kept from
         #: them, the players' CSV, is kept for one generation).
         self.generation = 0
+        #: What each of the latest generations changed (generation, changes), oldest first.
+        self._changes: list[tuple[int, Changes]] = []
+        self._changes_lock = threading.Lock()
+
+    def _changed(self, changes: Changes) -> None:
+        """A new generation of the rows, with what it changed."""
+        with self._changes_lock:
+            self.generation += 1
+            self._changes.append((self.generation, changes))
+            del self._changes[:-KEPT_CHANGES]
+
+    def changes_since(self, generation: int) -> Changes | None:
+        """The games and players whose rows this store changed after ``generation``, or ``None``
+        when that is no longer known (too long ago). Another process's changes are not in it."""
+        with self._changes_lock:
+            if generation == self.generation:
+                return Changes()
+            if not self._changes or self._changes[0][0] > generation + 1:
+                return None
+            found = Changes()
+            for at, changes in self._changes:
+                if at > generation:
+                    found.games |= changes.games
+                    found.players |= changes.players
+            return found
 
     def _synced_once(self) -> None:
         """A read brings nothing up to date (issue 21: a keyless read wrote): the rows are
@@ -293,14 +338,20 @@ class ResultStore:
             now = datetime.now(UTC)
             since = None if self._checked is None else self._checked - self.SLACK
             set_aside: list[int] = []
+            changes = Changes()
             with self.engine.begin() as connection:
                 done = sync_connection(
-                    connection, since=since, versus=True, totals=True, unfinished=set_aside
+                    connection,
+                    since=since,
+                    versus=True,
+                    totals=True,
+                    unfinished=set_aside,
+                    changed=changes,
                 )
             self._checked = now
             self.summarised += done
             if done or sum(set_aside):
-                self.generation += 1
+                self._changed(changes)
             return done
 
     def figures(self, name: str) -> RawFigures | None:
@@ -309,12 +360,14 @@ class ResultStore:
         with self.engine.connect() as connection:
             return player_figures.figures(connection, player_key(name))
 
-    def every_figures(self) -> list[RawFigures]:
-        """Every player's figures without opponents and latest games, by key (the players'
-        CSV): a fixed number of queries however many players there are."""
+    def every_figures(self, keys: Collection[str] | None = None) -> list[RawFigures]:
+        """Every player's figures (or those of the players ``keys``) without opponents and
+        latest games, by key (the players' CSV): a fixed number of queries however many
+        players there are."""
         self._synced_once()
         with self.engine.connect() as connection:
-            return sorted(player_figures.every_figures(connection), key=lambda raw: raw.key)
+            found = player_figures.every_figures(connection, keys)
+            return sorted(found, key=lambda raw: raw.key)
 
     def series(self, name: str) -> list[tuple[str, int, float | None]]:
         self._synced_once()
@@ -372,10 +425,14 @@ class ResultStore:
             }
 
     def rows(
-        self, player: str | None = None, *, with_player: str | None = None
+        self,
+        player: str | None = None,
+        *,
+        with_player: str | None = None,
+        games: Collection[str] | None = None,
     ) -> list[PlayerResult]:
-        """The current rows (of ``player``, or of every seat of the games ``with_player`` played),
-        oldest game first."""
+        """The current rows (of ``player``, of every seat of the games ``with_player`` played, or
+        of the games ``games``), oldest game first."""
         self._synced_once()
         query = (
             select(PLAYER_RESULTS, GAMES.c.evening)
@@ -390,6 +447,8 @@ class ResultStore:
                 PLAYER_RESULTS.c.player == player_key(with_player)
             )
             query = query.where(PLAYER_RESULTS.c.game_id.in_(played))
+        if games is not None:
+            query = query.where(PLAYER_RESULTS.c.game_id.in_(sorted(games)))
         with self.engine.connect() as connection:
             return [
                 PlayerResult(
@@ -432,8 +491,9 @@ class ResultStore:
                 .values(linked=linked, player=player_key(linked or row.name))
             )
             pairs.fill(connection, [game_id])
-            player_totals.refresh(connection, {row.player, player_key(linked or row.name)})
-        self.generation += 1
+            keys = {row.player, player_key(linked or row.name)}
+            player_totals.refresh(connection, keys)
+        self._changed(Changes({game_id}, keys))
         return True
 
     def set_review(
@@ -452,7 +512,12 @@ class ResultStore:
                     )
                     .values(accuracy=accuracy, loss=loss, decisions=decisions)
                 )
-        self.generation += 1
+            keys = set(
+                connection.scalars(
+                    select(PLAYER_RESULTS.c.player).where(PLAYER_RESULTS.c.game_id == game_id)
+                ).all()
+            )
+        self._changed(Changes({game_id}, keys))
 
     def unreviewed(self, limit: int = 20) -> list[tuple[str, int]]:
         """Finished games (id, version) whose rows have no review figures yet, newest first."""
