@@ -190,10 +190,16 @@ def test_the_first_csv_download_after_a_change_reads_only_what_the_change_touche
     assert client.get("/export/spieler.csv").status_code == 200
     asked: list[tuple[str, object]] = []
     rows, every = results.rows, results.every_figures
-    monkeypatch.setattr(results, "rows", lambda **kw: asked.append(("rows", kw)) or rows(**kw))
-    monkeypatch.setattr(
-        results, "every_figures", lambda keys=None: asked.append(("every", keys)) or every(keys)
-    )
+
+    def spy(name: str, method: Any) -> Any:
+        def called(*args: Any, **kwargs: Any) -> Any:
+            asked.append((name, args or kwargs))
+            return method(*args, **kwargs)
+
+        return called
+
+    monkeypatch.setattr(results, "rows", spy("rows", rows))
+    monkeypatch.setattr(results, "every_figures", spy("every", every))
 
     def whole() -> tuple[str, str]:
         """Both CSVs as made from every row."""
@@ -203,7 +209,7 @@ def test_the_first_csv_download_after_a_change_reads_only_what_the_change_touche
     new = service.import_record(random_record("kniffel", ["Neu A", "Neu B"], draw))
     games = client.get("/export/spiele.csv").text
     players = client.get("/export/spieler.csv").text
-    assert asked == [("rows", {"games": {new.id}}), ("every", {"neu a", "neu b"})]
+    assert asked == [("rows", {"games": {new.id}}), ("every", ({"neu a", "neu b"},))]
     assert (games, players) == tuple(t for t in whole())
     game = next(r for r in rows() if r.player == "neu a")
     assert results.link(game.game_id, game.seat, "Umbenannt")
