@@ -606,6 +606,14 @@ def main() -> None:
         if args.baseline_ref is not None:
             trees[args.baseline_ref] = stack.enter_context(checkout(args.baseline_ref))
         results = {}
+        if args.baseline_ref is not None:
+            commit = subprocess.run(
+                ["git", "-C", str(HERE), "rev-parse", "--short", args.baseline_ref],
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout.strip()
+            print(f"{args.baseline_ref} is {commit}", flush=True)
         for label, tree in trees.items():
             print(f"{label}: {tree}", file=sys.stderr, flush=True)
             results[label] = run(tree, args)

@@ -12,7 +12,7 @@ import secrets
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from kniffel.board import limits
@@ -216,6 +216,7 @@ class PlayerService:
             kept = self._games_csv
             changes = self._changes(kept)
             if kept is not None and changes is not None and not changes.games:
+                self._games_csv = replace(kept, generation=self.results.generation)
                 return kept.body
             if kept is None or changes is None or len(changes.games) > PATCH_MOST:
                 parts: dict[str, Any] = _encoded(game_lines(self.results.rows()))
@@ -255,6 +256,7 @@ class PlayerService:
             kept = self._csv
             changes = self._changes(kept)
             if kept is not None and changes is not None and not changes.players:
+                self._csv = replace(kept, generation=self.results.generation)
                 return kept.body
             if kept is None or changes is None or len(changes.players) > PATCH_MOST:
                 parts = {
