@@ -412,6 +412,51 @@ def test_a_game_cleared_after_the_end_stops_counting_until_finished_again(
     assert client.get("/api/players/anna").json()["games"] == 1
 
 
+def test_the_sums_kept_on_write_follow_a_link_and_a_game_reopened(
+    client: TestClient, service: GameService
+) -> None:
+    """The players' list, the leaderboard and both CSVs are kept through changes (issue 33):
+    after a link and after a game cleared and finished again they are what grouping every
+    summary row gives."""
+    from kniffel.board.players import exchange
+    from kniffel.board.players.stats import leaderboard
+    from kniffel.store import player_figures
+
+    results: ResultStore = client.app.state.players.results  # type: ignore[attr-defined]
+    _import(service, "kniffel", ["Anna", "Ben"], 4)
+    game_id, _ = _import(service, "kniffel", ["Annie", "Ben"], 5)
+    key = {"X-Kniffel-Key": service.get(game_id).key}
+    client.get("/export/spiele.csv"), client.get("/export/spieler.csv")  # kept from here on
+
+    def same() -> None:
+        with results.engine.connect() as connection:
+            players = player_figures.players(connection)
+            board = leaderboard(player_figures.leaders(connection))
+        listed = client.get("/api/players").json()
+        assert [(p["key"], p["games"], p["wins"]) for p in listed["players"]] == [
+            (k, g, w) for k, _, g, w, *_ in players
+        ]
+        assert {
+            v: [(r["key"], r["mean"]) for r in rows] for v, rows in listed["leaderboard"].items()
+        } == {v: [(r.key, r.mean) for r in rows] for v, rows in board.items()}
+        assert client.get("/export/spiele.csv").text == exchange.games_csv(results.rows())
+        assert client.get("/export/spieler.csv").text == exchange.players_csv(results)
+
+    same()
+    url = f"/api/games/{game_id}/players/0/link"
+    assert client.post(url, json={"name": "Anna"}, headers=key).status_code == 200
+    same()
+    assert client.get("/api/players").json()["count"] == 2  # Annie counts as Anna
+    events = f"/api/games/{game_id}/events"
+    clear = {"type": "clear", "player": "Annie", "cell": "main.chance"}
+    assert client.post(events, json={"event": clear}, headers=key).status_code == 200
+    same()
+    assert [p["games"] for p in client.get("/api/players").json()["players"]] == [1, 1]
+    enter = {"type": "enter", "player": "Annie", "cell": "main.chance", "points": 20}
+    assert client.post(events, json={"event": enter}, headers=key).status_code == 200
+    same()
+
+
 def test_a_seat_link_keeps_the_name_rules_of_a_new_game(
     client: TestClient, service: GameService
 ) -> None:
