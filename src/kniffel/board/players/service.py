@@ -105,6 +105,10 @@ class PlayerService:
         self._csv: _KeptCsv | None = None
         self._games_csv: _KeptCsv | None = None
         self._csv_lock = threading.Lock()
+        #: The background thread makes the CSVs anew from every row after :data:`CSV_FRESH`
+        #: (:meth:`refresh_csvs`); without it (``KNIFFEL_BACKGROUND=false``) the download does.
+        self.csvs_in_background = False
+        self._asked: set[str] = set()  # the CSVs downloaded while older than CSV_FRESH
 
     # ------------------------------------------------------------------ figures
 
@@ -214,7 +218,7 @@ class PlayerService:
         reads cold after a change"."""
         with self._csv_lock:
             kept = self._games_csv
-            changes = self._changes(kept)
+            changes = self._changes(kept, "games")
             if kept is not None and changes is not None and not changes.games:
                 self._games_csv = replace(kept, generation=self.results.generation)
                 return kept.body
@@ -254,7 +258,7 @@ class PlayerService:
         players a change of this process touched (as :meth:`games_csv`)."""
         with self._csv_lock:
             kept = self._csv
-            changes = self._changes(kept)
+            changes = self._changes(kept, "players")
             if kept is not None and changes is not None and not changes.players:
                 self._csv = replace(kept, generation=self.results.generation)
                 return kept.body
@@ -278,11 +282,42 @@ class PlayerService:
             self._csv = _KeptCsv(self.results.generation, made, parts, body)
             return body
 
-    def _changes(self, kept: _KeptCsv | None) -> Changes | None:
-        """What changed since ``kept`` was made; ``None``: make it anew from every row."""
-        if kept is None or time.monotonic() - kept.made >= CSV_FRESH:
+    def _changes(self, kept: _KeptCsv | None, name: str) -> Changes | None:
+        """What changed since ``kept`` was made; ``None``: make it anew from every row. After
+        :data:`CSV_FRESH` the background thread makes it anew where it runs (the download goes
+        on with what this process changed), else the download does."""
+        if kept is None:
             return None
+        if time.monotonic() - kept.made >= CSV_FRESH:
+            if not self.csvs_in_background:
+                return None
+            self._asked.add(name)
+            self.wake()
         return self.results.changes_since(kept.generation)
+
+    def refresh_csvs(self) -> bool:
+        """A chore of the background thread (:mod:`kniffel.board.background`, at ``nice`` 10):
+        a CSV downloaded while older than :data:`CSV_FRESH` is made anew from every row, so that
+        another process's changes and new yardsticks show, outside any request; whether there
+        was one. Changes made meanwhile are applied by the next download (from the generation
+        read before the rows)."""
+        with self._csv_lock:
+            asked, self._asked = self._asked, set()
+        if not asked:
+            return False
+        generation = self.results.generation
+        if "games" in asked:
+            games = _encoded(game_lines(self.results.rows()))
+            with self._csv_lock:
+                kept = _KeptCsv(generation, time.monotonic(), games, _games_body(games))
+                self._games_csv = kept
+        if "players" in asked:
+            every = player_lines(self.results.every_figures())
+            players = {k: v.encode() for k, v in every.items()}
+            body = header(PLAYER_COLUMNS).encode() + b"".join(players[k] for k in sorted(players))
+            with self._csv_lock:
+                self._csv = _KeptCsv(generation, time.monotonic(), players, body)
+        return True
 
     # --------------------------------------------------------------------- link
 
