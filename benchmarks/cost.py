@@ -28,6 +28,17 @@ restarts the server on the same database (its thread would spend on into the nex
 "distinct" routes ask for a different game each time (nothing kept helps). The server's
 table-build children are not counted (they run at a lower priority, one at a time, and stop
 with the server).
+
+``--cold`` measures the keyless reads of issue 33 instead, each COLD after a change: the
+database is filled directly through the store's tables before the server starts (``--players``
+names, up to 10,000, over ``--games`` finished two-player games, each summarised as the board
+would: its ``games`` row and its two ``player_results`` rows; no events, no pairs of seats, so
+no game of them is opened), then for each keyless read (``/export/spieler.csv``,
+``/export/spiele.csv``, ``/``, ``/api/players``, ``/spieler``) ``--requests`` times: one
+finished two-player game imported with new names (what anyone can do, no key needed) and then
+the route's one request, counted alone. The table gives the mean CPU-ms of these first reads
+after a change and the largest. ``uv run python benchmarks/cost.py --cold --players 10000
+--games 100000 --requests 3 --baseline-ref main``.
 """
 
 from __future__ import annotations
@@ -363,7 +374,142 @@ def chart_cost(server: Server) -> str:
     )
 
 
+#: The keyless reads that read every player or every finished game (issue 33).
+KEYLESS = ("/export/spieler.csv", "/export/spiele.csv", "/", "/api/players", "/spieler")
+
+
+def seed(url: str, players: int, games: int) -> None:
+    """Fills the database at ``url`` with ``games`` finished two-player Kniffel games among
+    ``players`` names, written as the board's sync writes them (a ``games`` row with its
+    summary columns, one ``player_results`` row per seat at the game's version), in batches.
+    Runs in the measured tree's own environment (``--seed``): its store makes the schema."""
+    from datetime import UTC, datetime, timedelta
+
+    from kniffel.store.database import migrate, open_engine
+    from kniffel.store.models import GAMES, PLAYER_RESULTS
+
+    engine = open_engine(url)
+    migrate(engine)
+    draw = random.Random(33)
+    start_at = datetime(2025, 1, 1, tzinfo=UTC)
+    batch = 5000
+    for first in range(0, games, batch):
+        game_rows, result_rows = [], []
+        for g in range(first, min(games, first + batch)):
+            a, b = draw.sample(range(players), 2) if players > 1 else (0, 0)
+            names = [f"Spieler {a:05d}", f"Spieler {b:05d}"]
+            totals = [draw.randint(120, 320), draw.randint(120, 320)]
+            at = start_at + timedelta(minutes=g)
+            game_id = f"seed{g:08d}"
+            winners = [n for n, t in zip(names, totals, strict=True) if t == max(totals)]
+            game_rows.append(
+                {
+                    "id": game_id,
+                    "key": f"k{g:08d}",
+                    "variant": "kniffel",
+                    "options": {},
+                    "players": names,
+                    "dice_mode": "real",
+                    "bots": {},
+                    "created_at": at,
+                    "updated_at": at,
+                    "finished": True,
+                    "version": 26,
+                    "turns": 26,
+                    "totals": totals,
+                    "winners": winners,
+                }
+            )
+            for seat, (name, total) in enumerate(zip(names, totals, strict=True)):
+                result_rows.append(
+                    {
+                        "game_id": game_id,
+                        "seat": seat,
+                        "version": 26,
+                        "name": name,
+                        "linked": None,
+                        "player": name.casefold(),
+                        "variant": "kniffel",
+                        "options": "{}",
+                        "seats": 2,
+                        "total": total,
+                        "place": 1 + sum(1 for t in totals if t > total),
+                        "bonus": "1" if total > 250 else "0",
+                        "kniffels": int(total > 280),
+                        "finished_at": at,
+                        "accuracy": None,
+                        "loss": None,
+                        "decisions": None,
+                        "bot": False,
+                    }
+                )
+        with engine.begin() as connection:
+            connection.execute(GAMES.insert(), game_rows)
+            connection.execute(PLAYER_RESULTS.insert(), result_rows)
+    try:  # the players' sums kept on write, where the tree keeps them (issue 33)
+        from kniffel.store import player_totals  # type: ignore[attr-defined,unused-ignore]
+    except ImportError:
+        pass
+    else:
+        with engine.begin() as connection:
+            player_totals.refresh(connection)
+    engine.dispose()
+
+
+def run_cold(tree: Path, args: argparse.Namespace) -> tuple[dict[str, Figures], str]:
+    """Each keyless read's first request after a finished game, ``--requests`` times."""
+    folder = Path(tempfile.mkdtemp(prefix="kniffel-cost-"))
+    url = f"sqlite:///{folder / 'kniffel.db'}"
+    began = time.monotonic()
+    subprocess.run(
+        [
+            str(tree / ".venv" / "bin" / "python"),
+            str(Path(__file__).resolve()),
+            *("--seed", url, "--players", str(args.players), "--games", str(args.games)),
+        ],
+        check=True,
+    )
+    seeded = time.monotonic() - began
+    server = start(tree, folder, args.timeout)
+    draw = random.Random(34)
+    figures: dict[str, Figures] = {}
+    try:
+        for route in KEYLESS:  # each once, not counted: a route's first imports its modules
+            server.client.get(route)
+        for route in KEYLESS:
+            spent: list[float] = []
+            status = ""
+            for i in range(args.requests):
+                names = [f"Neu {route} {i}-{s}" for s in range(2)]
+                answer = server.client.post(
+                    "/api/records", json=random_record("kniffel", names, draw)
+                )
+                answer.raise_for_status()
+                before = cpu_split(server.pid)[0]
+                try:
+                    status = str(server.client.get(route).status_code)
+                except httpx.TimeoutException:
+                    server.restart()
+                    status = "timeout"
+                    break
+                spent.append((cpu_split(server.pid)[0] - before) * 1000)
+            if status == "timeout" or not spent:
+                figures[route] = Figures(float("nan"), 0, "timeout", 0.0, True)
+            else:
+                figures[route] = Figures(
+                    sum(spent) / len(spent), len(spent), status, max(spent), True
+                )
+            print(f"  GET {route}: {figures[route]}", file=sys.stderr, flush=True)
+    finally:
+        server.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+    note = f"{args.players} players, {args.games} games written in {seeded:.0f} s"
+    return {f"GET {route}": found for route, found in figures.items()}, note
+
+
 def run(tree: Path, args: argparse.Namespace) -> tuple[dict[str, Figures], str]:
+    if args.cold:
+        return run_cold(tree, args)
     folder = Path(tempfile.mkdtemp(prefix="kniffel-cost-"))
     server = start(tree, folder, args.timeout)
     try:
@@ -434,9 +580,23 @@ def main() -> None:
         action="store_true",
         help="also time the end chart of a new two-player Rauf-Runter game, until it is drawn",
     )
+    parser.add_argument(
+        "--cold",
+        action="store_true",
+        help="each keyless read's first request after a finished game, over a database "
+        "filled directly with --players names and --games two-player games",
+    )
+    parser.add_argument("--games", type=int, default=5000, help="games written with --cold")
+    parser.add_argument("--seed", metavar="URL", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if not 8 <= args.players <= 4000 or not 0 <= args.rules <= 50:
-        parser.error("--players 8 to 4000, --rules 0 to 50")
+    if args.seed is not None:  # the measured tree's own environment fills its database
+        seed(args.seed, args.players, args.games)
+        return
+    most = 10_000 if args.cold else 4000
+    if not 8 <= args.players <= most or not 0 <= args.rules <= 50:
+        parser.error(f"--players 8 to {most} ({'with' if args.cold else 'without'} --cold)")
+    if not 1 <= args.games <= 200_000:
+        parser.error("--games 1 to 200,000")
     if args.baseline is not None and args.baseline_ref is not None:
         parser.error("--baseline or --baseline-ref, not both")
     with contextlib.ExitStack() as stack:
@@ -446,11 +606,38 @@ def main() -> None:
         if args.baseline_ref is not None:
             trees[args.baseline_ref] = stack.enter_context(checkout(args.baseline_ref))
         results = {}
+        if args.baseline_ref is not None:
+            commit = subprocess.run(
+                ["git", "-C", str(HERE), "rev-parse", "--short", args.baseline_ref],
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout.strip()
+            print(f"{args.baseline_ref} is {commit}", flush=True)
         for label, tree in trees.items():
             print(f"{label}: {tree}", file=sys.stderr, flush=True)
             results[label] = run(tree, args)
             print(f"{label}: {results[label][1]}", flush=True)
-    print(table(results))
+    print(cold_table(results) if args.cold else table(results))
+
+
+def cold_table(results: dict[str, tuple[dict[str, Figures], str]]) -> str:
+    """The cold figures side by side: per tree the mean and the largest request CPU-ms of a
+    route's first read after a finished game (reads, last status)."""
+    labels = list(results)
+    head = " | ".join(f"{label}: CPU-ms mean (n, status) | largest" for label in labels)
+    lines = [f"| route | {head} |", "| --- |" + " ---: | ---: |" * len(labels)]
+    for name in results[labels[0]][0]:
+        cells = []
+        for label in labels:
+            found = results[label][0].get(name)
+            if found is None or found.status == "timeout":
+                cells += ["timed out" if found else "—", "—"]
+            else:
+                cells += [f"{found.ms:,.1f} ({found.requests}, {found.status})"]
+                cells += [f"{found.background:,.1f}"]
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
 
 
 def table(results: dict[str, tuple[dict[str, Figures], str]]) -> str:

@@ -89,6 +89,31 @@ def test_a_player_is_recognised_by_name_ignoring_case_and_spaces(
     assert client.get("/api/players/nobody").status_code == 404
 
 
+def test_the_players_json_comes_in_pages_of_a_hundred(
+    client: TestClient, service: GameService
+) -> None:
+    """``GET /api/players`` gives 100 players a page (most games first) and the same places of
+    each preset's leaderboard, with ``count`` and ``pages``: a keyless read whose cost does not
+    grow with the players (issue 33)."""
+    draw = random.Random(5)
+    for g in range(27):  # 104 players, the first game's four twice
+        names = [f"Seite {(g % 26):02d}-{s}" for s in range(4)]
+        service.import_record(random_record("kniffel", names, draw))
+    first = client.get("/api/players").json()
+    second = client.get("/api/players?page=2").json()
+    assert (first["count"], first["pages"], first["page"]) == (104, 2, 1)
+    assert second["page"] == 2 and len(second["players"]) == 4
+    assert [p["games"] for p in first["players"][:5]] == [2, 2, 2, 2, 1]
+    assert len(first["players"]) == 100
+    keys = {p["key"] for p in first["players"] + second["players"]}
+    assert len(keys) == 104
+    board = first["leaderboard"]["kniffel"] + second["leaderboard"]["kniffel"]
+    assert len(first["leaderboard"]["kniffel"]) == 100 and len(board) == 104
+    means = [r["mean"] for r in board]
+    assert means == sorted(means, reverse=True)
+    assert client.get("/api/players?page=0").status_code == 422
+
+
 def test_the_player_page_and_the_leaderboard(client: TestClient, service: GameService) -> None:
     _import(service, "kniffel", ["<i>Anna</i>", "Ben"], 4)
     page = client.get("/spieler/%3Ci%3Eanna%3C%2Fi%3E")
@@ -183,7 +208,11 @@ def test_the_migration_fills_the_rows_of_games_finished_before(tmp_path: Path) -
         pairs = connection.execute(
             text("SELECT player, opponent, outcome FROM player_versus ORDER BY seat")
         ).all()
+        sums = connection.execute(
+            text("SELECT player, games FROM player_totals ORDER BY player")
+        ).all()
     assert count == 2
+    assert [tuple(s) for s in sums] == [("anna", 1), ("ben", 1)]  # migration 0008
     anna, ben = _totals(record)
     outcome = (anna > ben) - (anna < ben)
     assert [tuple(p) for p in pairs] == [("anna", "ben", outcome), ("ben", "anna", -outcome)]
@@ -381,6 +410,51 @@ def test_a_game_cleared_after_the_end_stops_counting_until_finished_again(
         client.post(url, json={"event": enter}, headers={"X-Kniffel-Key": key}).status_code == 200
     )
     assert client.get("/api/players/anna").json()["games"] == 1
+
+
+def test_the_sums_kept_on_write_follow_a_link_and_a_game_reopened(
+    client: TestClient, service: GameService
+) -> None:
+    """The players' list, the leaderboard and both CSVs are kept through changes (issue 33):
+    after a link and after a game cleared and finished again they are what grouping every
+    summary row gives."""
+    from kniffel.board.players import exchange
+    from kniffel.board.players.stats import leaderboard
+    from kniffel.store import player_figures
+
+    results: ResultStore = client.app.state.players.results  # type: ignore[attr-defined]
+    _import(service, "kniffel", ["Anna", "Ben"], 4)
+    game_id, _ = _import(service, "kniffel", ["Annie", "Ben"], 5)
+    key = {"X-Kniffel-Key": service.get(game_id).key}
+    client.get("/export/spiele.csv"), client.get("/export/spieler.csv")  # kept from here on
+
+    def same() -> None:
+        with results.engine.connect() as connection:
+            players = player_figures.players(connection)
+            board = leaderboard(player_figures.leaders(connection))
+        listed = client.get("/api/players").json()
+        assert [(p["key"], p["games"], p["wins"]) for p in listed["players"]] == [
+            (k, g, w) for k, _, g, w, *_ in players
+        ]
+        assert {
+            v: [(r["key"], r["mean"]) for r in rows] for v, rows in listed["leaderboard"].items()
+        } == {v: [(r.key, r.mean) for r in rows] for v, rows in board.items()}
+        assert client.get("/export/spiele.csv").text == exchange.games_csv(results.rows())
+        assert client.get("/export/spieler.csv").text == exchange.players_csv(results)
+
+    same()
+    url = f"/api/games/{game_id}/players/0/link"
+    assert client.post(url, json={"name": "Anna"}, headers=key).status_code == 200
+    same()
+    assert client.get("/api/players").json()["count"] == 2  # Annie counts as Anna
+    events = f"/api/games/{game_id}/events"
+    clear = {"type": "clear", "player": "Annie", "cell": "main.chance"}
+    assert client.post(events, json={"event": clear}, headers=key).status_code == 200
+    same()
+    assert [p["games"] for p in client.get("/api/players").json()["players"]] == [1, 1]
+    enter = {"type": "enter", "player": "Annie", "cell": "main.chance", "points": 20}
+    assert client.post(events, json={"event": enter}, headers=key).status_code == 200
+    same()
 
 
 def test_a_seat_link_keeps_the_name_rules_of_a_new_game(

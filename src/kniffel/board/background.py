@@ -12,6 +12,8 @@ und Bestenliste"), so no request waits for them:
 - **yardsticks**: the best bot's mean and spread for house rules without documented figures,
   simulated a chunk of games at a time once a player page asked for them
   (:class:`kniffel.board.players.yardstick.Simulations`).
+- **the CSVs** (:meth:`PlayerService.refresh_csvs`): a CSV downloaded while older than a minute
+  is made anew from every summary row here, not in the download (issue 33).
 
 One thread (:class:`Background`) calls each chore in turn; a chore does one bounded piece
 of work (one review, one batch of simulated games) and says whether it found work, so the
@@ -191,6 +193,8 @@ def start(
     ]
     if players.simulations is not None:
         chores.append(players.simulations.step)
+    chores.append(players.refresh_csvs)
+    players.csvs_in_background = True
     background = Background(chores, guard=games.store.check_files)
     players.wake = background.wake
     background.start()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from kniffel.store.database import migrate, open_engine
+from kniffel.store.player_totals import PLAYER_TOTALS  # registers its tables with the models
 from kniffel.store.repository import (
     Append,
     Appended,
@@ -17,6 +18,7 @@ from kniffel.store.summary import Summary, summary_of
 from kniffel.store.versus import PLAYER_VERSUS  # registers its table with the models
 
 __all__ = [
+    "PLAYER_TOTALS",
     "PLAYER_VERSUS",
     "Append",
     "Appended",

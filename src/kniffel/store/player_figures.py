@@ -9,7 +9,7 @@ the row was written at the game's current version.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -322,21 +322,25 @@ def _raw(
     )
 
 
-def every_figures(connection: Connection) -> Iterator[RawFigures]:
+def every_figures(
+    connection: Connection, keys: Collection[str] | None = None
+) -> Iterator[RawFigures]:
     """Every player's figures (by key), without the opponents, the latest games and the
     histograms: what the players' CSV shows (docs/cli.md, ``kniffel export``).
 
     Three queries whatever the number of players (the player page's :func:`figures` per
     player made an export of 1,000 players cost about 20 CPU-seconds): the sums grouped by
     player, preset, options and total; each player's latest name; and the last
-    :data:`RECENT` totals per player and preset, numbered by a window function.
+    :data:`RECENT` totals per player and preset, numbered by a window function. ``keys``: only
+    these players' (what a change touched, issue 33).
     """
     newest = (R.finished_at.desc(), R.game_id.desc())
+    chosen: Any = _current() if keys is None else and_(_current(), R.player.in_(sorted(keys)))
     latest_name = select(
         R.player,
         func.coalesce(R.linked, R.name).label("name"),
         func.row_number().over(partition_by=R.player, order_by=newest).label("n"),
-    ).where(_current())
+    ).where(chosen)
     named = latest_name.subquery()
     names = dict(
         connection.execute(select(named.c.player, named.c.name).where(named.c.n == 1)).all()
@@ -348,7 +352,7 @@ def every_figures(connection: Connection) -> Iterator[RawFigures]:
             R.total,
             func.row_number().over(partition_by=(R.player, R.variant), order_by=newest).label("n"),
         )
-        .where(_current())
+        .where(chosen)
         .subquery()
     )
     recent: dict[tuple[str, str], list[int]] = {}
@@ -358,7 +362,7 @@ def every_figures(connection: Connection) -> Iterator[RawFigures]:
         .order_by(numbered.c.player, numbered.c.variant, numbered.c.n)
     ):
         recent.setdefault((player, variant), []).append(int(total))
-    rows = connection.execute(_per_total(None)).all()
+    rows = connection.execute(_per_total(None).where(chosen)).all()
     start = 0
     while start < len(rows):
         key = rows[start][-1]

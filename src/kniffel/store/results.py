@@ -24,8 +24,8 @@ from __future__ import annotations
 import json
 import logging
 import threading
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -42,7 +42,7 @@ from sqlalchemy import (
 from kniffel.record import Record, RecordError, replay
 from kniffel.rules import FIVE_OF_A_KIND, Game
 from kniffel.rules.names import player_key
-from kniffel.store import player_figures
+from kniffel.store import player_figures, player_totals
 from kniffel.store import versus as pairs
 from kniffel.store.models import EVENTS, GAMES, PLAYER_RESULTS
 
@@ -119,21 +119,40 @@ def options_key(options: dict[str, Any]) -> str:
     return json.dumps(options, sort_keys=True, separators=(",", ":"))
 
 
+@dataclass(slots=True)
+class Changes:
+    """What a change to the summary rows touched: the games whose rows changed, and the players
+    (keys) whose figures did."""
+
+    games: set[str] = field(default_factory=set)
+    players: set[str] = field(default_factory=set)
+
+
+#: Changes remembered per generation (:meth:`ResultStore.changes_since`); older ones are
+#: forgotten, and whoever kept something older makes it anew.
+KEPT_CHANGES = 256
+
+
 def sync_connection(
     connection: Connection,
     limit: int | None = None,
     since: datetime | None = None,
     *,
     versus: bool = False,
+    totals: bool = False,
     unfinished: list[int] | None = None,
+    changed: Changes | None = None,
 ) -> int:
     """Summarise the finished games whose rows are missing or stale; returns how many.
 
     ``unfinished``: gets the number of rows set aside because their game is no longer finished.
+    ``changed``: gets the games whose rows changed and the players they touch (with ``totals``).
 
     ``since``: look only at games changed since then (every change moves a game's
     ``updated_at``). ``versus``: rewrite their pairs of seats too
-    (:mod:`kniffel.store.versus`, from migration ``0005_player_versus`` on). Works on a
+    (:mod:`kniffel.store.versus`, from migration ``0005_player_versus`` on). ``totals``: and
+    the sums of the players they touch (:mod:`kniffel.store.player_totals`, from migration
+    ``0008_player_totals`` on). Works on a
     plain connection, so migration ``0003_player_results`` runs it too.
     """
     fresh = exists().where(
@@ -162,6 +181,7 @@ def sync_connection(
         query = query.limit(limit)
     stale = connection.execute(query).mappings().all()
     summarised: list[str] = []
+    touched: set[str] = set()  # the players whose sums change
     for game_row in stale:
         events = connection.scalars(
             select(EVENTS.c.payload)
@@ -184,13 +204,14 @@ def sync_connection(
             _log.warning("game %s left out of the players' figures: %s", game_row["id"], error)
             continue
         summarised.append(game_row["id"])
-        links = dict(
-            connection.execute(
-                select(PLAYER_RESULTS.c.seat, PLAYER_RESULTS.c.linked).where(
-                    PLAYER_RESULTS.c.game_id == game_row["id"]
-                )
-            ).all()
-        )
+        links = {}
+        for seat, linked, player in connection.execute(
+            select(PLAYER_RESULTS.c.seat, PLAYER_RESULTS.c.linked, PLAYER_RESULTS.c.player).where(
+                PLAYER_RESULTS.c.game_id == game_row["id"]
+            )
+        ).all():
+            links[seat] = linked
+            touched.add(player)
         connection.execute(delete(PLAYER_RESULTS).where(PLAYER_RESULTS.c.game_id == game_row["id"]))
         if not game.is_finished:
             continue
@@ -216,6 +237,7 @@ def sync_connection(
                 }
             )
         connection.execute(PLAYER_RESULTS.insert(), values)
+        touched.update(value["player"] for value in values)
     if versus:
         pairs.fill(connection, summarised)
     # A game that is no longer finished (a cell cleared after the end) does not count;
@@ -223,6 +245,15 @@ def sync_connection(
     reopened = select(GAMES.c.id).where(GAMES.c.finished.is_(False))
     if since is not None:
         reopened = reopened.where(GAMES.c.updated_at >= since)
+    set_aside_games: set[str] = set()
+    if totals:
+        for game_id, player in connection.execute(
+            select(PLAYER_RESULTS.c.game_id, PLAYER_RESULTS.c.player).where(
+                PLAYER_RESULTS.c.game_id.in_(reopened), PLAYER_RESULTS.c.version >= 0
+            )
+        ).all():
+            set_aside_games.add(game_id)
+            touched.add(player)
     set_aside = connection.execute(
         update(PLAYER_RESULTS)
         .where(PLAYER_RESULTS.c.game_id.in_(reopened), PLAYER_RESULTS.c.version >= 0)
@@ -238,6 +269,11 @@ def sync_connection(
             .where(PLAYER_VERSUS.c.game_id.in_(reopened), PLAYER_VERSUS.c.version >= 0)
             .values(version=-1)
         )
+    if totals and touched:
+        player_totals.refresh(connection, touched)
+    if changed is not None:
+        changed.games.update(summarised, set_aside_games)
+        changed.players.update(touched)
     return len(stale)
 
 
@@ -257,6 +293,31 @@ class ResultStore:
         #: Moves with every change this store makes or finds to the rows (what is kept from
         #: them, the players' CSV, is kept for one generation).
         self.generation = 0
+        #: What each of the latest generations changed (generation, changes), oldest first.
+        self._changes: list[tuple[int, Changes]] = []
+        self._changes_lock = threading.Lock()
+
+    def _changed(self, changes: Changes) -> None:
+        """A new generation of the rows, with what it changed."""
+        with self._changes_lock:
+            self.generation += 1
+            self._changes.append((self.generation, changes))
+            del self._changes[:-KEPT_CHANGES]
+
+    def changes_since(self, generation: int) -> Changes | None:
+        """The games and players whose rows this store changed after ``generation``, or ``None``
+        when that is no longer known (too long ago). Another process's changes are not in it."""
+        with self._changes_lock:
+            if generation == self.generation:
+                return Changes()
+            if not self._changes or self._changes[0][0] > generation + 1:
+                return None
+            found = Changes()
+            for at, changes in self._changes:
+                if at > generation:
+                    found.games |= changes.games
+                    found.players |= changes.players
+            return found
 
     def _synced_once(self) -> None:
         """A read brings nothing up to date (issue 21: a keyless read wrote): the rows are
@@ -277,12 +338,20 @@ class ResultStore:
             now = datetime.now(UTC)
             since = None if self._checked is None else self._checked - self.SLACK
             set_aside: list[int] = []
+            changes = Changes()
             with self.engine.begin() as connection:
-                done = sync_connection(connection, since=since, versus=True, unfinished=set_aside)
+                done = sync_connection(
+                    connection,
+                    since=since,
+                    versus=True,
+                    totals=True,
+                    unfinished=set_aside,
+                    changed=changes,
+                )
             self._checked = now
             self.summarised += done
             if done or sum(set_aside):
-                self.generation += 1
+                self._changed(changes)
             return done
 
     def figures(self, name: str) -> RawFigures | None:
@@ -291,12 +360,14 @@ class ResultStore:
         with self.engine.connect() as connection:
             return player_figures.figures(connection, player_key(name))
 
-    def every_figures(self) -> list[RawFigures]:
-        """Every player's figures without opponents and latest games, by key (the players'
-        CSV): a fixed number of queries however many players there are."""
+    def every_figures(self, keys: Collection[str] | None = None) -> list[RawFigures]:
+        """Every player's figures (or those of the players ``keys``) without opponents and
+        latest games, by key (the players' CSV): a fixed number of queries however many
+        players there are."""
         self._synced_once()
         with self.engine.connect() as connection:
-            return sorted(player_figures.every_figures(connection), key=lambda raw: raw.key)
+            found = player_figures.every_figures(connection, keys)
+            return sorted(found, key=lambda raw: raw.key)
 
     def series(self, name: str) -> list[tuple[str, int, float | None]]:
         self._synced_once()
@@ -325,11 +396,43 @@ class ResultStore:
         with self.engine.connect() as connection:
             return player_figures.players(connection)
 
+    def player_count(self) -> int:
+        """How many players have a finished game (:mod:`kniffel.store.player_totals`)."""
+        self._synced_once()
+        with self.engine.connect() as connection:
+            return player_totals.count(connection)
+
+    def player_page(
+        self, first: int = 0, last: int | None = None
+    ) -> list[tuple[str, str, int, int, int, int, bool]]:
+        """The players ``first`` … ``last`` (not included), most games first, from the sums kept
+        on write: one page read through an index however many players there are."""
+        self._synced_once()
+        with self.engine.connect() as connection:
+            return player_totals.page(connection, first, last)
+
+    def leader_page(
+        self, first: int = 0, last: int | None = None
+    ) -> dict[str, list[tuple[str, str, str, int, float, int, int]]]:
+        """Per preset (the one with most players first) the places ``first`` … ``last`` (not
+        included) of its leaderboard: variant, key, name, games, mean, best, wins."""
+        self._synced_once()
+        with self.engine.connect() as connection:
+            counts = player_totals.variants(connection)
+            return {
+                variant: player_totals.leaders(connection, variant, first, last)
+                for variant in sorted(counts, key=lambda v: (-counts[v], v))
+            }
+
     def rows(
-        self, player: str | None = None, *, with_player: str | None = None
+        self,
+        player: str | None = None,
+        *,
+        with_player: str | None = None,
+        games: Collection[str] | None = None,
     ) -> list[PlayerResult]:
-        """The current rows (of ``player``, or of every seat of the games ``with_player`` played),
-        oldest game first."""
+        """The current rows (of ``player``, of every seat of the games ``with_player`` played, or
+        of the games ``games``), oldest game first."""
         self._synced_once()
         query = (
             select(PLAYER_RESULTS, GAMES.c.evening)
@@ -344,6 +447,8 @@ class ResultStore:
                 PLAYER_RESULTS.c.player == player_key(with_player)
             )
             query = query.where(PLAYER_RESULTS.c.game_id.in_(played))
+        if games is not None:
+            query = query.where(PLAYER_RESULTS.c.game_id.in_(sorted(games)))
         with self.engine.connect() as connection:
             return [
                 PlayerResult(
@@ -373,7 +478,7 @@ class ResultStore:
         self.sync()
         with self.engine.begin() as connection:
             row = connection.execute(
-                select(PLAYER_RESULTS.c.name).where(
+                select(PLAYER_RESULTS.c.name, PLAYER_RESULTS.c.player).where(
                     PLAYER_RESULTS.c.game_id == game_id, PLAYER_RESULTS.c.seat == seat
                 )
             ).first()
@@ -386,7 +491,9 @@ class ResultStore:
                 .values(linked=linked, player=player_key(linked or row.name))
             )
             pairs.fill(connection, [game_id])
-        self.generation += 1
+            keys = {row.player, player_key(linked or row.name)}
+            player_totals.refresh(connection, keys)
+        self._changed(Changes({game_id}, keys))
         return True
 
     def set_review(
@@ -405,7 +512,12 @@ class ResultStore:
                     )
                     .values(accuracy=accuracy, loss=loss, decisions=decisions)
                 )
-        self.generation += 1
+            keys = set(
+                connection.scalars(
+                    select(PLAYER_RESULTS.c.player).where(PLAYER_RESULTS.c.game_id == game_id)
+                ).all()
+            )
+        self._changed(Changes({game_id}, keys))
 
     def unreviewed(self, limit: int = 20) -> list[tuple[str, int]]:
         """Finished games (id, version) whose rows have no review figures yet, newest first."""

@@ -11,14 +11,27 @@ The columns are documented in docs/cli.md (``kniffel export``).
 from __future__ import annotations
 
 import io
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING
 
-from kniffel.board.players.spreadsheet import SpreadsheetWriter
+from kniffel.board.players.spreadsheet import BOM, SpreadsheetWriter
 from kniffel.board.players.stats import player_stats
 from kniffel.board.players.yardstick import Yardstick, yardstick
 from kniffel.store.results import PlayerResult, ResultStore
 
-__all__ = ["GAME_COLUMNS", "PLAYER_COLUMNS", "games_csv", "players_csv"]
+if TYPE_CHECKING:
+    from kniffel.store.player_figures import RawFigures
+
+__all__ = [
+    "GAME_COLUMNS",
+    "PLAYER_COLUMNS",
+    "game_lines",
+    "games_csv",
+    "header",
+    "player_lines",
+    "players_csv",
+]
 
 GAME_COLUMNS = (
     "game",
@@ -67,35 +80,57 @@ def _number(value: float | None, digits: int = 4) -> str:
     return "" if value is None else f"{value:.{digits}f}"
 
 
+def _lines(rows: Iterable[Iterable[object]]) -> str:
+    """``rows`` as CSV lines (no byte order mark)."""
+    out = io.StringIO()
+    writer = SpreadsheetWriter(out)  # no formulas from names
+    for row in rows:
+        writer.writerow(row)
+    return out.getvalue().removeprefix(BOM)
+
+
+def header(columns: Sequence[str]) -> str:
+    """The byte order mark and the header line."""
+    return BOM + _lines([columns])
+
+
+def game_lines(rows: Iterable[PlayerResult]) -> dict[str, tuple[datetime, str]]:
+    """Per game of ``rows`` (in their order): when it finished and its lines, one per seat."""
+    seats: dict[str, list[PlayerResult]] = {}
+    for r in rows:
+        seats.setdefault(r.game_id, []).append(r)
+    return {
+        game: (found[0].finished_at, _lines(_game_row(r) for r in found))
+        for game, found in seats.items()
+    }
+
+
+def _game_row(r: PlayerResult) -> list[object]:
+    return [
+        r.game_id,
+        r.finished_at.isoformat(),
+        r.variant,
+        r.options,
+        r.seats,
+        r.seat,
+        r.name,
+        r.player,
+        r.total,
+        r.place,
+        int(r.place == 1),
+        "/".join(r.bonus),  # "1/0/1": one per column ("101" read as a number)
+        r.kniffels,
+        _number(r.accuracy),
+        _number(r.loss),
+        "" if r.decisions is None else r.decisions,
+        int(r.bot),
+        r.evening or "",
+    ]
+
+
 def games_csv(rows: Iterable[PlayerResult]) -> str:
     """One line per seat of every finished game (oldest first)."""
-    out = io.StringIO()
-    writer = SpreadsheetWriter(out)  # no formulas from names, a BOM first
-    writer.writerow(GAME_COLUMNS)
-    for r in rows:
-        writer.writerow(
-            [
-                r.game_id,
-                r.finished_at.isoformat(),
-                r.variant,
-                r.options,
-                r.seats,
-                r.seat,
-                r.name,
-                r.player,
-                r.total,
-                r.place,
-                int(r.place == 1),
-                "/".join(r.bonus),  # "1/0/1": one per column ("101" read as a number)
-                r.kniffels,
-                _number(r.accuracy),
-                _number(r.loss),
-                "" if r.decisions is None else r.decisions,
-                int(r.bot),
-                r.evening or "",
-            ]
-        )
-    return out.getvalue()
+    return header(GAME_COLUMNS) + "".join(text for _, text in game_lines(rows).values())
 
 
 def players_csv(results: ResultStore) -> str:
@@ -105,20 +140,25 @@ def players_csv(results: ResultStore) -> str:
     never per player: a keyless download must not cost more with every player imported
     (docs/benchmarks.md, "Cost per request").
     """
-    out = io.StringIO()
-    writer = SpreadsheetWriter(out)  # no formulas from names, a BOM first
-    writer.writerow(PLAYER_COLUMNS)
+    lines = player_lines(results.every_figures())
+    return header(PLAYER_COLUMNS) + "".join(lines[key] for key in sorted(lines))
+
+
+def player_lines(every: Iterable[RawFigures]) -> dict[str, str]:
+    """Per player (by key) the lines of the players' CSV, one per preset."""
     # One yardstick look-up per preset and options (it may read a file), not per player.
     yardsticks: dict[tuple[str, str], Yardstick | None] = {}
-    for raw in results.every_figures():
+    found: dict[str, str] = {}
+    for raw in every:
         stats = player_stats(raw)
         key = stats.key
+        rows: list[list[object]] = []
         for preset in stats.presets:
             rules = (preset.variant, preset.options)
             if rules not in yardsticks:
                 yardsticks[rules] = yardstick(*rules)
             bot = yardsticks[rules]
-            writer.writerow(
+            rows.append(
                 [
                     key,
                     stats.name,
@@ -140,4 +180,5 @@ def players_csv(results: ResultStore) -> str:
                     "" if bot is None else _number(bot.mean, 2),
                 ]
             )
-    return out.getvalue()
+        found[key] = _lines(rows)
+    return found

@@ -9,21 +9,28 @@ from __future__ import annotations
 
 import json
 import secrets
+import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, replace
 from typing import Any
 
 from kniffel.board import limits
 from kniffel.board.errors import BoardError, Forbidden
-from kniffel.board.players.exchange import games_csv, players_csv
-from kniffel.board.players.listing import Listing, Listings
+from kniffel.board.players.exchange import (
+    GAME_COLUMNS,
+    PLAYER_COLUMNS,
+    game_lines,
+    header,
+    player_lines,
+)
 from kniffel.board.players.stats import LeaderboardRow, PlayerStats, player_stats
 from kniffel.board.players.yardstick import Simulations, Yardstick, yardstick
 from kniffel.board.service import GameService, GameView
 from kniffel.rules import Variant, get_variant
 from kniffel.rules.names import player_key
 from kniffel.store.player_figures import bins
-from kniffel.store.results import ResultStore
+from kniffel.store.results import Changes, ResultStore
 
 __all__ = ["CSV_FRESH", "NotLinkable", "PlayerNotFound", "PlayerService", "player_key"]
 
@@ -31,6 +38,21 @@ __all__ = ["CSV_FRESH", "NotLinkable", "PlayerNotFound", "PlayerService", "playe
 #: (seconds): another process's link or review shows after at most this long, a game change
 #: at the next download (docs/benchmarks.md, "Cost per request").
 CSV_FRESH = 60.0
+
+#: A change that touched more games or players than this makes a CSV anew from every row.
+PATCH_MOST = 2000
+
+
+@dataclass(frozen=True, slots=True)
+class _KeptCsv:
+    """A CSV as it was last made: the generation of the rows, when it was last made from every
+    row, its lines per game or player, and its bytes."""
+
+    generation: int
+    made: float
+    parts: dict[str, Any]
+    body: bytes
+
 
 #: Where the best bot's figures for a player page stand: ``None`` when there is nothing to
 #: wait for, else ``{"status": "computing", "progress": p}`` or ``"waiting_for_tables"``.
@@ -77,12 +99,16 @@ class PlayerService:
         self.results = ResultStore(games.store.engine)
         # The summary rows follow the games as they are stored, never in a read (issue 21).
         games.on_finished.append(self._stored)
-        self._listings = Listings(self.results)
         self.simulations = _simulations(ready) if simulate else None
         #: Called when a page asks for work the background does (it looks at once).
         self.wake: Callable[[], None] = lambda: None
-        self._csv: tuple[int, float, str] | None = None
-        self._games_csv: tuple[int, float, str] | None = None
+        self._csv: _KeptCsv | None = None
+        self._games_csv: _KeptCsv | None = None
+        self._csv_lock = threading.Lock()
+        #: The background thread makes the CSVs anew from every row after :data:`CSV_FRESH`
+        #: (:meth:`refresh_csvs`); without it (``KNIFFEL_BACKGROUND=false``) the download does.
+        self.csvs_in_background = False
+        self._asked: set[str] = set()  # the CSVs downloaded while older than CSV_FRESH
 
     # ------------------------------------------------------------------ figures
 
@@ -113,13 +139,15 @@ class PlayerService:
         mean = sum(t * n for t, n in counts.items()) / sum(counts.values())
         return variant, bins(counts), mean
 
-    def listing(self) -> Listing:
-        """The players' list and the leaderboard, kept while nothing changed."""
-        return self._listings.current()
+    def player_count(self) -> int:
+        """How many players have a finished game."""
+        return self.results.player_count()
 
     def listed(self, first: int = 0, last: int | None = None) -> list[dict[str, Any]]:
         """The players ``first`` … ``last`` (not included) with a finished game, most games first:
-        games, wins, the win rate against others."""
+        games, wins, the win rate against others. Read from the sums kept on write
+        (:mod:`kniffel.store.player_totals`): a page costs the same with 100 players or 10,000,
+        and nothing is grouped again after a change (issue 33)."""
         return [
             {
                 "name": name,
@@ -129,14 +157,20 @@ class PlayerService:
                 "win_rate": contested_wins / contested if contested else None,
                 "bot": bot,
             }
-            for key, name, games, wins, contested, contested_wins, bot in self.listing().players[
-                first:last
-            ]
+            for key, name, games, wins, contested, contested_wins, bot in self.results.player_page(
+                first, last
+            )
         ]
 
-    def leaderboard(self) -> dict[str, list[LeaderboardRow]]:
-        """Per preset the best means (bots left out)."""
-        return self.listing().board
+    def leaderboard(
+        self, first: int = 0, last: int | None = None
+    ) -> dict[str, list[LeaderboardRow]]:
+        """Per preset (the one with most players first) the places ``first`` … ``last`` (not
+        included) by mean total, best first (bots left out)."""
+        return {
+            variant: [LeaderboardRow(n, k, g, m, b, w) for _, k, n, g, m, b, w in rows]
+            for variant, rows in self.results.leader_page(first, last).items()
+        }
 
     def counted_names(self, game_id: str) -> dict[int, str]:
         return self.results.counted_names(game_id)
@@ -173,28 +207,117 @@ class PlayerService:
 
     # ---------------------------------------------------------------------- CSV
 
-    def games_csv(self) -> str:
-        """Every seat of every finished game (the columns of ``kniffel export --csv``), made
-        again only when the summary rows changed (or after :data:`CSV_FRESH`): it reads every
-        summary row, about 50 CPU-ms for 1,000 seats (docs/benchmarks.md, "Cost per request")."""
-        generation, now = self.results.generation, time.monotonic()
-        kept = self._games_csv
-        if kept is not None and kept[0] == generation and now - kept[1] < CSV_FRESH:
-            return kept[2]
-        text = games_csv(self.results.rows())
-        self._games_csv = (generation, now, text)
-        return text
+    def games_csv(self) -> bytes:
+        """Every seat of every finished game (the columns of ``kniffel export --csv``).
 
-    def players_csv(self) -> str:
-        """The players' CSV, made again only when the summary rows changed (or after
-        :data:`CSV_FRESH`): made anew it costs about 0.1 ms a player."""
-        generation, now = self.results.generation, time.monotonic()
-        kept = self._csv
-        if kept is not None and kept[0] == generation and now - kept[1] < CSV_FRESH:
-            return kept[2]
-        text = players_csv(self.results)
-        self._csv = (generation, now, text)
-        return text
+        Kept per game and made again only for the games a change of this process touched
+        (:meth:`ResultStore.changes_since`): the first download after a finished game reads
+        that game's rows, not every row, and adds its lines at the end (issue 33: 3.9 CPU-s
+        for 100,000 games). Made anew from every row when the change is not known, and after
+        :data:`CSV_FRESH` seconds (another process's changes); docs/benchmarks.md, "Keyless
+        reads cold after a change"."""
+        with self._csv_lock:
+            kept = self._games_csv
+            changes = self._changes(kept, "games")
+            if kept is not None and changes is not None and not changes.games:
+                self._games_csv = replace(kept, generation=self.results.generation)
+                return kept.body
+            if kept is None or changes is None or len(changes.games) > PATCH_MOST:
+                parts: dict[str, Any] = _encoded(game_lines(self.results.rows()))
+                self._games_csv = _KeptCsv(
+                    self.results.generation, time.monotonic(), parts, _games_body(parts)
+                )
+                return self._games_csv.body
+            parts = kept.parts
+            fresh = _encoded(game_lines(self.results.rows(games=changes.games)))
+            last = next(reversed(parts.items()), None)
+            # The common change, games finished after every kept one: their lines go at the end.
+            appended = (
+                not changes.games - fresh.keys()
+                and not fresh.keys() & parts.keys()
+                and (
+                    last is None
+                    or all((at, g) > (last[1][0], last[0]) for g, (at, _) in fresh.items())
+                )
+            )
+            for game in changes.games - fresh.keys():
+                parts.pop(game, None)  # no longer finished
+            for game, (at, lines) in fresh.items():
+                if game in parts and parts[game][0] != at:
+                    del parts[game]  # finished again later: it moves to the end
+                parts[game] = (at, lines)
+            if appended:
+                body = kept.body + b"".join(lines for _, lines in fresh.values())
+            else:
+                body = _games_body(parts)
+            self._games_csv = _KeptCsv(self.results.generation, kept.made, parts, body)
+            return body
+
+    def players_csv(self) -> bytes:
+        """Every player's figures per preset, kept per player and made again only for the
+        players a change of this process touched (as :meth:`games_csv`)."""
+        with self._csv_lock:
+            kept = self._csv
+            changes = self._changes(kept, "players")
+            if kept is not None and changes is not None and not changes.players:
+                self._csv = replace(kept, generation=self.results.generation)
+                return kept.body
+            if kept is None or changes is None or len(changes.players) > PATCH_MOST:
+                parts = {
+                    k: v.encode() for k, v in player_lines(self.results.every_figures()).items()
+                }
+                made = time.monotonic()
+            else:
+                parts, made = kept.parts, kept.made
+                fresh = {
+                    k: v.encode()
+                    for k, v in player_lines(self.results.every_figures(changes.players)).items()
+                }
+                for key in changes.players:
+                    if key in fresh:
+                        parts[key] = fresh[key]
+                    else:
+                        parts.pop(key, None)  # no finished game counts for the key any more
+            body = header(PLAYER_COLUMNS).encode() + b"".join(parts[key] for key in sorted(parts))
+            self._csv = _KeptCsv(self.results.generation, made, parts, body)
+            return body
+
+    def _changes(self, kept: _KeptCsv | None, name: str) -> Changes | None:
+        """What changed since ``kept`` was made; ``None``: make it anew from every row. After
+        :data:`CSV_FRESH` the background thread makes it anew where it runs (the download goes
+        on with what this process changed), else the download does."""
+        if kept is None:
+            return None
+        if time.monotonic() - kept.made >= CSV_FRESH:
+            if not self.csvs_in_background:
+                return None
+            self._asked.add(name)
+            self.wake()
+        return self.results.changes_since(kept.generation)
+
+    def refresh_csvs(self) -> bool:
+        """A chore of the background thread (:mod:`kniffel.board.background`, at ``nice`` 10):
+        a CSV downloaded while older than :data:`CSV_FRESH` is made anew from every row, so that
+        another process's changes and new yardsticks show, outside any request; whether there
+        was one. Changes made meanwhile are applied by the next download (from the generation
+        read before the rows)."""
+        with self._csv_lock:
+            asked, self._asked = self._asked, set()
+        if not asked:
+            return False
+        generation = self.results.generation
+        if "games" in asked:
+            games = _encoded(game_lines(self.results.rows()))
+            with self._csv_lock:
+                kept = _KeptCsv(generation, time.monotonic(), games, _games_body(games))
+                self._games_csv = kept
+        if "players" in asked:
+            every = player_lines(self.results.every_figures())
+            players = {k: v.encode() for k, v in every.items()}
+            body = header(PLAYER_COLUMNS).encode() + b"".join(players[k] for k in sorted(players))
+            with self._csv_lock:
+                self._csv = _KeptCsv(generation, time.monotonic(), players, body)
+        return True
 
     # --------------------------------------------------------------------- link
 
@@ -215,3 +338,11 @@ class PlayerService:
             raise NotLinkable(f"seat {seat} of game {game_id} is not a seat of a finished game")
         shown = counted[seat]
         return {"game": game_id, "seat": seat, "name": shown, "player": player_key(shown)}
+
+
+def _encoded(lines: dict[str, tuple[Any, str]]) -> dict[str, tuple[Any, bytes]]:
+    return {key: (at, text.encode()) for key, (at, text) in lines.items()}
+
+
+def _games_body(parts: dict[str, tuple[Any, bytes]]) -> bytes:
+    return header(GAME_COLUMNS).encode() + b"".join(lines for _, lines in parts.values())

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi import Path as PathParam
 from pydantic import BaseModel, Field
 
 from kniffel.web.api.api import Key
+from kniffel.web.pages.player_pages import PAGE
 from kniffel.web.pages.players import players_of
 
 __all__ = ["api"]
@@ -18,11 +19,28 @@ __all__ = ["api"]
 api = APIRouter(tags=["players"])
 
 
-@api.get("/players", summary="Every player with a finished game, and the leaderboard per preset")
-def players_json(request: Request) -> dict[str, Any]:
+@api.get(
+    "/players",
+    summary="The players with a finished game and the leaderboard per preset, 100 a page",
+)
+def players_json(
+    request: Request,
+    page: Annotated[int, Query(ge=1, le=1_000_000, description="the page, from 1")] = 1,
+) -> dict[str, Any]:
+    """Page ``page`` of the players (most games first) and of each preset's leaderboard (best
+    mean first), :data:`~kniffel.web.pages.player_pages.PAGE` of each: a page costs the same
+    however many players there are (issue 33). ``count`` and ``pages`` say how far it goes."""
     players = players_of(request)
-    board = {v: [r.as_dict() for r in rows] for v, rows in players.leaderboard().items()}
-    return {"players": players.listed(), "leaderboard": board}
+    first, last = (page - 1) * PAGE, page * PAGE
+    count = players.player_count()
+    board = {v: [r.as_dict() for r in rows] for v, rows in players.leaderboard(first, last).items()}
+    return {
+        "players": players.listed(first, last),
+        "leaderboard": board,
+        "count": count,
+        "page": page,
+        "pages": max(1, -(-count // PAGE)),
+    }
 
 
 @api.get(

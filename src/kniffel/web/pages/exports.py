@@ -29,7 +29,7 @@ async def players_csv_download(request: Request) -> Response:
     return _csv(text, "kniffel-spieler.csv")
 
 
-def _csv(text: str, filename: str) -> Response:
+def _csv(text: bytes, filename: str) -> Response:
     return Response(
         text,
         media_type="text/csv; charset=utf-8",

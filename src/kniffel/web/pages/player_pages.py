@@ -43,9 +43,10 @@ def _render(request: Request, name: str, context: dict[str, Any], status: int = 
 
 
 def leaderboard_context(request: Request) -> dict[str, Any]:
-    """The start page's leaderboard: per preset the best means (bots left out)."""
+    """The start page's leaderboard: per preset (the one with most players first) the best
+    means (bots left out)."""
     words = ReviewWords(rendering.translator(request))
-    board = players_of(request).leaderboard()
+    board = players_of(request).leaderboard(0, LEADERS)
     return {
         "title": words("Bestenliste"),
         "all_players": words("Alle Spieler"),
@@ -64,24 +65,25 @@ def leaderboard_context(request: Request) -> dict[str, Any]:
                         "mean": words.decimal(r.mean),
                         "best": r.best,
                     }
-                    for r in rows[:LEADERS]
+                    for r in rows
                 ],
             }
-            for variant, rows in sorted(board.items(), key=lambda kv: -len(kv[1]))
+            for variant, rows in board.items()
         ],
     }
 
 
-#: Players shown on one page of ``/spieler`` (the list goes on over ``?seite=2``, …): the page
-#: costs the same with 100 players or 100,000 (docs/benchmarks.md, "Cost per request").
+#: Players shown on one page of ``/spieler`` (the list goes on over ``?seite=2``, …) and of
+#: ``GET /api/players`` (``?page=2``, …): the page costs the same with 100 players or 10,000
+#: (docs/benchmarks.md, "Keyless reads cold after a change").
 PAGE = 100
 
 
 @pages.get("/spieler")
 async def players_page(request: Request) -> Response:
     players_service = players_of(request)
-    listing = await run_in_threadpool(players_service.listing)
-    pages_in_all = max(1, -(-len(listing.players) // PAGE))
+    count = await run_in_threadpool(players_service.player_count)
+    pages_in_all = max(1, -(-count // PAGE))
     asked = request.query_params.get("seite", "1")
     if not asked.isascii() or not asked.isdigit() or not 1 <= int(asked) <= pages_in_all:
         # A page that is not there (a word, 0, past the last) is a page not found, in words.
@@ -93,7 +95,7 @@ async def players_page(request: Request) -> Response:
         return rendering.render(request, "missing.html", {"message": message}, status=404)
     page = int(asked)
     words = ReviewWords(rendering.translator(request))
-    listed = players_service.listed((page - 1) * PAGE, page * PAGE)
+    listed = await run_in_threadpool(players_service.listed, (page - 1) * PAGE, page * PAGE)
     players = [
         {**p, "href": player_href(p["name"]), "win_rate": _rate(words, p["win_rate"])}
         for p in listed
@@ -107,7 +109,7 @@ async def players_page(request: Request) -> Response:
             "Spieler {first} bis {last} von {count}",
             first=number((page - 1) * PAGE + 1),
             last=number((page - 1) * PAGE + len(players)),
-            count=number(len(listing.players)),
+            count=number(count),
         ),
     }
     context = {"players": players, "board": board, "pager": pager}
