@@ -21,6 +21,7 @@ LAYERS = {
     "settings": 0,
     "rules": 0,
     "kept": 0,
+    "priority": 0,
     "locales": 1,
     "record": 1,
     "offline": 1,

@@ -28,6 +28,7 @@ The settings (``tests/test_docs.py`` checks that this list names every field of
 - ``exact_chances``: then the exact win-chance table of Kniffel too;
 - ``tipp_work``: the bound of work behind the simulated Tipp reasons, process-wide;
 - ``background``: reviews and yardsticks in a background thread;
+- ``background_nice``: how far below the requests the work no request does runs;
 - ``gc_freeze``: keep what start-up made out of the collector's sight.
 """
 
@@ -39,6 +40,8 @@ from urllib.parse import urlsplit
 from platformdirs import user_cache_dir, user_data_dir
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from kniffel.priority import DEFAULT_NICE
 
 __all__ = [
     "DEFAULT_HEADER_TIMEOUT",
@@ -148,6 +151,10 @@ class Settings(TableSettings):
     tipp_work: int | None = Field(default=None, ge=1_000, le=10_000_000)
     #: Compute finished games' reviews and the best bot's yardsticks in a background thread.
     background: bool = True
+    #: The ``nice`` of the work no request does (the Tipp's reasons, the queues' workers, the
+    #: background chores, the table builds): 10 below the requests; 0 on a machine that
+    #: serves nothing else beside it (:mod:`kniffel.priority` reads it).
+    background_nice: int = Field(default=DEFAULT_NICE, ge=0, le=19)
     #: After start, move every object alive then out of the collector's sight (``gc.freeze``)
     #: and collect the youngest generation less often (``kniffel.web.app.YOUNG_THRESHOLD``).
     gc_freeze: bool = True

@@ -15,12 +15,19 @@ from fastapi.testclient import TestClient
 
 from kniffel.board.advice import AdviceService
 from kniffel.board.queued import Progress, Queued
+from kniffel.priority import DEFAULT_NICE, ENV
 from kniffel.solver.advice import reasons, turn_ends
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "setpriority"), reason="Linux threads only")
 
 #: Seconds the work may take on a busy machine.
 WAIT = 600
+
+
+@pytest.fixture(autouse=True)
+def board_nice(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The board's own setting (the rest of the run takes 0: tests/conftest.py)."""
+    monkeypatch.setenv(ENV, str(DEFAULT_NICE))
 
 
 def _nice() -> int:
@@ -93,3 +100,15 @@ def test_auf_sieg_is_worked_out_at_nice_10(
     assert client.get(f"/g/{game['id']}/tipp").status_code == 200
     _until(seen)
     assert seen and set(seen) == {10}
+
+
+def test_how_far_below_the_requests_is_a_setting(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``KNIFFEL_BACKGROUND_NICE`` sets it for every worker (docs/cli.md)."""
+    monkeypatch.setenv(ENV, "7")
+    queued: Queued[str, int] = Queued("test-nice-7", queue=2, per_client=2, kept=2)
+    try:
+        assert queued.ask("a", "me", lambda _progress: _nice()) == 0.0
+        assert queued.join(timeout=WAIT)
+        assert queued.ask("a", "me", lambda _progress: _nice()) == 7
+    finally:
+        queued.close()

@@ -24,9 +24,7 @@ lower priority (``nice`` 10 for the thread, on Linux) and stops with the app.
 
 from __future__ import annotations
 
-import contextlib
 import logging
-import os
 import threading
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
@@ -36,6 +34,7 @@ from kniffel.board.outages import Outages, is_outage
 from kniffel.board.players.service import PlayerService
 from kniffel.board.reviews import ReviewService
 from kniffel.board.service import GameService, GameView
+from kniffel.priority import lower_this_thread
 from kniffel.solver.builds import TableBuilds, solvable
 from kniffel.store.results import ResultStore
 
@@ -93,8 +92,7 @@ class Background:
         return self._stop.is_set()
 
     def _run(self) -> None:
-        with contextlib.suppress(OSError, AttributeError):  # lower priority: Linux threads only
-            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
+        lower_this_thread()  # below the requests (kniffel.priority)
         self._stop.wait(self.first)
         while not self._stop.is_set():
             busy = down = False

@@ -12,9 +12,7 @@ for everybody.
 
 from __future__ import annotations
 
-import contextlib
 import logging
-import os
 import threading
 from collections import deque
 from collections.abc import Callable, Hashable
@@ -22,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
 from kniffel.kept import Kept
+from kniffel.priority import lower_this_thread
 
 __all__ = ["RETRY_AFTER", "Busy", "Progress", "Queued"]
 
@@ -172,8 +171,7 @@ class Queued(Generic[K, V]):
             self._worker.start()
 
     def _work(self) -> None:
-        with contextlib.suppress(OSError, AttributeError):  # lower priority: Linux threads only
-            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
+        lower_this_thread()  # below the requests (kniffel.priority)
         while True:
             with self._lock:
                 self._lock.wait_for(lambda: bool(self._waiting) or self._closed)

@@ -35,11 +35,9 @@ seconds of CPU, so the board never builds one inside a request:
 
 from __future__ import annotations
 
-import contextlib
 import fcntl
 import logging
 import multiprocessing
-import os
 import threading
 import time
 from collections import deque
@@ -52,6 +50,7 @@ from multiprocessing.sharedctypes import Synchronized
 from pathlib import Path
 from typing import Any
 
+from kniffel.priority import lower_this_process
 from kniffel.rules import ColumnSpec, Options, Variant
 from kniffel.solver.exact import cache
 from kniffel.solver.raufrunter import stored
@@ -149,8 +148,7 @@ def _build_in_child(
     interpreter knows no place passed in); a column table goes to the disk cache, the ↓↑
     table's values are sent back through ``results``. When ``stop`` is set the build ends at
     its next progress report, before it writes anything (exit code :data:`_STOPPED`)."""
-    with contextlib.suppress(OSError):
-        os.nice(10)  # requests come first
+    lower_this_process()  # requests come first (kniffel.priority)
     with cache.using(where):
         try:
             _build_here(table, progress, results, stop)

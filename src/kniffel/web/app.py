@@ -22,6 +22,7 @@ from kniffel.board.reviews import ReviewService
 from kniffel.board.service import BotDriver
 from kniffel.board.tables import TableReadiness
 from kniffel.kept import Kept
+from kniffel.priority import set_background_nice
 from kniffel.settings import Settings
 from kniffel.web import offline
 from kniffel.web.api import advice, api, chances, health, live, tables
@@ -73,6 +74,7 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        set_background_nice(settings.background_nice)  # for every worker thread and build
         if settings.tipp_work is not None:  # the process's bound (docs/cli.md)
             app.state.advice.bound_work(settings.tipp_work)
         app.state.chances.open()  # closed by an earlier lifespan of this app (tests)

@@ -22,9 +22,7 @@ reasons"), so that Tipp mostly reads games already played.
 
 from __future__ import annotations
 
-import contextlib
 import logging
-import os
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -34,6 +32,7 @@ import numpy as np
 import numpy.typing as npt
 
 from kniffel.kept import Kept
+from kniffel.priority import lower_this_thread
 from kniffel.rules import (
     MAX_ROLLS,
     UPPER_BONUS_THRESHOLD,
@@ -486,8 +485,7 @@ class _Background:
 
     def _work(self) -> None:
         # Below the requests (issue 21): a busy background never slows an entry down.
-        with contextlib.suppress(OSError, AttributeError):  # Linux threads only
-            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
+        lower_this_thread()
         while True:
             with self._lock:
                 newest = self._wanted.pop_newest()

@@ -1,0 +1,59 @@
+"""The priority of the work no request does: below the requests, ``nice`` 10 by default.
+
+The Tipp's simulated reasons, the queues' workers (reviews, chances, "Auf Sieg"), the background
+chores and the table builds' child processes each lower themselves when they start, so that a
+busy background never slows an entry down (docs/deploy.md, "Limits"). How far is one setting of
+the process, ``KNIFFEL_BACKGROUND_NICE`` (0 to 19; :class:`kniffel.settings.Settings`), read here
+from the environment, which the table builds' child processes inherit. It lives beneath every
+package (docs/architecture.md, the layers), as :mod:`kniffel.kept` does.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+
+__all__ = [
+    "DEFAULT_NICE",
+    "ENV",
+    "background_nice",
+    "lower_this_process",
+    "lower_this_thread",
+    "set_background_nice",
+]
+
+#: How far below the requests the background runs unless the setting says otherwise.
+DEFAULT_NICE = 10
+#: The setting's name in the environment.
+ENV = "KNIFFEL_BACKGROUND_NICE"
+
+
+def background_nice() -> int:
+    """The ``nice`` of the background: the setting's (0 to 19) where it is one, else 10.
+
+    >>> background_nice() in range(20)
+    True
+    """
+    text = os.environ.get(ENV, "").strip()
+    if text.isdigit() and int(text) < 20:
+        return int(text)
+    return DEFAULT_NICE
+
+
+def set_background_nice(nice: int) -> None:
+    """The process's setting (the app's :class:`~kniffel.settings.Settings`), put where every
+    thread and child process of the process reads it."""
+    os.environ[ENV] = str(nice)
+
+
+def lower_this_thread() -> None:
+    """The calling thread below the requests (Linux threads; elsewhere nothing happens)."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), background_nice())
+
+
+def lower_this_process() -> None:
+    """The calling process below the requests (a table build's child)."""
+    with contextlib.suppress(OSError):
+        os.nice(background_nice())
