@@ -174,7 +174,7 @@ def test_a_cell_closed_by_the_preview_of_another_roll_is_decided_by_the_server(
     browser: Browser, server: str
 ) -> None:
     """Jamb's Najava takes only a first roll unannounced (docs/rules.md, "Jamb"). The player
-    types the dice (the board previews them as the third roll: Najava closed), says "1" and
+    types the dice (the board previews them with no roll said: Najava closed), says "1" and
     taps Najava before the preview of the first roll has come: the tap is the entry, not a
     refusal of a roll the player has already corrected (the whole Jamb game in the browser
     met this on a busy machine)."""

@@ -1,6 +1,6 @@
 // Taps on the board: which wait (while a change is on its way, and the second tap of a
 // double tap), and what each control does.
-import { board, diceText, gameElement, mode, pointsInput, rollsInput } from "./dom.js";
+import { asksRoll, board, diceText, gameElement, mode, pointsInput, rollsInput } from "./dom.js";
 import { removeFace, setMode, setRolls, typeFace } from "./dice.js";
 import { openEdit } from "./edit.js";
 import { clearNotice, notice } from "./notice.js";
@@ -44,11 +44,10 @@ function clickCell(event, cell) {
   const typed = mode() === "dice" ? diceText().length === 5 : !!(pointsInput() && pointsInput().value);
   if (cell.dataset.state === "waiting" && typed) return;
   // A cell closed by the preview of another roll than the one now said (a tap on 1 2 3
-  // whose preview has not come yet: Jamb's Najava takes only a first roll): the server
-  // decides with the roll the entry sends. The board names its roll only where the rules
-  // ask which roll it was.
+  // whose preview has not come yet: Jamb's Najava takes only a first roll), or of no roll
+  // where the rules ask which roll it was: the server decides with the roll the entry sends.
   const shownRoll = board().dataset.roll || "";
-  if (typed && shownRoll && rollsInput() && rollsInput().value !== shownRoll) return;
+  if (typed && asksRoll() && rollsInput() && rollsInput().value !== shownRoll) return;
   event.preventDefault();
   event.stopPropagation();
   notice(cell.dataset.reason || "", false, cell);
