@@ -300,8 +300,13 @@ _RULES_KEPT = """caches.keys().then(async (names) => {
 })"""
 
 
+def _key(name: str) -> str:
+    """A cell's key: ``ones`` is Kniffel's ``main.ones``; ``down.ones`` names its column."""
+    return name if "." in name else f"main.{name}"
+
+
 def _cell(page: Page, seat: int, name: str) -> Any:
-    return page.locator(f"[id='c{seat}-main.{name}']")
+    return page.locator(f"[id='c{seat}-{_key(name)}']")
 
 
 def _open_with_rules_kept(
@@ -328,7 +333,7 @@ def _enter_offline(page: Page, seat: int, cell: str, dice: str, points: str) -> 
     expect(_cell(page, seat, cell).locator(".preview")).to_have_text(points, timeout=90_000)
     _cell(page, seat, cell).click()
     expect(_cell(page, seat, cell).locator(".value")).to_have_text(points, timeout=90_000)
-    expect(page.locator(f"td:has(> [id='c{seat}-main.{cell}'])")).to_have_class("cell filled kept")
+    expect(page.locator(f"td:has(> [id='c{seat}-{_key(cell)}'])")).to_have_class("cell filled kept")
 
 
 def test_entries_made_on_the_board_offline_are_drawn_kept_across_a_reload_and_sent_in_order(
@@ -421,3 +426,83 @@ def test_webkit_keeps_an_entry_made_with_the_server_stopped(
         )
         cell = "return document.querySelector(\"[id='c0-main.ones']\").closest('td').className"
         assert session.run(cell) == "cell filled kept"
+
+
+#: Rauf-Runter's down column, row by row: each row's dice and their points.
+_DOWN = [
+    ("ones", "11123", "3"),
+    ("twos", "22234", "6"),
+    ("threes", "33345", "9"),
+    ("fours", "44456", "12"),
+    ("fives", "55561", "15"),
+    ("sixes", "66612", "18"),
+    ("three_kind", "33312", "12"),
+    ("four_kind", "44441", "17"),
+    ("full_house", "22333", "25"),
+    ("small_straight", "12346", "30"),
+]
+
+
+def test_two_phones_play_twenty_entries_offline_and_every_entry_is_stored_in_order(
+    browser: Browser, release: tuple[str, Path]
+) -> None:
+    """Issue 31's test: two devices holding the game's key, 20 entries offline between them (one
+    reloaded offline), one turn entered on both: every entry stored in order, the conflict
+    refused in words and entered again in one tap, the totals right on both."""
+    url, _ = release
+    game = new_game(url, "rauf-runter", ["Anna", "Ben"])
+    first, one = _open_with_rules_kept(browser, url, game)
+    second, two = _open_with_rules_kept(browser, url, game)
+    # Both players' rows of the down column, in turn: (seat, cell, dice, points).
+    moves = [
+        (n % 2, f"down.{cell}", dice, points)
+        for n, (cell, dice, points) in enumerate(row for row in _DOWN for _ in (0, 1))
+    ]
+    try:
+        # The first phone alone loses the network for nine entries, and is reloaded meanwhile.
+        first.set_offline(True)
+        for n, move in enumerate(moves[:9]):
+            if n == 5:
+                one.reload()
+                expect(one.locator(".status .kept-count")).to_have_text(
+                    "Noch nicht gesendet: 5", timeout=90_000
+                )
+            _enter_offline(one, *move)
+        expect(one.locator(".status .kept-count")).to_have_text("Noch nicht gesendet: 9")
+        first.set_offline(False)
+        for page in (one, two):
+            expect(page.locator("#board")).to_have_attribute("data-version", "9")
+            expect(page.locator("#board")).not_to_have_attribute("data-kept", "true")
+
+        # Then both: the second phone enters ten turns, the first Ben's turn that the second
+        # phone entered too.
+        first.set_offline(True)
+        second.set_offline(True)
+        for move in moves[9:19]:
+            _enter_offline(two, *move)
+        _enter_offline(one, 1, "free.chance", "66554", "26")
+        second.set_offline(False)
+        expect(two.locator("#board")).to_have_attribute("data-version", "19")
+        expect(two.locator(".status .kept-count")).to_have_count(0)
+        first.set_offline(False)
+        refused = one.locator(".status .kept-refused")
+        expect(refused).to_contain_text("Ben: free.chance – ")
+        assert refused.locator("p").inner_text().split(" – ", 1)[1].strip()
+        refused.get_by_role("button", name="Nochmal eintragen").click()
+        for page in (one, two):
+            expect(page.locator("#board")).to_have_attribute("data-version", "20")
+            expect(page.locator("#board")).not_to_have_attribute("data-kept", "true")
+        expect(one.locator(".status .kept-refused")).to_have_count(0)
+        expect(one.locator(".status .kept-count")).to_have_count(0)
+        with urllib.request.urlopen(f"{url}/api/games/{game['id']}/record") as answer:
+            record = json.load(answer)
+        totals = [str(player["total"]) for player in sheet_state(record, [])["players"]]
+        assert totals == ["182", "178"]  # 63 + 35 + the lower rows; Ben's with his chance
+        for page in (one, two):
+            expect(page.locator("#tab-0 .player-total")).to_have_text(totals[0])
+            expect(page.locator("#tab-1 .player-total")).to_have_text(totals[1])
+    finally:
+        first.close()
+        second.close()
+    expected = [("Anna" if seat == 0 else "Ben", cell) for seat, cell, _, _ in moves[:19]]
+    assert _stored(url, game) == [*expected, ("Ben", "free.chance")]
