@@ -11,7 +11,7 @@
 import { openPending, postForm } from "/static/pending.js";
 import { fetchRules, loadRules } from "/static/rules.js";
 import { $, asksRoll, board, diceText, gameElement, mode, pointsText, readGame, rollsInput } from "./dom.js";
-import { clearEntry } from "./dice.js";
+import { clearEntry, restore } from "./dice.js";
 import { paint } from "./paint.js";
 import { notice, offline } from "./notice.js";
 import { refresh } from "./sync.js";
@@ -126,12 +126,46 @@ export async function drawKept() {
   update({ offline: { kept: kept.length }, game: readGame() });
 }
 
-// "Enter again": the refused entry and the ones after it, on the version the server has now.
+// "Enter again". Where the rules here take the refused entry on the game the server has now
+// (its player is to move, its cell open), one tap: it and the ones after it are sent on the
+// server's version. Else (another player is to move now, or the cell is taken) the server would
+// refuse it or make it the entry of the player to move: its dice (or points, and roll) come back
+// into the entry panel for the turn now, and the player taps the cell they belong in.
 async function enterAgain(id) {
   const kept = await store.list();
   const from = kept.findIndex((entry) => entry.id === id);
-  for (const [i, entry] of kept.slice(from).entries()) await store.again(entry.id, state.offline.record.events.length + i);
+  if (from < 0) return;
+  const refused = kept[from];
+  const record = state.offline.record;
+  const rules = await loadRules();
+  const taken = rules.sheet(record, [refused.event], {});
+  if (!taken.error && !taken.refused.length) {
+    for (const [i, entry] of kept.slice(from).entries()) await store.again(entry.id, record.events.length + i);
+    return sendKept();
+  }
+  const now = rules.sheet(record, [], {});
+  await store.drop(id);
+  backIntoTheField(refused, now);
   await sendKept();
+}
+
+function backIntoTheField(entry, now) {
+  const { dice, points } = entry.event;
+  const typed = {
+    dice: dice ? dice.join("") : "",
+    points: points === undefined ? "" : String(points),
+    mode: dice ? "dice" : "points",
+    rolls: entry.fields.rolls || "",
+  };
+  // Kept for the turn now, as typed dice are (tafel/dice.js): the server's board, drawn next,
+  // finds them there.
+  const mover = now.to_move === null ? "" : now.players[now.to_move].name;
+  try {
+    sessionStorage.setItem(`tafel:${state.game.id}:${now.turn_key}:${mover}`, JSON.stringify(typed));
+  } catch (error) {
+    // private mode without storage: the field below still has them
+  }
+  restore(typed);
 }
 
 /** Sends the kept entries in order once the server answers; then the server draws the board. */
@@ -140,7 +174,7 @@ export async function sendKept() {
   sendingKept = true;
   try {
     if (!(await store.list()).length) {
-      if (!state.offline.active) return;
+      if (!state.offline.active && board().dataset.kept !== "true") return;
       update({ offline: { active: false } });
       return void refresh();
     }
