@@ -428,6 +428,41 @@ def test_a_refused_entry_entered_again_on_another_players_turn_comes_back_into_t
     assert _stored(url, game) == [("Anna", "chance"), ("Ben", "ones")]
 
 
+def test_two_tabs_of_one_game_send_the_kept_entries_once_and_show_no_refusal(
+    browser: Browser, release: tuple[str, Path]
+) -> None:
+    """Two tabs of one game on one device share the kept entries (IndexedDB): back online, one
+    of them sends them; the other neither sends them again nor shows the duplicate's refusal."""
+    url, _ = release
+    game = new_game(url, "kniffel", ["Anna", "Ben"])
+    context, page = _open_with_rules_kept(browser, url, game)
+    try:
+        other = context.new_page()
+        other.goto(page.url)
+        expect(other.locator(".game")).to_have_attribute("data-live", "open")
+        context.set_offline(True)
+        made = [(0, "ones", "11123", "3"), (1, "twos", "22234", "6"), (0, "threes", "33345", "9")]
+        for move in made:
+            _enter_offline(page, *move)
+        posts: list[str] = []
+        for tab in (page, other):
+            tab.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+        context.set_offline(False)  # both tabs hear `online`
+        for tab in (page, other):
+            expect(tab.locator("#board")).to_have_attribute("data-version", "3")
+            expect(tab.locator("#board")).not_to_have_attribute("data-kept", "true")
+        page.wait_for_timeout(500)  # the other tab's answers came too: no refusal came with them
+        for tab in (other, page):
+            expect(tab.locator(".status .kept-refused")).to_have_count(0)
+            expect(tab.locator(".status .kept-count")).to_have_count(0)
+            expect(tab.locator("#notice")).to_have_text("")
+        assert page.evaluate(_PENDING, [game["id"], "list", None]) == []
+        assert len(posts) == len(made)  # each sent once, by one tab
+    finally:
+        context.close()
+    assert _stored(url, game) == [("Anna", "ones"), ("Ben", "twos"), ("Anna", "threes")]
+
+
 @pytest.mark.webkit
 def test_webkit_keeps_an_entry_made_with_the_server_stopped(
     webkit: Driver, tmp_path: Path, preset_tables: None

@@ -179,6 +179,7 @@ export async function sendKept() {
       return void refresh();
     }
     const result = await store.send(postForm);
+    if (result.busy) return void setTimeout(sendKept, 2000); // another tab sends them: look again
     if (result.offline) return;
     await keepRecord();
     if (result.refused) {
