@@ -16,12 +16,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 
 from kniffel.offline import sheet_state
 from kniffel.web.app import STATIC
 
-from .conftest import BOARD, EXPECT_TIMEOUT_MS, PHONE, running_board
+from .conftest import BOARD, EXPECT_TIMEOUT_MS, PHONE, _free_port, board_process, running_board
 from .test_board_state import enter, new_game
 from .webdriver import Driver
 
@@ -461,6 +461,51 @@ def test_two_tabs_of_one_game_send_the_kept_entries_once_and_show_no_refusal(
     finally:
         context.close()
     assert _stored(url, game) == [("Anna", "ones"), ("Ben", "twos"), ("Anna", "threes")]
+
+
+def test_the_server_killed_while_a_phone_has_entries_pending_loses_none(
+    browser: Browser, tmp_path: Path, preset_tables: None
+) -> None:
+    """``kill -9`` at the worst moment: the server has stored an entry and dies before its answer
+    reaches the phone. The phone keeps that entry and two more; after the restart it sends them,
+    finds the first already in the server's record (stored, not refused), and stores the rest."""
+    port = _free_port()
+    with board_process(tmp_path, BOARD, port=port) as (url, process):
+        game = new_game(url, "kniffel", ["Anna", "Ben"])
+        context, page = _open_with_rules_kept(browser, url, game)
+
+        def store_then_die(route: Route) -> None:
+            route.fetch()  # the server stores the entry and answers ...
+            process.kill()  # ... and is killed (SIGKILL) before the answer reaches the phone
+            process.wait()
+            route.abort("connectionreset")
+
+        page.route("**/enter", store_then_die)
+        try:
+            page.locator("#dice-input").focus()
+            page.keyboard.type("11123")
+            expect(_cell(page, 0, "ones").locator(".preview")).to_have_text("3")
+            _cell(page, 0, "ones").click()
+            expect(_cell(page, 0, "ones").locator(".value")).to_have_text("3", timeout=90_000)
+            page.unroute("**/enter")
+            _enter_offline(page, 1, "twos", "22234", "6")
+            _enter_offline(page, 0, "threes", "33345", "9")
+            expect(page.locator(".status .kept-count")).to_have_text("Noch nicht gesendet: 3")
+        except BaseException:
+            context.close()
+            raise
+    try:
+        with board_process(tmp_path, BOARD, port=port):  # the same store, on the same port
+            expect(page.locator("#board")).not_to_have_attribute(
+                "data-kept", "true", timeout=60_000
+            )
+            expect(page.locator("#board")).to_have_attribute("data-version", "3")
+            expect(page.locator(".status .kept-refused")).to_have_count(0)
+            expect(page.locator("#tab-0 .player-total")).to_have_text("12")
+            assert page.evaluate(_PENDING, [game["id"], "list", None]) == []
+            assert _stored(url, game) == [("Anna", "ones"), ("Ben", "twos"), ("Anna", "threes")]
+    finally:
+        context.close()
 
 
 @pytest.mark.webkit

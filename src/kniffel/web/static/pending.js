@@ -87,6 +87,20 @@ async function oneTabAtATime(game, act) {
   }
 }
 
+// Whether the server's record already holds `entry` at the version it was made on: a post
+// whose answer never came back (the server stored it and was killed before answering, the
+// Wi-Fi went mid-answer) is refused when sent again, since the game moved past that version;
+// it was stored, not refused.
+async function storedAlready(entry) {
+  const answer = await fetch(`/api/games/${entry.game}/record`, { credentials: "same-origin" });
+  if (!answer.ok) return false;
+  const there = (await answer.json()).events[entry.version];
+  const made = entry.event;
+  if (!there || !made) return false;
+  const same = (name) => JSON.stringify(there[name] ?? null) === JSON.stringify(made[name] ?? null);
+  return ["type", "player", "cell", "dice", "points"].every(same);
+}
+
 export async function openPending(game) {
   const db = await database();
   const store = (mode) => db.transaction(STORE, mode).objectStore(STORE);
@@ -120,6 +134,9 @@ export async function openPending(game) {
       } else if (answer.status >= 500 || answer.status === 0) {
         result.offline = true; // the server is there but not its store: try again later
         return result;
+      } else if (answer.status === 409 && (await storedAlready(entry))) {
+        await done(store("readwrite").delete(entry.id));
+        result.sent += 1;
       } else {
         entry.refusal = { status: answer.status, words: answer.notice };
         await put(entry);
