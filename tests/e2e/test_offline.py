@@ -402,30 +402,33 @@ def test_an_entry_kept_offline_that_another_device_overtook_is_refused_in_words_
 def test_a_refused_entry_entered_again_on_another_players_turn_comes_back_into_the_dice_field(
     browser: Browser, release: tuple[str, Path]
 ) -> None:
-    """Anna's entry kept offline is refused (another device entered her turn); now Ben is to
-    move, so "enter again" does not put her dice on his sheet: they come back into the dice
-    field, and the player taps the cell they belong in."""
+    """Anna's entry kept offline is refused (another device entered her turn); her dice do not
+    go onto another player's sheet: "enter again" sends Ben's entry kept after it and gives her
+    dice back into the dice field for her next turn, where she taps the cell."""
     url, _ = release
     game = new_game(url, "kniffel", ["Anna", "Ben"])
     context, page = _open_with_rules_kept(browser, url, game)
     try:
         context.set_offline(True)
         _enter_offline(page, 0, "ones", "11123", "3")
+        _enter_offline(page, 1, "twos", "22234", "6")
         enter(url, game, "Anna", "chance", "66554")  # another device, meanwhile
         context.set_offline(False)
         refused = page.locator(".status .kept-refused")
+        expect(refused).to_contain_text("Anna: ones – ")
         refused.get_by_role("button", name="Nochmal eintragen").click()
         expect(page.locator("#dice-input")).to_have_value("11123")
         expect(page.locator(".status .kept-refused")).to_have_count(0)
         expect(page.locator("#board")).not_to_have_attribute("data-kept", "true")
-        expect(page.locator(".status .turn-name")).to_have_text("Ben ist am Zug")
-        expect(_cell(page, 1, "ones").locator(".preview")).to_have_text("3")
-        assert _stored(url, game) == [("Anna", "chance")]
-        _cell(page, 1, "ones").click()
         expect(page.locator("#board")).to_have_attribute("data-version", "2")
+        expect(page.locator(".status .turn-name")).to_have_text("Anna ist am Zug")
+        expect(_cell(page, 0, "ones").locator(".preview")).to_have_text("3")
+        assert _stored(url, game) == [("Anna", "chance"), ("Ben", "twos")]
+        _cell(page, 0, "ones").click()
+        expect(page.locator("#board")).to_have_attribute("data-version", "3")
     finally:
         context.close()
-    assert _stored(url, game) == [("Anna", "chance"), ("Ben", "ones")]
+    assert _stored(url, game) == [("Anna", "chance"), ("Ben", "twos"), ("Anna", "ones")]
 
 
 def test_two_tabs_of_one_game_send_the_kept_entries_once_and_show_no_refusal(

@@ -129,8 +129,9 @@ export async function drawKept() {
 // "Enter again". Where the rules here take the refused entry on the game the server has now
 // (its player is to move, its cell open), one tap: it and the ones after it are sent on the
 // server's version. Else (another player is to move now, or the cell is taken) the server would
-// refuse it or make it the entry of the player to move: its dice (or points, and roll) come back
-// into the entry panel for the turn now, and the player taps the cell they belong in.
+// refuse it or make it the entry of the player to move: the entries kept after it are sent, and
+// its dice (or points, and roll) come back into the entry panel for the turn then, where the
+// player taps the cell they belong in.
 async function enterAgain(id) {
   const kept = await store.list();
   const from = kept.findIndex((entry) => entry.id === id);
@@ -143,10 +144,11 @@ async function enterAgain(id) {
     for (const [i, entry] of kept.slice(from).entries()) await store.again(entry.id, record.events.length + i);
     return sendKept();
   }
-  const now = rules.sheet(record, [], {});
   await store.drop(id);
-  backIntoTheField(refused, now);
-  await sendKept();
+  await sendKept(); // the entries kept after it go on (or are refused in their turn)
+  const waiting = (await store.list()).filter((entry) => entry.refusal === null);
+  backIntoTheField(refused, rules.sheet(state.offline.record, waiting.map((entry) => entry.event), {}));
+  refresh(); // the preview of the dice given back
 }
 
 function backIntoTheField(entry, now) {
@@ -157,8 +159,8 @@ function backIntoTheField(entry, now) {
     mode: dice ? "dice" : "points",
     rolls: entry.fields.rolls || "",
   };
-  // Kept for the turn now, as typed dice are (tafel/dice.js): the server's board, drawn next,
-  // finds them there.
+  // Kept for that turn, as typed dice are (tafel/dice.js): the board drawn next (the server's,
+  // or the device's) finds them there.
   const mover = now.to_move === null ? "" : now.players[now.to_move].name;
   try {
     sessionStorage.setItem(`tafel:${state.game.id}:${now.turn_key}:${mover}`, JSON.stringify(typed));
