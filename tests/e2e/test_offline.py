@@ -18,7 +18,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 
+from kniffel.board.hub import LocalHub
+from kniffel.board.service import GameService
 from kniffel.offline import sheet_state
+from kniffel.store import GameStore
 from kniffel.web.app import STATIC
 
 from .conftest import BOARD, EXPECT_TIMEOUT_MS, PHONE, _free_port, board_process, running_board
@@ -511,33 +514,66 @@ def test_the_server_killed_while_a_phone_has_entries_pending_loses_none(
         context.close()
 
 
+def _another_device_enters(folder: Path, game: dict[str, Any], event: dict[str, Any]) -> None:
+    """An entry stored while the board's process is down, as another device's would be once it is
+    up again: through the board's own service, on the same store."""
+    store = GameStore.open(f"sqlite:///{folder / 'kniffel.db'}")
+    try:
+        GameService(store, LocalHub()).apply(game["id"], game["key"], event)
+    finally:
+        store.close()
+
+
 @pytest.mark.webkit
-def test_webkit_keeps_an_entry_made_with_the_server_stopped(
+def test_webkit_keeps_entries_made_with_the_server_killed_and_sends_them_when_it_is_back(
     webkit: Driver, tmp_path: Path, preset_tables: None
 ) -> None:
-    """WebKit (iPhones' engine): the rules start in the page and an entry is kept and drawn."""
+    """WebKit (iPhones' engine): the server killed (``kill -9``), the rules start in the page,
+    two entries are kept and drawn; another device entered Anna's turn meanwhile. The server
+    started again on its port: Anna's entry is refused in words, "enter again" sends Ben's and
+    gives Anna's dice back into the dice field."""
+    port = _free_port()
     with webkit.session() as session:
         session.resize(PHONE["width"], PHONE["height"])
-        with running_board(tmp_path, BOARD) as url:
+        with board_process(tmp_path, BOARD, port=port) as (url, process):
             game = new_game(url, "kniffel", ["Anna", "Ben"])
             session.go(url + "/")
             session.wait("return navigator.serviceWorker.controller !== null")
             session.go(url + game["url"])
             session.wait_for('.game[data-record="0"]')
             session.wait(f"return {_RULES_KEPT}", seconds=60)
+            process.kill()
+            process.wait()
         session.wait_for('.game[data-live="closed"]')
-        session.find("#dice-input").click()
-        session.find("#dice-input").type("11123")
-        preview = "return document.querySelector(\"[id='c0-main.ones'] .preview\")?.textContent"
-        assert session.wait(preview, seconds=120) == "3"
-        session.find("[id='c0-main.ones']").click()
         count = "return document.querySelector('.kept-count')?.textContent"
-        assert session.wait(count, seconds=60) == "Noch nicht gesendet: 1"
+        for seat, cell, dice, points, kept in (
+            (0, "ones", "11123", "3", 1),
+            (1, "twos", "22234", "6", 2),
+        ):
+            session.find("#dice-input").clear()
+            session.find("#dice-input").click()
+            session.find("#dice-input").type(dice)
+            button = f"document.querySelector(\"[id='c{seat}-main.{cell}']\")"
+            preview = f"return {button}.querySelector('.preview')?.textContent"
+            assert session.wait(preview, seconds=120) == points
+            session.find(f"[id='c{seat}-main.{cell}']").click()
+            session.wait(f"{count} === 'Noch nicht gesendet: {kept}'", seconds=60)
         assert session.run("return document.querySelector('.turn-name').textContent") == (
-            "Ben ist am Zug"
+            "Anna ist am Zug"
         )
         cell = "return document.querySelector(\"[id='c0-main.ones']\").closest('td').className"
         assert session.run(cell) == "cell filled kept"
+        chance = {"type": "enter", "player": "Anna", "cell": "chance", "dice": [6, 6, 5, 5, 4]}
+        _another_device_enters(tmp_path, game, chance)
+        with board_process(tmp_path, BOARD, port=port):  # the same store, on the same port
+            refused = "return document.querySelector('.kept-refused p')?.textContent"
+            assert session.wait(refused, seconds=60).startswith("Anna: ones – ")
+            session.find(".kept-refused button").click()  # Nochmal eintragen
+            field = "return document.querySelector('#dice-input').value"
+            drawn = "document.querySelector('#board').dataset.kept === undefined"
+            assert session.wait(f"{field} === '11123' && {drawn}")
+            assert session.run("return document.querySelector('#board').dataset.version") == "2"
+            assert _stored(url, game) == [("Anna", "chance"), ("Ben", "twos")]
 
 
 #: Rauf-Runter's down column, row by row: each row's dice and their points.
