@@ -342,11 +342,17 @@ def _enter_offline(page: Page, seat: int, cell: str, dice: str, points: str) -> 
 def test_entries_made_on_the_board_offline_are_drawn_kept_across_a_reload_and_sent_in_order(
     browser: Browser, release: tuple[str, Path]
 ) -> None:
+    """Entries made offline in one tab; a second tab of the game is open on the same device (the
+    kept entries are shared): back online, one tab sends them, each once, and the other shows no
+    refusal of a duplicate."""
     url, _ = release
     game = new_game(url, "kniffel", ["Anna", "Ben"])
     context, page = _open_with_rules_kept(browser, url, game)
     try:
         expect(page.locator(".game")).not_to_have_attribute("data-rules", "ready")
+        other = context.new_page()
+        other.goto(page.url)
+        expect(other.locator(".game")).to_have_attribute("data-live", "open")
         context.set_offline(True)
         count = page.locator(".status .kept-count")
         _enter_offline(page, 0, "ones", "11123", "3")  # the post finds no server: kept
@@ -364,11 +370,21 @@ def test_entries_made_on_the_board_offline_are_drawn_kept_across_a_reload_and_se
         expect(page.locator("#tab-1 .player-total")).to_have_text("18")
         expect(page.locator("#board")).to_have_attribute("data-version", "4")
 
+        posts: list[str] = []
+        for tab in (page, other):
+            tab.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
         context.set_offline(False)  # the kept entries go in order; the server draws the board
-        expect(page.locator("#board")).not_to_have_attribute("data-kept", "true")
-        expect(page.locator("#board")).to_have_attribute("data-version", "4")
-        expect(page.locator(".status .kept-count")).to_have_count(0)
-        expect(page.locator("#tab-1 .player-total")).to_have_text("18")
+        for tab in (page, other):  # both tabs hear `online`
+            expect(tab.locator("#board")).not_to_have_attribute("data-kept", "true")
+            expect(tab.locator("#board")).to_have_attribute("data-version", "4")
+            expect(tab.locator("#tab-1 .player-total")).to_have_text("18")
+        page.wait_for_timeout(500)  # the other tab's answers came too: no refusal came with them
+        for tab in (page, other):
+            expect(tab.locator(".status .kept-refused")).to_have_count(0)
+            expect(tab.locator(".status .kept-count")).to_have_count(0)
+            expect(tab.locator("#notice")).to_have_text("")
+        assert page.evaluate(_PENDING, [game["id"], "list", None]) == []
+        assert len(posts) == 4  # each sent once, by one tab
     finally:
         context.close()
     assert _stored(url, game) == [
@@ -432,41 +448,6 @@ def test_a_refused_entry_entered_again_on_another_players_turn_comes_back_into_t
     finally:
         context.close()
     assert _stored(url, game) == [("Anna", "chance"), ("Ben", "twos"), ("Anna", "ones")]
-
-
-def test_two_tabs_of_one_game_send_the_kept_entries_once_and_show_no_refusal(
-    browser: Browser, release: tuple[str, Path]
-) -> None:
-    """Two tabs of one game on one device share the kept entries (IndexedDB): back online, one
-    of them sends them; the other neither sends them again nor shows the duplicate's refusal."""
-    url, _ = release
-    game = new_game(url, "kniffel", ["Anna", "Ben"])
-    context, page = _open_with_rules_kept(browser, url, game)
-    try:
-        other = context.new_page()
-        other.goto(page.url)
-        expect(other.locator(".game")).to_have_attribute("data-live", "open")
-        context.set_offline(True)
-        made = [(0, "ones", "11123", "3"), (1, "twos", "22234", "6"), (0, "threes", "33345", "9")]
-        for move in made:
-            _enter_offline(page, *move)
-        posts: list[str] = []
-        for tab in (page, other):
-            tab.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
-        context.set_offline(False)  # both tabs hear `online`
-        for tab in (page, other):
-            expect(tab.locator("#board")).to_have_attribute("data-version", "3")
-            expect(tab.locator("#board")).not_to_have_attribute("data-kept", "true")
-        page.wait_for_timeout(500)  # the other tab's answers came too: no refusal came with them
-        for tab in (other, page):
-            expect(tab.locator(".status .kept-refused")).to_have_count(0)
-            expect(tab.locator(".status .kept-count")).to_have_count(0)
-            expect(tab.locator("#notice")).to_have_text("")
-        assert page.evaluate(_PENDING, [game["id"], "list", None]) == []
-        assert len(posts) == len(made)  # each sent once, by one tab
-    finally:
-        context.close()
-    assert _stored(url, game) == [("Anna", "ones"), ("Ben", "twos"), ("Anna", "threes")]
 
 
 def test_the_server_killed_while_a_phone_has_entries_pending_loses_none(
