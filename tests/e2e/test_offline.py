@@ -312,17 +312,24 @@ def _cell(page: Page, seat: int, name: str) -> Any:
     return page.locator(f"[id='c{seat}-{_key(name)}']")
 
 
+#: The rules' files fetched at once, as the page fetches them 5 s after it opened.
+_FETCH_RULES = "import('/static/rules.js').then((rules) => rules.fetchRules())"
+
+
 def _open_with_rules_kept(
-    browser: Browser, url: str, game: dict[str, Any]
+    browser: Browser, url: str, game: dict[str, Any], page_fetches: bool = False
 ) -> tuple[BrowserContext, Page]:
     """A phone whose service worker is in control, on ``game``'s page once the page keeps the
-    game's record and the worker the rules' files (what it does online, in the background)."""
+    game's record and the worker the rules' files (what the page does online, in the background;
+    ``page_fetches``: waited for, else fetched at once, 5 s sooner)."""
     context = browser.new_context(viewport=PHONE, locale="de-DE", has_touch=True)
     page = context.new_page()
     page.goto(url + "/")
     _until(page, "navigator.serviceWorker.controller !== null")
     page.goto(url + game["url"])
     expect(page.locator(".game")).to_have_attribute("data-record", "0")
+    if not page_fetches:
+        page.evaluate(_FETCH_RULES)
     _until(page, _RULES_KEPT, 90_000)
     return context, page
 
@@ -347,7 +354,7 @@ def test_entries_made_on_the_board_offline_are_drawn_kept_across_a_reload_and_se
     refusal of a duplicate."""
     url, _ = release
     game = new_game(url, "kniffel", ["Anna", "Ben"])
-    context, page = _open_with_rules_kept(browser, url, game)
+    context, page = _open_with_rules_kept(browser, url, game, page_fetches=True)
     try:
         expect(page.locator(".game")).not_to_have_attribute("data-rules", "ready")
         other = context.new_page()
