@@ -86,7 +86,20 @@ def running_board(
     ``command`` takes the port in place of ``{port}``; the board's address comes back once it
     answers ``/``.
     """
-    port = _free_port()
+    with board_process(folder, command, env) as (url, _):
+        yield url
+
+
+@contextmanager
+def board_process(
+    folder: Path,
+    command: list[str],
+    env: dict[str, str] | None = None,
+    port: int | None = None,
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """:func:`running_board` with its process (for a test that kills it) and a port of the
+    test's choosing (for a board started again where the pages know it)."""
+    port = port or _free_port()
     settings = {
         **os.environ,
         "KNIFFEL_DB": f"sqlite:///{folder / 'kniffel.db'}",
@@ -96,7 +109,7 @@ def running_board(
         "KNIFFEL_TIPP_WORK": "6000",
         **(env or {}),
     }
-    log = (folder / "server.log").open("wb")
+    log = (folder / "server.log").open("ab")
     process = subprocess.Popen(
         [part.replace("{port}", str(port)) for part in command],
         env=settings,
@@ -118,7 +131,7 @@ def running_board(
                 output = (folder / "server.log").read_text(errors="replace")
                 pytest.fail(f"the board did not start:\n{output}")
             time.sleep(0.1)
-        yield url
+        yield url, process
     finally:
         process.terminate()
         try:

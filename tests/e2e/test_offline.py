@@ -16,12 +16,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 
+from kniffel.board.hub import LocalHub
+from kniffel.board.service import GameService
 from kniffel.offline import sheet_state
+from kniffel.store import GameStore
 from kniffel.web.app import STATIC
 
-from .conftest import BOARD, EXPECT_TIMEOUT_MS, PHONE, running_board
+from .conftest import BOARD, EXPECT_TIMEOUT_MS, PHONE, _free_port, board_process, running_board
 from .test_board_state import enter, new_game
 from .webdriver import Driver
 
@@ -300,21 +303,33 @@ _RULES_KEPT = """caches.keys().then(async (names) => {
 })"""
 
 
+def _key(name: str) -> str:
+    """A cell's key: ``ones`` is Kniffel's ``main.ones``; ``down.ones`` names its column."""
+    return name if "." in name else f"main.{name}"
+
+
 def _cell(page: Page, seat: int, name: str) -> Any:
-    return page.locator(f"[id='c{seat}-main.{name}']")
+    return page.locator(f"[id='c{seat}-{_key(name)}']")
+
+
+#: The rules' files fetched at once, as the page fetches them 5 s after it opened.
+_FETCH_RULES = "import('/static/rules.js').then((rules) => rules.fetchRules())"
 
 
 def _open_with_rules_kept(
-    browser: Browser, url: str, game: dict[str, Any]
+    browser: Browser, url: str, game: dict[str, Any], page_fetches: bool = False
 ) -> tuple[BrowserContext, Page]:
     """A phone whose service worker is in control, on ``game``'s page once the page keeps the
-    game's record and the worker the rules' files (what it does online, in the background)."""
+    game's record and the worker the rules' files (what the page does online, in the background;
+    ``page_fetches``: waited for, else fetched at once, 5 s sooner)."""
     context = browser.new_context(viewport=PHONE, locale="de-DE", has_touch=True)
     page = context.new_page()
     page.goto(url + "/")
     _until(page, "navigator.serviceWorker.controller !== null")
     page.goto(url + game["url"])
     expect(page.locator(".game")).to_have_attribute("data-record", "0")
+    if not page_fetches:
+        page.evaluate(_FETCH_RULES)
     _until(page, _RULES_KEPT, 90_000)
     return context, page
 
@@ -328,17 +343,23 @@ def _enter_offline(page: Page, seat: int, cell: str, dice: str, points: str) -> 
     expect(_cell(page, seat, cell).locator(".preview")).to_have_text(points, timeout=90_000)
     _cell(page, seat, cell).click()
     expect(_cell(page, seat, cell).locator(".value")).to_have_text(points, timeout=90_000)
-    expect(page.locator(f"td:has(> [id='c{seat}-main.{cell}'])")).to_have_class("cell filled kept")
+    expect(page.locator(f"td:has(> [id='c{seat}-{_key(cell)}'])")).to_have_class("cell filled kept")
 
 
 def test_entries_made_on_the_board_offline_are_drawn_kept_across_a_reload_and_sent_in_order(
     browser: Browser, release: tuple[str, Path]
 ) -> None:
+    """Entries made offline in one tab; a second tab of the game is open on the same device (the
+    kept entries are shared): back online, one tab sends them, each once, and the other shows no
+    refusal of a duplicate."""
     url, _ = release
     game = new_game(url, "kniffel", ["Anna", "Ben"])
-    context, page = _open_with_rules_kept(browser, url, game)
+    context, page = _open_with_rules_kept(browser, url, game, page_fetches=True)
     try:
         expect(page.locator(".game")).not_to_have_attribute("data-rules", "ready")
+        other = context.new_page()
+        other.goto(page.url)
+        expect(other.locator(".game")).to_have_attribute("data-live", "open")
         context.set_offline(True)
         count = page.locator(".status .kept-count")
         _enter_offline(page, 0, "ones", "11123", "3")  # the post finds no server: kept
@@ -356,11 +377,21 @@ def test_entries_made_on_the_board_offline_are_drawn_kept_across_a_reload_and_se
         expect(page.locator("#tab-1 .player-total")).to_have_text("18")
         expect(page.locator("#board")).to_have_attribute("data-version", "4")
 
+        posts: list[str] = []
+        for tab in (page, other):
+            tab.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
         context.set_offline(False)  # the kept entries go in order; the server draws the board
-        expect(page.locator("#board")).not_to_have_attribute("data-kept", "true")
-        expect(page.locator("#board")).to_have_attribute("data-version", "4")
-        expect(page.locator(".status .kept-count")).to_have_count(0)
-        expect(page.locator("#tab-1 .player-total")).to_have_text("18")
+        for tab in (page, other):  # both tabs hear `online`
+            expect(tab.locator("#board")).not_to_have_attribute("data-kept", "true")
+            expect(tab.locator("#board")).to_have_attribute("data-version", "4")
+            expect(tab.locator("#tab-1 .player-total")).to_have_text("18")
+        page.wait_for_timeout(500)  # the other tab's answers came too: no refusal came with them
+        for tab in (page, other):
+            expect(tab.locator(".status .kept-refused")).to_have_count(0)
+            expect(tab.locator(".status .kept-count")).to_have_count(0)
+            expect(tab.locator("#notice")).to_have_text("")
+        assert page.evaluate(_PENDING, [game["id"], "list", None]) == []
+        assert len(posts) == 4  # each sent once, by one tab
     finally:
         context.close()
     assert _stored(url, game) == [
@@ -394,30 +425,220 @@ def test_an_entry_kept_offline_that_another_device_overtook_is_refused_in_words_
     assert _stored(url, game) == [("Anna", "chance")]
 
 
+def test_a_refused_entry_entered_again_on_another_players_turn_comes_back_into_the_dice_field(
+    browser: Browser, release: tuple[str, Path]
+) -> None:
+    """Anna's entry kept offline is refused (another device entered her turn); her dice do not
+    go onto another player's sheet: "enter again" sends Ben's entry kept after it and gives her
+    dice back into the dice field for her next turn, where she taps the cell."""
+    url, _ = release
+    game = new_game(url, "kniffel", ["Anna", "Ben"])
+    context, page = _open_with_rules_kept(browser, url, game)
+    try:
+        context.set_offline(True)
+        _enter_offline(page, 0, "ones", "11123", "3")
+        _enter_offline(page, 1, "twos", "22234", "6")
+        enter(url, game, "Anna", "chance", "66554")  # another device, meanwhile
+        context.set_offline(False)
+        refused = page.locator(".status .kept-refused")
+        expect(refused).to_contain_text("Anna: ones – ")
+        refused.get_by_role("button", name="Nochmal eintragen").click()
+        expect(page.locator("#dice-input")).to_have_value("11123")
+        expect(page.locator(".status .kept-refused")).to_have_count(0)
+        expect(page.locator("#board")).not_to_have_attribute("data-kept", "true")
+        expect(page.locator("#board")).to_have_attribute("data-version", "2")
+        expect(page.locator(".status .turn-name")).to_have_text("Anna ist am Zug")
+        expect(_cell(page, 0, "ones").locator(".preview")).to_have_text("3")
+        assert _stored(url, game) == [("Anna", "chance"), ("Ben", "twos")]
+        _cell(page, 0, "ones").click()
+        expect(page.locator("#board")).to_have_attribute("data-version", "3")
+    finally:
+        context.close()
+    assert _stored(url, game) == [("Anna", "chance"), ("Ben", "twos"), ("Anna", "ones")]
+
+
+def test_the_server_killed_while_a_phone_has_entries_pending_loses_none(
+    browser: Browser, tmp_path: Path, preset_tables: None
+) -> None:
+    """``kill -9`` at the worst moment: the server has stored an entry and dies before its answer
+    reaches the phone. The phone keeps that entry and two more; after the restart it sends them,
+    finds the first already in the server's record (stored, not refused), and stores the rest."""
+    port = _free_port()
+    with board_process(tmp_path, BOARD, port=port) as (url, process):
+        game = new_game(url, "kniffel", ["Anna", "Ben"])
+        context, page = _open_with_rules_kept(browser, url, game)
+
+        def store_then_die(route: Route) -> None:
+            route.fetch()  # the server stores the entry and answers ...
+            process.kill()  # ... and is killed (SIGKILL) before the answer reaches the phone
+            process.wait()
+            route.abort("connectionreset")
+
+        page.route("**/enter", store_then_die)
+        try:
+            page.locator("#dice-input").focus()
+            page.keyboard.type("11123")
+            expect(_cell(page, 0, "ones").locator(".preview")).to_have_text("3")
+            _cell(page, 0, "ones").click()
+            expect(_cell(page, 0, "ones").locator(".value")).to_have_text("3", timeout=90_000)
+            page.unroute("**/enter")
+            _enter_offline(page, 1, "twos", "22234", "6")
+            _enter_offline(page, 0, "threes", "33345", "9")
+            expect(page.locator(".status .kept-count")).to_have_text("Noch nicht gesendet: 3")
+        except BaseException:
+            context.close()
+            raise
+    try:
+        with board_process(tmp_path, BOARD, port=port):  # the same store, on the same port
+            expect(page.locator("#board")).not_to_have_attribute(
+                "data-kept", "true", timeout=60_000
+            )
+            expect(page.locator("#board")).to_have_attribute("data-version", "3")
+            expect(page.locator(".status .kept-refused")).to_have_count(0)
+            expect(page.locator("#tab-0 .player-total")).to_have_text("12")
+            assert page.evaluate(_PENDING, [game["id"], "list", None]) == []
+            assert _stored(url, game) == [("Anna", "ones"), ("Ben", "twos"), ("Anna", "threes")]
+    finally:
+        context.close()
+
+
+def _another_device_enters(folder: Path, game: dict[str, Any], event: dict[str, Any]) -> None:
+    """An entry stored while the board's process is down, as another device's would be once it is
+    up again: through the board's own service, on the same store."""
+    store = GameStore.open(f"sqlite:///{folder / 'kniffel.db'}")
+    try:
+        GameService(store, LocalHub()).apply(game["id"], game["key"], event)
+    finally:
+        store.close()
+
+
 @pytest.mark.webkit
-def test_webkit_keeps_an_entry_made_with_the_server_stopped(
+def test_webkit_keeps_entries_made_with_the_server_killed_and_sends_them_when_it_is_back(
     webkit: Driver, tmp_path: Path, preset_tables: None
 ) -> None:
-    """WebKit (iPhones' engine): the rules start in the page and an entry is kept and drawn."""
+    """WebKit (iPhones' engine): the server killed (``kill -9``), the rules start in the page,
+    two entries are kept and drawn; another device entered Anna's turn meanwhile. The server
+    started again on its port: Anna's entry is refused in words, "enter again" sends Ben's and
+    gives Anna's dice back into the dice field."""
+    port = _free_port()
     with webkit.session() as session:
         session.resize(PHONE["width"], PHONE["height"])
-        with running_board(tmp_path, BOARD) as url:
+        with board_process(tmp_path, BOARD, port=port) as (url, process):
             game = new_game(url, "kniffel", ["Anna", "Ben"])
             session.go(url + "/")
             session.wait("return navigator.serviceWorker.controller !== null")
             session.go(url + game["url"])
             session.wait_for('.game[data-record="0"]')
             session.wait(f"return {_RULES_KEPT}", seconds=60)
+            process.kill()
+            process.wait()
         session.wait_for('.game[data-live="closed"]')
-        session.find("#dice-input").click()
-        session.find("#dice-input").type("11123")
-        preview = "return document.querySelector(\"[id='c0-main.ones'] .preview\")?.textContent"
-        assert session.wait(preview, seconds=120) == "3"
-        session.find("[id='c0-main.ones']").click()
         count = "return document.querySelector('.kept-count')?.textContent"
-        assert session.wait(count, seconds=60) == "Noch nicht gesendet: 1"
+        for seat, cell, dice, points, kept in (
+            (0, "ones", "11123", "3", 1),
+            (1, "twos", "22234", "6", 2),
+        ):
+            session.find("#dice-input").clear()
+            session.find("#dice-input").click()
+            session.find("#dice-input").type(dice)
+            button = f"document.querySelector(\"[id='c{seat}-main.{cell}']\")"
+            preview = f"return {button}.querySelector('.preview')?.textContent"
+            assert session.wait(preview, seconds=120) == points
+            session.find(f"[id='c{seat}-main.{cell}']").click()
+            session.wait(f"{count} === 'Noch nicht gesendet: {kept}'", seconds=60)
         assert session.run("return document.querySelector('.turn-name').textContent") == (
-            "Ben ist am Zug"
+            "Anna ist am Zug"
         )
         cell = "return document.querySelector(\"[id='c0-main.ones']\").closest('td').className"
         assert session.run(cell) == "cell filled kept"
+        chance = {"type": "enter", "player": "Anna", "cell": "chance", "dice": [6, 6, 5, 5, 4]}
+        _another_device_enters(tmp_path, game, chance)
+        with board_process(tmp_path, BOARD, port=port):  # the same store, on the same port
+            refused = "return document.querySelector('.kept-refused p')?.textContent"
+            assert session.wait(refused, seconds=60).startswith("Anna: ones – ")
+            session.find(".kept-refused button").click()  # Nochmal eintragen
+            field = "return document.querySelector('#dice-input').value"
+            drawn = "document.querySelector('#board').dataset.kept === undefined"
+            assert session.wait(f"{field} === '11123' && {drawn}")
+            assert session.run("return document.querySelector('#board').dataset.version") == "2"
+            assert _stored(url, game) == [("Anna", "chance"), ("Ben", "twos")]
+
+
+#: Rauf-Runter's down column, row by row: each row's dice and their points.
+_DOWN = [
+    ("ones", "11123", "3"),
+    ("twos", "22234", "6"),
+    ("threes", "33345", "9"),
+    ("fours", "44456", "12"),
+    ("fives", "55561", "15"),
+    ("sixes", "66612", "18"),
+    ("three_kind", "33312", "12"),
+    ("four_kind", "44441", "17"),
+    ("full_house", "22333", "25"),
+    ("small_straight", "12346", "30"),
+]
+
+
+def test_two_phones_play_twenty_entries_offline_and_every_entry_is_stored_in_order(
+    browser: Browser, release: tuple[str, Path]
+) -> None:
+    """Issue 31's test: two devices holding the game's key, 20 entries offline between them (one
+    reloaded offline), one turn entered on both: every entry stored in order, the conflict
+    refused in words and entered again in one tap, the totals right on both."""
+    url, _ = release
+    game = new_game(url, "rauf-runter", ["Anna", "Ben"])
+    first, one = _open_with_rules_kept(browser, url, game)
+    second, two = _open_with_rules_kept(browser, url, game)
+    # Both players' rows of the down column, in turn: (seat, cell, dice, points).
+    moves = [
+        (n % 2, f"down.{cell}", dice, points)
+        for n, (cell, dice, points) in enumerate(row for row in _DOWN for _ in (0, 1))
+    ]
+    try:
+        # The first phone alone loses the network for nine entries, and is reloaded meanwhile.
+        first.set_offline(True)
+        for n, move in enumerate(moves[:9]):
+            if n == 5:
+                one.reload()
+                expect(one.locator(".status .kept-count")).to_have_text(
+                    "Noch nicht gesendet: 5", timeout=90_000
+                )
+            _enter_offline(one, *move)
+        expect(one.locator(".status .kept-count")).to_have_text("Noch nicht gesendet: 9")
+        first.set_offline(False)
+        for page in (one, two):
+            expect(page.locator("#board")).to_have_attribute("data-version", "9")
+            expect(page.locator("#board")).not_to_have_attribute("data-kept", "true")
+
+        # Then both: the second phone enters ten turns, the first Ben's turn that the second
+        # phone entered too.
+        first.set_offline(True)
+        second.set_offline(True)
+        for move in moves[9:19]:
+            _enter_offline(two, *move)
+        _enter_offline(one, 1, "free.chance", "66554", "26")
+        second.set_offline(False)
+        expect(two.locator("#board")).to_have_attribute("data-version", "19")
+        expect(two.locator(".status .kept-count")).to_have_count(0)
+        first.set_offline(False)
+        refused = one.locator(".status .kept-refused")
+        expect(refused).to_contain_text("Ben: free.chance – ")
+        assert refused.locator("p").inner_text().split(" – ", 1)[1].strip()
+        refused.get_by_role("button", name="Nochmal eintragen").click()
+        for page in (one, two):
+            expect(page.locator("#board")).to_have_attribute("data-version", "20")
+            expect(page.locator("#board")).not_to_have_attribute("data-kept", "true")
+        expect(one.locator(".status .kept-refused")).to_have_count(0)
+        expect(one.locator(".status .kept-count")).to_have_count(0)
+        with urllib.request.urlopen(f"{url}/api/games/{game['id']}/record") as answer:
+            record = json.load(answer)
+        totals = [str(player["total"]) for player in sheet_state(record, [])["players"]]
+        assert totals == ["182", "178"]  # 63 + 35 + the lower rows; Ben's with his chance
+        for page in (one, two):
+            expect(page.locator("#tab-0 .player-total")).to_have_text(totals[0])
+            expect(page.locator("#tab-1 .player-total")).to_have_text(totals[1])
+    finally:
+        first.close()
+        second.close()
+    expected = [("Anna" if seat == 0 else "Ben", cell) for seat, cell, _, _ in moves[:19]]
+    assert _stored(url, game) == [*expected, ("Ben", "free.chance")]

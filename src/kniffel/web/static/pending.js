@@ -9,7 +9,7 @@
 //   const pending = await openPending(gameId);
 //   await pending.add({ path: `/g/${gameId}/enter`, fields: { cell, dice, version, turn },
 //                       event, version });
-//   const result = await pending.send(postForm);   // { sent, refused, offline }
+//   const result = await pending.send(postForm);   // { sent, refused, offline, busy }
 //
 // An entry is { id, game, path, fields, event, version, refusal }: `path` and `fields` are the
 // form the page would have posted (its version field included), `event` the kniffel-record/1
@@ -57,6 +57,50 @@ export async function postForm(path, fields) {
   return { status: answer.status, notice: notice ? notice.textContent.trim() : "" };
 }
 
+// One tab at a time sends a game's kept entries (two tabs of one game share them): the Web
+// Locks API where the browser has it (Safari since 15.4), else a lease in localStorage that a
+// tab takes for a while. The other tab waits (or, with the lease, leaves the sending to the tab
+// that holds it) and then finds the list already sent: it neither posts them again nor keeps
+// the duplicate's refusal (issue 31; docs/board.md, "Installieren und ohne Netz").
+const LEASE_MS = 30000;
+
+async function oneTabAtATime(game, act) {
+  if (navigator.locks && navigator.locks.request) {
+    return navigator.locks.request(`tafel-pending-${game}`, act);
+  }
+  const key = `tafel-sending:${game}`;
+  const me = `${Date.now()}-${Math.random()}`;
+  let leased = false;
+  try {
+    const held = JSON.parse(localStorage.getItem(key) || "null");
+    if (held && held.until > Date.now()) return null;
+    localStorage.setItem(key, JSON.stringify({ by: me, until: Date.now() + LEASE_MS }));
+    leased = JSON.parse(localStorage.getItem(key) || "null").by === me;
+    if (!leased) return null;
+  } catch (error) {
+    // no storage (private mode): this tab sends alone
+  }
+  try {
+    return await act();
+  } finally {
+    if (leased) localStorage.removeItem(key);
+  }
+}
+
+// Whether the server's record already holds `entry` at the version it was made on: a post
+// whose answer never came back (the server stored it and was killed before answering, the
+// Wi-Fi went mid-answer) is refused when sent again, since the game moved past that version;
+// it was stored, not refused.
+async function storedAlready(entry) {
+  const answer = await fetch(`/api/games/${entry.game}/record`, { credentials: "same-origin" });
+  if (!answer.ok) return false;
+  const there = (await answer.json()).events[entry.version];
+  const made = entry.event;
+  if (!there || !made) return false;
+  const same = (name) => JSON.stringify(there[name] ?? null) === JSON.stringify(made[name] ?? null);
+  return ["type", "player", "cell", "dice", "points"].every(same);
+}
+
 export async function openPending(game) {
   const db = await database();
   const store = (mode) => db.transaction(STORE, mode).objectStore(STORE);
@@ -68,6 +112,39 @@ export async function openPending(game) {
 
   async function put(entry) {
     return done(store("readwrite").put(entry));
+  }
+
+  async function sendAll(post) {
+    const result = { sent: 0, refused: null, offline: false };
+    for (const entry of await list()) {
+      if (entry.refusal !== null) {
+        result.refused = entry;
+        return result;
+      }
+      let answer;
+      try {
+        answer = await post(entry.path, entry.fields);
+      } catch (error) {
+        result.offline = true;
+        return result;
+      }
+      if (answer.status >= 200 && answer.status < 300) {
+        await done(store("readwrite").delete(entry.id));
+        result.sent += 1;
+      } else if (answer.status >= 500 || answer.status === 0) {
+        result.offline = true; // the server is there but not its store: try again later
+        return result;
+      } else if (answer.status === 409 && (await storedAlready(entry))) {
+        await done(store("readwrite").delete(entry.id));
+        result.sent += 1;
+      } else {
+        entry.refusal = { status: answer.status, words: answer.notice };
+        await put(entry);
+        result.refused = entry;
+        return result;
+      }
+    }
+    return result;
   }
 
   return {
@@ -92,34 +169,10 @@ export async function openPending(game) {
     // Sends the kept entries in order; each one stored is taken off the list. It stops at the
     // first refusal (kept with the server's words: the entries after it were made on top of it)
     // and when the server cannot be reached (all kept for the next try).
+    // Another tab sending them meanwhile (the lease above): `busy`, nothing sent here.
     async send(post = postForm) {
-      const result = { sent: 0, refused: null, offline: false };
-      for (const entry of await list()) {
-        if (entry.refusal !== null) {
-          result.refused = entry;
-          return result;
-        }
-        let answer;
-        try {
-          answer = await post(entry.path, entry.fields);
-        } catch (error) {
-          result.offline = true;
-          return result;
-        }
-        if (answer.status >= 200 && answer.status < 300) {
-          await done(store("readwrite").delete(entry.id));
-          result.sent += 1;
-        } else if (answer.status >= 500 || answer.status === 0) {
-          result.offline = true; // the server is there but not its store: try again later
-          return result;
-        } else {
-          entry.refusal = { status: answer.status, words: answer.notice };
-          await put(entry);
-          result.refused = entry;
-          return result;
-        }
-      }
-      return result;
+      const result = await oneTabAtATime(game, () => sendAll(post));
+      return result || { sent: 0, refused: null, offline: false, busy: true };
     },
   };
 }

@@ -11,7 +11,7 @@
 import { openPending, postForm } from "/static/pending.js";
 import { fetchRules, loadRules } from "/static/rules.js";
 import { $, asksRoll, board, diceText, gameElement, mode, pointsText, readGame, rollsInput } from "./dom.js";
-import { clearEntry } from "./dice.js";
+import { clearEntry, restore } from "./dice.js";
 import { paint } from "./paint.js";
 import { notice, offline } from "./notice.js";
 import { refresh } from "./sync.js";
@@ -126,12 +126,48 @@ export async function drawKept() {
   update({ offline: { kept: kept.length }, game: readGame() });
 }
 
-// "Enter again": the refused entry and the ones after it, on the version the server has now.
+// "Enter again". Where the rules here take the refused entry on the game the server has now
+// (its player is to move, its cell open), one tap: it and the ones after it are sent on the
+// server's version. Else (another player is to move now, or the cell is taken) the server would
+// refuse it or make it the entry of the player to move: the entries kept after it are sent, and
+// its dice (or points, and roll) come back into the entry panel for the turn then, where the
+// player taps the cell they belong in.
 async function enterAgain(id) {
   const kept = await store.list();
   const from = kept.findIndex((entry) => entry.id === id);
-  for (const [i, entry] of kept.slice(from).entries()) await store.again(entry.id, state.offline.record.events.length + i);
-  await sendKept();
+  if (from < 0) return;
+  const refused = kept[from];
+  const record = state.offline.record;
+  const rules = await loadRules();
+  const taken = rules.sheet(record, [refused.event], {});
+  if (!taken.error && !taken.refused.length) {
+    for (const [i, entry] of kept.slice(from).entries()) await store.again(entry.id, record.events.length + i);
+    return sendKept();
+  }
+  await store.drop(id);
+  await sendKept(); // the entries kept after it go on (or are refused in their turn)
+  const waiting = (await store.list()).filter((entry) => entry.refusal === null);
+  backIntoTheField(refused, rules.sheet(state.offline.record, waiting.map((entry) => entry.event), {}));
+  refresh(); // the preview of the dice given back
+}
+
+function backIntoTheField(entry, now) {
+  const { dice, points } = entry.event;
+  const typed = {
+    dice: dice ? dice.join("") : "",
+    points: points === undefined ? "" : String(points),
+    mode: dice ? "dice" : "points",
+    rolls: entry.fields.rolls || "",
+  };
+  // Kept for that turn, as typed dice are (tafel/dice.js): the board drawn next (the server's,
+  // or the device's) finds them there.
+  const mover = now.to_move === null ? "" : now.players[now.to_move].name;
+  try {
+    sessionStorage.setItem(`tafel:${state.game.id}:${now.turn_key}:${mover}`, JSON.stringify(typed));
+  } catch (error) {
+    // private mode without storage: the field below still has them
+  }
+  restore(typed);
 }
 
 /** Sends the kept entries in order once the server answers; then the server draws the board. */
@@ -140,11 +176,12 @@ export async function sendKept() {
   sendingKept = true;
   try {
     if (!(await store.list()).length) {
-      if (!state.offline.active) return;
+      if (!state.offline.active && board().dataset.kept !== "true") return;
       update({ offline: { active: false } });
       return void refresh();
     }
     const result = await store.send(postForm);
+    if (result.busy) return void setTimeout(sendKept, 2000); // another tab sends them: look again
     if (result.offline) return;
     await keepRecord();
     if (result.refused) {
