@@ -26,6 +26,7 @@ from kniffel.priority import set_background_nice
 from kniffel.settings import Settings
 from kniffel.web import offline
 from kniffel.web.api import advice, api, chances, health, live, tables
+from kniffel.web.api.hot import HotReads
 from kniffel.web.middleware import access_log, outage
 from kniffel.web.middleware.body_deadline import BodyDeadline
 from kniffel.web.middleware.body_limit import BodyLimit
@@ -154,6 +155,9 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
     keep_compiled(templates.env, settings.cache_folder / "templates")
     access_log.install()
     install_error_handlers(app)
+    # Innermost: the state and preview of a kept version answered without the routing, after
+    # every check of the middleware below (docs/benchmarks.md, "Load").
+    app.add_middleware(HotReads)
     outage.install(app, settings.db)
     document_errors(app)
     tables.install(app, readiness)

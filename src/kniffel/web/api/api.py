@@ -29,7 +29,7 @@ from kniffel.web.api.schemas import (
     state_of,
 )
 
-__all__ = ["STATES_KEPT", "router", "state_response"]
+__all__ = ["STATES_KEPT", "preview_bytes", "router", "state_bytes", "state_response"]
 
 #: Game states kept as JSON per app, by (game id, version): a state never changes, so every
 #: device at a table that fetches the new version after a change gets the same bytes, encoded
@@ -98,14 +98,31 @@ def _states(request: Request) -> Kept[tuple[str, int], bytes]:
     return kept
 
 
-def state_response(request: Request, view: GameView) -> Response:
-    """The ``GameState`` of ``view`` as JSON, encoded once per game version."""
+def state_bytes(states: Kept[tuple[str, int], bytes], view: GameView) -> bytes:
+    """The ``GameState`` of ``view`` as JSON, encoded once per game version (kept in
+    ``states``, the app's)."""
 
     def encode() -> bytes:
         return GameState.model_validate(state_of(view)).model_dump_json().encode()
 
-    body = _states(request).get((view.id, view.version), encode)
-    return Response(body, media_type="application/json")
+    return states.get((view.id, view.version), encode)
+
+
+def state_response(request: Request, view: GameView) -> Response:
+    """The ``GameState`` of ``view`` as JSON, encoded once per game version."""
+    return Response(state_bytes(_states(request), view), media_type="application/json")
+
+
+def preview_bytes(view: GameView, dice: str | None) -> bytes:
+    """The ``PreviewOut`` of ``dice`` (default: the rolled dice) in ``view`` as JSON: encoded
+    by its model without checking again what was built from checked parts."""
+    result = preview_of(view, dice)
+    answer = PreviewOut.model_construct(
+        player=result.player,
+        dice=None if result.dice is None else list(result.dice.faces),
+        entries=entries_of(result.entries),
+    )
+    return answer.model_dump_json().encode()
 
 
 def _created(view: GameView) -> dict[str, Any]:
@@ -151,15 +168,9 @@ async def preview(
         str | None, Query(description="five faces, e.g. 66655; default: the rolled dice")
     ] = None,
 ) -> Response:
-    result = preview_of(await _service(request).get_async(game_id), dice)
-    # Encoded here, as the route's model would be, without checking again what was built from
-    # checked parts (the route's model still documents it; docs/benchmarks.md, "Load").
-    answer = PreviewOut.model_construct(
-        player=result.player,
-        dice=None if result.dice is None else list(result.dice.faces),
-        entries=entries_of(result.entries),
-    )
-    return Response(answer.model_dump_json().encode(), media_type="application/json")
+    # The route's model documents the answer (docs/benchmarks.md, "Load").
+    body = preview_bytes(await _service(request).get_async(game_id), dice)
+    return Response(body, media_type="application/json")
 
 
 @router.post(
