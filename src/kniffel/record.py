@@ -378,19 +378,18 @@ def state_dict(game: Game) -> dict[str, Any]:
         announced = game.announced(p)
         if announced is not None:
             turn["announced"] = str(announced)
+    players = []
+    for i, name in enumerate(game.players):
+        columns = {spec.id: _column_dict(game, i, spec.id) for spec in game.columns}
+        # The player's total is the sum of the columns' (Game.total), each worked out once.
+        total = sum(column["total"] for column in columns.values())
+        players.append({"name": name, "total": total, "columns": columns})
     return {
         "variant": game.variant.name,
         "finished": game.is_finished,
         "winners": game.winners(),
         "turn": turn,
-        "players": [
-            {
-                "name": name,
-                "total": game.total(i),
-                "columns": {spec.id: _column_dict(game, i, spec.id) for spec in game.columns},
-            }
-            for i, name in enumerate(game.players)
-        ],
+        "players": players,
     }
 
 

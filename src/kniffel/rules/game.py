@@ -185,6 +185,9 @@ class Game:
         self.rows: tuple[Row, ...] = rows_for(variant.options)
         self.columns = variant.columns
         self._row_index = {row: i for i, row in enumerate(self.rows)}
+        #: Which rows count to the upper block, in order: every total reads it (a row's
+        #: ``is_upper`` hashes the row each time; docs/benchmarks.md, "Load").
+        self._upper = tuple(row.is_upper for row in self.rows)
         self._col_index = {spec.id: i for i, spec in enumerate(self.columns)}
         self._seat = {name: i for i, name in enumerate(names)}
         self._kniffel_index = self._row_index.get(Row.KNIFFEL)  # Jamb has no Kniffel row
@@ -331,9 +334,9 @@ class Game:
         if self._jamb:
             return self._jamb_totals(p, c)
         upper = lower = 0
-        for row, value in zip(self.rows, self._cells[p][c], strict=True):
+        for upper_row, value in zip(self._upper, self._cells[p][c], strict=True):
             if value is not None:
-                if row.is_upper:
+                if upper_row:
                     upper += value
                 else:
                     lower += value

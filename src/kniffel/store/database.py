@@ -11,7 +11,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, Engine, create_engine, event, inspect, make_url, text
+from sqlalchemy import URL, Connection, Engine, create_engine, event, inspect, make_url, text
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.pool import StaticPool
 
@@ -119,7 +119,27 @@ def check_wal_index(engine: Engine) -> None:
     503 and logs the outage once (docs/deploy.md, "Limits at the edge"); the web asks before
     every request and the background before every round.
     """
-    url = engine.url
+    try:
+        index = _INDEXES[engine]
+    except KeyError:
+        index = _INDEXES[engine] = _wal_index(engine.url)
+    if index is None:
+        return
+    if os.path.exists(index) and not os.access(index, os.W_OK):
+        refused = sqlite3.OperationalError(
+            f"attempt to write a readonly database ({Path(index).name} cannot be written)"
+        )
+        refused.sqlite_errorname = "SQLITE_READONLY"
+        raise refused
+
+
+#: Each engine's WAL index (:func:`_wal_index`), worked out once: every request asks
+#: (docs/benchmarks.md, "Load").
+_INDEXES: weakref.WeakKeyDictionary[Engine, str | None] = weakref.WeakKeyDictionary()
+
+
+def _wal_index(url: URL) -> str | None:
+    """The path of the WAL index of an SQLite file's ``url``, ``None`` for other databases."""
     database = url.database or ""
     if (
         url.get_backend_name() != "sqlite"
@@ -130,14 +150,8 @@ def check_wal_index(engine: Engine) -> None:
             ":memory:",
         )
     ):
-        return
-    index = str(Path(database).expanduser()) + "-shm"
-    if os.path.exists(index) and not os.access(index, os.W_OK):
-        refused = sqlite3.OperationalError(
-            f"attempt to write a readonly database ({Path(index).name} cannot be written)"
-        )
-        refused.sqlite_errorname = "SQLITE_READONLY"
-        raise refused
+        return None
+    return str(Path(database).expanduser()) + "-shm"
 
 
 def write_gate(engine: Engine) -> WriteGate | None:

@@ -26,6 +26,7 @@ from kniffel.priority import set_background_nice
 from kniffel.settings import Settings
 from kniffel.web import offline
 from kniffel.web.api import advice, api, chances, health, live, tables
+from kniffel.web.api.hot import HotReads
 from kniffel.web.middleware import access_log, outage
 from kniffel.web.middleware.body_deadline import BodyDeadline
 from kniffel.web.middleware.body_limit import BodyLimit
@@ -154,6 +155,9 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
     keep_compiled(templates.env, settings.cache_folder / "templates")
     access_log.install()
     install_error_handlers(app)
+    # Innermost: the state and preview of a kept version answered without the routing, after
+    # every check of the middleware below (docs/benchmarks.md, "Load").
+    app.add_middleware(HotReads)
     outage.install(app, settings.db)
     document_errors(app)
     tables.install(app, readiness)
@@ -177,13 +181,16 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
         from kniffel.web.middleware.metrics import install_metrics
 
         install_metrics(app)
-    # The pages first: FastAPI prepares each router's routes when a request first passes
-    # them, so the start page's first answer no longer waits for every API route's models
-    # (docs/benchmarks.md, "Start"). No page's path is also another router's.
-    app.include_router(start.router)
-    offline.install(app, STATIC)  # the service worker at /sw.js (docs/board.md)
+    # The start page first: FastAPI prepares each router's routes when a request first passes
+    # them, so the start page's first answer does not wait for every API route's models
+    # (docs/benchmarks.md, "Start"). Then the API: a request passes every route before its own
+    # (twice in FastAPI 0.165: to find its router, then its route), and the games' API routes
+    # are most of a table's requests (docs/benchmarks.md, "Load"). No path is two routers'.
+    app.include_router(start.front)
     app.include_router(api.router, prefix="/api")
     app.include_router(live.router, prefix="/api")
+    app.include_router(start.router)
+    offline.install(app, STATIC)  # the service worker at /sw.js (docs/board.md)
     app.include_router(advice.router)
     app.include_router(advice_pages.router)
     app.include_router(review_routes.router)

@@ -29,7 +29,7 @@ from kniffel.web.api.schemas import (
     state_of,
 )
 
-__all__ = ["STATES_KEPT", "router", "state_response"]
+__all__ = ["STATES_KEPT", "preview_bytes", "router", "state_bytes", "state_response"]
 
 #: Game states kept as JSON per app, by (game id, version): a state never changes, so every
 #: device at a table that fetches the new version after a change gets the same bytes, encoded
@@ -64,6 +64,13 @@ async def service(request: Request) -> GameService:
 Board = Annotated[GameService, Depends(service)]
 
 
+def _service(request: Request) -> GameService:
+    """:func:`service` for the hot routes, called, not solved: a dependency costs the request
+    FastAPI's solving of it (docs/benchmarks.md, "Load")."""
+    board: GameService = request.app.state.service
+    return board
+
+
 async def game_key(
     header: Annotated[str | None, Security(_key_header)],
     query: Annotated[str | None, Security(_key_query)],
@@ -91,20 +98,79 @@ def _states(request: Request) -> Kept[tuple[str, int], bytes]:
     return kept
 
 
-def state_response(request: Request, view: GameView) -> Response:
-    """The ``GameState`` of ``view`` as JSON, encoded once per game version."""
+def state_bytes(states: Kept[tuple[str, int], bytes], view: GameView) -> bytes:
+    """The ``GameState`` of ``view`` as JSON, encoded once per game version (kept in
+    ``states``, the app's)."""
 
     def encode() -> bytes:
         return GameState.model_validate(state_of(view)).model_dump_json().encode()
 
-    body = _states(request).get((view.id, view.version), encode)
-    return Response(body, media_type="application/json")
+    return states.get((view.id, view.version), encode)
+
+
+def state_response(request: Request, view: GameView) -> Response:
+    """The ``GameState`` of ``view`` as JSON, encoded once per game version."""
+    return Response(state_bytes(_states(request), view), media_type="application/json")
+
+
+def preview_bytes(view: GameView, dice: str | None) -> bytes:
+    """The ``PreviewOut`` of ``dice`` (default: the rolled dice) in ``view`` as JSON: encoded
+    by its model without checking again what was built from checked parts."""
+    result = preview_of(view, dice)
+    answer = PreviewOut.model_construct(
+        player=result.player,
+        dice=None if result.dice is None else list(result.dice.faces),
+        entries=entries_of(result.entries),
+    )
+    return answer.model_dump_json().encode()
 
 
 def _created(view: GameView) -> dict[str, Any]:
     # The key in the fragment, as on the board's own play link: a browser never sends it, so
     # it reaches no log and no proxy (docs/architecture.md, "Security").
     return {**state_of(view), "key": view.key, "url": f"/g/{view.id}#key={view.key}"}
+
+
+# The games' hot routes first: a request passes every route before its own, twice (FastAPI
+# 0.165 finds the router, then the route), and a table's devices mostly read the state, preview
+# dice and enter them (docs/benchmarks.md, "Load").
+
+
+@router.get(
+    "/games/{game_id}", response_model=GameState, responses=_ERRORS, summary="A game's state"
+)
+async def get_game(game_id: str, request: Request) -> Response:
+    return state_response(request, await _service(request).get_async(game_id))
+
+
+@router.post(
+    "/games/{game_id}/events",
+    response_model=GameState,
+    responses=_CHANGE_ERRORS,
+    summary="Add an event: roll (physical dice), enter, edit, clear or undo",
+)
+async def post_event(game_id: str, body: EventBody, key: Key, request: Request) -> Response:
+    event = body.event.model_dump(exclude_none=True)
+    view = await _service(request).apply_async(game_id, key, event, body.expected_version)
+    return state_response(request, view)
+
+
+@router.get(
+    "/games/{game_id}/preview",
+    response_model=PreviewOut,
+    responses=_ERRORS,
+    summary="What the dice would score in each allowed cell for the player to move",
+)
+async def preview(
+    game_id: str,
+    request: Request,
+    dice: Annotated[
+        str | None, Query(description="five faces, e.g. 66655; default: the rolled dice")
+    ] = None,
+) -> Response:
+    # The route's model documents the answer (docs/benchmarks.md, "Load").
+    body = preview_bytes(await _service(request).get_async(game_id), dice)
+    return Response(body, media_type="application/json")
 
 
 @router.post(
@@ -135,27 +201,6 @@ def list_games(
     ]
 
 
-@router.get(
-    "/games/{game_id}", response_model=GameState, responses=_ERRORS, summary="A game's state"
-)
-async def get_game(game_id: str, board: Board, request: Request) -> Response:
-    return state_response(request, await board.get_async(game_id))
-
-
-@router.post(
-    "/games/{game_id}/events",
-    response_model=GameState,
-    responses=_CHANGE_ERRORS,
-    summary="Add an event: roll (physical dice), enter, edit, clear or undo",
-)
-async def post_event(
-    game_id: str, body: EventBody, key: Key, board: Board, request: Request
-) -> Response:
-    event = body.event.model_dump(exclude_none=True)
-    view = await board.apply_async(game_id, key, event, body.expected_version)
-    return state_response(request, view)
-
-
 @router.post(
     "/games/{game_id}/roll",
     response_model=GameState,
@@ -178,27 +223,6 @@ def revanche(game_id: str, key: Key, board: Board) -> dict[str, Any]:
     every call (another device's too) answers with the same game. Its watchers are taken
     there."""
     return _created(board.revanche(game_id, key))
-
-
-@router.get(
-    "/games/{game_id}/preview",
-    response_model=PreviewOut,
-    responses=_ERRORS,
-    summary="What the dice would score in each allowed cell for the player to move",
-)
-async def preview(
-    game_id: str,
-    board: Board,
-    dice: Annotated[
-        str | None, Query(description="five faces, e.g. 66655; default: the rolled dice")
-    ] = None,
-) -> dict[str, Any]:
-    result = preview_of(await board.get_async(game_id), dice)
-    return {
-        "player": result.player,
-        "dice": None if result.dice is None else list(result.dice.faces),
-        "entries": entries_of(result.entries),
-    }
 
 
 @router.get(

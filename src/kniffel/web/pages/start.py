@@ -21,17 +21,22 @@ from kniffel.rules import MAX_PLAYERS, MAX_ROLLS, PRESETS, KniffelError
 from kniffel.web import rendering
 from kniffel.web.pages import board_pages, forms, player_routes
 
-__all__ = ["router"]
+__all__ = ["front", "router"]
 
 LIST_LENGTH = 20
 
+#: The start page alone: the app passes it before the API, so the first answer after a start
+#: prepares no API route, while the API's requests no longer pass every page's route on their way
+#: (docs/benchmarks.md, "Load").
+front = APIRouter(include_in_schema=False)
+#: The new-game and import forms and the board's pages.
 router = APIRouter(include_in_schema=False)
 
 
 # ----------------------------------------------------------------- the start
 
 
-@router.get("/")
+@front.get("/")
 async def home(request: Request) -> Response:
     return await _home(request, forms.NewGame())
 
