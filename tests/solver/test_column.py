@@ -124,3 +124,17 @@ def test_final_vector_is_the_best_entry(solved: Solved) -> None:
     for unreachable in (SheetState(1 << 5, 5, 0), SheetState(0, 0, 1)):
         with pytest.raises(ValueError, match="no value"):
             table.value(unreachable)
+
+
+def test_threads_solve_the_same_values(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A build shared among threads gives every state the value of a build in one thread, bit
+    for bit (benchmarks/solver.py builds with every core)."""
+    from kniffel.rules import Discipline, get_variant
+    from kniffel.solver.exact import column
+
+    # A small column, in small batches: each level has batches for every thread.
+    monkeypatch.setattr(column, "BATCH", 16)
+    space = SheetSpace(get_variant("kniffel", {"chance": False}).options, Discipline.DOWN)
+    alone = column.build_values(space)
+    assert np.array_equal(column.build_values(space, workers=3), alone, equal_nan=True)
+    assert np.isfinite(alone).sum() == 617

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -117,8 +118,16 @@ def _padded(batch: StateBatch, width: int) -> StateBatch:
     return StateBatch(*(np.concatenate([a, np.repeat(a[-1:], missing)]) for a in batch))
 
 
-def build_values(space: SheetSpace, *, progress: Progress | None = None) -> Array:
-    """Solve every reachable state of ``space``; the flat value array."""
+def build_values(
+    space: SheetSpace, *, progress: Progress | None = None, workers: int = 1
+) -> Array:
+    """Solve every reachable state of ``space``; the flat value array.
+
+    ``workers`` threads share each level's batches: a state's value reads only the level
+    below it (one more row filled), which is solved before, and numpy leaves the
+    interpreter lock while it works on a batch. The values are the same whatever the
+    number of threads (each batch is solved alone and written to its own states).
+    """
     values = np.full(space.size, np.nan)
     levels = [space.states(n) for n in range(space.n_rows + 1)]
     total = sum(len(b) for b in levels)
@@ -127,22 +136,38 @@ def build_values(space: SheetSpace, *, progress: Progress | None = None) -> Arra
     done = len(full)
     if progress:
         progress(done, total)
-    work = _Workspace(min(BATCH, max(len(b) for b in levels)))
+    width = min(BATCH, max(len(b) for b in levels))
+    works = [_Workspace(width) for _ in range(max(1, workers))]
 
-    def solve_batch(batch: StateBatch) -> int:
+    def solve_batch(work: _Workspace, batch: StateBatch) -> int:
         padded = _padded(batch, work.width)
         final = final_values(space, values, padded, work.final, work.worth)
         values[space.index(*padded)] = turn_values(final, work.turn)
         return len(batch)
 
-    # One thread: sharing the batches of a level between two threads gained
-    # nothing measurable on the 2-core development machine.
-    for filled in range(space.n_rows - 1, -1, -1):
-        level = levels[filled]
-        for start in range(0, len(level), BATCH):
-            done += solve_batch(level.part(start, start + BATCH))
+    def solve_share(share: int, level: StateBatch) -> int:
+        """Every ``len(works)``-th batch of ``level`` from the ``share``-th on."""
+        solved = 0
+        for start in range(share * BATCH, len(level), len(works) * BATCH):
+            solved += solve_batch(works[share], level.part(start, start + BATCH))
+        return solved
+
+    pool = ThreadPoolExecutor(len(works)) if len(works) > 1 else None
+    try:
+        for filled in range(space.n_rows - 1, -1, -1):
+            level = levels[filled]
+            if pool is None:
+                for start in range(0, len(level), BATCH):
+                    done += solve_batch(works[0], level.part(start, start + BATCH))
+                    if progress:
+                        progress(done, total)
+                continue
+            done += sum(pool.map(solve_share, range(len(works)), [level] * len(works)))
             if progress:
                 progress(done, total)
+    finally:
+        if pool is not None:
+            pool.shutdown()
     return values
 
 
@@ -152,15 +177,17 @@ def solve_column(
     *,
     progress: Progress | None = None,
     use_cache: bool = True,
+    workers: int = 1,
 ) -> ColumnTable:
-    """The solved one-column game under ``options``, from the cache when it is there."""
+    """The solved one-column game under ``options``, from the cache when it is there; a build
+    shares its work among ``workers`` threads (:func:`build_values`)."""
     space = SheetSpace(options, discipline)
     if use_cache:
         table = load_table(space)
         if table is not None:
             return table
     start = time.perf_counter()
-    values = build_values(space, progress=progress)
+    values = build_values(space, progress=progress, workers=workers)
     seconds = time.perf_counter() - start
     table = ColumnTable(space, values, seconds, seconds)
     if use_cache:
