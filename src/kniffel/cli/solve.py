@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import time
 from typing import Any
 
@@ -31,8 +32,15 @@ __all__ = ["solve"]
     help="One-column variants: also build the exact win-chance table (minutes, 263 MB for "
     "kniffel, 1.16 GB for yahtzee); the board and kniffel chances read it from the cache.",
 )
+@click.option(
+    "--workers",
+    type=click.IntRange(1, 64),
+    default=os.cpu_count() or 1,
+    show_default="every core",
+    help="Threads that share a table's build (the board builds in one, below the requests).",
+)
 @with_table_place
-def solve(variant: Variant, as_json: bool, no_cache: bool, finals: bool) -> None:
+def solve(variant: Variant, as_json: bool, no_cache: bool, finals: bool, workers: int) -> None:
     """Solve VARIANT exactly and print the optimal expected final score.
 
     One-column variants (kniffel, yahtzee) are solved exactly; the table is
@@ -48,11 +56,11 @@ def solve(variant: Variant, as_json: bool, no_cache: bool, finals: bool) -> None
             f"yahtzee and their house rules); {variant.name} has {len(variant.columns)} columns"
         )
     if len(variant.columns) == 1:
-        result = _one_column(variant, no_cache, as_json)
+        result = _one_column(variant, no_cache, as_json, workers)
         if finals:
             result["finals"] = _finals(variant, no_cache, as_json)
     elif disciplines == {Discipline.FREE}:
-        result = _free_columns(variant, no_cache, as_json)
+        result = _free_columns(variant, no_cache, as_json, workers)
     else:
         from kniffel.solver.raufrunter.bounds import solve_bounds
 
@@ -65,13 +73,14 @@ def solve(variant: Variant, as_json: bool, no_cache: bool, finals: bool) -> None
         _print(report)
 
 
-def _one_column(variant: Variant, no_cache: bool, quiet: bool) -> dict[str, Any]:
+def _one_column(variant: Variant, no_cache: bool, quiet: bool, workers: int) -> dict[str, Any]:
     with progress("solving", quiet=quiet) as bar:
         table = solve_column(
             variant.options,
             variant.columns[0].discipline,
             progress=bar.update if bar else None,
             use_cache=not no_cache,
+            workers=workers,
         )
     return {"kind": "exact", "ev": table.ev, "cached": table.cached}
 
@@ -92,10 +101,13 @@ def _finals(variant: Variant, no_cache: bool, quiet: bool) -> dict[str, Any]:
     }
 
 
-def _free_columns(variant: Variant, no_cache: bool, quiet: bool) -> dict[str, Any]:
+def _free_columns(variant: Variant, no_cache: bool, quiet: bool, workers: int) -> dict[str, Any]:
     with progress("solving", quiet=quiet) as bar:
         table = solve_column(
-            variant.options, progress=bar.update if bar else None, use_cache=not no_cache
+            variant.options,
+            progress=bar.update if bar else None,
+            use_cache=not no_cache,
+            workers=workers,
         )
     columns = {spec.id: spec.factor * table.ev for spec in variant.columns}
     options = variant.options
