@@ -37,9 +37,7 @@ def build_times(repeat: int, workers: int) -> None:
     ours: list[tuple[float, float]] = []
     theirs: list[tuple[float, float]] = []
     for _ in range(repeat):  # alternated, so that both meet the same machine load
-        wall, cpu, table = timed(
-            lambda: solve_column(options, use_cache=False, workers=workers)
-        )
+        wall, cpu, table = timed(lambda: solve_column(options, use_cache=False, workers=workers))
         ours.append((wall, cpu))
         wall, cpu, solver = timed(lambda: yatzy_solver.Solver.build(reference))
         theirs.append((wall, cpu))

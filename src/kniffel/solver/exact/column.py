@@ -118,9 +118,7 @@ def _padded(batch: StateBatch, width: int) -> StateBatch:
     return StateBatch(*(np.concatenate([a, np.repeat(a[-1:], missing)]) for a in batch))
 
 
-def build_values(
-    space: SheetSpace, *, progress: Progress | None = None, workers: int = 1
-) -> Array:
+def build_values(space: SheetSpace, *, progress: Progress | None = None, workers: int = 1) -> Array:
     """Solve every reachable state of ``space``; the flat value array.
 
     ``workers`` threads share each level's batches: a state's value reads only the level
