@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, and_, case, func, select
+from sqlalchemy import Connection, Select, and_, case, func, select
 
 from kniffel.rules import PRESETS
 from kniffel.store import versus
@@ -26,6 +26,7 @@ __all__ = [
     "bins",
     "every_figures",
     "figures",
+    "leader_rows",
     "leaders",
     "series",
     "shown_name",
@@ -394,9 +395,11 @@ def series(connection: Connection, key: str) -> list[tuple[str, int, float | Non
     ]
 
 
-def leaders(connection: Connection) -> list[tuple[str, str, str, int, float, int, int]]:
-    """Per preset and player (bots left out): variant, key, name, games, mean, best, wins."""
-    rows = connection.execute(
+def leader_rows(where: Any) -> Select[Any]:
+    """Per preset and player of the rows ``where`` selects (bots left out): variant, key,
+    name, games, mean, best, wins; the one grouping of the leaderboard (also the sums kept on
+    write, :mod:`kniffel.store.player_totals`)."""
+    return (
         select(
             R.variant,
             R.player,
@@ -407,9 +410,14 @@ def leaders(connection: Connection) -> list[tuple[str, str, str, int, float, int
             func.sum(case((R.place == 1, 1), else_=0)),
         )
         .select_from(PLAYER_RESULTS)
-        .where(_current(), R.bot.is_(False))
+        .where(where, R.bot.is_(False))
         .group_by(R.variant, R.player)
-    ).all()
+    )
+
+
+def leaders(connection: Connection) -> list[tuple[str, str, str, int, float, int, int]]:
+    """Per preset and player (bots left out): variant, key, name, games, mean, best, wins."""
+    rows = connection.execute(leader_rows(_current())).all()
     return [
         (v, k, str(n).strip(), int(g), float(m), int(b), int(w or 0))
         for v, k, n, g, m, b, w in rows

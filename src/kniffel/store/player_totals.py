@@ -33,6 +33,7 @@ from sqlalchemy import (
 )
 
 from kniffel.store.models import METADATA, PLAYER_RESULTS
+from kniffel.store.player_figures import leader_rows
 
 __all__ = ["PLAYER_LEADERS", "PLAYER_TOTALS", "count", "leaders", "page", "refresh", "variants"]
 
@@ -108,19 +109,7 @@ def _insert(connection: Connection, keys: list[str] | None) -> None:
             ["player", "name", "games", "wins", "contested", "contested_wins", "bot"], totals
         )
     )
-    board = (
-        select(
-            R.variant,
-            R.player,
-            func.max(func.coalesce(R.linked, R.name)),
-            func.count(),
-            func.avg(R.total),
-            func.max(R.total),
-            func.sum(case((R.place == 1, 1), else_=0)),
-        )
-        .where(where, R.bot.is_(False))
-        .group_by(R.variant, R.player)
-    )
+    board = leader_rows(where)
     connection.execute(
         insert(PLAYER_LEADERS).from_select(
             ["variant", "player", "name", "games", "mean", "best", "wins"], board
