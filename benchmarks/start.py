@@ -38,6 +38,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from baseline import checkout, cpu_seconds, describe
+from load import stop
 
 HOST = "127.0.0.1"
 MAX_RUNS = 10
@@ -85,12 +86,7 @@ def first_answer(db: Path, env: dict[str, str]) -> tuple[float, float]:
                 time.sleep(0.01)
         raise SystemExit("the server did not answer within 120 s")
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+        stop(server)
 
 
 def load() -> str:

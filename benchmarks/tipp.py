@@ -271,6 +271,8 @@ def _house_rules_server(
     import urllib.error
     import urllib.request
 
+    from load import stop
+
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -327,12 +329,7 @@ def _house_rules_server(
             shown = f"{waited:6.1f} s" if waited is not None else f"> {timeout:.0f} s"
             print(f"  {_rules_label(name, options):42} {shown}  (tables_busy {busy}×)", flush=True)
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+        stop(server)
     return found
 
 

@@ -11,7 +11,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import URL, Connection, Engine, create_engine, event, inspect, make_url, text
+from sqlalchemy import Connection, Engine, create_engine, event, inspect, make_url, text
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.pool import StaticPool
 
@@ -105,6 +105,7 @@ def open_engine(url: str) -> Engine:
     event.listen(engine, "connect", _sqlite_pragmas)
     if not memory:
         _GATES[engine] = WriteGate(engine)
+        _INDEXES[engine] = str(Path(database).expanduser()) + "-shm"
     return engine
 
 
@@ -119,10 +120,7 @@ def check_wal_index(engine: Engine) -> None:
     503 and logs the outage once (docs/deploy.md, "Limits at the edge"); the web asks before
     every request and the background before every round.
     """
-    try:
-        index = _INDEXES[engine]
-    except KeyError:
-        index = _INDEXES[engine] = _wal_index(engine.url)
+    index = _INDEXES.get(engine)
     if index is None:
         return
     if os.path.exists(index) and not os.access(index, os.W_OK):
@@ -133,25 +131,9 @@ def check_wal_index(engine: Engine) -> None:
         raise refused
 
 
-#: Each engine's WAL index (:func:`_wal_index`), worked out once: every request asks
-#: (docs/benchmarks.md, "Load").
-_INDEXES: weakref.WeakKeyDictionary[Engine, str | None] = weakref.WeakKeyDictionary()
-
-
-def _wal_index(url: URL) -> str | None:
-    """The path of the WAL index of an SQLite file's ``url``, ``None`` for other databases."""
-    database = url.database or ""
-    if (
-        url.get_backend_name() != "sqlite"
-        or database.startswith("file:")
-        or database
-        in (
-            "",
-            ":memory:",
-        )
-    ):
-        return None
-    return str(Path(database).expanduser()) + "-shm"
+#: The WAL index of each engine :func:`open_engine` made for an SQLite file, noted when it is
+#: made: every request asks (docs/benchmarks.md, "Load").
+_INDEXES: weakref.WeakKeyDictionary[Engine, str] = weakref.WeakKeyDictionary()
 
 
 def write_gate(engine: Engine) -> WriteGate | None:
