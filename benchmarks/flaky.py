@@ -7,7 +7,7 @@ It starts ``--burners`` processes that keep a CPU core busy each (default: one p
 runs the chosen browser tests (default: every test named ``keyboard`` in
 ``tests/e2e/test_client_state.py`` and ``tests/e2e/test_board_state.py``; with ``--engine webkit``
 those in ``tests/e2e/test_webkit.py``, driven through WebKitWebDriver) ``--runs`` times in one
-pytest session (``-k`` chooses first, then the chosen tests are repeated; ``-p no:xdist`` where
+pytest session (``-k`` chooses first, then the chosen tests are repeated; ``-n 0`` where
 pytest-xdist is installed), stops the burners and prints per test its runs and failures and the
 load average. A failing run's assertion names the page's ``focusin`` events (docs/board.md, "One
 client state"), so ``--show`` prints each failure's place and error lines.
@@ -123,7 +123,7 @@ def options(keyword: str) -> list[str]:
     (pytest-xdist, where installed, would spread the runs over workers this plugin never sees)."""
     chosen = ["-k", keyword, "-q", "-p", "no:cacheprovider"]
     if importlib.util.find_spec("xdist") is not None:
-        chosen += ["-p", "no:xdist"]
+        chosen += ["-n", "0"]  # xdist stays loaded: the project's addopts name its options
     return chosen
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 import urllib.request
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,6 +21,10 @@ from playwright.sync_api import APIResponse, Browser, BrowserContext, Page, Rout
 from kniffel.rules import ROWS as KNIFFEL_ROWS
 
 from .conftest import EXPECT_TIMEOUT_MS, PHONE
+
+#: How long a held ``sent`` request waits for the server's answer: an entry's answer on a busy
+#: CI machine, where two workers share two cores with their servers and browsers.
+ANSWER_TIMEOUT_MS = 60_000
 
 #: The thirteen rows in sheet order, from the rules.
 ROWS = [row.value for row in KNIFFEL_ROWS]
@@ -83,28 +88,43 @@ class Gate:
     closed: bool = False
     sent: bool = False
     held: list[tuple[Route, APIResponse | None]] = field(default_factory=list)
+    #: Requests the page has made and the gate holds, counted before the server answers them.
+    seen: int = 0
 
     def __post_init__(self) -> None:
         self.page.route(re.compile(self.pattern), self._route)
 
     def _route(self, route: Route) -> None:
         if self.closed:
-            self.held.append((route, route.fetch() if self.sent else None))
+            self.seen += 1
+            self.held.append((route, route.fetch(timeout=ANSWER_TIMEOUT_MS) if self.sent else None))
         else:
             route.continue_()
 
     def wait_for(self, count: int = 1) -> None:
-        # As long as every expect waits (tests/e2e/conftest.py): a held ``sent`` request
-        # counts only once the server has answered it, which takes seconds on a busy machine.
-        for _ in range(EXPECT_TIMEOUT_MS // 25):
-            if len(self.held) >= count:
+        """Waits until ``count`` requests are held: made by the page (as long as every expect
+        waits, tests/e2e/conftest.py), and with ``sent`` answered by the server, which takes
+        seconds on a busy machine (CI runs two workers beside the servers)."""
+        self._wait(lambda: self.seen >= count, EXPECT_TIMEOUT_MS, "the page made no request")
+        self._wait(lambda: len(self.held) >= count, ANSWER_TIMEOUT_MS, "the server did not answer")
+
+    def _wait(self, done: Callable[[], bool], timeout_ms: int, what: str) -> None:
+        for _ in range(timeout_ms // 25):
+            if done():
                 return
             self.page.wait_for_timeout(25)
-        raise AssertionError(f"no request held for {self.pattern}")
+        # Where the page was: the focused element, and its focus moves where they are recorded
+        # (tests/e2e/test_client_state.py).
+        where = self.page.evaluate(
+            "() => [document.activeElement.id || document.activeElement.tagName,"
+            " (window.focusLog || []).slice(-12).join(' → ')]"
+        )
+        raise AssertionError(f"{what} for {self.pattern}; focus, focusin: {where}")
 
     def release(self) -> None:
         self.closed = False
         held, self.held = self.held, []
+        self.seen -= len(held)
         for route, answer in held:
             if answer is None:
                 route.continue_()
