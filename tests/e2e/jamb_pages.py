@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from typing import Protocol
 
 from playwright.sync_api import Locator, Page, expect
 
@@ -160,3 +161,106 @@ def refused(page: Page, seat: int, name: str, message: str | re.Pattern[str]) ->
     expect(page.locator("#toast")).to_contain_text(message)
     assert version(page) == before  # nothing changed
     expect(late).to_have_text("")
+
+
+# -- one table, two engines: the whole games of tests/e2e/test_jamb_family_games.py and
+# tests/e2e/test_yams_family_game.py are played by one script, in chromium through the
+# functions above and in WebKit through tests/e2e/jamb_webkit.py (the same steps over WebDriver).
+
+
+class Table(Protocol):
+    """What a whole Jamb or Yams game does at the board, in either engine."""
+
+    def start_game(
+        self,
+        *,
+        lang: str,
+        variant: str,
+        players: Iterable[str],
+        dice_mode: str = "physical",
+        house_rules: Iterable[str] = (),
+    ) -> str: ...
+    def column_heads(self, seat: int) -> list[str]: ...
+    def wait_player(self, name: str) -> None: ...
+    def type_dice(self, dice: str, roll: int, *, say_roll: bool = False) -> None: ...
+    def previewed(self, dice: str, roll: int) -> None: ...
+    def roll(self, hold: Iterable[int] = ()) -> list[int]: ...
+    def tray_faces(self) -> list[int]: ...
+    def enter(self, seat: int, name: str, points: int | None = None) -> None: ...
+    def announce(self, name: str) -> None: ...
+    def announced(self, seat: int) -> str: ...
+    def refused(self, seat: int, name: str, message: str) -> None: ...
+    def sum_lines(self, seat: int, lines: dict[str, str]) -> dict[str, list[int]]: ...
+    def wait_end(self) -> None: ...
+    def errors(self) -> list[str]: ...
+
+
+class ChromiumTable:
+    """The :class:`Table` in a Playwright page (chromium)."""
+
+    def __init__(self, page: Page, server: str) -> None:
+        self.page = page
+        self.server = server
+        self._errors: list[str] = []
+        page.on("pageerror", lambda error: self._errors.append(str(error)))
+
+    def start_game(
+        self,
+        *,
+        lang: str,
+        variant: str,
+        players: Iterable[str],
+        dice_mode: str = "physical",
+        house_rules: Iterable[str] = (),
+    ) -> str:
+        return start_game(
+            self.page,
+            self.server,
+            lang=lang,
+            variant=variant,
+            players=players,
+            dice_mode=dice_mode,
+            house_rules=house_rules,
+        )
+
+    def column_heads(self, seat: int) -> list[str]:
+        heads = self.page.locator(f"#sheet-{seat} .col-head")
+        return [" ".join(text.split()) for text in heads.all_text_contents()]
+
+    def wait_player(self, name: str) -> None:
+        expect(self.page.locator("#board")).to_have_attribute("data-player", name)
+
+    def type_dice(self, dice: str, roll: int, *, say_roll: bool = False) -> None:
+        type_dice(self.page, dice, roll, say_roll=say_roll)
+
+    def previewed(self, dice: str, roll: int) -> None:
+        previewed(self.page, dice, roll)
+
+    def roll(self, hold: Iterable[int] = ()) -> list[int]:
+        return roll(self.page, hold)
+
+    def tray_faces(self) -> list[int]:
+        return tray_faces(self.page)
+
+    def enter(self, seat: int, name: str, points: int | None = None) -> None:
+        enter(self.page, seat, name, points)
+
+    def announce(self, name: str) -> None:
+        announce(self.page, name)
+
+    def announced(self, seat: int) -> str:
+        button = self.page.locator(f"#sheet-{seat} td.announced .cell-btn")
+        expect(button).to_have_count(1, timeout=CHANGE_MS)
+        return str(button.get_attribute("id"))
+
+    def refused(self, seat: int, name: str, message: str) -> None:
+        refused(self.page, seat, name, message)
+
+    def sum_lines(self, seat: int, lines: dict[str, str]) -> dict[str, list[int]]:
+        return sum_lines(self.page, seat, lines)
+
+    def wait_end(self) -> None:
+        expect(self.page.locator("section.end")).to_be_visible(timeout=CHANGE_MS)
+
+    def errors(self) -> list[str]:
+        return list(self._errors)

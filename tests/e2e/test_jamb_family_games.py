@@ -19,18 +19,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser
 
 from .conftest import PHONE
-from .jamb_pages import (
-    announce,
-    enter,
-    previewed,
-    refused,
-    start_game,
-    sum_lines,
-    type_dice,
-)
+from .jamb_pages import ChromiumTable, Table
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -187,7 +179,7 @@ JAMB_LINES = {
 }
 
 
-def check_jamb_sheets(page: Page, played: dict[str, list[Turn]]) -> None:
+def check_jamb_sheets(table: Table, played: dict[str, list[Turn]]) -> None:
     """Every sheet's sum lines are those reckoned from the turns ``played`` so far."""
     for seat, player in enumerate(JAMB_PLAYERS):
         cells = {turn.cell: turn for turn in played[player]}
@@ -205,52 +197,47 @@ def check_jamb_sheets(page: Page, played: dict[str, list[Turn]]) -> None:
         ]
         wanted = {line: [sums[line] for sums in columns] for line in JAMB_LINES if line != "grand"}
         wanted["grand"] = [sum(sums["total"] for sums in columns)]
-        assert sum_lines(page, seat, JAMB_LINES) == wanted, player
+        assert table.sum_lines(seat, JAMB_LINES) == wanted, player
 
 
-def play_jamb_turn(page: Page, seat: int, turn: Turn) -> None:
+def play_jamb_turn(table: Table, seat: int, turn: Turn) -> None:
     row = turn.cell.split(".")[1]
     if turn.announce:
         # The button's name is the verb and the row, once (not "Najavi: Najava, Jamb").
-        announce(page, f"Najavi: {HR_ROWS[row]}")
-        expect(page.locator(f"#sheet-{seat} td.announced .cell-btn")).to_have_id(
-            f"c{seat}-{turn.cell}"
-        )
+        table.announce(f"Najavi: {HR_ROWS[row]}")
+        assert table.announced(seat) == f"c{seat}-{turn.cell}"
     # The roll is said where it counts (a Kenta, Najava): the board assumes none there.
     counts = [turn.cell, turn.refused]
     say_roll = any(name.startswith("announce.") or name.endswith(".straight") for name in counts)
-    type_dice(page, turn.dice, turn.roll, say_roll=say_roll)
+    table.type_dice(turn.dice, turn.roll, say_roll=say_roll)
     if turn.refused:
-        previewed(page, turn.dice, turn.roll)
-        refused(page, seat, turn.refused, HR_REFUSED)
+        table.previewed(turn.dice, turn.roll)
+        table.refused(seat, turn.refused, HR_REFUSED)
     special = turn.announce or turn.refused or turn in LAST_TURNS[JAMB_PLAYERS[seat]]
-    enter(page, seat, turn.cell, jamb_points(row, turn.dice, turn.roll) if special else None)
+    table.enter(seat, turn.cell, jamb_points(row, turn.dice, turn.roll) if special else None)
 
 
-def test_a_four_player_jamb_with_real_dice_in_croatian(browser: Browser, server: str) -> None:
-    context = browser.new_context(viewport=PHONE, locale="hr", has_touch=True)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    start_game(page, server, lang="hr", variant="jamb", players=JAMB_PLAYERS)
-    expect(page.locator("#sheet-0 .col-head")).to_have_text(
-        ["↓ Dolje", "S Slobodna", "↑ Gore", "N Najava"]
-    )
+def play_jamb(table: Table) -> None:
+    """The whole game, in either engine (tests/e2e/jamb_pages.py, tests/e2e/jamb_webkit.py)."""
+    table.start_game(lang="hr", variant="jamb", players=JAMB_PLAYERS)
+    assert table.column_heads(0) == ["↓ Dolje", "S Slobodna", "↑ Gore", "N Najava"]
 
     turns = {player: jamb_turns(seat) for seat, player in enumerate(JAMB_PLAYERS)}
     played: dict[str, list[Turn]] = {player: [] for player in JAMB_PLAYERS}
     for number in range(len(JAMB_COLUMNS) * len(JAMB_ROWS)):
         for seat, player in enumerate(JAMB_PLAYERS):
             turn = turns[player][number]
-            expect(page.locator("#board")).to_have_attribute("data-player", player)
-            play_jamb_turn(page, seat, turn)
+            table.wait_player(player)
+            play_jamb_turn(table, seat, turn)
             played[player].append(turn)
         if number % 13 == 12:
-            check_jamb_sheets(page, played)
+            check_jamb_sheets(table, played)
 
-    expect(page.locator("section.end")).to_be_visible()
-    assert errors == []
+    table.wait_end()
+    assert table.errors() == []
+
+
+def test_a_four_player_jamb_with_real_dice_in_croatian(browser: Browser, server: str) -> None:
+    context = browser.new_context(viewport=PHONE, locale="hr", has_touch=True)
+    play_jamb(ChromiumTable(context.new_page(), server))
     context.close()
-
-
-# -- Yams (docs/rules.md, "Yams"), with virtual dice

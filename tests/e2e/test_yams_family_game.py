@@ -13,18 +13,10 @@ the annoncée column taking an unannounced first roll, a Chance at the second ro
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser
 
 from .conftest import PHONE
-from .jamb_pages import (
-    announce,
-    enter,
-    refused,
-    roll,
-    start_game,
-    sum_lines,
-    tray_faces,
-)
+from .jamb_pages import ChromiumTable, Table
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -99,7 +91,7 @@ YAMS_LINES = {
 }
 
 
-def check_yams_sheets(page: Page, faces: dict[tuple[str, str], list[int]]) -> None:
+def check_yams_sheets(table: Table, faces: dict[tuple[str, str], list[int]]) -> None:
     """Every sheet's sum lines are those reckoned from the dice entered so far (``faces``)."""
     for seat, player in enumerate(YAMS_PLAYERS):
         columns = [
@@ -116,7 +108,7 @@ def check_yams_sheets(page: Page, faces: dict[tuple[str, str], list[int]]) -> No
         wanted["extra"] = [0] * len(YAMS_COLUMNS)
         wanted["total"] = [sums["total"] for sums in columns]
         wanted["grand"] = [sum(sums["total"] for sums in columns)]
-        assert sum_lines(page, seat, YAMS_LINES) == wanted, player
+        assert table.sum_lines(seat, YAMS_LINES) == wanted, player
 
 
 def _yams_order(player: str) -> list[str]:
@@ -128,9 +120,9 @@ def _yams_order(player: str) -> list[str]:
     return [cell for cell in cells if cell not in YAMS_LEFT[player]]
 
 
-def _announce(page: Page, seat: int, cell: str) -> None:
-    announce(page, f"Annoncer\u00a0: {FR_ROWS[cell.split('.')[1]]}")
-    expect(page.locator(f"#sheet-{seat} td.announced .cell-btn")).to_have_id(f"c{seat}-{cell}")
+def _announce(table: Table, seat: int, cell: str) -> None:
+    table.announce(f"Annoncer\u00a0: {FR_ROWS[cell.split('.')[1]]}")
+    assert table.announced(seat) == f"c{seat}-{cell}"
 
 
 def _pairs(faces: list[int], alike: bool) -> list[int]:
@@ -140,86 +132,90 @@ def _pairs(faces: list[int], alike: bool) -> list[int]:
     )
 
 
-def test_a_three_player_yams_with_virtual_dice_in_french(browser: Browser, server: str) -> None:
-    context = browser.new_context(viewport=PHONE, locale="fr-FR", has_touch=True)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    start_game(
-        page,
-        server,
+def play_yams(table: Table) -> None:
+    """The whole game, in either engine (tests/e2e/jamb_pages.py, tests/e2e/jamb_webkit.py)."""
+    table.start_game(
         lang="fr",
         variant="yams",
         players=YAMS_PLAYERS,
         dice_mode="virtual",
         house_rules=("hand", "announce"),
     )
-    expect(page.locator("#sheet-0 .col-head")).to_have_text(
-        ["↓ Descendante", "↑ Montante", "L Libre", "S Sèche", "A Annoncée"]
-    )
+    assert table.column_heads(0) == [
+        "↓ Descendante",
+        "↑ Montante",
+        "L Libre",
+        "S Sèche",
+        "A Annoncée",
+    ]
 
     # The first 62 turns a player: one roll each, entered column by column.
     faces: dict[tuple[str, str], list[int]] = {}
     orders = {player: _yams_order(player) for player in YAMS_PLAYERS}
     for number, turn in enumerate(zip(*orders.values(), strict=True)):
         for seat, (player, cell) in enumerate(zip(YAMS_PLAYERS, turn, strict=True)):
-            expect(page.locator("#board")).to_have_attribute("data-player", player)
-            faces[player, cell] = roll(page)
-            enter(page, seat, cell)
+            table.wait_player(player)
+            faces[player, cell] = table.roll()
+            table.enter(seat, cell)
         if number % 13 == 12:
-            check_yams_sheets(page, faces)
+            check_yams_sheets(table, faces)
 
     # Round 1. Léa announces a row and spoils it by what she holds: a pair held leaves no
     # Grande suite, two unlike dice held no Yams; missed, the row scores 0.
-    first = roll(page)
+    first = table.roll()
     missed = "announce.large_straight" if len(set(first)) < 5 else "announce.kniffel"
-    _announce(page, 0, missed)
-    second = roll(page, _pairs(first, alike=missed.endswith("straight")))
-    third = roll(page, _pairs(second, alike=missed.endswith("straight")))
+    _announce(table, 0, missed)
+    second = table.roll(_pairs(first, alike=missed.endswith("straight")))
+    third = table.roll(_pairs(second, alike=missed.endswith("straight")))
     faces["Léa", missed] = third
-    enter(page, 0, missed, 0)
+    table.enter(0, missed, 0)
     # Hugo announces his Chance, keeps his fours to sixes, and enters the third roll there.
-    first = roll(page)
-    _announce(page, 1, "announce.chance")
-    second = roll(page, [i for i, face in enumerate(first) if face >= 4])
-    third = roll(page, [i for i, face in enumerate(second) if face >= 4])
+    first = table.roll()
+    _announce(table, 1, "announce.chance")
+    second = table.roll([i for i, face in enumerate(first) if face >= 4])
+    third = table.roll([i for i, face in enumerate(second) if face >= 4])
     faces["Hugo", "announce.chance"] = third
-    enter(page, 1, "announce.chance", sum(third))
+    table.enter(1, "announce.chance", sum(third))
     # Chloé enters her first roll into the sèche column.
-    first = roll(page)
+    first = table.roll()
     faces["Chloé", "hand.chance"] = first
-    enter(page, 2, "hand.chance", sum(first))
+    table.enter(2, "hand.chance", sum(first))
 
     # Round 2. Léa's Chance, at the second roll.
-    roll(page)
-    second = roll(page)
+    table.roll()
+    second = table.roll()
     faces["Léa", "free.chance"] = second
-    enter(page, 0, "free.chance", sum(second))
+    table.enter(0, "free.chance", sum(second))
     # Hugo's second roll: the sèche column refuses it in French, and nothing changes.
-    roll(page)
-    second = roll(page)
-    refused(page, 1, "hand.ones", FR_REFUSED)
-    assert tray_faces(page) == second
+    table.roll()
+    second = table.roll()
+    table.refused(1, "hand.ones", FR_REFUSED)
+    assert table.tray_faces() == second
     faces["Hugo", "free.sixes"] = second
-    enter(page, 1, "free.sixes", yams_points("sixes", second))
+    table.enter(1, "free.sixes", yams_points("sixes", second))
     # Chloé's descendante ends with Chance.
-    first = roll(page)
+    first = table.roll()
     faces["Chloé", "down.chance"] = first
-    enter(page, 2, "down.chance", sum(first))
+    table.enter(2, "down.chance", sum(first))
 
     # Round 3: the last cells. Unannounced, the annoncée column takes a first roll.
-    first = roll(page)
+    first = table.roll()
     other = next(cell for cell in YAMS_LEFT["Léa"][:2] if cell != missed)
     faces["Léa", other] = first
-    enter(page, 0, other, yams_points(other.split(".")[1], first))
-    first = roll(page)
+    table.enter(0, other, yams_points(other.split(".")[1], first))
+    first = table.roll()
     faces["Hugo", "hand.ones"] = first
-    enter(page, 1, "hand.ones", yams_points("ones", first))
-    first = roll(page)
+    table.enter(1, "hand.ones", yams_points("ones", first))
+    first = table.roll()
     faces["Chloé", "up.ones"] = first
-    enter(page, 2, "up.ones", yams_points("ones", first))
+    table.enter(2, "up.ones", yams_points("ones", first))
 
-    expect(page.locator("section.end")).to_be_visible()
-    check_yams_sheets(page, faces)
-    assert errors == []
+    table.wait_end()
+    check_yams_sheets(table, faces)
+    assert table.errors() == []
+
+
+def test_a_three_player_yams_with_virtual_dice_in_french(browser: Browser, server: str) -> None:
+    context = browser.new_context(viewport=PHONE, locale="fr-FR", has_touch=True)
+    play_yams(ChromiumTable(context.new_page(), server))
     context.close()
