@@ -193,6 +193,8 @@ class Table(Protocol):
     def sum_lines(self, seat: int, lines: dict[str, str]) -> dict[str, list[int]]: ...
     def wait_end(self) -> None: ...
     def errors(self) -> list[str]: ...
+    def run(self, function: str) -> object:
+        """The value of a JavaScript function (``() => …``) called in the page."""
 
 
 class ChromiumTable:
@@ -264,3 +266,20 @@ class ChromiumTable:
 
     def errors(self) -> list[str]:
         return list(self._errors)
+
+    def run(self, function: str) -> object:
+        return self.page.evaluate(function)
+
+
+#: The page's words in view and in its accessible names (what a screen reader says too).
+PAGE_WORDS = """() => [document.body.innerText,
+  ...Array.from(document.querySelectorAll("[aria-label]"), (el) => el.getAttribute("aria-label")),
+  document.title].join("\\n")"""
+
+
+def check_fits_and_words(table: Table, fits: str) -> None:
+    """Issue 32's Done when, at this point of a Jamb or Yams game: no column head or tab text
+    clipped (``fits``: tests/e2e/test_phone_geometry.py's ``FITS``), no "Kniffel" said."""
+    assert table.run(fits) == []
+    words = str(table.run(PAGE_WORDS))
+    assert "kniffel" not in words.lower(), words

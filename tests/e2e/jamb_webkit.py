@@ -142,6 +142,9 @@ class WebKitTable:
     def errors(self) -> list[str]:
         return [str(error) for error in self.session.run("return window.__errors || []")]
 
+    def run(self, function: str) -> object:
+        return self.session.run(f"return ({function})()")
+
     # -- changing the game
 
     def _cell(self, seat: int, name: str) -> str:

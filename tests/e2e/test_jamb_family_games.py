@@ -22,7 +22,8 @@ import pytest
 from playwright.sync_api import Browser
 
 from .conftest import PHONE
-from .jamb_pages import ChromiumTable, Table
+from .jamb_pages import ChromiumTable, Table, check_fits_and_words
+from .test_phone_geometry import FITS
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -221,6 +222,7 @@ def play_jamb(table: Table) -> None:
     """The whole game, in either engine (tests/e2e/jamb_pages.py, tests/e2e/jamb_webkit.py)."""
     table.start_game(lang="hr", variant="jamb", players=JAMB_PLAYERS)
     assert table.column_heads(0) == ["↓ Dolje", "S Slobodna", "↑ Gore", "N Najava"]
+    check_fits_and_words(table, FITS)
 
     turns = {player: jamb_turns(seat) for seat, player in enumerate(JAMB_PLAYERS)}
     played: dict[str, list[Turn]] = {player: [] for player in JAMB_PLAYERS}
@@ -234,6 +236,7 @@ def play_jamb(table: Table) -> None:
             check_jamb_sheets(table, played)
 
     table.wait_end()
+    check_fits_and_words(table, FITS)
     assert table.errors() == []
 
 

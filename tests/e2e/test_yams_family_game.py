@@ -16,7 +16,8 @@ import pytest
 from playwright.sync_api import Browser
 
 from .conftest import PHONE
-from .jamb_pages import ChromiumTable, Table
+from .jamb_pages import ChromiumTable, Table, check_fits_and_words
+from .test_phone_geometry import FITS
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -148,6 +149,7 @@ def play_yams(table: Table) -> None:
         "S Sèche",
         "A Annoncée",
     ]
+    check_fits_and_words(table, FITS)
 
     # The first 62 turns a player: one roll each, entered column by column.
     faces: dict[tuple[str, str], list[int]] = {}
@@ -211,6 +213,7 @@ def play_yams(table: Table) -> None:
     table.enter(2, "up.ones", yams_points("ones", first))
 
     table.wait_end()
+    check_fits_and_words(table, FITS)
     check_yams_sheets(table, faces)
     assert table.errors() == []
 
