@@ -10,6 +10,7 @@ import string
 from pathlib import Path
 
 import pytest
+from babel import Locale
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 
@@ -308,3 +309,18 @@ def test_no_message_writes_a_percent_after_a_figure_by_hand() -> None:
     by_hand = re.compile(r"\}[ \u00a0\u202f]?%")
     assert [m for _c, m in used_messages() if by_hand.search(m)] == []
     assert not re.search(r'\+ " %"', (SOURCE / "web/static/tafel/chances.js").read_text())
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("possible", [False, True])
+def test_every_number_of_points_takes_the_form_of_its_plural_category(
+    lang: str, possible: bool
+) -> None:
+    """The page words points offline by CLDR's plural category (``Intl.PluralRules``); the
+    catalogue's plural rule must give one form per category (docs/decisions.md, "The board
+    offline"). ``point_forms`` refuses a catalogue whose rule splits a category."""
+    t = Translator(lang)
+    forms = t.point_forms(possible=possible)
+    for n in (0, 1, 2, 5, 11, 21, 22, 25, 101, 112):
+        category = Locale.parse(lang).plural_form(n)
+        assert forms[category].replace("{n}", t.number(n)) == t.points(n, possible=possible)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, replace
 from functools import cache
+from typing import Any
 
 from kniffel import offline
 from kniffel.board.turn_view import TurnView, UndoView, turn_view, undo_view
@@ -43,6 +44,7 @@ __all__ = [
     "UndoView",
     "asks_roll",
     "board_view",
+    "device_words",
     "turn_key",
 ]
 
@@ -288,6 +290,33 @@ def _sheet(
         caption=t("{name}: {total} Punkte", name=name, total=total),
         jamb=jamb,
     )
+
+
+def device_words(game: Game, t: Translator) -> dict[str, Any]:
+    """The words :func:`_cell` names cells with, for the page that draws the sheet itself while
+    the server cannot be reached (static/tafel/paint.js; docs/decisions.md, "The board
+    offline"): every cell's place, the state words, and the points by plural category. The
+    page's names are tested equal to the server's (tests/e2e/test_offline_names.py)."""
+    named: dict[str, Any] = {
+        "places": {
+            str(Cell(spec.id, row)): _place(game, t, Cell(spec.id, row))
+            for spec in game.columns
+            for row in game.rows
+        },
+        "announced": t("angesagt"),
+        "due": t("Pflichtfeld"),
+        "notToMove": t("nicht am Zug"),
+        "locked": t("gesperrt"),
+        "notThisRoll": t("nicht mit diesem Wurf"),
+        "open": t("offen"),
+        "joker": t("Joker"),
+        "points": t.point_forms(),
+        "possible": t.point_forms(possible=True),
+    }
+    if game.variant.name not in FAMILY:  # no Kniffel word on a Jamb or Yams page
+        named["bonus"] = t("Kniffel-Bonus {n}", n="{n}")
+        named["previewBonus"] = t("+{n} Kniffel-Bonus", n="{n}")
+    return named
 
 
 def _row_words(game: Game, t: Translator, row: Row) -> str:

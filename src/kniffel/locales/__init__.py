@@ -253,6 +253,24 @@ class Translator:
             return self.ngettext("{n} Punkt möglich", "{n} Punkte möglich", value)
         return self.ngettext("{n} Punkt", "{n} Punkte", value)
 
+    def point_forms(self, *, possible: bool = False, upto: int = 1000) -> dict[str, str]:
+        """:meth:`points` as templates by the language's plural category (CLDR's, as the
+        browser's ``Intl.PluralRules`` names it), ``{n}`` standing for the number: the page words
+        cells with them while it draws the sheet itself (docs/decisions.md, "The board offline").
+        Every number up to ``upto`` takes its category's form.
+
+        >>> Translator("hr").point_forms()
+        {'other': '{n} bodova', 'one': '{n} bod', 'few': '{n} boda'}
+        """
+        locale = Locale.parse(self.lang)
+        forms: dict[str, str] = {}
+        for n in range(upto + 1):
+            form = self.points(n, possible=possible).replace(self.number(n), "{n}", 1)
+            category = locale.plural_form(n)
+            if forms.setdefault(category, form) != form:
+                raise ValueError(f"{self.lang}: {n} has another form than its {category}")
+        return forms
+
     def roll(self, number: int) -> str:
         """The ``number``-th roll of a turn (1 to 3) in words.
 

@@ -22,7 +22,7 @@ from kniffel.board.chances import ChancesService
 from kniffel.board.errors import BoardError, Conflict, Forbidden, GameNotFound
 from kniffel.board.evening import Evening
 from kniffel.board.service import GameService, GameView
-from kniffel.board.sheet_view import BoardView, board_view, turn_key
+from kniffel.board.sheet_view import BoardView, board_view, device_words, turn_key
 from kniffel.charts.totals import running_totals, totals_chart_svg
 from kniffel.kept import Kept
 from kniffel.locales import Translator
@@ -156,6 +156,11 @@ def _board_context(
         # Jamb and Yams draw no chart of the chances after every entry (each point would be
         # thousands of bot games): the end screen shows none rather than an empty box (issue 32).
         "chances_chart": not ChancesService.series_apart(view.variant),
+        # The cells' names for the sheet a device draws itself offline: the full page of a
+        # device that enters (static/tafel/paint.js).
+        "cell_words": json.dumps(device_words(game, t), ensure_ascii=False)
+        if page and can_change
+        else "",
     }
 
 

@@ -2,9 +2,45 @@
 // decisions.md, "The board offline"): kniffel.offline's answer painted into the board the server
 // drew last, each kept entry marked "noch nicht gesendet" and counted in the status line, and a
 // refusal beside the kept entries with "enter again" and "drop".
-import { $, $$, board } from "./dom.js";
+import { $, $$, board, mode, pointsText } from "./dom.js";
 
 const words = () => $("[data-live-state]").dataset;
+
+// A cell's accessible name, worded as the server words it (kniffel.board.sheet_view._cell, which
+// gives the words with the page: data-cell-words), from the state the rules in the page give.
+// tests/e2e/test_offline_names.py holds the two equal.
+let cellWords;
+function named(seat, name, cell, mover) {
+  if (cellWords === undefined) cellWords = words().cellWords ? JSON.parse(words().cellWords) : null;
+  const w = cellWords;
+  if (!w || !(name in w.places)) return null;
+  const lang = document.documentElement.lang || "de";
+  const plural = new Intl.PluralRules(lang);
+  const number = new Intl.NumberFormat(lang);
+  const points = (forms, n) => forms[plural.select(n)].replace("{n}", number.format(n));
+  const typed = mode() === "points" ? pointsText() : ""; // points typed instead of dice
+  const parts = [w.places[name]];
+  if (cell.announced) parts.push(w.announced);
+  if (cell.state === "filled") {
+    parts.push(points(w.points, cell.points));
+    if (cell.bonus && w.bonus) parts.push(w.bonus.replace("{n}", number.format(cell.bonus)));
+    return parts.join(", ");
+  }
+  if (cell.due) parts.push(w.due);
+  if (cell.state === "locked") {
+    parts.push(mover !== null && seat !== mover ? w.notToMove : w.locked);
+  } else if (cell.state === "open") {
+    parts.push(points(w.possible, cell.preview !== null ? cell.preview : Number(typed)));
+    if (cell.preview_bonus && w.previewBonus) parts.push(w.previewBonus.replace("{n}", number.format(cell.preview_bonus)));
+    if (cell.joker) parts.push(w.joker);
+  } else if (cell.state === "refused") {
+    // Typed dice the cell does not take; typed points, the rules' reason.
+    parts.push(typed !== "" && cell.refusal ? cell.refusal.message : w.notThisRoll);
+  } else if (!cell.due) {
+    parts.push(w.open);
+  }
+  return parts.join(", ");
+}
 
 function setText(td, value) {
   const inner = $(".value", td);
@@ -16,7 +52,8 @@ function setText(td, value) {
 const SUMS = [["sum1", "sum1"], ["upper-sum", "upper"], ["bonus", "bonus"], ["sum2", "sum2"], ["sum3", "sum3"],
   ["lower-sum", "lower"], ["kniffel-bonus", "kniffel_bonus"], ["total", "total"]];
 
-function paintCell(td, button, cell, keptHere) {
+function paintCell(td, button, cell, keptHere, label) {
+  if (label) button.setAttribute("aria-label", label);
   td.className = `cell ${cell.state}${cell.due ? " due" : ""}${cell.joker ? " joker" : ""}` +
     `${cell.announced ? " announced" : ""}${keptHere ? " kept" : ""}`;
   button.replaceChildren();
@@ -84,7 +121,8 @@ export function paint(answer, kept, act) {
     section.classList.toggle("is-back", answer.to_move !== null && !sheet.to_move);
     for (const [name, cell] of Object.entries(sheet.cells)) {
       const button = document.getElementById(`c${sheet.seat}-${name}`);
-      if (button) paintCell(button.closest("td"), button, cell, keptCells.has(`${sheet.player}|${name}`));
+      const label = named(sheet.seat, name, cell, answer.to_move);
+      if (button) paintCell(button.closest("td"), button, cell, keptCells.has(`${sheet.player}|${name}`), label);
     }
     const columns = Object.values(sheet.columns);
     for (const [row, key] of SUMS) {
