@@ -42,7 +42,13 @@ from kniffel.rules import (
     sheet_sums,
 )
 from kniffel.solver.exact.dice_tables import KEEPS, ROLL_INDEX
-from kniffel.solver.play.family import FamilyBot, FamilyRandomBot, Place, make_family_bot
+from kniffel.solver.play.family import (
+    FamilyBot,
+    FamilyRandomBot,
+    Place,
+    SheetCells,
+    make_family_bot,
+)
 from kniffel.solver.play.simulation import Simulation
 
 __all__ = ["LightGame", "play_light", "simulate_light", "supported"]
@@ -68,11 +74,17 @@ class LightGame:
 
 
 def play_light(
-    bot: FamilyBot, faces: IntArray, player: str = "Bot", *, events: bool = False
+    bot: FamilyBot,
+    faces: IntArray,
+    player: str = "Bot",
+    *,
+    events: bool = False,
+    start: SheetCells | None = None,
 ) -> LightGame:
     """A solitaire game of ``bot`` on the faces of ``play_game`` (roll ``j`` of turn ``t``
     keeps its dice and throws the first faces of ``faces[t, j]``), on a light sheet;
-    ``events``: also the events the engine would log."""
+    ``events``: also the events the engine would log; ``start``: played on from these cells
+    (column by column, ``None`` where empty), ``t`` counting the filled cells as there."""
     variant = bot.variant
     if not supported(variant):
         raise KniffelError(f"the light sheet plays no {variant.label} with a joker or bonus")
@@ -82,9 +94,12 @@ def play_light(
     ids = [spec.id for spec in variant.columns]
     disciplines = bot.disciplines
     announce_columns = [c for c, d in enumerate(disciplines) if d is Discipline.ANNOUNCE]
-    sheet: list[list[int | None]] = [[None] * len(rows) for _ in ids]
+    sheet: list[list[int | None]] = (
+        [[None] * len(rows) for _ in ids] if start is None else [list(c) for c in start]
+    )
     log: list[Event] = []
-    for turn in range(len(rows) * len(ids)):
+    filled = sum(value is not None for column in sheet for value in column)
+    for turn in range(filled, len(rows) * len(ids)):
         cells = tuple(tuple(column) for column in sheet)
         allowed: list[Place] = [
             (c, i)
@@ -121,8 +136,8 @@ def play_light(
             if events:
                 log.append(Enter(player, Cell(ids[c], rows[i])))
             break
-    filled = tuple(tuple(value or 0 for value in column) for column in sheet)
-    return LightGame(filled, tuple(log))
+    full = tuple(tuple(value or 0 for value in column) for column in sheet)
+    return LightGame(full, tuple(log))
 
 
 def column_sums(variant: Variant, cells: tuple[int, ...], factor: int) -> tuple[int, bool]:
