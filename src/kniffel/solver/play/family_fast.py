@@ -56,6 +56,10 @@ __all__ = ["LightGame", "play_light", "simulate_light", "supported"]
 IntArray = npt.NDArray[np.int64]
 
 
+#: Each roll's index by its sorted faces (``ROLL_INDEX`` without building a ``Dice``).
+_ROLL_OF_FACES: dict[tuple[int, ...], int] = {dice.faces: i for dice, i in ROLL_INDEX.items()}
+
+
 def supported(variant: Variant) -> bool:
     """Whether the light sheet plays ``variant`` by its rules: no joker and no
     extra-Kniffel bonus (Jamb has neither; Yams' presets have neither)."""
@@ -99,22 +103,24 @@ def play_light(
     )
     log: list[Event] = []
     filled = sum(value is not None for column in sheet for value in column)
+    # each column's open rows, worked out again only for the column an entry changed
+    opened = [
+        open_indices(discipline, [value is not None for value in sheet[c]])
+        for c, discipline in enumerate(disciplines)
+    ]
     for turn in range(filled, len(rows) * len(ids)):
         cells = tuple(tuple(column) for column in sheet)
-        allowed: list[Place] = [
-            (c, i)
-            for c, discipline in enumerate(disciplines)
-            for i in open_indices(discipline, [value is not None for value in cells[c]])
-        ]
+        allowed: list[Place] = [(c, i) for c, indices in enumerate(opened) for i in indices]
         announceable = any(None in cells[c] for c in announce_columns)
-        dice = Dice.of(faces[turn, 0].tolist())
+        thrown = faces[turn].tolist()
+        dice = sorted(thrown[0])
         keep: tuple[int, ...] = ()
         rolls = 1
         announced: Place | None = None
         while True:
             if events:
-                log.append(Roll(player, dice, keep))
-            r = ROLL_INDEX[dice]
+                log.append(Roll(player, Dice.of(dice), keep))
+            r = _ROLL_OF_FACES[tuple(dice)]
             kind, what = bot.decide(
                 0, cells, allowed, r, rolls, announced, can_announce=announceable
             )
@@ -127,12 +133,12 @@ def play_light(
             if kind == "roll":
                 assert isinstance(what, int)
                 keep = KEEPS[what]
-                thrown = faces[turn, rolls, : 5 - len(keep)].tolist()
-                dice = Dice.of([*keep, *thrown])
+                dice = sorted([*keep, *thrown[rolls][: 5 - len(keep)]])
                 rolls += 1
                 continue
             c, i = bot.entry(0, cells, allowed, r, rolls, announced)
             sheet[c][i] = bot.points(i, rolls, r)
+            opened[c] = open_indices(disciplines[c], [value is not None for value in sheet[c]])
             if events:
                 log.append(Enter(player, Cell(ids[c], rows[i])))
             break
