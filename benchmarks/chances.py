@@ -15,11 +15,13 @@ Run: ``uv run python benchmarks/chances.py [--games N] [--variant V ...] [--seed
 
 3. **Jamb and Yams** (``--family``; issue 32): their chances are simulated games of the
    ``best`` family bot. A four-player Jamb and a three-player Yams game (with ``hand`` and
-   ``announce``), played by the bot, are asked for their chances after the entries at a
-   quarter, half and three quarters of the game; each line prints the games per sheet, the
-   widest 95 % interval's half-width in percentage points and the seconds the forecast took
-   (the first answer the board shows, before anything is kept). The issue's aim is ±3 points
-   within 2 s.
+   ``announce``) of random legal moves are asked for their chances right after the entries at a
+   quarter, half and three quarters of the game; each line prints the entries left to the sheet
+   that changed, the games per sheet (the most of any player), the widest 95 % interval's
+   half-width in percentage points, the seconds the forecast took **after that entry** (the
+   other sheets' games kept from the position before, as on the board) and with **every sheet
+   new** (a board that opens a game in mid-play), and the load average before and after. The
+   issue's aim is ±3 points within 2 s.
 
 The predictions come from the simulated games' own logs (each turn's bot expectation, the
 totals so far). Seeds differ from those the calibration data were fitted on. How sure the

@@ -4,24 +4,21 @@ The sheets the solver has no tables for (:func:`kniffel.solver.builds.solvable`)
 distribution and no vectorised bot; their win chances come from games of the ``best`` family bot
 (:mod:`kniffel.solver.play.family`) played on from the player's sheet
 (:meth:`kniffel.rules.Game.alone`: the sheet at the start of the player's next turn), on the
-light sheet of
-:mod:`kniffel.solver.play.family_fast` where it plays the variant (the engine's games, tested),
-else through the rules engine. As in :mod:`.sampled`, game ``i`` of a sheet is seeded by the
-sheet (every cell's points: all that decides the future here) and by ``i``, so the same sheet
-gets the same games in the API, the board and ``kniffel chances``, the first ``n`` games are the
-same whatever their number, and after an entry only the sheet that changed is played again.
+light sheet of :mod:`kniffel.solver.play.family_fast` where it plays the variant (the engine's
+games, tested), else through the rules engine. As in :mod:`.sampled`, game ``i`` of a sheet
+is seeded by the sheet (every cell's points: all that decides the future here) and by ``i``,
+so the same sheet gets the same games in the API, the board and ``kniffel chances``, the first
+``n`` games are the same whatever their number, and after an entry only the sheet that changed
+is played again (a bot of its own plays a sheet's games, keeping what they share).
 
-One bot per variant plays every sheet's games and keeps what it worked out (a column's worth,
-an open cell's worths) for the next sheets. A game's cost grows with the open cells its turns
-value: :func:`family_samples_for` gives ``BUDGET // (left * (left + OPEN))`` games, at least
-:data:`MIN_SAMPLES` and at most :data:`MAX_SAMPLES` (docs/solver.md, "Win chances"). The board
-works them out in the background.
+A game's cost grows with the open cells its turns value: :func:`family_samples_for` gives
+``BUDGET // (left * (left + OPEN))`` games, at least :data:`MIN_SAMPLES` and at most
+:data:`MAX_SAMPLES` (docs/solver.md, "Win chances"). The board works them out in the background.
 """
 
 from __future__ import annotations
 
 import hashlib
-import threading
 from collections.abc import Callable
 
 import numpy as np
@@ -29,8 +26,7 @@ import numpy.typing as npt
 
 from kniffel.kept import Kept
 from kniffel.rules import Cell, Game, Variant, turns_of
-from kniffel.solver.per_variant import per_variant
-from kniffel.solver.play.family import FamilyBot, make_family_bot, play_game
+from kniffel.solver.play.family import make_family_bot, play_game
 from kniffel.solver.play.family_fast import column_sums, play_light, supported
 
 __all__ = ["BUDGET", "MAX_SAMPLES", "MIN_SAMPLES", "family_finals", "family_samples_for"]
@@ -107,34 +103,28 @@ def _played(
     name = solo.players[0]
     before = solo.total(0)
     turns = turns_of(game.variant)
-    bot, lock = _bot(game.variant)
+    # A bot of its own: what it keeps (a column's worth, an open cell's worths) serves this
+    # sheet's games, which share their columns; it is given back with them (it would hold
+    # tens of megabytes kept for good, and a warm bot saved no measurable time).
+    bot = make_family_bot("best", game.variant)
     light = supported(game.variant)
     start = tuple(solo.column_points(0, spec.id) for spec in game.columns)
     factors = [spec.factor for spec in game.columns]
     points = np.empty(n, dtype=np.int64)
-    with lock:
-        for i in range(n):
-            # Game i's dice alone, indexed by the filled count as play_game reads them (the
-            # whole sheet's turns): the first n games are the same whatever n.
-            faces = np.random.default_rng([seed, key, i]).integers(1, 7, size=(turns, 3, 5))
-            if light:
-                cells = play_light(bot, faces, name, start=start).cells
-                total = sum(
-                    column_sums(game.variant, column, factor)[0]
-                    for column, factor in zip(cells, factors, strict=True)
-                )
-            else:
-                total = play_game(bot, faces, name, solo.copy()).total(0)
-            points[i] = total - before
-            if progress is not None:
-                progress((i + 1) / n)
+    for i in range(n):
+        # Game i's dice alone, indexed by the filled count as play_game reads them (the whole
+        # sheet's turns): the first n games are the same whatever n.
+        faces = np.random.default_rng([seed, key, i]).integers(1, 7, size=(turns, 3, 5))
+        if light:
+            cells = play_light(bot, faces, name, start=start).cells
+            total = sum(
+                column_sums(game.variant, column, factor)[0]
+                for column, factor in zip(cells, factors, strict=True)
+            )
+        else:
+            total = play_game(bot, faces, name, solo.copy()).total(0)
+        points[i] = total - before
+        if progress is not None:
+            progress((i + 1) / n)
     points.flags.writeable = False
     return points
-
-
-@per_variant
-def _bot(variant: Variant) -> tuple[FamilyBot, threading.Lock]:
-    """The variant's best family bot, kept between sheets and entries: the worths it keeps
-    (a column's, an open cell's) serve every sheet holding that column (one thread at a
-    time plays it)."""
-    return make_family_bot("best", variant), threading.Lock()
