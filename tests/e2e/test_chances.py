@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 
 import pytest
@@ -11,6 +12,12 @@ from .conftest import PHONE
 from .test_accessibility import post
 
 pytestmark = pytest.mark.e2e
+
+
+def outward(interval: list[float]) -> re.Pattern[str]:
+    """The tab's "≈ 39–61 %" for an interval of [0.396, 0.604]: its ends rounded outwards."""
+    low, high = interval
+    return re.compile(rf"^≈ {math.floor(low * 100 + 1e-9)}–{math.ceil(high * 100 - 1e-9)}\s%$")
 
 
 def test_the_switch_shows_the_chances_and_stays_on(browser: Browser, server: str) -> None:
@@ -35,6 +42,10 @@ def test_the_switch_shows_the_chances_and_stays_on(browser: Browser, server: str
     expect(page.locator("#tab-0 .player-chance")).to_have_attribute(
         "aria-label", re.compile(r"^Gewinnchance ≈ [34]\d–[56]\d\s%$")
     )
+    # its ends rounded outwards: the range claims no more than the 95 % interval
+    game_id = page.locator(".game").get_attribute("data-game")
+    figures = page.request.get(f"{server}/api/games/{game_id}/chances").json()
+    expect(chances.first).to_have_text(outward(figures["players"][0]["interval"]))
 
     page.reload()  # remembered on this device
     expect(page.get_by_role("checkbox", name="Gewinnchancen")).to_be_checked()

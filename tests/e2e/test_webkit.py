@@ -11,11 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+import httpx
 import pytest
 from playwright.sync_api import Browser, expect
 
 from .conftest import PHONE
 from .test_board_state import new_game, post
+from .test_chances import outward
 from .test_full_game import ANNA, ANNA_TOTAL, BEN, BEN_TOTAL, open_label, plan
 from .test_new_game_form import READ_RULES, expected_rules, shown_rules
 from .test_phone_geometry import FITS, family_game
@@ -413,3 +415,18 @@ def test_a_six_column_jamb_sheet_fits_in_webkit(iphone: Session, server: str) ->
     )
     assert heads == ["↓ Dolje", "S Slobodna", "↑ Gore", "N Najava", "R Ručna", "↕ Od sredine"]
     assert iphone.run(f"return ({FITS})()") == []
+
+
+def test_the_chances_range_is_rounded_outwards_in_webkit(iphone: Session, server: str) -> None:
+    """The tab's range claims no more than the 95 % interval (static/tafel/chances.js)."""
+    game = new_game(server, "rauf-runter", ["Anna", "Ben"])
+    open_board(iphone, server + game["url"])
+    iphone.find("[data-chances-switch]").click()
+    shown = iphone.wait(
+        "const c = document.querySelector('#tab-0 .player-chance');"
+        " return c && c.textContent.includes('–') ? c.textContent : null",
+        seconds=120,
+        what="the chances on the tabs",
+    )
+    figures = httpx.get(f"{server}/api/games/{game['id']}/chances").json()
+    assert outward(figures["players"][0]["interval"]).match(shown), shown

@@ -4,8 +4,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from kniffel.rules import Announce, Cell, Dice, Enter, Game, Roll, Row, get_variant
-from kniffel.solver.chances.family import family_finals, family_samples_for
+from kniffel.rules import Announce, Cell, Dice, Enter, Game, Roll, Row, get_variant, turns_of
+from kniffel.solver.chances.family import (
+    MAX_SAMPLES,
+    SEED,
+    family_finals,
+    family_samples_for,
+    sheet_key,
+)
+from kniffel.solver.play.family import make_family_bot, play_game
 
 
 def _two_players() -> Game:
@@ -38,5 +45,34 @@ def test_the_same_sheet_gets_the_same_games_and_a_full_sheet_none() -> None:
     assert (first > 0).all()
     other = family_finals(game, 1, 3)
     assert other.tolist() != first.tolist()
-    assert family_samples_for(0) == 0 and family_samples_for(52) == 24
-    assert family_samples_for(2) == 400 and np.asarray(first).dtype == np.int64
+    assert family_samples_for(0) == 0 and family_samples_for(52) == 66
+    assert family_samples_for(13) == 615 and family_samples_for(1) == MAX_SAMPLES
+    assert np.asarray(first).dtype == np.int64
+
+
+def test_the_games_are_the_bots_games_through_the_engine() -> None:
+    """The light sheet and the bot kept between sheets play the games the engine plays from
+    the sheet: game ``i`` of a sheet throws the dice of ``default_rng([SEED, key, i])``."""
+    for game, player in ((_two_players(), 0), (_yams(), 1)):
+        solo = game.alone(player)
+        key = sheet_key(game, player)
+        bot = make_family_bot("best", game.variant)
+        expected = []
+        for i in range(4):
+            faces = np.random.default_rng([SEED, key, i]).integers(
+                1, 7, size=(turns_of(game.variant), 3, 5)
+            )
+            played = play_game(bot, faces, solo.players[0], solo.copy())
+            expected.append(played.total(0) - solo.total(0))
+        assert family_finals(game, player, 4).tolist() == expected
+        # the first games of a sheet are the same whatever their number
+        assert family_finals(game, player, 2).tolist() == expected[:2]
+
+
+def _yams() -> Game:
+    game = Game(get_variant("yams", {"hand": True, "announce": True}), ["Léa", "Hugo"])
+    game.push(Roll("Léa", Dice.of([6, 6, 6, 6, 2])))
+    game.push(Enter("Léa", Cell("hand", Row.FOUR_KIND)))
+    game.push(Roll("Hugo", Dice.of([5, 5, 5, 2, 2])))
+    game.push(Enter("Hugo", Cell("down", Row.ONES)))
+    return game

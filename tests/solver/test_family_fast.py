@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -9,7 +11,9 @@ from hypothesis import strategies as st
 
 from kniffel.rules import (
     Announce,
+    Dice,
     Discipline,
+    Enter,
     Game,
     KniffelError,
     Roll,
@@ -25,7 +29,7 @@ from kniffel.solver.play.family import (
     make_family_bot,
     play_game,
 )
-from kniffel.solver.play.family_fast import play_light, simulate_light, supported
+from kniffel.solver.play.family_fast import column_sums, play_light, simulate_light, supported
 from kniffel.solver.play.simulate import simulate_family
 
 from .test_family_bots import VARIANTS, faces, reckoned_total
@@ -119,3 +123,28 @@ def test_column_values_are_the_column_estimates(
 def test_keep_worth_is_the_keep_matrix_product() -> None:
     worth = np.random.default_rng(4).random((3, 252)) * 1000
     np.testing.assert_allclose(keep_worth(worth), worth @ P_KEEP.T, rtol=0, atol=1e-9)
+
+
+@pytest.mark.parametrize("name", ["jamb", "jamb-hand-middle", "yams-seche-annoncee"])
+@pytest.mark.parametrize("made", [9, 30])
+def test_light_game_from_a_sheet_is_the_engine_game(name: str, made: int) -> None:
+    """Played on from a sheet of random entries (what the win chances do): the same events,
+    cells and points as the engine's game from that sheet."""
+    variant = VARIANTS[name]
+    sheet = Game(variant, ["Ana"])
+    rng = random.Random(made)
+    while sheet.filled_count(0) < made:  # random dice into random allowed cells
+        sheet.push(Roll("Ana", Dice.of([rng.randint(1, 6) for _ in range(5)])))
+        sheet.push(Enter("Ana", rng.choice(sheet.entry_options(0)).cell))
+    start = tuple(sheet.column_points(0, spec.id) for spec in variant.columns)
+    thrown = faces(variant, made)
+    engine = play_game(make_family_bot("best", variant), thrown, "Ana", sheet.alone(0))
+    light = play_light(make_family_bot("best", variant), thrown, "Ana", events=True, start=start)
+    assert light.events == tuple(engine.log)  # alone(): a game with no history
+    for spec, cells in zip(variant.columns, light.cells, strict=True):
+        assert cells == engine.column_points(0, spec.id)
+    reckoned = sum(
+        column_sums(variant, cells, spec.factor)[0]
+        for spec, cells in zip(variant.columns, light.cells, strict=True)
+    )
+    assert reckoned == engine.total(0)

@@ -31,6 +31,7 @@ from kniffel.rules import (
     turns_of,
 )
 from kniffel.settings import Settings
+from kniffel.solver.chances.family import MAX_SAMPLES
 from kniffel.solver.chances.forecast import forecast
 from kniffel.solver.play.family import make_family_bot, play_game
 from kniffel.web.app import create_app
@@ -237,13 +238,13 @@ def test_the_chances_of_a_jamb_game_are_simulated_in_the_background_and_then_ans
         time.sleep(0.5)
     assert answer.status_code == 200, answer.text
     found = answer.json()
-    assert found["method"] == "simulation" and found["samples"] == 400  # 1,200 bot turns / 2
+    assert found["method"] == "simulation" and found["samples"] == MAX_SAMPLES  # 2 entries left
     wins = [p["win"] for p in found["players"]]
     assert abs(sum(wins) - 1) < 1e-9
     for player in found["players"]:
         low, high = player["interval"]
         assert low <= player["win"] <= high and high - low > 0  # sampled: an interval
-        assert (player["method"], player["samples"]) == ("simulation", 400)
+        assert (player["method"], player["samples"]) == ("simulation", MAX_SAMPLES)
     # the same position gives the same figures everywhere: seeded by the sheets
     again = forecast(played)
     assert [p.as_dict() for p in again.players] == found["players"]

@@ -2,16 +2,18 @@
 
 The sheets the solver has no tables for (:func:`kniffel.solver.builds.solvable`) have no exact
 distribution and no vectorised bot; their win chances come from games of the ``best`` family bot
-(:mod:`kniffel.solver.play.family`) played on from the player's sheet through the rules engine
-(:meth:`kniffel.rules.Game.alone`: the sheet at the start of the player's next turn). As in
-:mod:`.sampled`, the games are seeded by the sheet (every cell's points: all that decides the
-future here) and by their number, so the same sheet gets the same games in the API, the board
-and ``kniffel chances``, and after an entry only the sheet that changed is played again.
+(:mod:`kniffel.solver.play.family`) played on from the player's sheet
+(:meth:`kniffel.rules.Game.alone`: the sheet at the start of the player's next turn), on the
+light sheet of :mod:`kniffel.solver.play.family_fast` where it plays the variant (the engine's
+games, tested), else through the rules engine. As in :mod:`.sampled`, game ``i`` of a sheet
+is seeded by the sheet (every cell's points: all that decides the future here) and by ``i``,
+so the same sheet gets the same games in the API, the board and ``kniffel chances``, the first
+``n`` games are the same whatever their number, and after an entry only the sheet that changed
+is played again (a bot of its own plays a sheet's games, keeping what they share).
 
-A bot turn through the engine costs some 10 to 20 ms, about fifty times a vectorised Kniffel
-turn, so the budget is smaller: :func:`family_samples_for` gives ``BUDGET // entries left``
-games, at least :data:`MIN_SAMPLES` and at most :data:`MAX_SAMPLES` (docs/solver.md, "Jamb
-and Yams: the bot's heuristic"). The board works them out in the background.
+A game's cost grows with the open cells its turns value: :func:`family_samples_for` gives
+``BUDGET // (left * (left + OPEN))`` games, at least :data:`MIN_SAMPLES` and at most
+:data:`MAX_SAMPLES` (docs/solver.md, "Win chances"). The board works them out in the background.
 """
 
 from __future__ import annotations
@@ -25,16 +27,21 @@ import numpy.typing as npt
 from kniffel.kept import Kept
 from kniffel.rules import Cell, Game, Variant, turns_of
 from kniffel.solver.play.family import make_family_bot, play_game
+from kniffel.solver.play.family_fast import column_sums, play_light, supported
 
 __all__ = ["BUDGET", "MAX_SAMPLES", "MIN_SAMPLES", "family_finals", "family_samples_for"]
 
 IntArray = npt.NDArray[np.int64]
 
-#: Bot turns played for one sheet (games times entries left): about 15 s on the development
-#: machine when it is quiet.
-BUDGET = 1200
+#: The work of one sheet's games, in units of a game's cost: a game with ``left`` entries left
+#: costs about ``left * (left + OPEN)`` units (an early turn weighs more: it values more open
+#: cells), some 4 µs each on the development machine when it is quiet, so a sheet's games
+#: take about a second there (docs/benchmarks.md, "Jamb's and Yams's chances"): the board asks
+#: again each second while they are worked out, so it shows them some 1 to 2 s after an entry.
+BUDGET = 240_000
+OPEN = 17
 MIN_SAMPLES = 24
-MAX_SAMPLES = 400
+MAX_SAMPLES = 4000
 #: Sheets whose games the process keeps.
 KEPT = 256
 #: Mixed into every sheet's seed, so that these games are not those of ``kniffel simulate``.
@@ -47,7 +54,7 @@ def family_samples_for(left: int, budget: int = BUDGET) -> int:
     """Games for a sheet with ``left`` entries left (0 for a full sheet)."""
     if left <= 0:
         return 0
-    return max(MIN_SAMPLES, min(MAX_SAMPLES, budget // left))
+    return max(MIN_SAMPLES, min(MAX_SAMPLES, budget // (left * (left + OPEN))))
 
 
 def sheet_key(game: Game, player: int) -> int:
@@ -95,14 +102,28 @@ def _played(
     solo = game.alone(player)
     name = solo.players[0]
     before = solo.total(0)
-    rng = np.random.default_rng([seed, key, n])
-    # Indexed by the filled count, as play_game reads them: the whole sheet's turns.
-    faces = rng.integers(1, 7, size=(n, turns_of(game.variant), 3, 5))
+    turns = turns_of(game.variant)
+    # A bot of its own: what it keeps (a column's worth, an open cell's worths) serves this
+    # sheet's games, which share their columns; it is given back with them (it would hold
+    # tens of megabytes kept for good, and a warm bot saved no measurable time).
     bot = make_family_bot("best", game.variant)
+    light = supported(game.variant)
+    start = tuple(solo.column_points(0, spec.id) for spec in game.columns)
+    factors = [spec.factor for spec in game.columns]
     points = np.empty(n, dtype=np.int64)
     for i in range(n):
-        played = play_game(bot, faces[i], name, solo.copy())
-        points[i] = played.total(0) - before
+        # Game i's dice alone, indexed by the filled count as play_game reads them (the whole
+        # sheet's turns): the first n games are the same whatever n.
+        faces = np.random.default_rng([seed, key, i]).integers(1, 7, size=(turns, 3, 5))
+        if light:
+            cells = play_light(bot, faces, name, start=start).cells
+            total = sum(
+                column_sums(game.variant, column, factor)[0]
+                for column, factor in zip(cells, factors, strict=True)
+            )
+        else:
+            total = play_game(bot, faces, name, solo.copy()).total(0)
+        points[i] = total - before
         if progress is not None:
             progress((i + 1) / n)
     points.flags.writeable = False

@@ -42,12 +42,22 @@ from kniffel.rules import (
     sheet_sums,
 )
 from kniffel.solver.exact.dice_tables import KEEPS, ROLL_INDEX
-from kniffel.solver.play.family import FamilyBot, FamilyRandomBot, Place, make_family_bot
+from kniffel.solver.play.family import (
+    FamilyBot,
+    FamilyRandomBot,
+    Place,
+    SheetCells,
+    make_family_bot,
+)
 from kniffel.solver.play.simulation import Simulation
 
 __all__ = ["LightGame", "play_light", "simulate_light", "supported"]
 
 IntArray = npt.NDArray[np.int64]
+
+
+#: Each roll's index by its sorted faces (``ROLL_INDEX`` without building a ``Dice``).
+_ROLL_OF_FACES: dict[tuple[int, ...], int] = {dice.faces: i for dice, i in ROLL_INDEX.items()}
 
 
 def supported(variant: Variant) -> bool:
@@ -68,11 +78,17 @@ class LightGame:
 
 
 def play_light(
-    bot: FamilyBot, faces: IntArray, player: str = "Bot", *, events: bool = False
+    bot: FamilyBot,
+    faces: IntArray,
+    player: str = "Bot",
+    *,
+    events: bool = False,
+    start: SheetCells | None = None,
 ) -> LightGame:
     """A solitaire game of ``bot`` on the faces of ``play_game`` (roll ``j`` of turn ``t``
     keeps its dice and throws the first faces of ``faces[t, j]``), on a light sheet;
-    ``events``: also the events the engine would log."""
+    ``events``: also the events the engine would log; ``start``: played on from these cells
+    (column by column, ``None`` where empty), ``t`` counting the filled cells as there."""
     variant = bot.variant
     if not supported(variant):
         raise KniffelError(f"the light sheet plays no {variant.label} with a joker or bonus")
@@ -82,24 +98,29 @@ def play_light(
     ids = [spec.id for spec in variant.columns]
     disciplines = bot.disciplines
     announce_columns = [c for c, d in enumerate(disciplines) if d is Discipline.ANNOUNCE]
-    sheet: list[list[int | None]] = [[None] * len(rows) for _ in ids]
+    sheet: list[list[int | None]] = (
+        [[None] * len(rows) for _ in ids] if start is None else [list(c) for c in start]
+    )
     log: list[Event] = []
-    for turn in range(len(rows) * len(ids)):
+    filled = sum(value is not None for column in sheet for value in column)
+    # each column's open rows, worked out again only for the column an entry changed
+    opened = [
+        open_indices(discipline, [value is not None for value in sheet[c]])
+        for c, discipline in enumerate(disciplines)
+    ]
+    for turn in range(filled, len(rows) * len(ids)):
         cells = tuple(tuple(column) for column in sheet)
-        allowed: list[Place] = [
-            (c, i)
-            for c, discipline in enumerate(disciplines)
-            for i in open_indices(discipline, [value is not None for value in cells[c]])
-        ]
+        allowed: list[Place] = [(c, i) for c, indices in enumerate(opened) for i in indices]
         announceable = any(None in cells[c] for c in announce_columns)
-        dice = Dice.of(faces[turn, 0].tolist())
+        thrown = faces[turn].tolist()
+        dice = sorted(thrown[0])
         keep: tuple[int, ...] = ()
         rolls = 1
         announced: Place | None = None
         while True:
             if events:
-                log.append(Roll(player, dice, keep))
-            r = ROLL_INDEX[dice]
+                log.append(Roll(player, Dice.of(dice), keep))
+            r = _ROLL_OF_FACES[tuple(dice)]
             kind, what = bot.decide(
                 0, cells, allowed, r, rolls, announced, can_announce=announceable
             )
@@ -112,17 +133,17 @@ def play_light(
             if kind == "roll":
                 assert isinstance(what, int)
                 keep = KEEPS[what]
-                thrown = faces[turn, rolls, : 5 - len(keep)].tolist()
-                dice = Dice.of([*keep, *thrown])
+                dice = sorted([*keep, *thrown[rolls][: 5 - len(keep)]])
                 rolls += 1
                 continue
             c, i = bot.entry(0, cells, allowed, r, rolls, announced)
             sheet[c][i] = bot.points(i, rolls, r)
+            opened[c] = open_indices(disciplines[c], [value is not None for value in sheet[c]])
             if events:
                 log.append(Enter(player, Cell(ids[c], rows[i])))
             break
-    filled = tuple(tuple(value or 0 for value in column) for column in sheet)
-    return LightGame(filled, tuple(log))
+    full = tuple(tuple(value or 0 for value in column) for column in sheet)
+    return LightGame(full, tuple(log))
 
 
 def column_sums(variant: Variant, cells: tuple[int, ...], factor: int) -> tuple[int, bool]:

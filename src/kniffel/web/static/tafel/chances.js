@@ -29,11 +29,14 @@ function percent(p) {
 
 // "≈ 41–55 %" where the interval is wider than 2 points of percentage, else the chance: the
 // range as people write it (the lower figure bare, the upper with its percent sign), which
-// stays narrow on a phone's tab where Intl's formatRange spaced it ("41 – 55 %").
+// stays narrow on a phone's tab where Intl's formatRange spaced it ("41 – 55 %"). Its ends
+// are rounded outwards, so the range shown claims no more than the 95 % interval.
 function shown(player) {
   const [low, high] = player.interval || [player.win, player.win];
   if (high - low <= 0.02) return percent(player.win);
-  return `≈ ${Math.round(low * 100)}–${percents.format(Math.round(high * 100) / 100)}`;
+  const from = Math.floor(low * 100 + 1e-9);
+  const to = Math.ceil(high * 100 - 1e-9);
+  return `≈ ${from}–${percents.format(to / 100)}`;
 }
 
 function paint() {
