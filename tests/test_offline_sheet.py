@@ -58,6 +58,7 @@ def _same(game: Game, board: BoardView, state: dict[str, Any], t: Translator = E
                     cell.bonus,
                     bool(cell.announce),
                     cell.announced,
+                    cell.possible,
                 )
                 found = (
                     got["points"],
@@ -69,6 +70,7 @@ def _same(game: Game, board: BoardView, state: dict[str, Any], t: Translator = E
                     got["bonus"],
                     got["announce"],
                     got["announced"],
+                    got["possible"],
                 )
                 assert found == expected, where
                 refusal = got["refusal"]

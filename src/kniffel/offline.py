@@ -6,10 +6,10 @@ Pure standard-library Python on :mod:`kniffel.rules` and :mod:`kniffel.record` a
 runs the rules themselves, not a second copy of them. :func:`sheet_state` answers what the
 server's board (``kniffel.board.sheet_view.board_view``) shows of the same position, in plain
 values: each cell's points, state (``filled``, ``open``, ``waiting``, ``refused``, ``locked``),
-due mark, preview of typed dice, the refusal an entry there would get, the totals and whose turn
-it is; ``tests/test_offline_sheet.py`` holds the two equal on games of every preset. Words are
-the page's: a refusal comes as the engine's ``code`` and ``params`` (the catalogues' key) with its
-plain English ``message``.
+the points its row can hold (for a correction), due mark, preview of typed dice, the refusal an
+entry there would get, the totals and whose turn it is; ``tests/test_offline_sheet.py`` holds
+the two equal on games of every preset. Words are the page's: a refusal comes as the engine's
+``code`` and ``params`` (the catalogues' key) with its plain English ``message``.
 """
 
 from __future__ import annotations
@@ -32,6 +32,8 @@ from kniffel.rules import (
     Sheet,
     Undo,
     first_roll_only,
+    point_ranges,
+    possible_points,
 )
 
 __all__ = [
@@ -305,6 +307,7 @@ def _cell(
         "joker": joker,
         "bonus": bonus,
         "refusal": None if refused is None else refusal(refused),
+        "possible": point_ranges(possible_points(cell.row, game.options), dash="–"),
     }
 
 

@@ -317,7 +317,11 @@ _FETCH_RULES = "import('/static/rules.js').then((rules) => rules.fetchRules())"
 
 
 def _open_with_rules_kept(
-    browser: Browser, url: str, game: dict[str, Any], page_fetches: bool = False
+    browser: Browser,
+    url: str,
+    game: dict[str, Any],
+    page_fetches: bool = False,
+    version: int = 0,
 ) -> tuple[BrowserContext, Page]:
     """A phone whose service worker is in control, on ``game``'s page once the page keeps the
     game's record and the worker the rules' files (what the page does online, in the background;
@@ -327,7 +331,7 @@ def _open_with_rules_kept(
     page.goto(url + "/")
     _until(page, "navigator.serviceWorker.controller !== null")
     page.goto(url + game["url"])
-    expect(page.locator(".game")).to_have_attribute("data-record", "0")
+    expect(page.locator(".game")).to_have_attribute("data-record", str(version))
     if not page_fetches:
         page.evaluate(_FETCH_RULES)
     _until(page, _RULES_KEPT, 90_000)
@@ -455,6 +459,64 @@ def test_a_refused_entry_entered_again_on_another_players_turn_comes_back_into_t
     finally:
         context.close()
     assert _stored(url, game) == [("Anna", "chance"), ("Ben", "twos"), ("Anna", "ones")]
+
+
+def _events(url: str, game: dict[str, Any]) -> list[dict[str, Any]]:
+    with urllib.request.urlopen(f"{url}/api/games/{game['id']}/record") as answer:
+        events: list[dict[str, Any]] = json.load(answer)["events"]
+    return events
+
+
+def test_an_undo_and_a_correction_made_offline_are_kept_drawn_and_sent_in_order(
+    browser: Browser, release: tuple[str, Path]
+) -> None:
+    """Offline, "Rückgängig" takes back Ben's stored entry (an undo kept for the server), Anna's
+    stored ones are corrected (kept), and an entry kept here is taken back on the device (dropped,
+    its dice back in the field). Back online the server stores the undo and the correction."""
+    url, _ = release
+    game = new_game(url, "kniffel", ["Anna", "Ben"])
+    enter(url, game, "Anna", "ones", "11123")
+    enter(url, game, "Ben", "twos", "22234")
+    context, page = _open_with_rules_kept(browser, url, game, version=2)
+    try:
+        context.set_offline(True)
+        count = page.locator(".status .kept-count")
+        undo = page.locator(".undo button")
+        undo.click()  # the post finds no server: kept, and drawn by the rules here
+        expect(count).to_have_text("Noch nicht gesendet: 1", timeout=90_000)
+        expect(_cell(page, 1, "twos").locator(".value")).to_have_count(0)
+        expect(page.locator(".status .turn-name")).to_have_text("Ben ist am Zug")
+        page.locator("#tab-0").click()
+        _cell(page, 0, "ones").click()  # a correction of Anna's stored ones
+        dialog = page.locator("#edit-dialog")
+        dialog.locator("#edit-points").fill("7")  # more than ones can hold: said, not kept
+        dialog.get_by_role("button", name="Speichern").click()
+        expect(dialog.locator(".edit-error")).to_contain_text("possible are 0-5")
+        dialog.locator("#edit-points").fill("2")
+        dialog.get_by_role("button", name="Speichern").click()
+        expect(dialog).not_to_be_visible()
+        expect(_cell(page, 0, "ones").locator(".value")).to_have_text("2")
+        expect(page.locator("#tab-0 .player-total")).to_have_text("2")
+        page.locator("#tab-1").click()
+        _enter_offline(page, 1, "twos", "22345", "4")
+        expect(count).to_have_text("Noch nicht gesendet: 3")
+        undo.click()  # Ben's entry kept here: dropped, his dice back in the field
+        expect(count).to_have_text("Noch nicht gesendet: 2")
+        expect(page.locator("#dice-input")).to_have_value("22345")
+        expect(_cell(page, 1, "twos").locator(".preview")).to_have_text("4")
+        expect(page.locator("#board")).to_have_attribute("data-version", "4")
+
+        context.set_offline(False)
+        expect(page.locator("#board")).not_to_have_attribute("data-kept", "true")
+        expect(page.locator("#board")).to_have_attribute("data-version", "4")
+        expect(page.locator(".status .kept-refused")).to_have_count(0)
+        expect(page.locator("#tab-0 .player-total")).to_have_text("2")
+    finally:
+        context.close()
+    assert _events(url, game)[2:] == [
+        {"type": "undo"},
+        {"type": "edit", "player": "Anna", "cell": "main.ones", "points": 2},
+    ]
 
 
 def test_the_server_killed_while_a_phone_has_entries_pending_loses_none(

@@ -16,7 +16,7 @@ function setText(td, value) {
 const SUMS = [["sum1", "sum1"], ["upper-sum", "upper"], ["bonus", "bonus"], ["sum2", "sum2"], ["sum3", "sum3"],
   ["lower-sum", "lower"], ["kniffel-bonus", "kniffel_bonus"], ["total", "total"]];
 
-function paintCell(td, button, cell, keptHere) {
+function paintCell(td, button, cell, keptHere, owner, name) {
   td.className = `cell ${cell.state}${cell.due ? " due" : ""}${cell.joker ? " joker" : ""}` +
     `${cell.announced ? " announced" : ""}${keptHere ? " kept" : ""}`;
   button.replaceChildren();
@@ -24,13 +24,17 @@ function paintCell(td, button, cell, keptHere) {
   const span = document.createElement("span");
   if (cell.state === "filled") {
     button.type = "button";
-    button.setAttribute("aria-disabled", "true");
-    button.dataset.reason = keptHere ? words().kept : "";
+    // Corrected as on the server's board (tafel/edit.js; a watcher's page keeps nothing offline).
+    Object.assign(button.dataset, { edit: "", player: owner, cell: name, points: String(cell.points),
+      possible: cell.possible, label: `${owner}: ${button.getAttribute("aria-label")}` });
+    button.removeAttribute("aria-disabled");
+    button.removeAttribute("data-state");
+    button.removeAttribute("data-reason");
     span.className = "value";
     span.textContent = String(cell.points);
     button.append(span);
   } else if (cell.state === "open") {
-    button.type = "submit";
+    Object.assign(button, { type: "submit", name: "cell", value: name });
     button.removeAttribute("aria-disabled");
     button.removeAttribute("data-state");
     if (cell.preview !== null) {
@@ -39,7 +43,7 @@ function paintCell(td, button, cell, keptHere) {
       button.append(span);
     }
   } else {
-    button.type = "submit";
+    Object.assign(button, { type: "submit", name: "cell", value: name });
     button.setAttribute("aria-disabled", "true");
     button.dataset.state = cell.state;
     button.dataset.reason = cell.refusal ? cell.refusal.message : "";
@@ -68,10 +72,10 @@ export function paint(answer, kept, act) {
   here.dataset.player = mover || "";
   here.dataset.finished = answer.finished ? "true" : "false";
   if (answer.to_move !== null) here.dataset.front = String(answer.to_move);
-  for (const [name, value] of [["version", here.dataset.version], ["turn", here.dataset.turn]]) {
-    const input = $(`#enter-form input[name="${name}"]`, here);
-    if (input) input.value = value;
-  }
+  // Every form of the board (the entry, the undo, the roll) posts the version drawn here.
+  $$('input[name="version"]', here).forEach((input) => (input.value = here.dataset.version));
+  const turn = $('#enter-form input[name="turn"]', here);
+  if (turn) turn.value = here.dataset.turn;
   for (const sheet of answer.sheets) {
     const section = document.getElementById(`sheet-${sheet.seat}`);
     const tab = document.getElementById(`tab-${sheet.seat}`);
@@ -84,7 +88,7 @@ export function paint(answer, kept, act) {
     section.classList.toggle("is-back", answer.to_move !== null && !sheet.to_move);
     for (const [name, cell] of Object.entries(sheet.cells)) {
       const button = document.getElementById(`c${sheet.seat}-${name}`);
-      if (button) paintCell(button.closest("td"), button, cell, keptCells.has(`${sheet.player}|${name}`));
+      if (button) paintCell(button.closest("td"), button, cell, keptCells.has(`${sheet.player}|${name}`), sheet.player, name);
     }
     const columns = Object.values(sheet.columns);
     for (const [row, key] of SUMS) {
@@ -100,7 +104,7 @@ export function paint(answer, kept, act) {
   const rolls = $(".status .turn-rolls", here);
   if (rolls) rolls.textContent = "";
   const undo = $(".undo button", here);
-  if (undo) undo.disabled = true;
+  if (undo) undo.disabled = !answer.can_undo;
   paintStatus(kept, waiting.length, act);
 }
 
@@ -124,7 +128,11 @@ function paintStatus(kept, count, act) {
     status.append(box);
   }
   const said = document.createElement("p");
-  said.textContent = `${refused.event.player}: ${refused.event.cell.replace(/^main\./, "")} – ${refused.refusal.words}`;
+  const undo = $(".undo button", board());
+  const what = refused.event.type === "undo"
+    ? (undo ? undo.textContent.trim() : "↶")
+    : `${refused.event.player}: ${refused.event.cell.replace(/^main\./, "")}`;
+  said.textContent = `${what} – ${refused.refusal.words}`;
   const again = document.createElement("button");
   again.type = "button";
   again.textContent = words().again;
