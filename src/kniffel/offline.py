@@ -20,6 +20,7 @@ from typing import Any
 
 from kniffel.record import Record, event_from_json, loads, parse, replay
 from kniffel.rules import (
+    MAX_ROLLS,
     Cell,
     Clear,
     Dice,
@@ -29,6 +30,7 @@ from kniffel.rules import (
     Game,
     IllegalMoveError,
     KniffelError,
+    Roll,
     Sheet,
     Undo,
     first_roll_only,
@@ -163,8 +165,14 @@ def _board(
     if mover is not None and dice is not None:
         entries = {str(o.cell): o for o in game.entry_options(mover, dice, roll)}
     totals = game.returns()
+    undo = game.check(Undo())
+    if undo is None and dice_mode == "virtual" and isinstance(game.last_event, Roll):
+        # The board's rule for virtual dice, as its undo button says it (board.turn_view).
+        undo = IllegalMoveError("a roll of virtual dice stands", code="roll_stands")
     return {
         "to_move": mover,
+        "turn": None if mover is None else _turn(game, mover),
+        "undo": None if undo is None else refusal(undo),
         "finished": game.is_finished,
         "turn_key": turn_key(game),
         "winners": list(game.winners()),
@@ -174,6 +182,19 @@ def _board(
             _sheet(game, p, mover, dice_mode, dice, points, roll, entries if p == mover else None)
             for p in range(len(game.players))
         ],
+    }
+
+
+def _turn(game: Game, mover: int) -> dict[str, Any]:
+    """The turn of the player to move: the dice rolled and the rolls made and left (virtual
+    dice roll on the device while the board cannot be reached, docs/decisions.md)."""
+    pending = game.pending(mover)
+    rolls = 0 if pending is None else pending[1]
+    return {
+        "player": game.players[mover],
+        "dice": [] if pending is None else list(pending[0].faces),
+        "rolls": rolls,
+        "rolls_left": MAX_ROLLS - rolls,
     }
 
 

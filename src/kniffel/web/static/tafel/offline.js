@@ -1,8 +1,8 @@
 // The board offline (issue 31, items 2 and 4; docs/decisions.md, "The board offline"; docs/
 // board.md, "Installieren und ohne Netz"). While the network is there the page keeps the game's
 // record on the device and fetches the rules' files (static/rules.js); Python starts at the first
-// sign of trouble. A change whose post finds no server (an entry, an undo, a correction or a
-// cleared cell) is kept (static/pending.js) with the version it was made on, and the page draws
+// sign of trouble. A change whose post finds no server (an entry, an undo, a correction, a
+// cleared cell, or a roll of virtual dice, then rolled here) is kept (static/pending.js) with the version it was made on, and the page draws
 // the sheet itself from the record and every kept change (kniffel.offline in Pyodide); each is
 // marked "noch nicht gesendet" and counted in the status line. When the server answers again (the
 // live socket opens, or `online`) the kept changes are sent in order and the server draws the
@@ -52,7 +52,7 @@ async function keepRecord() {
 }
 
 // The posts kept while the server cannot be reached, by the last part of their path.
-const KEPT = /^\/g\/[^/]+\/(enter|undo|edit|clear)$/;
+const KEPT = /^\/g\/[^/]+\/(enter|undo|edit|clear|roll)$/;
 const keptKind = (config) => (config && config.verb === "post" && (config.path || "").match(KEPT)?.[1]) || null;
 const isEntry = (event) => keptKind(event.detail.requestConfig) === "enter";
 
@@ -60,13 +60,54 @@ function fieldsOf(config) {
   const data = config.formData || config.parameters || {};
   const fields = {};
   const pairs = typeof data.entries === "function" ? data.entries() : Object.entries(data);
-  for (const [name, value] of pairs) fields[name] = value;
+  for (const [name, value] of pairs) {
+    // A name given twice (the dice held for a roll) keeps every value, in order.
+    fields[name] = name in fields ? [].concat(fields[name], value) : value;
+  }
   return fields;
+}
+
+// -- virtual dice rolled on the device (issue 31, item 4; docs/decisions.md, "Virtual dice
+// offline"): a face from crypto.getRandomValues, unbiased (a byte of 252 or more, the largest
+// multiple of 6 under 256, is drawn again).
+function face() {
+  const byte = new Uint8Array(1);
+  do crypto.getRandomValues(byte);
+  while (byte[0] >= 252);
+  return (byte[0] % 6) + 1;
+}
+
+const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+
+/** The device's name for the rolls it makes offline (kept in localStorage; 16 hex digits). */
+function deviceName() {
+  const made = hex(crypto.getRandomValues(new Uint8Array(8)));
+  try {
+    const kept = localStorage.getItem("tafel:device");
+    if (kept) return kept;
+    localStorage.setItem("tafel:device", made);
+  } catch (error) {
+    // private mode without storage: a name for this roll alone
+  }
+  return made;
+}
+
+/** The roll's form, rolled here: the held faces kept, the others drawn, the device named. */
+function rolledHere(fields) {
+  const held = [].concat(fields.keep ?? []).map(Number).sort();
+  const fresh = Array.from({ length: 5 - held.length }, face);
+  const dice = [...held, ...fresh].sort().join("");
+  return { version: fields.version, keep: held, dice, offline: deviceName() };
 }
 
 // The record event a post makes, as the server makes it (kniffel.web.pages.moves).
 function eventOf(kind, fields) {
   if (kind === "undo") return { type: "undo" };
+  if (kind === "roll") {
+    const event = { type: "roll", player: board().dataset.player, dice: Array.from(fields.dice, Number) };
+    if (fields.keep.length) event.keep = fields.keep;
+    return { ...event, offline: fields.offline };
+  }
   if (kind !== "enter") {
     const event = { type: kind, player: fields.player, cell: fields.cell };
     if (kind === "edit") event.points = fields.points === "" ? null : Number(fields.points);
@@ -89,21 +130,28 @@ const waitingOf = (kept) => kept.filter((entry) => entry.refusal === null); // a
 // else the undo is kept, for an event the server holds.
 async function keep(config) {
   const kind = keptKind(config);
-  const fields = fieldsOf(config);
+  let fields = fieldsOf(config);
   const kept = await store.list();
-  const last = kept[kept.length - 1];
-  if (kind === "undo" && last && last.refusal === null && last.event.type !== "undo") {
-    await store.drop(last.id);
-    if (last.event.type === "enter") {
-      const rules = await loadRules();
-      backIntoTheField(last, rules.sheet(state.offline.record, waitingOf(kept.slice(0, -1)).map((e) => e.event), {}));
-    }
-    return drawKept();
-  }
-  const event = eventOf(kind, fields);
   const rules = await loadRules();
+  const record = state.offline.record;
   const waiting = waitingOf(kept).map((entry) => entry.event);
-  const tried = rules.sheet(state.offline.record, [...waiting, event], {});
+  const diceMode = { dice_mode: board().dataset.mode || "physical" };
+  if (kind === "undo") {
+    const now = rules.sheet(record, waiting, diceMode);
+    if (now.undo) return notice(now.undo.message, true, null); // a roll of virtual dice stands
+    const last = kept[kept.length - 1];
+    if (last && last.refusal === null && last.event.type !== "undo") {
+      await store.drop(last.id);
+      const { dice, points } = last.event;
+      if ((dice || points !== undefined) && $("#dice-entry")) {
+        backIntoTheField(last, rules.sheet(record, waiting.slice(0, -1), {}));
+      }
+      return drawKept();
+    }
+  }
+  if (kind === "roll") fields = rolledHere(fields);
+  const event = eventOf(kind, fields);
+  const tried = rules.sheet(record, [...waiting, event], diceMode);
   const refused = tried.error || (tried.refused || []).find((r) => r.index === waiting.length);
   if (refused) {
     const dialog = $("#edit-dialog");
@@ -111,7 +159,7 @@ async function keep(config) {
     return notice(refused.message, true, null);
   }
   await store.add({ path: config.path, fields, event, version: Number(fields.version) });
-  if (kind === "enter") clearEntry();
+  if (kind === "enter" && $("#dice-entry")) clearEntry();
   const dialog = $("#edit-dialog");
   if (dialog && dialog.open) dialog.close();
   await drawKept();
@@ -135,7 +183,7 @@ function beforeChange(event) {
 function lost(event) {
   const config = event.detail.requestConfig;
   const asked = !!config && config.verb === "get" && (config.path || "").startsWith(`/g/${state.game.id}/board`);
-  if (!state.offline.record || board().dataset.mode === "virtual" || !(asked || keptKind(config))) return;
+  if (!state.offline.record || !(asked || keptKind(config))) return;
   update({ offline: { active: true } });
   if (asked) drawKept().catch(() => {});
   else keep(config);
@@ -240,8 +288,9 @@ export async function sendKept() {
 }
 
 export async function setUpOffline() {
-  // Only where this device enters real dice (a player's link, a game not over): not a watcher.
-  if (!$("#dice-entry") || !window.indexedDB) return;
+  // Only where this device enters dice, typed or virtual (a player's link, a game not over): not
+  // a watcher.
+  if (!($("#dice-entry") || $("form.roll")) || !window.indexedDB) return;
   document.addEventListener("htmx:beforeRequest", beforeChange);
   document.addEventListener("htmx:sendError", lost);
   window.addEventListener("online", sendKept);
@@ -264,12 +313,12 @@ export async function setUpOffline() {
   // that found no server.
   // A few seconds after the page opened, so that its first taps do not share the network and
   // the worker with 14 MB.
-  if (board().dataset.mode !== "virtual") setTimeout(() => fetchRules().catch(() => {}), FETCH_AFTER_MS);
+  setTimeout(() => fetchRules().catch(() => {}), FETCH_AFTER_MS);
   window.addEventListener("offline", startRules);
 }
 
 /** Starts the rules in the page (tafel/live.js calls it when the live socket is lost). */
 export function startRules() {
-  if (!store || board().dataset.mode === "virtual") return;
+  if (!store) return;
   loadRules().then(() => (gameElement().dataset.rules = "ready"), () => {});
 }

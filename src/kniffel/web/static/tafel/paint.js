@@ -37,6 +37,7 @@ function paintCell(td, button, cell, keptHere, owner, name) {
     Object.assign(button, { type: "submit", name: "cell", value: name });
     button.removeAttribute("aria-disabled");
     button.removeAttribute("data-state");
+    button.removeAttribute("data-reason");
     if (cell.preview !== null) {
       span.className = `preview${cell.preview === 0 ? " zero" : ""}`;
       span.textContent = String(cell.preview);
@@ -104,8 +105,60 @@ export function paint(answer, kept, act) {
   const rolls = $(".status .turn-rolls", here);
   if (rolls) rolls.textContent = "";
   const undo = $(".undo button", here);
-  if (undo) undo.disabled = !answer.can_undo;
+  if (undo) undo.disabled = answer.undo !== null;
+  if (here.dataset.mode === "virtual") paintTray(answer.turn);
   paintStatus(kept, waiting.length, act);
+}
+
+// The virtual dice of the turn (rolled on the device while offline), as board.html draws them:
+// each die a box to hold it; drawn again only when the roll changed, so that dice held stay held.
+function paintTray(turn) {
+  const form = $("form.roll", board());
+  if (!form) return;
+  const dice = turn ? turn.dice : [];
+  let tray = $(".tray", form);
+  const drawn = tray ? `${tray.dataset.rolled}:${$$("input", tray).map((box) => box.value).join("")}` : "0:";
+  if (drawn !== `${turn ? turn.rolls : 0}:${dice.join("")}`) {
+    if (tray) tray.remove();
+    if (dice.length) form.prepend((tray = newTray(form, turn)));
+  }
+  const left = turn ? turn.rolls_left : 0;
+  const count = $(".roll-count", form);
+  if (count) count.textContent = `${turn ? turn.rolls : 0}/${(turn ? turn.rolls : 0) + left}`;
+  const button = $(".roll-button", form);
+  if (button) button.disabled = left === 0;
+  if (tray) $$("input", tray).forEach((box) => (box.disabled = left === 0));
+}
+
+function newTray(form, turn) {
+  const tray = document.createElement("fieldset");
+  tray.className = "tray";
+  tray.dataset.rolled = String(turn.rolls);
+  const legend = document.createElement("legend");
+  legend.className = "sr-only";
+  legend.textContent = form.dataset.keepWords;
+  tray.append(legend);
+  turn.dice.forEach((value, i) => {
+    const label = document.createElement("label");
+    label.className = "die-toggle";
+    const box = Object.assign(document.createElement("input"), { type: "checkbox", name: "keep", value: String(value) });
+    box.className = "sr-only";
+    box.dataset.die = String(i);
+    const die = document.createElement("span");
+    die.className = `die face-${value}`;
+    die.setAttribute("aria-hidden", "true");
+    for (let pip = 0; pip < value; pip += 1) die.append(document.createElement("i"));
+    const said = document.createElement("span");
+    said.className = "sr-only";
+    said.textContent = form.dataset.dieWords.replace("{n}", String(i + 1)).replace("{face}", String(value));
+    const held = document.createElement("span");
+    held.className = "held-tag";
+    held.setAttribute("aria-hidden", "true");
+    held.textContent = form.dataset.heldWords;
+    label.append(box, die, said, held);
+    tray.append(label);
+  });
+  return tray;
 }
 
 function paintStatus(kept, count, act) {
