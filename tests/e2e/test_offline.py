@@ -472,7 +472,8 @@ def test_an_undo_and_a_correction_made_offline_are_kept_drawn_and_sent_in_order(
 ) -> None:
     """Offline, "Rückgängig" takes back Ben's stored entry (an undo kept for the server), Anna's
     stored ones are corrected (kept), and an entry kept here is taken back on the device (dropped,
-    its dice back in the field). Back online the server stores the undo and the correction."""
+    its dice back in the field). Back online, after another device's entry, the undo is refused in
+    words beside it and dropped; the correction is stored."""
     url, _ = release
     game = new_game(url, "kniffel", ["Anna", "Ben"])
     enter(url, game, "Anna", "ones", "11123")
@@ -506,15 +507,22 @@ def test_an_undo_and_a_correction_made_offline_are_kept_drawn_and_sent_in_order(
         expect(_cell(page, 1, "twos").locator(".preview")).to_have_text("4")
         expect(page.locator("#board")).to_have_attribute("data-version", "4")
 
+        # Another device moved on meanwhile: the undo is refused in words, and only dropped (sent
+        # again it would take back that device's entry); the correction then goes on.
+        enter(url, game, "Anna", "threes", "33345")
         context.set_offline(False)
+        refused = page.locator(".status .kept-refused")
+        expect(refused).to_contain_text("↶ Rückgängig – Das Spiel wurde inzwischen geändert")
+        expect(refused.get_by_role("button", name="Nochmal eintragen")).to_have_count(0)
+        refused.get_by_role("button", name="Verwerfen").click()
         expect(page.locator("#board")).not_to_have_attribute("data-kept", "true")
         expect(page.locator("#board")).to_have_attribute("data-version", "4")
         expect(page.locator(".status .kept-refused")).to_have_count(0)
-        expect(page.locator("#tab-0 .player-total")).to_have_text("2")
+        expect(page.locator("#tab-0 .player-total")).to_have_text("11")
     finally:
         context.close()
     assert _events(url, game)[2:] == [
-        {"type": "undo"},
+        {"type": "enter", "player": "Anna", "cell": "main.threes", "dice": [3, 3, 3, 4, 5]},
         {"type": "edit", "player": "Anna", "cell": "main.ones", "points": 2},
     ]
 

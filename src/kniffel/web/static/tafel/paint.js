@@ -182,9 +182,10 @@ function paintStatus(kept, count, act) {
   }
   const said = document.createElement("p");
   const undo = $(".undo button", board());
-  const what = refused.event.type === "undo"
+  const { type, player, cell, dice } = refused.event;
+  const what = type === "undo"
     ? (undo ? undo.textContent.trim() : "↶")
-    : `${refused.event.player}: ${refused.event.cell.replace(/^main\./, "")}`;
+    : `${player}: ${type === "roll" ? dice.join(" ") : cell.replace(/^main\./, "")}`;
   said.textContent = `${what} – ${refused.refusal.words}`;
   const again = document.createElement("button");
   again.type = "button";
@@ -194,5 +195,9 @@ function paintStatus(kept, count, act) {
   drop.type = "button";
   drop.textContent = words().drop;
   drop.addEventListener("click", () => act.drop(refused.id));
-  box.replaceChildren(said, again, drop);
+  // An undo takes back whatever came last: sent again on a game another device moved on, it
+  // would take back that device's change. It is only dropped; the player undoes again, seeing
+  // the game as it is now.
+  if (type === "undo") box.replaceChildren(said, drop);
+  else box.replaceChildren(said, again, drop);
 }
