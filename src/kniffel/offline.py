@@ -116,7 +116,9 @@ def sheet_state(
 
     A pending event the rules refuse changes nothing; it comes back under ``refused`` with its
     index and refusal, and the events after it are played on without it. ``version`` is the
-    record's (its number of events): the version a pending entry was made on.
+    record's (its number of events): the version a pending entry was made on. ``turn`` holds the
+    rolls of the player to move (``dice``, ``rolls``, ``rolls_left``), ``undo`` the refusal an
+    undo would get now (``None``: offered), with the board's rule that a virtual roll stands.
     """
     parsed: Record = loads(record) if isinstance(record, str) else parse(record)
     game = replay(parsed)

@@ -631,8 +631,11 @@ def test_rolls_made_offline_are_stored_marked_and_the_review_says_so(
         "dice": [1, 2, 6, 6, 6],
         "offline": device,
     }
-    # Read as any record (kniffel replay): the mark is a field the reader passes over.
+    # Read as any record (kniffel replay): the mark is a field the reader passes over; the
+    # board's import keeps it.
     assert replay(loads(json.dumps(record))).log == service.get(game_id).game.log
+    imported = client.post("/api/records", json=record).json()["id"]
+    assert client.get(f"/api/games/{imported}/record").json()["events"] == record["events"]
     text = html.unescape(settled(client, f"/g/{game_id}/analyse").text)
     assert "Ohne Netz gewürfelt" in text
     said = f"Anna: 3 5 6 6 6, gewürfelt auf einem Gerät ohne Netz ({device}), nicht von der Tafel"

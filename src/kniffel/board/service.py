@@ -286,7 +286,10 @@ class GameService:
         limits.check_record_names(record.players)
         limits.check_options(get_variant(record.variant, record.options).options)
         game = replay(record)
-        events = [event_to_json(event) for event in game.log]
+        events = [
+            {**event_to_json(event), **_offline_mark(raw)}
+            for event, raw in zip(game.log, record.events, strict=True)
+        ]
         stored = self.store.create(
             NewGame(
                 id=_new_game_id(),
@@ -819,6 +822,13 @@ def _bot_seats(bots: Mapping[str, str], players: Sequence[str], dice_mode: str) 
 
 #: A device's name for the rolls it made offline (``tafel/offline.js`` makes 16 hex digits).
 _DEVICE = re.compile(r"[A-Za-z0-9]{8,32}")
+
+
+def _offline_mark(raw: Any) -> dict[str, Any]:
+    """A record's roll made offline keeps its mark on import (an export read back is the same
+    game, its review the same); a malformed mark is passed over as any extra field is."""
+    device = raw.get("offline") if isinstance(raw, dict) and raw.get("type") == "roll" else None
+    return {"offline": device} if isinstance(device, str) and _DEVICE.fullmatch(device) else {}
 
 
 def _check_key(stored: StoredGame, key: str | None) -> None:
