@@ -18,7 +18,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from kniffel.record import Record, event_from_json, loads, parse, replay
+from kniffel.record import Record, event_from_json, event_to_json, loads, parse, replay
 from kniffel.rules import (
     MAX_ROLLS,
     Cell,
@@ -118,7 +118,8 @@ def sheet_state(
     index and refusal, and the events after it are played on without it. ``version`` is the
     record's (its number of events): the version a pending entry was made on. ``turn`` holds the
     rolls of the player to move (``dice``, ``rolls``, ``rolls_left``), ``undo`` the refusal an
-    undo would get now (``None``: offered), with the board's rule that a virtual roll stands.
+    undo would get now (``None``: offered), with the board's rule that a virtual roll stands, and
+    ``last`` the event an undo would take back (its dice come back into the dice field).
     """
     parsed: Record = loads(record) if isinstance(record, str) else parse(record)
     game = replay(parsed)
@@ -175,6 +176,7 @@ def _board(
         "to_move": mover,
         "turn": None if mover is None else _turn(game, mover),
         "undo": None if undo is None else refusal(undo),
+        "last": None if game.last_event is None else event_to_json(game.last_event),
         "finished": game.is_finished,
         "turn_key": turn_key(game),
         "winners": list(game.winners()),

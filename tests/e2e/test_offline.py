@@ -487,6 +487,7 @@ def test_an_undo_and_a_correction_made_offline_are_kept_drawn_and_sent_in_order(
         expect(count).to_have_text("Noch nicht gesendet: 1", timeout=90_000)
         expect(_cell(page, 1, "twos").locator(".value")).to_have_count(0)
         expect(page.locator(".status .turn-name")).to_have_text("Ben ist am Zug")
+        expect(page.locator("#dice-input")).to_have_value("22234")  # his dice back, as typed
         page.locator("#tab-0").click()
         _cell(page, 0, "ones").click()  # a correction of Anna's stored ones
         dialog = page.locator("#edit-dialog")

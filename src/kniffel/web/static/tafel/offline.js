@@ -160,6 +160,11 @@ async function keep(config) {
   }
   await store.add({ path: config.path, fields, event, version: Number(fields.version) });
   if (kind === "enter" && $("#dice-entry")) clearEntry();
+  const undone = kind === "undo" ? rules.sheet(record, waiting, diceMode).last : null;
+  if (undone && undone.type === "enter" && (undone.dice || undone.points !== undefined) && $("#dice-entry")) {
+    // The entry taken back gives its dice (or points, and roll) back, as the server's undo does.
+    backIntoTheField({ event: undone, fields: { rolls: undone.roll || "" } }, tried);
+  }
   const dialog = $("#edit-dialog");
   if (dialog && dialog.open) dialog.close();
   await drawKept();
