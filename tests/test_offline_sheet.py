@@ -35,6 +35,13 @@ def _same(game: Game, board: BoardView, state: dict[str, Any], t: Translator = E
     assert state["finished"] == board.finished
     assert state["turn_key"] == board.turn_key
     assert state["winners"] == list(board.winners)
+    assert (state["undo"] is None) == board.undo.possible
+    turn = state["turn"]
+    if board.turn is None:
+        assert turn is None
+    else:
+        assert (turn["player"], tuple(turn["dice"])) == (board.turn.player, board.turn.dice)
+        assert (turn["rolls"], turn["rolls_left"]) == (board.turn.rolls, board.turn.rolls_left)
     assert [t.number(p["total"]) for p in state["players"]] == [p.total for p in board.players]
     for sheet in board.sheets:
         mine = state["sheets"][sheet.seat]
@@ -58,6 +65,7 @@ def _same(game: Game, board: BoardView, state: dict[str, Any], t: Translator = E
                     cell.bonus,
                     bool(cell.announce),
                     cell.announced,
+                    cell.possible,
                 )
                 found = (
                     got["points"],
@@ -69,6 +77,7 @@ def _same(game: Game, board: BoardView, state: dict[str, Any], t: Translator = E
                     got["bonus"],
                     got["announce"],
                     got["announced"],
+                    got["possible"],
                 )
                 assert found == expected, where
                 refusal = got["refusal"]

@@ -6,10 +6,10 @@ Pure standard-library Python on :mod:`kniffel.rules` and :mod:`kniffel.record` a
 runs the rules themselves, not a second copy of them. :func:`sheet_state` answers what the
 server's board (``kniffel.board.sheet_view.board_view``) shows of the same position, in plain
 values: each cell's points, state (``filled``, ``open``, ``waiting``, ``refused``, ``locked``),
-due mark, preview of typed dice, the refusal an entry there would get, the totals and whose turn
-it is; ``tests/test_offline_sheet.py`` holds the two equal on games of every preset. Words are
-the page's: a refusal comes as the engine's ``code`` and ``params`` (the catalogues' key) with its
-plain English ``message``.
+the points its row can hold (for a correction), due mark, preview of typed dice, the refusal an
+entry there would get, the totals and whose turn it is; ``tests/test_offline_sheet.py`` holds
+the two equal on games of every preset. Words are the page's: a refusal comes as the engine's
+``code`` and ``params`` (the catalogues' key) with its plain English ``message``.
 """
 
 from __future__ import annotations
@@ -18,8 +18,9 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from kniffel.record import Record, event_from_json, loads, parse, replay
+from kniffel.record import Record, event_from_json, event_to_json, loads, parse, replay
 from kniffel.rules import (
+    MAX_ROLLS,
     Cell,
     Clear,
     Dice,
@@ -29,9 +30,12 @@ from kniffel.rules import (
     Game,
     IllegalMoveError,
     KniffelError,
+    Roll,
     Sheet,
     Undo,
     first_roll_only,
+    point_ranges,
+    possible_points,
 )
 
 __all__ = [
@@ -112,7 +116,10 @@ def sheet_state(
 
     A pending event the rules refuse changes nothing; it comes back under ``refused`` with its
     index and refusal, and the events after it are played on without it. ``version`` is the
-    record's (its number of events): the version a pending entry was made on.
+    record's (its number of events): the version a pending entry was made on. ``turn`` holds the
+    rolls of the player to move (``dice``, ``rolls``, ``rolls_left``), ``undo`` the refusal an
+    undo would get now (``None``: offered), with the board's rule that a virtual roll stands, and
+    ``last`` the event an undo would take back (its dice come back into the dice field).
     """
     parsed: Record = loads(record) if isinstance(record, str) else parse(record)
     game = replay(parsed)
@@ -161,8 +168,15 @@ def _board(
     if mover is not None and dice is not None:
         entries = {str(o.cell): o for o in game.entry_options(mover, dice, roll)}
     totals = game.returns()
+    undo = game.check(Undo())
+    if undo is None and dice_mode == "virtual" and isinstance(game.last_event, Roll):
+        # The board's rule for virtual dice, as its undo button says it (board.turn_view).
+        undo = IllegalMoveError("a roll of virtual dice stands", code="roll_stands")
     return {
         "to_move": mover,
+        "turn": None if mover is None else _turn(game, mover),
+        "undo": None if undo is None else refusal(undo),
+        "last": None if game.last_event is None else event_to_json(game.last_event),
         "finished": game.is_finished,
         "turn_key": turn_key(game),
         "winners": list(game.winners()),
@@ -172,6 +186,19 @@ def _board(
             _sheet(game, p, mover, dice_mode, dice, points, roll, entries if p == mover else None)
             for p in range(len(game.players))
         ],
+    }
+
+
+def _turn(game: Game, mover: int) -> dict[str, Any]:
+    """The turn of the player to move: the dice rolled and the rolls made and left (virtual
+    dice roll on the device while the board cannot be reached, docs/decisions.md)."""
+    pending = game.pending(mover)
+    rolls = 0 if pending is None else pending[1]
+    return {
+        "player": game.players[mover],
+        "dice": [] if pending is None else list(pending[0].faces),
+        "rolls": rolls,
+        "rolls_left": MAX_ROLLS - rolls,
     }
 
 
@@ -305,6 +332,7 @@ def _cell(
         "joker": joker,
         "bonus": bonus,
         "refusal": None if refused is None else refusal(refused),
+        "possible": point_ranges(possible_points(cell.row, game.options), dash="–"),
     }
 
 

@@ -25,7 +25,7 @@ from kniffel.store import GameStore
 from kniffel.web.app import STATIC
 
 from .conftest import BOARD, EXPECT_TIMEOUT_MS, PHONE, _free_port, board_process, running_board
-from .test_board_state import enter, new_game
+from .test_board_state import enter, new_game, post
 from .webdriver import Driver
 
 pytestmark = pytest.mark.e2e
@@ -317,7 +317,11 @@ _FETCH_RULES = "import('/static/rules.js').then((rules) => rules.fetchRules())"
 
 
 def _open_with_rules_kept(
-    browser: Browser, url: str, game: dict[str, Any], page_fetches: bool = False
+    browser: Browser,
+    url: str,
+    game: dict[str, Any],
+    page_fetches: bool = False,
+    version: int = 0,
 ) -> tuple[BrowserContext, Page]:
     """A phone whose service worker is in control, on ``game``'s page once the page keeps the
     game's record and the worker the rules' files (what the page does online, in the background;
@@ -327,7 +331,7 @@ def _open_with_rules_kept(
     page.goto(url + "/")
     _until(page, "navigator.serviceWorker.controller !== null")
     page.goto(url + game["url"])
-    expect(page.locator(".game")).to_have_attribute("data-record", "0")
+    expect(page.locator(".game")).to_have_attribute("data-record", str(version))
     if not page_fetches:
         page.evaluate(_FETCH_RULES)
     _until(page, _RULES_KEPT, 90_000)
@@ -457,6 +461,134 @@ def test_a_refused_entry_entered_again_on_another_players_turn_comes_back_into_t
     assert _stored(url, game) == [("Anna", "chance"), ("Ben", "twos"), ("Anna", "ones")]
 
 
+def _events(url: str, game: dict[str, Any]) -> list[dict[str, Any]]:
+    with urllib.request.urlopen(f"{url}/api/games/{game['id']}/record") as answer:
+        events: list[dict[str, Any]] = json.load(answer)["events"]
+    return events
+
+
+def test_an_undo_and_a_correction_made_offline_are_kept_drawn_and_sent_in_order(
+    browser: Browser, release: tuple[str, Path]
+) -> None:
+    """Offline, "Rückgängig" takes back Ben's stored entry (an undo kept for the server), Anna's
+    stored ones are corrected (kept), and an entry kept here is taken back on the device (dropped,
+    its dice back in the field). Back online, after another device's entry, the undo is refused in
+    words beside it and dropped; the correction is stored."""
+    url, _ = release
+    game = new_game(url, "kniffel", ["Anna", "Ben"])
+    enter(url, game, "Anna", "ones", "11123")
+    enter(url, game, "Ben", "twos", "22234")
+    context, page = _open_with_rules_kept(browser, url, game, version=2)
+    try:
+        context.set_offline(True)
+        count = page.locator(".status .kept-count")
+        undo = page.locator(".undo button")
+        undo.click()  # the post finds no server: kept, and drawn by the rules here
+        expect(count).to_have_text("Noch nicht gesendet: 1", timeout=90_000)
+        expect(_cell(page, 1, "twos").locator(".value")).to_have_count(0)
+        expect(page.locator(".status .turn-name")).to_have_text("Ben ist am Zug")
+        expect(page.locator("#dice-input")).to_have_value("22234")  # his dice back, as typed
+        page.locator("#tab-0").click()
+        _cell(page, 0, "ones").click()  # a correction of Anna's stored ones
+        dialog = page.locator("#edit-dialog")
+        dialog.locator("#edit-points").fill("7")  # more than ones can hold: said, not kept
+        dialog.get_by_role("button", name="Speichern").click()
+        expect(dialog.locator(".edit-error")).to_contain_text("possible are 0-5")
+        dialog.locator("#edit-points").fill("2")
+        dialog.get_by_role("button", name="Speichern").click()
+        expect(dialog).not_to_be_visible()
+        expect(_cell(page, 0, "ones").locator(".value")).to_have_text("2")
+        expect(page.locator("#tab-0 .player-total")).to_have_text("2")
+        page.locator("#tab-1").click()
+        _enter_offline(page, 1, "twos", "22345", "4")
+        expect(count).to_have_text("Noch nicht gesendet: 3")
+        undo.click()  # Ben's entry kept here: dropped, his dice back in the field
+        expect(count).to_have_text("Noch nicht gesendet: 2")
+        expect(page.locator("#dice-input")).to_have_value("22345")
+        expect(_cell(page, 1, "twos").locator(".preview")).to_have_text("4")
+        expect(page.locator("#board")).to_have_attribute("data-version", "4")
+
+        # Another device moved on meanwhile: the undo is refused in words, and only dropped (sent
+        # again it would take back that device's entry); the correction then goes on.
+        enter(url, game, "Anna", "threes", "33345")
+        context.set_offline(False)
+        refused = page.locator(".status .kept-refused")
+        expect(refused).to_contain_text("↶ Rückgängig – Das Spiel wurde inzwischen geändert")
+        expect(refused.get_by_role("button", name="Nochmal eintragen")).to_have_count(0)
+        refused.get_by_role("button", name="Verwerfen").click()
+        expect(page.locator("#board")).not_to_have_attribute("data-kept", "true")
+        expect(page.locator("#board")).to_have_attribute("data-version", "4")
+        expect(page.locator(".status .kept-refused")).to_have_count(0)
+        expect(page.locator("#tab-0 .player-total")).to_have_text("11")
+    finally:
+        context.close()
+    assert _events(url, game)[2:] == [
+        {"type": "enter", "player": "Anna", "cell": "main.threes", "dice": [3, 3, 3, 4, 5]},
+        {"type": "edit", "player": "Anna", "cell": "main.ones", "points": 2},
+    ]
+
+
+def _tray(page: Page) -> list[int]:
+    faces: list[str] = page.locator(".roll .tray input").evaluate_all(
+        "(boxes) => boxes.map((b) => b.value)"
+    )
+    return [int(face) for face in faces]
+
+
+def test_virtual_dice_are_rolled_on_the_device_offline_and_sent_marked_as_such(
+    browser: Browser, release: tuple[str, Path]
+) -> None:
+    """With virtual dice and no server, "Würfeln" rolls on the device (two dice held on the
+    second roll, three rolls a turn from the rules, a roll stands: no undo), the entry is kept;
+    back online the rolls and the entry are stored in order, the rolls marked as made offline on
+    this device."""
+    url, _ = release
+    body = {"variant": "kniffel", "players": ["Anna", "Ben"], "dice_mode": "virtual"}
+    game = post(url + "/api/games", body)
+    context, page = _open_with_rules_kept(browser, url, game)
+    try:
+        context.set_offline(True)
+        count = page.locator(".status .kept-count")
+        roll = page.locator(".roll-button")
+        roll.click()  # the post finds no server: rolled here
+        expect(count).to_have_text("Noch nicht gesendet: 1", timeout=90_000)
+        expect(page.locator(".roll .tray input")).to_have_count(5)
+        first = _tray(page)
+        held = first[:2]
+        page.locator(".roll .die-toggle").nth(0).click()
+        page.locator(".roll .die-toggle").nth(1).click()
+        roll.click()
+        expect(count).to_have_text("Noch nicht gesendet: 2")
+        expect(page.locator(".roll .tray")).to_have_attribute("data-rolled", "2")
+        second = _tray(page)
+        assert all(second.count(f) >= held.count(f) for f in held), (held, second)
+        roll.click()
+        expect(count).to_have_text("Noch nicht gesendet: 3")
+        expect(roll).to_be_disabled()  # three rolls a turn
+        expect(page.locator(".roll .roll-count")).to_have_text("3/3")
+        expect(page.locator(".undo button")).to_be_disabled()  # a roll stands
+        dice = _tray(page)
+        expect(_cell(page, 0, "chance").locator(".preview")).to_have_text(str(sum(dice)))
+        _cell(page, 0, "chance").click()
+        expect(count).to_have_text("Noch nicht gesendet: 4")
+        expect(page.locator(".status .turn-name")).to_have_text("Ben ist am Zug")
+        expect(page.locator(".roll .tray")).to_have_count(0)
+        expect(roll).to_be_enabled()
+
+        context.set_offline(False)
+        expect(page.locator("#board")).not_to_have_attribute("data-kept", "true")
+        expect(page.locator("#board")).to_have_attribute("data-version", "4")
+        expect(page.locator("#tab-0 .player-total")).to_have_text(str(sum(dice)))
+        device = page.evaluate("localStorage.getItem('tafel:device')")
+    finally:
+        context.close()
+    rolls = _events(url, game)
+    assert [event["type"] for event in rolls] == ["roll", "roll", "roll", "enter"]
+    assert [event.get("offline") for event in rolls] == [device, device, device, None]
+    assert rolls[0]["dice"] == sorted(first) and rolls[1]["keep"] == sorted(held)
+    assert rolls[2]["dice"] == sorted(dice)
+
+
 def test_the_server_killed_while_a_phone_has_entries_pending_loses_none(
     browser: Browser, tmp_path: Path, preset_tables: None
 ) -> None:
@@ -562,6 +694,60 @@ def test_webkit_keeps_entries_made_with_the_server_killed_and_sends_them_when_it
             assert session.wait(f"{field} === '11123' && {drawn}")
             assert session.run("return document.querySelector('#board').dataset.version") == "2"
             assert _stored(url, game) == [("Anna", "chance"), ("Ben", "twos")]
+
+
+@pytest.mark.webkit
+def test_webkit_rolls_virtual_dice_with_the_server_killed_and_takes_back_a_kept_entry(
+    webkit: Driver, tmp_path: Path, preset_tables: None
+) -> None:
+    """WebKit (iPhones' engine), the server killed: "Würfeln" rolls on the device, the entry is
+    kept; "Rückgängig" takes the kept entry back (the roll stands, its dice pending again), and
+    it is entered again. The server started again: the roll and the entry are stored, the roll
+    marked as made offline."""
+    port = _free_port()
+    body = {"variant": "kniffel", "players": ["Anna", "Ben"], "dice_mode": "virtual"}
+    with webkit.session() as session:
+        session.resize(PHONE["width"], PHONE["height"])
+        with board_process(tmp_path, BOARD, port=port) as (url, process):
+            game = post(url + "/api/games", body)
+            session.go(url + "/")
+            session.wait("return navigator.serviceWorker.controller !== null")
+            session.go(url + game["url"])
+            session.wait_for('.game[data-record="0"]')
+            session.run(f"return {_FETCH_RULES}")
+            session.wait(f"return {_RULES_KEPT}", seconds=60)
+            process.kill()
+            process.wait()
+        session.wait_for('.game[data-live="closed"]')
+        count = "document.querySelector('.kept-count')?.textContent"
+        session.find(".roll-button").click()
+        session.wait(f"return {count} === 'Noch nicht gesendet: 1'", seconds=120)
+        dice = session.run(
+            "return [...document.querySelectorAll('.tray input')].map(b => +b.value)"
+        )
+        assert len(dice) == 5
+        ones = "document.querySelector(\"[id='c0-main.ones']\")"  # above the dice panel
+        points = str(dice.count(1))
+        assert session.wait(f"return {ones}.querySelector('.preview')?.textContent") == points
+        for kept in (2, 1, 2):  # entered, taken back, entered again
+            if kept == 1:
+                session.find(".undo button").click()
+            else:
+                cell = session.find("[id='c0-main.ones']")
+                cell.swipe_to()  # the page scrolled with the sheet drawn again
+                cell.click()
+            session.wait(f"return {count} === 'Noch nicht gesendet: {kept}'", seconds=60)
+        assert session.run(f"return {ones}.textContent.trim()") == points
+        with board_process(tmp_path, BOARD, port=port):  # the same store, on the same port
+            drawn = "document.querySelector('#board').dataset.kept === undefined"
+            session.wait(f"return {drawn} && {count} === undefined", seconds=60)
+            events = _events(url, game)
+    device = events[0]["offline"]
+    assert len(device) == 16
+    assert events == [
+        {"type": "roll", "player": "Anna", "dice": sorted(dice), "offline": device},
+        {"type": "enter", "player": "Anna", "cell": "main.ones"},
+    ]
 
 
 #: Rauf-Runter's down column, row by row: each row's dice and their points.

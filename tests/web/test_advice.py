@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import json
 import re
 import threading
 from collections.abc import Iterator
@@ -14,6 +15,7 @@ from pydantic import ValidationError
 
 from kniffel.board.service import GameService
 from kniffel.locales import Translator
+from kniffel.record import loads, replay
 from kniffel.rules import MAX_ROLLS, EnterAction, Game, RollAction
 from kniffel.settings import Settings
 from kniffel.solver.advice import advise, evaluate, reasons, turn_ends
@@ -594,3 +596,48 @@ def test_after_an_entry_each_persons_next_turn_is_worked_out_ahead_in_a_game_tha
     annas = client.get(f"/api/games/{game['id']}/advice").json()
     assert annas["player"] == "Anna" and annas["dice"] is None
     assert annas["chances_pending"] is False and annas["chances"] is not None
+
+
+def test_rolls_made_offline_are_stored_marked_and_the_review_says_so(
+    client: TestClient, service: GameService
+) -> None:
+    """Virtual dice rolled on a device with no network (tafel/offline.js) come with the form's
+    ``dice`` and the device's name: stored as rolls, marked in the record and said in the review;
+    the board's own rolls are not marked, and a roll naming no proper device is refused."""
+    created = client.post(
+        "/games", data={"player": ["Anna"], "dice_mode": "virtual"}, follow_redirects=False
+    )
+    game_id = created.headers["location"].removeprefix("/g/")
+    device = "a1b2c3d4e5f60718"
+    rolls = [
+        {"version": "0", "dice": "66653", "offline": device},
+        {"version": "1", "keep": ["6", "6", "6"], "dice": "66612", "offline": device},
+        {"version": "2", "keep": ["6", "6", "6"]},  # the board rolls again
+    ]
+    for roll in rolls:
+        assert client.post(f"/g/{game_id}/roll", data=roll, headers=HX).status_code == 200
+    nameless = {"version": "3", "dice": "12345", "offline": "?"}
+    refused = client.post(f"/g/{game_id}/roll", data=nameless, headers=HX)
+    assert refused.status_code == 422
+    entry = {"cell": "free.sixes", "version": "3"}
+    answer = client.post(f"/g/{game_id}/enter", data=entry, headers=HX)
+    assert answer.status_code == 200, re.findall(r'id="notice"[^>]*>([^<]*)', answer.text)
+    record = client.get(f"/api/games/{game_id}/record").json()
+    assert [event.get("offline") for event in record["events"]] == [device, device, None, None]
+    assert record["events"][1] == {
+        "type": "roll",
+        "player": "Anna",
+        "keep": [6, 6, 6],
+        "dice": [1, 2, 6, 6, 6],
+        "offline": device,
+    }
+    # Read as any record (kniffel replay): the mark is a field the reader passes over; the
+    # board's import keeps it.
+    assert replay(loads(json.dumps(record))).log == service.get(game_id).game.log
+    imported = client.post("/api/records", json=record).json()["id"]
+    assert client.get(f"/api/games/{imported}/record").json()["events"] == record["events"]
+    text = html.unescape(settled(client, f"/g/{game_id}/analyse").text)
+    assert "Ohne Netz gewürfelt" in text
+    said = f"Anna: 3 5 6 6 6, gewürfelt auf einem Gerät ohne Netz ({device}), nicht von der Tafel"
+    assert f"{said} – Ereignis 1 im Spielverlauf." in text
+    assert text.count("gewürfelt auf einem Gerät ohne Netz") == 2

@@ -286,7 +286,10 @@ class GameService:
         limits.check_record_names(record.players)
         limits.check_options(get_variant(record.variant, record.options).options)
         game = replay(record)
-        events = [event_to_json(event) for event in game.log]
+        events = [
+            {**event_to_json(event), **_offline_mark(raw)}
+            for event, raw in zip(game.log, record.events, strict=True)
+        ]
         stored = self.store.create(
             NewGame(
                 id=_new_game_id(),
@@ -398,6 +401,9 @@ class GameService:
         """The game as a ``kniffel-record/1`` document (every event, undos included)."""
         stored, cached = self._state(game_id)
         document = record_of(cached.game, options=stored.options)
+        for event, payload in zip(document["events"], cached.events, strict=True):
+            if "offline" in payload:  # a roll made on a device offline (docs/record-format.md)
+                event["offline"] = payload["offline"]
         evening = self.store.load(game_id, with_events=False) if stored.evening is None else stored
         if evening is not None and evening.evening is not None:
             # The cached row may predate the Revanche that opened the evening: read it again.
@@ -454,6 +460,38 @@ class GameService:
         build = self._rolling(player, keep)
         return await self._change_async(game_id, key, expected_version, build)
 
+    async def roll_made_offline_async(
+        self,
+        game_id: str,
+        key: str | None,
+        player: str,
+        keep: Sequence[int],
+        dice: Dice,
+        device: str,
+        expected_version: int,
+    ) -> GameView:
+        """Virtual dice rolled on a device while it could not reach the board (docs/decisions.md,
+        "Virtual dice offline"): the device's ``dice``, checked by the rules as any roll, stored
+        with the mark ``"offline": device`` that the record and the review show. Only with the
+        game's key and on the version the roll was made on (``expected_version``), as any change.
+        """
+        if not _DEVICE.fullmatch(device):
+            raise BoardError(
+                "a roll made offline names its device by 8 to 32 letters or digits",
+                code="offline_device",
+            )
+
+        def build(stored: StoredGame, game: Game) -> Event:
+            if stored.dice_mode != "virtual":
+                raise IllegalMoveError(
+                    "this game is played with physical dice; enter the dice that fell",
+                    code="physical_dice",
+                )
+            return Roll(player, dice, tuple(sorted(keep)))
+
+        mark = {"offline": device}
+        return await self._change_async(game_id, key, expected_version, build, mark)
+
     def _rolling(self, player: str, keep: Sequence[int]) -> Callable[[StoredGame, Game], Event]:
         def build(stored: StoredGame, game: Game) -> Event:
             if stored.dice_mode != "virtual":
@@ -478,13 +516,15 @@ class GameService:
         expected_version: int | None,
         build: Callable[[StoredGame, Game], Event],
         state: tuple[StoredGame, CachedReplay] | None = None,
+        mark: Mapping[str, Any] | None = None,
     ) -> GameView:
         """Check and store a change; ``state``, when given, is the game's state just read (the
-        first try starts from it, a retry after a conflict reads the game again)."""
+        first try starts from it, a retry after a conflict reads the game again); ``mark``: the
+        fields stored beside the event (a roll made offline)."""
         for _ in range(_RETRIES):
             if state is None:
                 state = self._state(game_id)
-            pending = self._prepare(state, key, expected_version, build)
+            pending = self._prepare(state, key, expected_version, build, mark)
             state = None
             try:
                 appended = self.store.append(
@@ -510,6 +550,7 @@ class GameService:
         key: str | None,
         expected_version: int | None,
         build: Callable[[StoredGame, Game], Event],
+        mark: Mapping[str, Any] | None = None,
     ) -> GameView:
         """:meth:`_change` for a route on the event loop: with a :class:`GroupCommit` the
         event is checked here and stored by the writer thread; without one, all of it runs
@@ -519,13 +560,13 @@ class GameService:
             # A state the loop could read spares the worker thread that read.
             state, _ = await self._loop_state(game_id)
             return await to_thread.run_sync(
-                self._change, game_id, key, expected_version, build, state
+                self._change, game_id, key, expected_version, build, state, mark
             )
         for _ in range(_RETRIES):
             state = self._cached_state(game_id) if self.quick_reads else None
             if state is None:  # not cached: loaded and replayed in a worker thread
                 state = await to_thread.run_sync(self._state, game_id)
-            pending = self._prepare(state, key, expected_version, build)
+            pending = self._prepare(state, key, expected_version, build, mark)
             future = writer.submit(
                 Append(
                     game_id,
@@ -567,8 +608,10 @@ class GameService:
         key: str | None,
         expected_version: int | None,
         build: Callable[[StoredGame, Game], Event],
+        mark: Mapping[str, Any] | None = None,
     ) -> _Pending:
-        """The change checked against ``state``: what to store, or the refusal raised."""
+        """The change checked against ``state``: what to store (the event, and ``mark`` beside
+        it), or the refusal raised."""
         stored, cached = state
         _check_key(stored, key)
         if expected_version is not None and expected_version != stored.version:
@@ -581,7 +624,8 @@ class GameService:
         game = cached.game.copy()  # the cached replay stays as it was
         event = build(stored, game)
         game.push(event)
-        return _Pending(stored, cached, game, event_to_json(event), summary_of(game))
+        payload = {**event_to_json(event), **(mark or {})}
+        return _Pending(stored, cached, game, payload, summary_of(game))
 
     def _finish(self, pending: _Pending, appended: Appended) -> GameView:
         """The view after ``pending`` was stored as ``appended`` (cached for the next read)."""
@@ -774,6 +818,17 @@ def _bot_seats(bots: Mapping[str, str], players: Sequence[str], dice_mode: str) 
     if seats and dice_mode != "virtual":
         raise BoardError("bots play with virtual dice only", code="bots_virtual")
     return seats
+
+
+#: A device's name for the rolls it made offline (``tafel/offline.js`` makes 16 hex digits).
+_DEVICE = re.compile(r"[A-Za-z0-9]{8,32}")
+
+
+def _offline_mark(raw: Any) -> dict[str, Any]:
+    """A record's roll made offline keeps its mark on import (an export read back is the same
+    game, its review the same); a malformed mark is passed over as any extra field is."""
+    device = raw.get("offline") if isinstance(raw, dict) and raw.get("type") == "roll" else None
+    return {"offline": device} if isinstance(device, str) and _DEVICE.fullmatch(device) else {}
 
 
 def _check_key(stored: StoredGame, key: str | None) -> None:

@@ -384,8 +384,20 @@ async def roll(request: Request, game_id: str) -> Response:
         keep = forms.keep_field(form_data, t)
         version = forms.version_field(form_data, t)
         player = view.game.current_name or ""
+        # Rolled on a device while it could not reach the board, sent when the network is back
+        # (tafel/offline.js): its dice and its device, marked so in the record and the review.
+        device = form_data.get("offline")
+        dice = forms.dice_field(form_data, t) if isinstance(device, str) else None
 
         async def change(service: GameService, current: GameView, key: str) -> GameView:
+            if isinstance(device, str):
+                if dice is None:
+                    raise forms.FormError(
+                        t("Würfel als fünf Ziffern von 1 bis 6 eingeben, z. B. 66655.")
+                    )
+                return await service.roll_made_offline_async(
+                    current.id, key, player, keep, dice, device, version
+                )
             return await service.roll_async(current.id, key, player, keep, expected_version=version)
 
         return change

@@ -173,9 +173,24 @@ def _context(view: GameView, result: Review, words: ReviewWords) -> dict[str, An
         )
         for u in result.unrated
     ]
+    # Rolls a device made while it could not reach the board (docs/decisions.md, "Virtual dice
+    # offline"): said, since the board did not roll them.
+    offline = [
+        words(
+            "{player}: {dice}, gewürfelt auf einem Gerät ohne Netz ({device}), nicht von der "
+            "Tafel – Ereignis {event} im Spielverlauf.",
+            player=event["player"],
+            dice=" ".join(map(str, event["dice"])),
+            device=event["offline"],
+            event=number,
+        )
+        for number, event in enumerate(view.events, start=1)
+        if event.get("type") == "roll" and "offline" in event
+    ]
     return {
         "game_id": view.id,
         "version": view.version,
+        "offline_rolls": offline,
         "variant_label": words.t(variant.label),
         "exact": result.analysis.exact,
         "heuristic": AdviceService.heuristic(variant),  # Jamb, Yams: against the bot's choice

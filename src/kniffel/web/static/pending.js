@@ -43,7 +43,10 @@ function done(request) {
 export async function postForm(path, fields) {
   const body = new URLSearchParams();
   for (const [name, value] of Object.entries(fields)) {
-    if (value !== null && value !== undefined) body.append(name, String(value));
+    // A list (the dice held for a roll) is the field given once per value, as a form sends it.
+    for (const one of Array.isArray(value) ? value : [value]) {
+      if (one !== null && one !== undefined) body.append(name, String(one));
+    }
   }
   const answer = await fetch(path, {
     method: "POST",
@@ -98,7 +101,7 @@ async function storedAlready(entry) {
   const made = entry.event;
   if (!there || !made) return false;
   const same = (name) => JSON.stringify(there[name] ?? null) === JSON.stringify(made[name] ?? null);
-  return ["type", "player", "cell", "dice", "points"].every(same);
+  return ["type", "player", "cell", "dice", "points", "keep"].every(same);
 }
 
 export async function openPending(game) {

@@ -1,17 +1,17 @@
-// The board offline (issue 31, item 2; docs/decisions.md, "The board offline"; docs/board.md,
-// "Installieren und ohne Netz"). While the network is there the page keeps the game's record on
-// the device and fetches the rules' files (static/rules.js); Python starts at the first sign of
-// trouble. An entry whose post finds no server is
-// kept (static/pending.js) with the version it was made on, and the page draws the sheet itself
-// from the record and every kept entry (kniffel.offline in Pyodide); each kept entry is marked
-// "noch nicht gesendet" and counted in the status line. When the server answers again (the live
-// socket opens, or `online`) the kept entries are sent in order and the server draws the board;
-// a refusal stays beside its entry with "enter again" and "drop". Typed dice or points only: a
-// roll of virtual dice, an undo or a correction needs the server.
+// The board offline (issue 31, items 2 and 4; docs/decisions.md, "The board offline"; docs/
+// board.md, "Installieren und ohne Netz"). While the network is there the page keeps the game's
+// record on the device and fetches the rules' files (static/rules.js); Python starts at the first
+// sign of trouble. A change whose post finds no server (an entry, an undo, a correction, a
+// cleared cell, or a roll of virtual dice, then rolled here) is kept (static/pending.js) with the version it was made on, and the page draws
+// the sheet itself from the record and every kept change (kniffel.offline in Pyodide); each is
+// marked "noch nicht gesendet" and counted in the status line. When the server answers again (the
+// live socket opens, or `online`) the kept changes are sent in order and the server draws the
+// board; a refusal stays beside its change with "enter again" and "drop".
 import { openPending, postForm } from "/static/pending.js";
 import { fetchRules, loadRules } from "/static/rules.js";
 import { $, asksRoll, board, diceText, gameElement, mode, pointsText, readGame, rollsInput } from "./dom.js";
 import { clearEntry, restore } from "./dice.js";
+import { editRefused } from "./edit.js";
 import { paint } from "./paint.js";
 import { notice, offline } from "./notice.js";
 import { refresh } from "./sync.js";
@@ -51,21 +51,68 @@ async function keepRecord() {
   gameElement().dataset.record = String(kept.version); // kept on the device (tests wait for it)
 }
 
-const isEntry = (event) => {
-  const config = event.detail.requestConfig;
-  return !!config && config.verb === "post" && /\/enter$/.test(config.path || "");
-};
+// The posts kept while the server cannot be reached, by the last part of their path.
+const KEPT = /^\/g\/[^/]+\/(enter|undo|edit|clear|roll)$/;
+const keptKind = (config) => (config && config.verb === "post" && (config.path || "").match(KEPT)?.[1]) || null;
+const isEntry = (event) => keptKind(event.detail.requestConfig) === "enter";
 
 function fieldsOf(config) {
   const data = config.formData || config.parameters || {};
   const fields = {};
   const pairs = typeof data.entries === "function" ? data.entries() : Object.entries(data);
-  for (const [name, value] of pairs) fields[name] = value;
+  for (const [name, value] of pairs) {
+    // A name given twice (the dice held for a roll) keeps every value, in order.
+    fields[name] = name in fields ? [].concat(fields[name], value) : value;
+  }
   return fields;
 }
 
-// The record event an entry makes, as the server makes it (kniffel.web.pages.moves).
-function eventOf(fields) {
+// -- virtual dice rolled on the device (issue 31, item 4; docs/decisions.md, "Virtual dice
+// offline"): a face from crypto.getRandomValues, unbiased (a byte of 252 or more, the largest
+// multiple of 6 under 256, is drawn again).
+function face() {
+  const byte = new Uint8Array(1);
+  do crypto.getRandomValues(byte);
+  while (byte[0] >= 252);
+  return (byte[0] % 6) + 1;
+}
+
+const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+
+/** The device's name for the rolls it makes offline (kept in localStorage; 16 hex digits). */
+function deviceName() {
+  const made = hex(crypto.getRandomValues(new Uint8Array(8)));
+  try {
+    const kept = localStorage.getItem("tafel:device");
+    if (kept) return kept;
+    localStorage.setItem("tafel:device", made);
+  } catch (error) {
+    // private mode without storage: a name for this roll alone
+  }
+  return made;
+}
+
+/** The roll's form, rolled here: the held faces kept, the others drawn, the device named. */
+function rolledHere(fields) {
+  const held = [].concat(fields.keep ?? []).map(Number).sort();
+  const fresh = Array.from({ length: 5 - held.length }, face);
+  const dice = [...held, ...fresh].sort().join("");
+  return { version: fields.version, keep: held, dice, offline: deviceName() };
+}
+
+// The record event a post makes, as the server makes it (kniffel.web.pages.moves).
+function eventOf(kind, fields) {
+  if (kind === "undo") return { type: "undo" };
+  if (kind === "roll") {
+    const event = { type: "roll", player: board().dataset.player, dice: Array.from(fields.dice, Number) };
+    if (fields.keep.length) event.keep = fields.keep;
+    return { ...event, offline: fields.offline };
+  }
+  if (kind !== "enter") {
+    const event = { type: kind, player: fields.player, cell: fields.cell };
+    if (kind === "edit") event.points = fields.points === "" ? null : Number(fields.points);
+    return event;
+  }
   const event = { type: "enter", player: board().dataset.player, cell: fields.cell };
   const dice = String(fields.dice || "").replace(/[^1-6]/g, "");
   if (dice.length === 5) event.dice = Array.from(dice, Number);
@@ -74,31 +121,74 @@ function eventOf(fields) {
   return event;
 }
 
+const waitingOf = (kept) => kept.filter((entry) => entry.refusal === null); // a refused one is not drawn
+
+// Keeps a change made while the server cannot be reached: checked first by the rules here (a
+// change they refuse is said, in the correction dialog or beside the finger, and not kept).
+// "Rückgängig" takes back the last change kept here, if any (it is dropped: nothing of it went
+// to the server; an entry's dice come back into the dice field, as the server gives them back);
+// else the undo is kept, for an event the server holds.
 async function keep(config) {
-  const fields = fieldsOf(config);
-  const made = Number(fields.version);
-  await store.add({ path: config.path, fields, event: eventOf(fields), version: made });
-  clearEntry();
+  const kind = keptKind(config);
+  let fields = fieldsOf(config);
+  const kept = await store.list();
+  const rules = await loadRules();
+  const record = state.offline.record;
+  const waiting = waitingOf(kept).map((entry) => entry.event);
+  const diceMode = { dice_mode: board().dataset.mode || "physical" };
+  if (kind === "undo") {
+    const now = rules.sheet(record, waiting, diceMode);
+    if (now.undo) return notice(now.undo.message, true, null); // a roll of virtual dice stands
+    const last = kept[kept.length - 1];
+    if (last && last.refusal === null && last.event.type !== "undo") {
+      await store.drop(last.id);
+      const { dice, points } = last.event;
+      if ((dice || points !== undefined) && $("#dice-entry")) {
+        backIntoTheField(last, rules.sheet(record, waiting.slice(0, -1), {}));
+      }
+      return drawKept();
+    }
+  }
+  if (kind === "roll") fields = rolledHere(fields);
+  const event = eventOf(kind, fields);
+  const tried = rules.sheet(record, [...waiting, event], diceMode);
+  const refused = tried.error || (tried.refused || []).find((r) => r.index === waiting.length);
+  if (refused) {
+    const dialog = $("#edit-dialog");
+    if (dialog && dialog.open) return editRefused(refused.message);
+    return notice(refused.message, true, null);
+  }
+  await store.add({ path: config.path, fields, event, version: Number(fields.version) });
+  if (kind === "enter" && $("#dice-entry")) clearEntry();
+  const undone = kind === "undo" ? rules.sheet(record, waiting, diceMode).last : null;
+  if (undone && undone.type === "enter" && (undone.dice || undone.points !== undefined) && $("#dice-entry")) {
+    // The entry taken back gives its dice (or points, and roll) back, as the server's undo does.
+    backIntoTheField({ event: undone, fields: { rolls: undone.roll || "" } }, tried);
+  }
+  const dialog = $("#edit-dialog");
+  if (dialog && dialog.open) dialog.close();
   await drawKept();
 }
 
-// Before a change leaves: while the page draws the sheet itself, an entry is kept at once and
+// Before a change leaves: while the page draws the sheet itself, a change is kept at once and
 // anything else waits for the server (it is said so).
 function beforeChange(event) {
   if (!state.offline.active || !event.detail.requestConfig) return;
   const config = event.detail.requestConfig;
-  if (config.verb === "get" || !gameElement().contains(event.detail.elt)) return;
+  const elt = event.detail.elt;
+  const dialog = $("#edit-dialog");
+  if (config.verb === "get" || !(gameElement().contains(elt) || (dialog && dialog.contains(elt)))) return;
   event.preventDefault();
-  if (isEntry(event)) keep(config);
+  if (keptKind(config)) keep(config);
   else offline(null);
 }
 
-// A request that found no server (a post, or the board asked for a preview): from now on the
-// device draws the sheet, and an entry is kept. Only with the record on the device.
+// A request that found no server (a change, or the board asked for a preview): from now on the
+// device draws the sheet, and the change is kept. Only with the record on the device.
 function lost(event) {
   const config = event.detail.requestConfig;
   const asked = !!config && config.verb === "get" && (config.path || "").startsWith(`/g/${state.game.id}/board`);
-  if (!state.offline.record || board().dataset.mode === "virtual" || !(asked || isEntry(event))) return;
+  if (!state.offline.record || !(asked || keptKind(config))) return;
   update({ offline: { active: true } });
   if (asked) drawKept().catch(() => {});
   else keep(config);
@@ -119,7 +209,7 @@ export async function drawKept() {
   const kept = await store.list();
   const record = state.offline.record;
   if (!record) return;
-  const waiting = kept.filter((entry) => entry.refusal === null); // a refused one is not drawn
+  const waiting = waitingOf(kept);
   const answer = rules.sheet(record, waiting.map((entry) => entry.event), typedNow());
   if (answer.error) return;
   paint(answer, kept, { again: enterAgain, drop: (id) => store.drop(id).then(sendKept) });
@@ -143,6 +233,10 @@ async function enterAgain(id) {
   if (!taken.error && !taken.refused.length) {
     for (const [i, entry] of kept.slice(from).entries()) await store.again(entry.id, record.events.length + i);
     return sendKept();
+  }
+  if (refused.event.type !== "enter") {
+    // A correction or an undo the rules refuse on the game now: said again; the player drops it.
+    return notice((taken.error || taken.refused[0]).message, true, null);
   }
   await store.drop(id);
   await sendKept(); // the entries kept after it go on (or are refused in their turn)
@@ -199,8 +293,9 @@ export async function sendKept() {
 }
 
 export async function setUpOffline() {
-  // Only where this device enters real dice (a player's link, a game not over): not a watcher.
-  if (!$("#dice-entry") || !window.indexedDB) return;
+  // Only where this device enters dice, typed or virtual (a player's link, a game not over): not
+  // a watcher.
+  if (!($("#dice-entry") || $("form.roll")) || !window.indexedDB) return;
   document.addEventListener("htmx:beforeRequest", beforeChange);
   document.addEventListener("htmx:sendError", lost);
   window.addEventListener("online", sendKept);
@@ -223,12 +318,12 @@ export async function setUpOffline() {
   // that found no server.
   // A few seconds after the page opened, so that its first taps do not share the network and
   // the worker with 14 MB.
-  if (board().dataset.mode !== "virtual") setTimeout(() => fetchRules().catch(() => {}), FETCH_AFTER_MS);
+  setTimeout(() => fetchRules().catch(() => {}), FETCH_AFTER_MS);
   window.addEventListener("offline", startRules);
 }
 
 /** Starts the rules in the page (tafel/live.js calls it when the live socket is lost). */
 export function startRules() {
-  if (!store || board().dataset.mode === "virtual") return;
+  if (!store) return;
   loadRules().then(() => (gameElement().dataset.rules = "ready"), () => {});
 }

@@ -52,7 +52,7 @@ function setText(td, value) {
 const SUMS = [["sum1", "sum1"], ["upper-sum", "upper"], ["bonus", "bonus"], ["sum2", "sum2"], ["sum3", "sum3"],
   ["lower-sum", "lower"], ["kniffel-bonus", "kniffel_bonus"], ["total", "total"]];
 
-function paintCell(td, button, cell, keptHere, label) {
+function paintCell(td, button, cell, keptHere, owner, name, label) {
   if (label) button.setAttribute("aria-label", label);
   td.className = `cell ${cell.state}${cell.due ? " due" : ""}${cell.joker ? " joker" : ""}` +
     `${cell.announced ? " announced" : ""}${keptHere ? " kept" : ""}`;
@@ -61,22 +61,27 @@ function paintCell(td, button, cell, keptHere, label) {
   const span = document.createElement("span");
   if (cell.state === "filled") {
     button.type = "button";
-    button.setAttribute("aria-disabled", "true");
-    button.dataset.reason = keptHere ? words().kept : "";
+    // Corrected as on the server's board (tafel/edit.js; a watcher's page keeps nothing offline).
+    Object.assign(button.dataset, { edit: "", player: owner, cell: name, points: String(cell.points),
+      possible: cell.possible, label: `${owner}: ${button.getAttribute("aria-label")}` });
+    button.removeAttribute("aria-disabled");
+    button.removeAttribute("data-state");
+    button.removeAttribute("data-reason");
     span.className = "value";
     span.textContent = String(cell.points);
     button.append(span);
   } else if (cell.state === "open") {
-    button.type = "submit";
+    Object.assign(button, { type: "submit", name: "cell", value: name });
     button.removeAttribute("aria-disabled");
     button.removeAttribute("data-state");
+    button.removeAttribute("data-reason");
     if (cell.preview !== null) {
       span.className = `preview${cell.preview === 0 ? " zero" : ""}`;
       span.textContent = String(cell.preview);
       button.append(span);
     }
   } else {
-    button.type = "submit";
+    Object.assign(button, { type: "submit", name: "cell", value: name });
     button.setAttribute("aria-disabled", "true");
     button.dataset.state = cell.state;
     button.dataset.reason = cell.refusal ? cell.refusal.message : "";
@@ -105,10 +110,10 @@ export function paint(answer, kept, act) {
   here.dataset.player = mover || "";
   here.dataset.finished = answer.finished ? "true" : "false";
   if (answer.to_move !== null) here.dataset.front = String(answer.to_move);
-  for (const [name, value] of [["version", here.dataset.version], ["turn", here.dataset.turn]]) {
-    const input = $(`#enter-form input[name="${name}"]`, here);
-    if (input) input.value = value;
-  }
+  // Every form of the board (the entry, the undo, the roll) posts the version drawn here.
+  $$('input[name="version"]', here).forEach((input) => (input.value = here.dataset.version));
+  const turn = $('#enter-form input[name="turn"]', here);
+  if (turn) turn.value = here.dataset.turn;
   for (const sheet of answer.sheets) {
     const section = document.getElementById(`sheet-${sheet.seat}`);
     const tab = document.getElementById(`tab-${sheet.seat}`);
@@ -122,7 +127,8 @@ export function paint(answer, kept, act) {
     for (const [name, cell] of Object.entries(sheet.cells)) {
       const button = document.getElementById(`c${sheet.seat}-${name}`);
       const label = named(sheet.seat, name, cell, answer.to_move);
-      if (button) paintCell(button.closest("td"), button, cell, keptCells.has(`${sheet.player}|${name}`), label);
+      const keptHere = keptCells.has(`${sheet.player}|${name}`);
+      if (button) paintCell(button.closest("td"), button, cell, keptHere, sheet.player, name, label);
     }
     const columns = Object.values(sheet.columns);
     for (const [row, key] of SUMS) {
@@ -138,8 +144,60 @@ export function paint(answer, kept, act) {
   const rolls = $(".status .turn-rolls", here);
   if (rolls) rolls.textContent = "";
   const undo = $(".undo button", here);
-  if (undo) undo.disabled = true;
+  if (undo) undo.disabled = answer.undo !== null;
+  if (here.dataset.mode === "virtual") paintTray(answer.turn);
   paintStatus(kept, waiting.length, act);
+}
+
+// The virtual dice of the turn (rolled on the device while offline), as board.html draws them:
+// each die a box to hold it; drawn again only when the roll changed, so that dice held stay held.
+function paintTray(turn) {
+  const form = $("form.roll", board());
+  if (!form) return;
+  const dice = turn ? turn.dice : [];
+  let tray = $(".tray", form);
+  const drawn = tray ? `${tray.dataset.rolled}:${$$("input", tray).map((box) => box.value).join("")}` : "0:";
+  if (drawn !== `${turn ? turn.rolls : 0}:${dice.join("")}`) {
+    if (tray) tray.remove();
+    if (dice.length) form.prepend((tray = newTray(form, turn)));
+  }
+  const left = turn ? turn.rolls_left : 0;
+  const count = $(".roll-count", form);
+  if (count) count.textContent = `${turn ? turn.rolls : 0}/${(turn ? turn.rolls : 0) + left}`;
+  const button = $(".roll-button", form);
+  if (button) button.disabled = left === 0;
+  if (tray) $$("input", tray).forEach((box) => (box.disabled = left === 0));
+}
+
+function newTray(form, turn) {
+  const tray = document.createElement("fieldset");
+  tray.className = "tray";
+  tray.dataset.rolled = String(turn.rolls);
+  const legend = document.createElement("legend");
+  legend.className = "sr-only";
+  legend.textContent = form.dataset.keepWords;
+  tray.append(legend);
+  turn.dice.forEach((value, i) => {
+    const label = document.createElement("label");
+    label.className = "die-toggle";
+    const box = Object.assign(document.createElement("input"), { type: "checkbox", name: "keep", value: String(value) });
+    box.className = "sr-only";
+    box.dataset.die = String(i);
+    const die = document.createElement("span");
+    die.className = `die face-${value}`;
+    die.setAttribute("aria-hidden", "true");
+    for (let pip = 0; pip < value; pip += 1) die.append(document.createElement("i"));
+    const said = document.createElement("span");
+    said.className = "sr-only";
+    said.textContent = form.dataset.dieWords.replace("{n}", String(i + 1)).replace("{face}", String(value));
+    const held = document.createElement("span");
+    held.className = "held-tag";
+    held.setAttribute("aria-hidden", "true");
+    held.textContent = form.dataset.heldWords;
+    label.append(box, die, said, held);
+    tray.append(label);
+  });
+  return tray;
 }
 
 function paintStatus(kept, count, act) {
@@ -162,7 +220,12 @@ function paintStatus(kept, count, act) {
     status.append(box);
   }
   const said = document.createElement("p");
-  said.textContent = `${refused.event.player}: ${refused.event.cell.replace(/^main\./, "")} – ${refused.refusal.words}`;
+  const undo = $(".undo button", board());
+  const { type, player, cell, dice } = refused.event;
+  const what = type === "undo"
+    ? (undo ? undo.textContent.trim() : "↶")
+    : `${player}: ${type === "roll" ? dice.join(" ") : cell.replace(/^main\./, "")}`;
+  said.textContent = `${what} – ${refused.refusal.words}`;
   const again = document.createElement("button");
   again.type = "button";
   again.textContent = words().again;
@@ -171,5 +234,9 @@ function paintStatus(kept, count, act) {
   drop.type = "button";
   drop.textContent = words().drop;
   drop.addEventListener("click", () => act.drop(refused.id));
-  box.replaceChildren(said, again, drop);
+  // An undo takes back whatever came last: sent again on a game another device moved on, it
+  // would take back that device's change. It is only dropped; the player undoes again, seeing
+  // the game as it is now.
+  if (type === "undo") box.replaceChildren(said, drop);
+  else box.replaceChildren(said, again, drop);
 }
