@@ -168,3 +168,51 @@ def test_a_new_game_with_virtual_dice_offline_is_refused_in_words(
         assert _kept(page) == []
     finally:
         context.close()
+
+
+def test_classic_kniffel_with_points_and_no_chance_row_started_offline_goes_to_the_board(
+    browser: Browser, server: str
+) -> None:
+    """Classic Kniffel with typed points and a house rule (no Chance row): the device's page has
+    the rule's sheet, Undo takes an entry back, and once the board answers, the page itself
+    stores the game and opens the board's game."""
+    context = browser.new_context(viewport=PHONE, locale="de-DE", has_touch=True)
+    try:
+        page = context.new_page()
+        page.goto(server + "/")
+        _until(page, "navigator.serviceWorker.controller !== null")
+        page.evaluate(_FETCH_RULES)
+        _until(page, _RULES_KEPT, 90_000)
+        context.set_offline(True)
+        page.reload()
+        form = page.locator("form[data-new-game]")
+        form.locator("input[name=variant][value='kniffel']").check()
+        page.locator("#player-1").fill("Greta")
+        form.locator("details.house-rules summary").click()
+        form.locator("input[name=chance]").uncheck()
+        form.get_by_role("button", name="Spiel beginnen").click()
+        tafel = page.locator("#board")
+        expect(tafel).to_have_attribute("data-state", "ready", timeout=90_000)
+        expect(page.locator("[id='c0-main.chance']")).to_have_count(0)
+        for points, cell, made in (("3", "ones", 1), ("12", "fours", 2)):
+            page.locator("#points-input").fill(points)
+            page.locator(f"[id='c0-main.{cell}']").click()
+            expect(tafel).to_have_attribute("data-events", str(made))
+        page.get_by_role("button", name="Rückgängig").click()
+        expect(tafel).to_have_attribute("data-events", "1")
+        expect(page.locator("[id='c0-main.fours'] .value")).to_have_count(0)
+        expect(page.locator("#tab-0 .player-total")).to_have_text("3")
+
+        context.set_offline(False)  # the device's page sends it and opens the board's game
+        expect(page.locator(".game")).to_have_attribute("data-live", "open", timeout=60_000)
+        game_id = page.locator(".game").get_attribute("data-game")
+        expect(page.locator("#tab-0 .player-total")).to_have_text("3")
+        expect(page.locator("#dice-entry")).to_be_visible()  # the device holds the game's key
+    finally:
+        context.close()
+    with urllib.request.urlopen(f"{server}/api/games/{game_id}/record") as answer:
+        record = json.load(answer)
+    assert record["variant"] == "kniffel" and record["options"]["chance"] is False
+    assert record["events"] == [
+        {"type": "enter", "player": "Greta", "cell": "main.ones", "points": 3}
+    ]
