@@ -146,36 +146,13 @@ def test_a_whole_rauf_runter_game_played_on_one_device_with_no_server_is_stored_
         assert f"/g/{game_id}/" in answer.read().decode()
 
 
-def test_a_new_game_with_virtual_dice_offline_is_refused_in_words(
-    browser: Browser, server: str
-) -> None:
-    context = browser.new_context(viewport=PHONE, locale="de-DE", has_touch=True)
-    try:
-        page = context.new_page()
-        page.goto(server + "/")
-        _until(page, "navigator.serviceWorker.controller !== null")
-        context.set_offline(True)
-        page.reload()
-        form = page.locator("form[data-new-game]")
-        page.locator("#player-1").fill(_PLAYERS[0])
-        form.locator("input[name=dice_mode][value='virtual']").check()
-        form.get_by_role("button", name="Spiel beginnen").click()
-        expect(page.locator("#form-error")).to_have_text(
-            "Ohne Netz beginnt ein Spiel nur mit echten Würfeln und ohne Bots, "
-            "und nicht als Jamb oder Yams."
-        )
-        assert page.url == server + "/"
-        assert _kept(page) == []
-    finally:
-        context.close()
-
-
 def test_classic_kniffel_with_points_and_no_chance_row_started_offline_goes_to_the_board(
     browser: Browser, server: str
 ) -> None:
-    """Classic Kniffel with typed points and a house rule (no Chance row): the device's page has
-    the rule's sheet, Undo takes an entry back, and once the board answers, the page itself
-    stores the game and opens the board's game."""
+    """Virtual dice with no network are refused in words. Classic Kniffel with typed points and a
+    house rule (no Chance row): the device's page has the rule's sheet, Undo takes an entry
+    back, and once the board answers, the page itself stores the game and opens the board's
+    game."""
     context = browser.new_context(viewport=PHONE, locale="de-DE", has_touch=True)
     try:
         page = context.new_page()
@@ -188,6 +165,15 @@ def test_classic_kniffel_with_points_and_no_chance_row_started_offline_goes_to_t
         form = page.locator("form[data-new-game]")
         form.locator("input[name=variant][value='kniffel']").check()
         page.locator("#player-1").fill("Greta")
+        # Virtual dice roll on the board: with no network they are refused in words.
+        form.locator("input[name=dice_mode][value='virtual']").check()
+        form.get_by_role("button", name="Spiel beginnen").click()
+        expect(page.locator("#form-error")).to_have_text(
+            "Ohne Netz beginnt ein Spiel nur mit echten Würfeln und ohne Bots, "
+            "und nicht als Jamb oder Yams."
+        )
+        assert page.url == server + "/" and _kept(page) == []
+        form.locator("input[name=dice_mode][value='physical']").check()
         form.locator("details.house-rules summary").click()
         form.locator("input[name=chance]").uncheck()
         form.get_by_role("button", name="Spiel beginnen").click()
