@@ -98,6 +98,7 @@ def test_a_whole_rauf_runter_game_played_on_one_device_with_no_server_is_stored_
         assert error is not None
         words = refusal_text(error, Translator("de", "rauf-runter"))
         expect(page.locator("#notice")).to_have_text(words)
+        expect(page.locator("#notice")).to_be_visible()
         expect(tafel).to_have_attribute("data-events", "0")
         page.locator("#points-input").fill("")
 

@@ -8,7 +8,7 @@
 // answers, the game is stored there and the page opens the server's game.
 import { loadRules } from "/static/rules.js";
 import { paint } from "/static/tafel/paint.js";
-import { deviceGame, keepGame, sendWhenOnline } from "./games.js";
+import { deviceGame, dropGame, keepGame, sendWhenOnline } from "./games.js";
 import { refusalWords } from "./words.js";
 
 const $ = (selector, root) => (root || document).querySelector(selector);
@@ -181,6 +181,14 @@ async function start() {
   } catch (error) {
     board.dataset.state = "no-rules";
     return void say(root.dataset.noRules);
+  }
+  const first = rules.sheet(game.record, [], {});
+  if (first.error && !game.record.events.length) {
+    // The form's game is not a game (a name twice, no player): said, and nothing kept.
+    await dropGame(game.id);
+    board.dataset.state = "refused";
+    $(".entry", board).hidden = true;
+    return void say(worded(first.error));
   }
   draw();
   if (game.refusal) say(worded(game.refusal)); // the server refused the record: said, kept
