@@ -8,7 +8,7 @@
 // answers, the game is stored there and the page opens the server's game.
 import { loadRules } from "/static/rules.js";
 import { paint } from "/static/tafel/paint.js";
-import { deviceGame, dropGame, keepGame, sendWhenOnline } from "./games.js";
+import { changeGame, deviceGame, dropGame, sendGames, sendWhenOnline } from "./games.js";
 import { refusalWords } from "./words.js";
 
 const $ = (selector, root) => (root || document).querySelector(selector);
@@ -146,8 +146,9 @@ async function tap(button) {
   const check = rules.sheet(game.record, [event], {});
   const refused = check.error || check.refused[0];
   if (refused) return void say(worded(refused));
-  game.record.events.push(event);
-  await keepGame(game); // kept before it is shown
+  const kept = await changeGame(game.id, (record) => record.events.push(event)); // kept, then shown
+  if (!kept) return void location.reload(); // another tab sent the game: the board's game now
+  game = kept;
   diceInput.value = "";
   pointsInput.value = "";
   shown = null;
@@ -157,8 +158,9 @@ async function tap(button) {
 
 async function undo() {
   if (!game.record.events.length) return;
-  game.record.events.pop();
-  await keepGame(game);
+  const kept = await changeGame(game.id, (record) => record.events.pop());
+  if (!kept) return void location.reload();
+  game = kept;
   shown = null;
   say("");
   draw();
@@ -175,7 +177,14 @@ async function start() {
     board.dataset.state = "missing";
     return void say(root.dataset.missing);
   }
-  if (game.server && !game.server.key && navigator.onLine !== false) return void location.replace(game.server.url);
+  // Imported by the board already: its record there is the game, so nothing is entered here
+  // any more. Online, the board's game opens (its key taken first, where it is not yet).
+  const stored = !!game.server;
+  if (stored && navigator.onLine !== false) {
+    await sendGames().catch(() => []);
+    game = await deviceGame(id);
+    if (!game.server.key) return void location.replace(game.server.url);
+  }
   try {
     rules = await loadRules();
   } catch (error) {
@@ -192,6 +201,13 @@ async function start() {
   }
   draw();
   if (game.refusal) say(worded(game.refusal)); // the server refused the record: said, kept
+  if (stored) {
+    // On the board already (opened here with no network): shown, not changed here any more.
+    $(".entry", board).hidden = true;
+    $("#device-undo").hidden = true;
+    board.dataset.state = "stored";
+    return;
+  }
   board.dataset.state = "ready";
   $("#device-sheets").addEventListener("click", (event) => {
     const button = event.target.closest(".cell-btn");
@@ -208,7 +224,7 @@ async function start() {
     input.addEventListener("keydown", (event) => event.key === "Enter" && event.preventDefault());
   }
   $("#device-undo").addEventListener("click", undo);
-  if (!game.server) sendWhenOnline(opened);
+  sendWhenOnline(opened);
 }
 
 start();

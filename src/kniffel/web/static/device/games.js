@@ -37,6 +37,27 @@ export const deviceGame = (id) => act("readonly", (store) => store.get(id));
 export const keepGame = (game) => act("readwrite", (store) => store.put(game));
 export const dropGame = (id) => act("readwrite", (store) => store.delete(id));
 
+/** `change(record)` applied to the kept game `id` in one transaction, unless the server holds
+ * the game by now (another tab sent it): then nothing changes. The game as kept, or null. */
+export async function changeGame(id, change) {
+  const db = await database();
+  return new Promise((resolve, reject) => {
+    const transaction = db.transaction(STORE, "readwrite");
+    const store = transaction.objectStore(STORE);
+    let kept = null;
+    const read = store.get(id);
+    read.onsuccess = () => {
+      const game = read.result;
+      if (!game || game.server) return;
+      change(game.record);
+      store.put(game);
+      kept = game;
+    };
+    transaction.oncomplete = () => resolve(kept);
+    transaction.onerror = () => reject(transaction.error);
+  });
+}
+
 /** Every game kept on this device, the oldest first. */
 export async function deviceGames() {
   const games = await act("readonly", (store) => store.getAll());
