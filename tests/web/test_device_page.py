@@ -55,3 +55,4 @@ def test_the_new_game_forms_script_knows_the_value_of_an_empty_box(client: TestC
     assert (rules["chance"]["on"], rules["chance"]["off"]) == (True, False)
     assert (rules["pasch"]["on"], rules["pasch"]["off"]) == ("matching_dice", "all_dice")
     assert 'src="/static/device/start.js"' in page
+    assert f'data-presets="{" ".join(DEVICE_PRESETS)}"' in page

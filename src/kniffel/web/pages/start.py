@@ -63,6 +63,7 @@ async def _home(
         "max_rolls": MAX_ROLLS,
         "house_rules": rules,
         "house_rules_script": [rule.script() for rule in rules],
+        "device_presets": " ".join(device.DEVICE_PRESETS),
         "unfinished": unfinished,
         "finished": finished,
         "message": message,

@@ -8,8 +8,6 @@ import { deviceGames, makeGame, sendWhenOnline } from "./games.js";
 
 const $ = (selector, root) => (root || document).querySelector(selector);
 
-//: The presets a device starts alone (kniffel.web.pages.device.DEVICE_PRESETS).
-const PRESETS = ["rauf-runter", "kniffel", "yahtzee", "dreifach"];
 const FETCH_AFTER_MS = 5000; // as a game page does (tafel/offline.js)
 const list = $("[data-device-games]");
 const form = $("[data-new-game]");
@@ -59,7 +57,9 @@ async function startHere() {
   const data = new FormData(form);
   const variant = String(data.get("variant") || "rauf-runter");
   const bots = data.getAll("seat").some((seat) => seat && seat !== "person");
-  if (data.get("dice_mode") !== "physical" || bots || !PRESETS.includes(variant)) {
+  // The presets a device starts alone: kniffel.web.pages.device.DEVICE_PRESETS.
+  const presets = list.dataset.presets.split(" ");
+  if (data.get("dice_mode") !== "physical" || bots || !presets.includes(variant)) {
     return refuse(list.dataset.refusal);
   }
   const players = data.getAll("player").map((name) => String(name).trim()).filter(Boolean);
