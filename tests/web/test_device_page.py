@@ -56,3 +56,30 @@ def test_the_new_game_forms_script_knows_the_value_of_an_empty_box(client: TestC
     assert (rules["pasch"]["on"], rules["pasch"]["off"]) == ("matching_dice", "all_dice")
     assert 'src="/static/device/start.js"' in page
     assert f'data-presets="{" ".join(DEVICE_PRESETS)}"' in page
+
+
+def _device_record(device: object) -> dict[str, Any]:
+    return {
+        "format": "kniffel-record/1",
+        "variant": "kniffel",
+        "players": ["Ida"],
+        "events": [{"type": "enter", "player": "Ida", "cell": "ones", "points": 3}],
+        "device": device,
+    }
+
+
+def test_a_record_started_on_a_device_is_imported_once(client: TestClient) -> None:
+    """The device posts its game again when the first answer never came back (the board stored
+    it, the network went): the answer is the game stored the first time, with its key."""
+    made = {"id": "0b6f3c1e-8d2a-4f57-9c1b-2a7e5d4c3b21", "offline": True, "started": "now"}
+    first = client.post("/api/records", json=_device_record(made))
+    again = client.post("/api/records", json=_device_record(made))
+    assert first.status_code == again.status_code == 201
+    assert (again.json()["id"], again.json()["key"]) == (first.json()["id"], first.json()["key"])
+    other = client.post("/api/records", json=_device_record({**made, "id": "another-device-1"}))
+    assert other.json()["id"] != first.json()["id"]
+    # Without a device's id (or with one that is not), every import is a game of its own.
+    plain = [client.post("/api/records", json=_device_record(None)).json()["id"] for _ in "ab"]
+    odd = [client.post("/api/records", json=_device_record({"id": 7})).json()["id"] for _ in "ab"]
+    assert len({*plain, *odd}) == 4
+    assert len(client.get("/api/games").json()) == 6

@@ -110,7 +110,9 @@ async function sendOne(game) {
     }
     game.server = { id: body.id, url: `/g/${body.id}`, key: body.key };
     game.refusal = null;
-    await keepGame(game); // stored: never imported twice by this device
+    // Stored: never posted again by this device (and a post whose answer was lost, posted
+    // again, finds the same game: the board imports a record with a device's id once).
+    await keepGame(game);
   }
   if (game.server.key && (await takeKey(game.server))) {
     delete game.server.key;
