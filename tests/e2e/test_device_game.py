@@ -12,7 +12,7 @@ import urllib.request
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 
 from kniffel.locales import Translator
 from kniffel.locales.refusals import refusal_text
@@ -190,7 +190,23 @@ def test_classic_kniffel_with_points_and_no_chance_row_started_offline_goes_to_t
         expect(page.locator("[id='c0-main.fours'] .value")).to_have_count(0)
         expect(page.locator("#tab-0 .player-total")).to_have_text("3")
 
-        context.set_offline(False)  # the device's page sends it and opens the board's game
+        # Back online, the first post is stored but its answer is lost on the way back.
+        lost: list[str] = []
+
+        def store_and_lose(route: Route) -> None:
+            route.fetch()
+            lost.append(route.request.url)
+            route.abort("connectionreset")
+
+        page.route("**/api/records", store_and_lose, times=1)
+        context.set_offline(False)
+        for _ in range(600):
+            if lost:
+                break
+            page.wait_for_timeout(50)
+        assert lost
+        expect(tafel).to_have_attribute("data-state", "ready")  # the game is still here
+        page.reload()  # sent again: the board answers with the game stored the first time
         expect(page.locator(".game")).to_have_attribute("data-live", "open", timeout=60_000)
         game_id = page.locator(".game").get_attribute("data-game")
         expect(page.locator("#tab-0 .player-total")).to_have_text("3")
@@ -199,6 +215,9 @@ def test_classic_kniffel_with_points_and_no_chance_row_started_offline_goes_to_t
         context.close()
     with urllib.request.urlopen(f"{server}/api/games/{game_id}/record") as answer:
         record = json.load(answer)
+    with urllib.request.urlopen(f"{server}/api/games") as answer:
+        games = json.load(answer)
+    assert [game["id"] for game in games if game["players"] == ["Greta"]] == [game_id]
     assert record["variant"] == "kniffel" and record["options"]["chance"] is False
     assert record["events"] == [
         {"type": "enter", "player": "Greta", "cell": "main.ones", "points": 3}
