@@ -12,6 +12,8 @@ replay nothing (docs/architecture.md).
 from __future__ import annotations
 
 import asyncio
+import base64
+import hashlib
 import logging
 import re
 import secrets
@@ -275,6 +277,14 @@ class GameService:
         and nothing is stored.
         """
         record = parse(document) if isinstance(document, Mapping) else loads(document)
+        made_on = _device_game_id(document)
+        if made_on is not None:
+            # Started on a device with no server and posted again (its first answer never came
+            # back): the game it stored then, not a second one.
+            try:
+                return self.get(made_on)
+            except GameNotFound:
+                pass
         # Exactly the checks of creation (kniffel.board.limits), before any event is replayed.
         if len(record.events) > MAX_IMPORT_EVENTS:
             raise limits.LimitError(
@@ -292,7 +302,7 @@ class GameService:
         ]
         stored = self.store.create(
             NewGame(
-                id=_new_game_id(),
+                id=made_on or _new_game_id(),
                 key=secrets.token_urlsafe(16),
                 variant=game.variant.name,
                 options=game.options.as_dict(),
@@ -761,6 +771,25 @@ class _Pending(NamedTuple):
     game: Game
     payload: dict[str, Any]
     summary: Summary
+
+
+#: A device's own id for a game it started with no server (the record's ``device.id``).
+_DEVICE_ID = re.compile(r"[A-Za-z0-9-]{8,64}")
+
+
+def _device_game_id(document: Mapping[str, Any] | str | bytes) -> str | None:
+    """The id of the game that a record started on a device with no server is stored under
+    (docs/record-format.md, ``device``): drawn from the device's own id for the game, so that
+    the same record posted twice finds the game stored the first time. ``None`` for any other
+    record, and for a ``device`` that is not a device's (the field is ignored then, as every
+    field the format does not know)."""
+    device = document.get("device") if isinstance(document, Mapping) else None
+    made_on = device.get("id") if isinstance(device, Mapping) else None
+    if not isinstance(made_on, str) or not _DEVICE_ID.fullmatch(made_on):
+        return None
+    digest = hashlib.sha256(f"kniffel-device/{made_on}".encode()).digest()
+    found = base64.urlsafe_b64encode(digest).decode()[:12]
+    return "d" + found[1:] if found.startswith("-") else found
 
 
 def _new_game_id() -> str:

@@ -213,6 +213,11 @@ class ImportRecord(BaseModel):
     evening: StrictStr | None = Field(
         None, description="the games evening it belongs to, kept by the import"
     )
+    device: dict[str, Any] | None = Field(
+        None,
+        description="written by a device that started the game with no server: its `id` "
+        "makes the import happen once (posted again, the answer is the same game)",
+    )
 
 
 class RecordDocument(BaseModel):

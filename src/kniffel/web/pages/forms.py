@@ -131,8 +131,18 @@ class HouseRuleField:
         return self.name.replace("_", "-")
 
     def script(self) -> dict[str, Any]:
-        """What the page's script reads to set the field to a preset's value."""
-        return {"name": self.name, "widget": self.widget, "on": self.on, "presets": self.presets}
+        """What the page's script reads to set the field to a preset's value, and ``off``, the
+        value of a box left empty (a game started on the device reads the form as
+        :func:`_from_form` does: ``static/device/start.js``)."""
+        rule = next(rule for rule in HOUSE_RULES if rule.name == self.name)
+        off = False if self.on is True else rule.default
+        return {
+            "name": self.name,
+            "widget": self.widget,
+            "on": self.on,
+            "off": off,
+            "presets": self.presets,
+        }
 
 
 def _widget(rule: HouseRule) -> tuple[str, Any]:

@@ -19,7 +19,7 @@ from kniffel.locales import Translator
 from kniffel.locales.refusals import REFUSALS, refusal_text
 from kniffel.rules import MAX_PLAYERS, MAX_ROLLS, PRESETS, KniffelError
 from kniffel.web import rendering
-from kniffel.web.pages import board_pages, forms, player_routes
+from kniffel.web.pages import board_pages, device, forms, player_routes
 
 __all__ = ["front", "router"]
 
@@ -63,6 +63,7 @@ async def _home(
         "max_rolls": MAX_ROLLS,
         "house_rules": rules,
         "house_rules_script": [rule.script() for rule in rules],
+        "device_presets": " ".join(device.DEVICE_PRESETS),
         "unfinished": unfinished,
         "finished": finished,
         "message": message,
@@ -186,3 +187,4 @@ async def import_game(request: Request) -> Response:
 
 
 router.include_router(board_pages.router)
+router.include_router(device.router)

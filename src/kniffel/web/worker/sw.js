@@ -7,7 +7,8 @@
 //   version (a changed static file changes VERSION, so the browser sees a new worker) installs its
 //   cache whole, then takes over and deletes the old caches: no page mixes old and new files.
 // - Pages (navigations) go to the network first; a page answered is kept, and when the network
-//   fails the kept copy answers: the start page and every game page this device has opened.
+//   fails the kept copy answers: the start page, every game page this device has opened, and
+//   /device, where a game started with no server is played (kept at install).
 "use strict";
 
 const STATIC_CACHE = `tafel-static-${VERSION}`;
@@ -25,6 +26,8 @@ self.addEventListener("install", (event) => {
       // Past the browser's HTTP cache: this version's files, not what an older one left there.
       await cache.addAll(FILES.map((path) => new Request(path, { cache: "reload" })));
       await keepFromNetwork("/"); // the start page, whichever page this device opened first
+      // The page of a game started on this device with no server (static/device/game.js).
+      await keepFromNetwork("/device");
       await self.skipWaiting();
     })(),
   );

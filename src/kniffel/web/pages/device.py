@@ -1,0 +1,88 @@
+"""A game made on this device with no server (issue 31, item 5; docs/board.md, "Installieren und
+ohne Netz"; docs/decisions.md, "The board offline").
+
+``GET /device`` is the page such a game is played on: the service worker keeps it when it installs
+(``worker/sw.js``), so the installed app opens it with no network at all. The game itself lives in
+the device's IndexedDB (``static/device/games.js``) as a ``kniffel-record/1`` record; the rules in
+the page (``static/rules.js``, :mod:`kniffel.offline` in Pyodide) draw its sheet. The server gives
+the page only what it cannot compute there: a blank sheet of each preset in the page's words
+(the board's own ``sheet.html``, so the device draws the sheet the board draws) and the words of
+every refusal, so that a bad entry on the device reads as it reads on the board.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from babel.lists import format_list
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+
+from kniffel.board.sheet_view import board_view
+from kniffel.locales import Translator
+from kniffel.locales.refusals import REFUSALS, cell_words
+from kniffel.rules import PRESETS, Game, get_variant
+from kniffel.web import rendering
+
+__all__ = ["DEVICE_PRESETS", "device_words", "router"]
+
+router = APIRouter(include_in_schema=False)
+
+#: The presets a device starts with no server: the Kniffel sheets, typed dice or points. Jamb and
+#: Yams (the roll number, announcements) and virtual dice start on the server.
+DEVICE_PRESETS = ("rauf-runter", "kniffel", "yahtzee", "dreifach")
+#: The longest list a refusal names ("Joker-Pflicht: Der Kniffel muss in …"): a sheet's rows.
+_LONGEST_LIST = 16
+
+
+def _blank_sheets(t: Translator) -> list[dict[str, Any]]:
+    """Each preset's sheet for one seat, nothing entered: the page copies it for every player."""
+    blanks = []
+    for name in DEVICE_PRESETS:
+        variant = get_variant(name)
+        board = board_view(Game(variant, ["·"]), t.for_variant(variant))
+        blanks.append({"preset": name, "board": board, "sheet": board.sheets[0]})
+    return blanks
+
+
+def device_words(t: Translator) -> dict[str, Any]:
+    """What the page needs to word a refusal as :func:`kniffel.locales.refusals.refusal_text`
+    words it (``static/device/words.js``): each refusal's message in ``t``'s language (each
+    preset's own words where they differ), every cell, row and column in words, and the
+    language's "a, b or c" for lists of up to 16 items."""
+    refusals = {code: t(message) for code, message in REFUSALS.items()}
+    presets: dict[str, Any] = {}
+    for name in DEVICE_PRESETS:
+        variant = PRESETS[name]
+        own = t.for_variant(variant)
+        rows = Game(variant, ["·"]).rows
+        cells = {
+            f"{spec.id}.{row.value}": cell_words(f"{spec.id}.{row.value}", own)
+            for spec in variant.columns
+            for row in rows
+        }
+        cells.update({row.value: own.row(row) for row in rows})
+        presets[name] = {
+            "refusals": {
+                code: own(message)
+                for code, message in REFUSALS.items()
+                if own(message) != refusals[code]
+            },
+            "cells": cells,
+            "rows": {row.value: own.row(row) for row in rows},
+            "columns": {spec.id: own.column(spec) for spec in variant.columns},
+        }
+    either = {
+        str(n): format_list([f"{{{i}}}" for i in range(n)], style="or", locale=t.lang)
+        for n in range(2, _LONGEST_LIST + 1)
+    }
+    return {"lang": t.tag, "refusals": refusals, "presets": presets, "or": either}
+
+
+@router.get("/device")
+def device_game(request: Request) -> Response:
+    """The page of a game kept on this device (its id in the address's fragment)."""
+
+    t = rendering.translator(request)
+    context = {"blanks": _blank_sheets(t), "words": device_words(t)}
+    return rendering.render(request, "device.html", context)

@@ -1,0 +1,224 @@
+"""A whole game with no server (issue 31, item 5), in chromium: from the installed start page with
+the network off, a family starts a Rauf-Runter game on one device, plays it to the end there
+(the sheet drawn by the rules in the page), and the game waits on the start page until the network
+is back; then it is stored on the server, which replays it to the same sheet, the device holds its
+key, and the game is on the player pages (docs/board.md, "Installieren und ohne Netz").
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, Route, expect
+
+from kniffel.locales import Translator
+from kniffel.locales.refusals import refusal_text
+from kniffel.offline import sheet_state
+from kniffel.rules import Enter, Game, get_variant
+
+from .conftest import PHONE
+from .test_offline import _FETCH_RULES, _RULES_KEPT, _until
+
+pytestmark = pytest.mark.e2e
+
+#: Each row's dice and the row in the order a column is played down.
+_ROWS = [
+    ("ones", "11123"),
+    ("twos", "22234"),
+    ("threes", "33345"),
+    ("fours", "44456"),
+    ("fives", "55561"),
+    ("sixes", "66612"),
+    ("three_kind", "33312"),
+    ("four_kind", "44441"),
+    ("full_house", "22333"),
+    ("small_straight", "12346"),
+    ("large_straight", "12345"),
+    ("kniffel", "66666"),
+    ("chance", "66554"),
+]
+
+
+#: Names no other test plays under (the board is the package's): the player page is theirs.
+_PLAYERS = ["Frieda", "Mats"]
+
+
+def _turns(player: str) -> list[tuple[str, str]]:
+    """A player's 39 turns: ↓ from the top, ↑ from the bottom, then the free column. Mats rolls
+    no Kniffel (his Kniffel rows get 0)."""
+    down = [(f"down.{row}", dice) for row, dice in _ROWS]
+    up = [(f"up.{row}", dice) for row, dice in reversed(_ROWS)]
+    free = [(f"free.{row}", dice) for row, dice in _ROWS]
+    turns = down + up + free
+    if player == "Mats":
+        turns = [(cell, "12356" if cell.endswith("kniffel") else dice) for cell, dice in turns]
+    return turns
+
+
+#: The games kept on this device (static/device/games.js).
+_KEPT = "import('/static/device/games.js').then((games) => games.deviceGames())"
+
+
+def _kept(page: Page) -> list[dict[str, Any]]:
+    kept: list[dict[str, Any]] = page.evaluate(_KEPT)
+    return kept
+
+
+def test_a_whole_rauf_runter_game_played_on_one_device_with_no_server_is_stored_when_it_is_back(
+    browser: Browser, server: str
+) -> None:
+    url = server
+    context = browser.new_context(viewport=PHONE, locale="de-DE", has_touch=True)
+    try:
+        page = context.new_page()
+        page.goto(url + "/")
+        _until(page, "navigator.serviceWorker.controller !== null")
+        page.evaluate(_FETCH_RULES)  # as the installed app does in the background
+        _until(page, _RULES_KEPT, 90_000)
+
+        context.set_offline(True)
+        page.reload()  # the start page from the worker's cache
+        form = page.locator("form[data-new-game]")
+        form.locator("input[name=variant][value='rauf-runter']").check()
+        page.locator("#player-1").fill(_PLAYERS[0])
+        page.locator("#player-2").fill(_PLAYERS[1])
+        form.get_by_role("button", name="Spiel beginnen").click()
+        tafel = page.locator("#board")
+        expect(tafel).to_have_attribute("data-state", "ready", timeout=90_000)
+        expect(page.locator(".status .turn-name")).to_have_text("Frieda ist am Zug")
+
+        # An impossible entry: refused in the board's own words, nothing kept.
+        page.locator("#points-input").fill("7")
+        page.locator("[id='c0-down.ones']").click(force=True)  # a tap on a refused cell
+        game = Game(get_variant("rauf-runter"), _PLAYERS)
+        error = game.check(Enter("Frieda", game.cell("down.ones"), points=7))
+        assert error is not None
+        words = refusal_text(error, Translator("de", "rauf-runter"))
+        expect(page.locator("#notice")).to_have_text(words)
+        expect(page.locator("#notice")).to_be_visible()
+        expect(tafel).to_have_attribute("data-events", "0")
+        page.locator("#points-input").fill("")
+
+        # The whole game, typed: 78 entries.
+        turns = list(zip(*map(_turns, _PLAYERS), strict=True))
+        made = 0
+        for pair in turns:
+            for seat, (cell, dice) in enumerate(pair):
+                page.locator("#dice-input").fill(dice)
+                page.locator(f"[id='c{seat}-{cell}']").click()
+                made += 1
+                expect(tafel).to_have_attribute("data-events", str(made))
+        expect(page.locator(".status .turn-name")).to_have_text("Spiel beendet. Gewinner: Frieda")
+        shown = [page.locator(f"#tab-{seat} .player-total").inner_text() for seat in (0, 1)]
+        (kept,) = _kept(page)
+        assert kept["server"] is None and kept["record"]["device"]["offline"] is True
+
+        page.goto(url + "/")  # still offline: the game waits on the start page
+        waiting = page.locator("[data-device-games]")
+        expect(waiting).to_contain_text("Frieda, Mats")
+        expect(waiting).to_contain_text("Noch nicht gesendet")
+
+        context.set_offline(False)  # the start page sends it, then shows the server's lists
+        finished = page.locator("[aria-labelledby='history-title'] .game-list a")
+        expect(finished).to_have_count(1, timeout=60_000)
+        expect(waiting).to_be_hidden()
+        (sent,) = _kept(page)
+        assert "key" not in sent["server"]  # in the key cookie now
+        game_id = sent["server"]["id"]
+        expect(finished).to_have_attribute("href", f"/g/{game_id}")
+
+        # The device opens the server's game from then on, with its key: it may start a Revanche.
+        page.goto(f"{url}/device#game={sent['id']}")
+        expect(page.locator(".game")).to_have_attribute("data-game", game_id)
+        expect(page.locator("form.revanche")).to_be_visible()
+    finally:
+        context.close()
+
+    with urllib.request.urlopen(f"{url}/api/games/{game_id}/record") as answer:
+        record = json.load(answer)
+    assert record["events"] == kept["record"]["events"]
+    replayed = sheet_state(record)
+    assert replayed["finished"] and replayed["winners"] == ["Frieda"]
+    assert [str(player["total"]) for player in replayed["players"]] == shown == ["894", "744"]
+    with urllib.request.urlopen(f"{url}/spieler/Frieda") as answer:
+        assert f"/g/{game_id}/" in answer.read().decode()
+
+
+def test_classic_kniffel_with_points_and_no_chance_row_started_offline_goes_to_the_board(
+    browser: Browser, server: str
+) -> None:
+    """Virtual dice with no network are refused in words. Classic Kniffel with typed points and a
+    house rule (no Chance row): the device's page has the rule's sheet, Undo takes an entry
+    back, and once the board answers, the page itself stores the game and opens the board's
+    game."""
+    context = browser.new_context(viewport=PHONE, locale="de-DE", has_touch=True)
+    try:
+        page = context.new_page()
+        page.goto(server + "/")
+        _until(page, "navigator.serviceWorker.controller !== null")
+        page.evaluate(_FETCH_RULES)
+        _until(page, _RULES_KEPT, 90_000)
+        context.set_offline(True)
+        page.reload()
+        form = page.locator("form[data-new-game]")
+        form.locator("input[name=variant][value='kniffel']").check()
+        page.locator("#player-1").fill("Greta")
+        # Virtual dice roll on the board: with no network they are refused in words.
+        form.locator("input[name=dice_mode][value='virtual']").check()
+        form.get_by_role("button", name="Spiel beginnen").click()
+        expect(page.locator("#form-error")).to_have_text(
+            "Ohne Netz beginnt ein Spiel nur mit echten Würfeln und ohne Bots, "
+            "und nicht als Jamb oder Yams."
+        )
+        assert page.url == server + "/" and _kept(page) == []
+        form.locator("input[name=dice_mode][value='physical']").check()
+        form.locator("details.house-rules summary").click()
+        form.locator("input[name=chance]").uncheck()
+        form.get_by_role("button", name="Spiel beginnen").click()
+        tafel = page.locator("#board")
+        expect(tafel).to_have_attribute("data-state", "ready", timeout=90_000)
+        expect(page.locator("[id='c0-main.chance']")).to_have_count(0)
+        for points, cell, made in (("3", "ones", 1), ("12", "fours", 2)):
+            page.locator("#points-input").fill(points)
+            page.locator(f"[id='c0-main.{cell}']").click()
+            expect(tafel).to_have_attribute("data-events", str(made))
+        page.get_by_role("button", name="Rückgängig").click()
+        expect(tafel).to_have_attribute("data-events", "1")
+        expect(page.locator("[id='c0-main.fours'] .value")).to_have_count(0)
+        expect(page.locator("#tab-0 .player-total")).to_have_text("3")
+
+        # Back online, the first post is stored but its answer is lost on the way back.
+        lost: list[str] = []
+
+        def store_and_lose(route: Route) -> None:
+            route.fetch()
+            lost.append(route.request.url)
+            route.abort("connectionreset")
+
+        page.route("**/api/records", store_and_lose, times=1)
+        context.set_offline(False)
+        for _ in range(600):
+            if lost:
+                break
+            page.wait_for_timeout(50)
+        assert lost
+        expect(tafel).to_have_attribute("data-state", "ready")  # the game is still here
+        page.reload()  # sent again: the board answers with the game stored the first time
+        expect(page.locator(".game")).to_have_attribute("data-live", "open", timeout=60_000)
+        game_id = page.locator(".game").get_attribute("data-game")
+        expect(page.locator("#tab-0 .player-total")).to_have_text("3")
+        expect(page.locator("#dice-entry")).to_be_visible()  # the device holds the game's key
+    finally:
+        context.close()
+    with urllib.request.urlopen(f"{server}/api/games/{game_id}/record") as answer:
+        record = json.load(answer)
+    with urllib.request.urlopen(f"{server}/api/games") as answer:
+        games = json.load(answer)
+    assert [game["id"] for game in games if game["players"] == ["Greta"]] == [game_id]
+    assert record["variant"] == "kniffel" and record["options"]["chance"] is False
+    assert record["events"] == [
+        {"type": "enter", "player": "Greta", "cell": "main.ones", "points": 3}
+    ]

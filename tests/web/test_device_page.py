@@ -1,0 +1,85 @@
+"""The page of a game started on a device with no server (issue 31, item 5): what the server puts
+into it so that the device draws the board's sheet and words the board's refusals
+(kniffel.web.pages.device; the game itself: tests/e2e/test_device_game.py)."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from kniffel.locales import Translator
+from kniffel.locales.refusals import refusal_text
+from kniffel.rules import Enter, Game, get_variant
+from kniffel.web.pages.device import DEVICE_PRESETS
+
+
+def _words(page: str) -> dict[str, Any]:
+    found = re.search(r"data-words='([^']*)'", page)
+    assert found is not None
+    words: dict[str, Any] = json.loads(html.unescape(found.group(1)))
+    return words
+
+
+def test_the_device_page_carries_each_presets_blank_sheet_and_the_refusals_words(
+    client: TestClient,
+) -> None:
+    answer = client.get("/device?lang=en")
+    assert answer.status_code == 200
+    page = answer.text
+    for preset in DEVICE_PRESETS:
+        assert f'<template data-preset="{preset}"' in page
+    assert "Jamb" not in re.findall(r'data-preset="([^"]+)"', page)
+    words = _words(page)
+    game = Game(get_variant("rauf-runter"), ["Anna"])
+    error = game.check(Enter("Anna", game.cell("down.threes"), points=9))
+    assert error is not None and error.code == "not_due"
+    said = refusal_text(error, Translator("en", "rauf-runter"))
+    assert said == "Down, Threes is not due; Ones is due"
+    # The pieces the page fills in (static/device/words.js) are these words' own.
+    assert words["refusals"]["not_due"] == "{cell} is not due; {due_row} is due"
+    assert words["presets"]["rauf-runter"]["cells"]["down.threes"] == "Down, Threes"
+    assert words["presets"]["rauf-runter"]["rows"]["ones"] == "Ones"
+    assert words["or"]["3"] == "{0}, {1}, or {2}"
+
+
+def test_the_new_game_forms_script_knows_the_value_of_an_empty_box(client: TestClient) -> None:
+    """The device reads the form as the server does: an empty box is the rule's plain value."""
+    page = client.get("/").text
+    found = re.search(r"data-house-rules='([^']*)'", page)
+    assert found is not None
+    rules = {rule["name"]: rule for rule in json.loads(html.unescape(found.group(1)))}
+    assert (rules["chance"]["on"], rules["chance"]["off"]) == (True, False)
+    assert (rules["pasch"]["on"], rules["pasch"]["off"]) == ("matching_dice", "all_dice")
+    assert 'src="/static/device/start.js"' in page
+    assert f'data-presets="{" ".join(DEVICE_PRESETS)}"' in page
+
+
+def _device_record(device: object) -> dict[str, Any]:
+    return {
+        "format": "kniffel-record/1",
+        "variant": "kniffel",
+        "players": ["Ida"],
+        "events": [{"type": "enter", "player": "Ida", "cell": "ones", "points": 3}],
+        "device": device,
+    }
+
+
+def test_a_record_started_on_a_device_is_imported_once(client: TestClient) -> None:
+    """The device posts its game again when the first answer never came back (the board stored
+    it, the network went): the answer is the game stored the first time, with its key."""
+    made = {"id": "0b6f3c1e-8d2a-4f57-9c1b-2a7e5d4c3b21", "offline": True, "started": "now"}
+    first = client.post("/api/records", json=_device_record(made))
+    again = client.post("/api/records", json=_device_record(made))
+    assert first.status_code == again.status_code == 201
+    assert (again.json()["id"], again.json()["key"]) == (first.json()["id"], first.json()["key"])
+    other = client.post("/api/records", json=_device_record({**made, "id": "another-device-1"}))
+    assert other.json()["id"] != first.json()["id"]
+    # Without a device's id (or with one that is not), every import is a game of its own.
+    plain = [client.post("/api/records", json=_device_record(None)).json()["id"] for _ in "ab"]
+    odd = [client.post("/api/records", json=_device_record({"id": 7})).json()["id"] for _ in "ab"]
+    assert len({*plain, *odd}) == 4
+    assert len(client.get("/api/games").json()) == 6
