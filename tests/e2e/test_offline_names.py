@@ -3,7 +3,7 @@ board.md, "Installieren und ohne Netz"): a screen reader hears "Dolje, Jedinice,
 cell entered offline, not the name the cell had before ("…, Pflichtfeld, moguća 3 boda").
 
 The page words the cells with the words the server gives it (``data-cell-words``,
-kniffel.board.sheet_view.device_words) and the state the rules in the page give
+kniffel.board.sheet_view.offline_cell_words) and the state the rules in the page give
 (static/tafel/paint.js); here every cell's name offline is compared with the server's for the
 same game and the same dice, in Croatian (three plural forms).
 """

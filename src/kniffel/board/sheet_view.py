@@ -44,7 +44,7 @@ __all__ = [
     "UndoView",
     "asks_roll",
     "board_view",
-    "device_words",
+    "offline_cell_words",
     "turn_key",
 ]
 
@@ -292,7 +292,7 @@ def _sheet(
     )
 
 
-def device_words(game: Game, t: Translator) -> dict[str, Any]:
+def offline_cell_words(game: Game, t: Translator) -> dict[str, Any]:
     """The words :func:`_cell` names cells with, for the page that draws the sheet itself while
     the server cannot be reached (static/tafel/paint.js; docs/decisions.md, "The board
     offline"): every cell's place, the state words, and the points by plural category. The

@@ -22,7 +22,7 @@ from kniffel.board.chances import ChancesService
 from kniffel.board.errors import BoardError, Conflict, Forbidden, GameNotFound
 from kniffel.board.evening import Evening
 from kniffel.board.service import GameService, GameView
-from kniffel.board.sheet_view import BoardView, board_view, device_words, turn_key
+from kniffel.board.sheet_view import BoardView, board_view, offline_cell_words, turn_key
 from kniffel.charts.totals import running_totals, totals_chart_svg
 from kniffel.kept import Kept
 from kniffel.locales import Translator
@@ -158,7 +158,7 @@ def _board_context(
         "chances_chart": not ChancesService.series_apart(view.variant),
         # The cells' names for the sheet a device draws itself offline: the full page of a
         # device that enters (static/tafel/paint.js).
-        "cell_words": json.dumps(device_words(game, t), ensure_ascii=False)
+        "cell_words": json.dumps(offline_cell_words(game, t), ensure_ascii=False)
         if page and can_change
         else "",
     }

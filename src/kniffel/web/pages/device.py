@@ -18,7 +18,7 @@ from babel.lists import format_list
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from kniffel.board.sheet_view import board_view
+from kniffel.board.sheet_view import board_view, offline_cell_words
 from kniffel.locales import Translator
 from kniffel.locales.refusals import REFUSALS, cell_words
 from kniffel.rules import PRESETS, Game, get_variant
@@ -40,8 +40,11 @@ def _blank_sheets(t: Translator) -> list[dict[str, Any]]:
     blanks = []
     for name in DEVICE_PRESETS:
         variant = get_variant(name)
-        board = board_view(Game(variant, ["·"]), t.for_variant(variant))
-        blanks.append({"preset": name, "board": board, "sheet": board.sheets[0]})
+        game, own = Game(variant, ["·"]), t.for_variant(variant)
+        board = board_view(game, own)
+        # The cells' names as the board words them (static/tafel/paint.js reads them).
+        words = offline_cell_words(game, own)
+        blanks.append({"preset": name, "board": board, "sheet": board.sheets[0], "words": words})
     return blanks
 
 

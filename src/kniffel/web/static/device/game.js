@@ -52,6 +52,8 @@ function turnLine(name) {
 function build(state) {
   const template = $(`template[data-preset="${game.record.variant}"]`);
   $(".device-title").textContent = template.dataset.label;
+  // The cells are named as the board names them (tafel/paint.js reads the words from here).
+  $("[data-live-state]").dataset.cellWords = template.dataset.cellWords;
   const tabs = $(".players", board);
   const sheets = $("#device-sheets");
   for (const sheet of state.sheets) {
