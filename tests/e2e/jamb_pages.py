@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable
 from typing import Protocol
 
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page, expect
 
 #: How long one change may take to show: generous, the test machine is often busy.
@@ -70,8 +71,11 @@ def until(page: Page, script: str, timeout_ms: int = CHANGE_MS) -> bool:
     """Whether ``script`` (an expression) came true in the page within ``timeout_ms``, looked at
     every :data:`LOOK_MS`."""
     for _ in range(timeout_ms // LOOK_MS):
-        if page.evaluate(script):
-            return True
+        try:
+            if page.evaluate(script):
+                return True
+        except PlaywrightError:
+            pass  # the page was loading: look again
         page.wait_for_timeout(LOOK_MS)
     return False
 

@@ -21,6 +21,7 @@ from playwright.sync_api import APIResponse, Browser, BrowserContext, Page, Rout
 from kniffel.rules import ROWS as KNIFFEL_ROWS
 
 from .conftest import EXPECT_TIMEOUT_MS, PHONE
+from .jamb_pages import settled
 
 #: How long a held ``sent`` request waits for the server's answer: an entry's answer on a busy
 #: CI machine, where two workers share two cores with their servers and browsers.
@@ -63,7 +64,7 @@ def open_board(context: BrowserContext, server: str, game: dict[str, Any]) -> Pa
 
 
 def wait_version(page: Page, number: int) -> None:
-    expect(page.locator("#board")).to_have_attribute("data-version", str(number))
+    settled(page, number)  # looked at every 20 ms (tests/e2e/jamb_pages.py)
 
 
 def type_dice(page: Page, dice: str) -> None:

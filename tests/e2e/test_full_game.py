@@ -21,6 +21,7 @@ from kniffel.record import loads, replay
 from kniffel.rules import ROWS, Row
 
 from .conftest import PHONE
+from .jamb_pages import settled
 
 pytestmark = pytest.mark.e2e
 
@@ -94,7 +95,7 @@ def version(page: Page) -> int:
 
 
 def wait_version(page: Page, number: int) -> None:
-    expect(page.locator("#board")).to_have_attribute("data-version", str(number))
+    settled(page, number)  # looked at every 20 ms (tests/e2e/jamb_pages.py)
 
 
 def type_dice(page: Page, dice: str) -> None:
