@@ -21,14 +21,14 @@ if TYPE_CHECKING:
 #: process waits idle at the end for a long file that came last (docs/contributing.md).
 SLOW_FILES_FIRST = (
     "tests/web/test_advice.py",  # 270
+    "tests/e2e/test_offline.py",  # 180 (14 tests, Pyodide started in most; CI, 6 December 2026)
     "tests/e2e/test_webkit.py",  # 90
     "tests/e2e/test_tipp_reasons.py",  # 81
     "tests/e2e/test_chances.py",  # 74
+    "tests/e2e/test_webkit_family_games.py",  # 61 and WebKit's start
     "tests/e2e/test_walk.py",  # 70
     "tests/web/test_chances.py",  # 66
-    "tests/e2e/test_yams_family_game.py",  # 63
-    "tests/e2e/test_jamb_family_games.py",  # 62
-    "tests/e2e/test_offline.py",  # 60 (Pyodide started twice, measured here at a load of 17)
+    "tests/e2e/test_jamb_family_games.py",  # 57
     "tests/e2e/test_client_state.py",  # 57
     "tests/e2e/test_full_game.py",  # 50
     "tests/e2e/test_board_state.py",  # 41
@@ -38,6 +38,7 @@ SLOW_FILES_FIRST = (
     "tests/test_cli_hardening.py",  # 34
     "tests/e2e/test_player_yardstick.py",  # 30
     "tests/e2e/test_accessibility.py",  # 28
+    "tests/e2e/test_device_game.py",  # 26
 )
 
 

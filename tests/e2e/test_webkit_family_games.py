@@ -12,6 +12,7 @@ from collections.abc import Iterator
 import pytest
 
 from .conftest import PHONE
+from .jamb_pages import OTHER_ENGINE
 from .jamb_webkit import WebKitTable
 from .test_jamb_family_games import play_jamb
 from .test_yams_family_game import play_yams
@@ -33,6 +34,7 @@ def test_a_three_player_yams_with_virtual_dice_in_french_in_webkit(
     play_yams(WebKitTable(iphone, server))
 
 
+@OTHER_ENGINE
 def test_a_four_player_jamb_with_real_dice_in_croatian_in_webkit(
     iphone: Session, server: str
 ) -> None:
