@@ -62,7 +62,12 @@ ENGINES = ["chromium", "no_move_before"]
 
 
 def context_for(browser: Browser, engine: str, viewport: dict[str, int]) -> BrowserContext:
-    context = browser.new_context(viewport=viewport, locale="de-DE", has_touch=viewport == PHONE)
+    context = browser.new_context(
+        viewport=viewport,
+        locale="de-DE",
+        has_touch=viewport == PHONE,
+        service_workers="block",  # page.route misses what a worker in control sends
+    )
     context.add_init_script(RECORDER)
     if engine == "no_move_before":
         context.add_init_script(NO_MOVE_BEFORE)

@@ -177,7 +177,9 @@ def test_a_tap_right_after_an_entry_is_not_lost_to_a_late_preview(
     when the entry's answer shows Ivo's turn. Ivo already sits on "Najavi: Jedinice" when
     that late preview comes; the board it brings is the one on the page, so it is not drawn
     again, and his Enter announces (a CI run lost it: the button was swapped under the key)."""
-    context = browser.new_context(viewport=PHONE, locale="hr", has_touch=True)
+    context = browser.new_context(
+        viewport=PHONE, locale="hr", has_touch=True, service_workers="block"
+    )
     page = context.new_page()
     start_game(page, server, lang="hr", variant="jamb", players=("Ana", "Ivo"))
     held: list[Route] = []
