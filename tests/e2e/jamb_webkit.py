@@ -220,25 +220,14 @@ class WebKitTable:
         find = (
             "return Array.from(document.querySelectorAll('button')).find((button) =>"
             " (button.getAttribute('aria-label') || button.textContent).trim() === arguments[0])"
+            " || null"
         )
-        self.session.wait(find, name, seconds=CHANGE_S, what=f"the button {name}")
+        button = self.session.wait(find, name, seconds=CHANGE_S, what=f"the button {name}")
         before = self._version()
-        self._click_found(find, name)
+        element = Element(self.session, button[ELEMENT])
+        element.swipe_to()
+        element.click()
         self._settled(before + 1)
-
-    def _click_found(self, script: str, *args: object) -> None:
-        """Taps the element ``script`` returns (one without an id or a simple selector)."""
-        marker = "data-test-tap"
-        self.session.run(
-            f"const el = (() => {{ {script} }})(); el.setAttribute('{marker}', '');", *args
-        )
-        try:
-            self._tap(f"[{marker}]")
-        finally:
-            self.session.run(
-                f"for (const el of document.querySelectorAll('[{marker}]'))"
-                f" el.removeAttribute('{marker}');"
-            )
 
     def refused(self, seat: int, name: str, message: str) -> None:
         css = self._cell(seat, name)

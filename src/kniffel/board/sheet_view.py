@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, replace
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from kniffel import offline
@@ -29,6 +29,7 @@ from kniffel.rules import (
     Options,
     Row,
     Sheet,
+    Variant,
     point_ranges,
     possible_points,
 )
@@ -292,11 +293,14 @@ def _sheet(
     )
 
 
-def offline_cell_words(game: Game, t: Translator) -> dict[str, Any]:
+@lru_cache(maxsize=64)  # asked by every board page of a device that enters: 15 ms of Babel
+def offline_cell_words(variant: Variant, t: Translator) -> dict[str, Any]:
     """The words :func:`_cell` names cells with, for the page that draws the sheet itself while
     the server cannot be reached (static/tafel/paint.js; docs/decisions.md, "The board
-    offline"): every cell's place, the state words, and the points by plural category. The
-    page's names are tested equal to the server's (tests/e2e/test_offline_names.py)."""
+    offline"): every cell's place, the state words, and the points by plural category, for
+    ``variant``'s sheet in ``t``'s words. The page's names are tested equal to the server's
+    (tests/e2e/test_offline_names.py). Shared: not to be changed."""
+    game = Game(variant, ["·"])  # the sheet's columns and rows
     named: dict[str, Any] = {
         "places": {
             str(Cell(spec.id, row)): _place(game, t, Cell(spec.id, row))
@@ -313,7 +317,7 @@ def offline_cell_words(game: Game, t: Translator) -> dict[str, Any]:
         "points": t.point_forms(),
         "possible": t.point_forms(possible=True),
     }
-    if game.variant.name not in FAMILY:  # no Kniffel word on a Jamb or Yams page
+    if variant.name not in FAMILY:  # no Kniffel word on a Jamb or Yams page
         named["bonus"] = t("Kniffel-Bonus {n}", n="{n}")
         named["previewBonus"] = t("+{n} Kniffel-Bonus", n="{n}")
     return named

@@ -158,7 +158,7 @@ def _board_context(
         "chances_chart": not ChancesService.series_apart(view.variant),
         # The cells' names for the sheet a device draws itself offline: the full page of a
         # device that enters (static/tafel/paint.js).
-        "cell_words": json.dumps(offline_cell_words(game, t), ensure_ascii=False)
+        "cell_words": json.dumps(offline_cell_words(game.variant, t), ensure_ascii=False)
         if page and can_change
         else "",
     }

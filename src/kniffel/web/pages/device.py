@@ -43,7 +43,7 @@ def _blank_sheets(t: Translator) -> list[dict[str, Any]]:
         game, own = Game(variant, ["·"]), t.for_variant(variant)
         board = board_view(game, own)
         # The cells' names as the board words them (static/tafel/paint.js reads them).
-        words = offline_cell_words(game, own)
+        words = offline_cell_words(variant, own)
         blanks.append({"preset": name, "board": board, "sheet": board.sheets[0], "words": words})
     return blanks
 

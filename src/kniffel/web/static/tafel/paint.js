@@ -9,14 +9,15 @@ const words = () => $("[data-live-state]").dataset;
 // A cell's accessible name, worded as the server words it (kniffel.board.sheet_view._cell, which
 // gives the words with the page: data-cell-words), from the state the rules in the page give.
 // tests/e2e/test_offline_names.py holds the two equal.
-let cellWords;
+let cellWords; // { w, plural, number }, read once
 function named(seat, name, cell, mover) {
-  if (cellWords === undefined) cellWords = words().cellWords ? JSON.parse(words().cellWords) : null;
-  const w = cellWords;
-  if (!w || !(name in w.places)) return null;
-  const lang = document.documentElement.lang || "de";
-  const plural = new Intl.PluralRules(lang);
-  const number = new Intl.NumberFormat(lang);
+  if (cellWords === undefined) {
+    const lang = document.documentElement.lang || "de";
+    const w = words().cellWords ? JSON.parse(words().cellWords) : null;
+    cellWords = w && { w, plural: new Intl.PluralRules(lang), number: new Intl.NumberFormat(lang) };
+  }
+  if (!cellWords || !(name in cellWords.w.places)) return null;
+  const { w, plural, number } = cellWords;
   const points = (forms, n) => forms[plural.select(n)].replace("{n}", number.format(n));
   const typed = mode() === "points" ? pointsText() : ""; // points typed instead of dice
   const parts = [w.places[name]];
