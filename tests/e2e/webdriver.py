@@ -152,21 +152,83 @@ def _free_port() -> int:
         return port
 
 
-@dataclass(frozen=True)
+#: How long a new browser window may take to open before the driver is started afresh.
+SESSION_START_SECONDS = 90
+
+
 class Driver:
-    """A running WebKitWebDriver: opens sessions (one at a time) on its browser."""
+    """A running WebKitWebDriver: opens sessions (one at a time) on its browser.
 
-    client: httpx.Client
+    A window that does not open within ``SESSION_START_SECONDS`` (CI once saw the driver's
+    ``POST /session`` hang for its whole timeout) gets one fresh driver and one more try: that is
+    the machine's browser failing to start, not the page under test. A second failure fails the
+    test, with the end of the driver's log.
+    """
 
-    @contextmanager
-    def session(self) -> Iterator[Session]:
+    def __init__(self, log: Path) -> None:
+        self.log = log
+        self.starts = 0
+        self._process: subprocess.Popen[bytes] | None = None
+        self.client = httpx.Client()
+        self._start()
+
+    def _start(self) -> None:
+        port = _free_port()
+        self.starts += 1
+        with self.log.open("ab") as output:
+            output.write(f"--- driver start {self.starts} on port {port}\n".encode())
+            output.flush()
+            self._process = subprocess.Popen(
+                ["xvfb-run", "-a", str(DRIVER), f"--port={port}"],  # loopback only: its default
+                stdout=output,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,  # ending its group ends its display as well
+            )
+        # Starting a browser on a busy machine takes a while: generous timeouts.
+        self.client = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=120)
+        process = self._process
+        try:
+            eventually(lambda: _ready(self.client, process), 60, "WebKitWebDriver to answer")
+        except BaseException:
+            self.stop()
+            raise
+
+    def stop(self) -> None:
+        self.client.close()
+        if self._process is None:
+            return
+        os.killpg(self._process.pid, signal.SIGTERM)
+        try:
+            self._process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(self._process.pid, signal.SIGKILL)
+            self._process.wait()
+        self._process = None
+
+    def _open(self) -> str:
         options = {"binary": str(MINIBROWSER), "args": ["--automation"]}  # never --headless: hangs
         body = {"capabilities": {"alwaysMatch": {"webkitgtk:browserOptions": options}}}
-        answer = self.client.post("/session", json=body)
+        answer = self.client.post("/session", json=body, timeout=SESSION_START_SECONDS)
         value = answer.json()["value"]
         if answer.status_code != 200:
             raise WebDriverError(f"no WebKit session: {value}")
-        session = Session(self.client, value["sessionId"])
+        session_id: str = value["sessionId"]
+        return session_id
+
+    @contextmanager
+    def session(self) -> Iterator[Session]:
+        try:
+            session_id = self._open()
+        except (httpx.TimeoutException, WebDriverError):
+            self.stop()
+            self._start()
+            try:
+                session_id = self._open()
+            except (httpx.TimeoutException, WebDriverError) as error:
+                tail = self.log.read_text(errors="replace")[-2000:]
+                message = f"no WebKit window twice ({error}); the driver's log:\n{tail}"
+                raise WebDriverError(message) from error
+        session = Session(self.client, session_id)
         try:
             yield session
         finally:
@@ -175,31 +237,12 @@ class Driver:
 
 @contextmanager
 def webkit_driver(log: Path) -> Iterator[Driver]:
-    """``WebKitWebDriver`` on a free loopback port under ``xvfb-run`` (WebKitGTK needs a display).
-
-    It runs in its own process group, so that ending it ends its display as well.
-    """
-    port = _free_port()
-    with log.open("wb") as output:
-        process = subprocess.Popen(
-            ["xvfb-run", "-a", str(DRIVER), f"--port={port}"],  # loopback only: its default
-            stdout=output,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-        # Starting a browser on a busy machine takes a while: generous timeouts.
-        client = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=120)
-        try:
-            eventually(lambda: _ready(client, process), 60, "WebKitWebDriver to answer")
-            yield Driver(client)
-        finally:
-            client.close()
-            os.killpg(process.pid, signal.SIGTERM)
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait()
+    """``WebKitWebDriver`` on a loopback port under ``xvfb-run`` (WebKitGTK needs a display)."""
+    driver = Driver(log)
+    try:
+        yield driver
+    finally:
+        driver.stop()
 
 
 def _ready(client: httpx.Client, process: subprocess.Popen[bytes]) -> bool:
