@@ -11,7 +11,7 @@ import json
 import secrets
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -29,7 +29,7 @@ from kniffel.board.players.yardstick import Simulations, Yardstick, yardstick
 from kniffel.board.service import GameService, GameView
 from kniffel.rules import Variant, get_variant
 from kniffel.rules.names import player_key
-from kniffel.store.player_figures import bins
+from kniffel.store.player_figures import RawFigures, bins
 from kniffel.store.results import Changes, ResultStore
 
 __all__ = ["CSV_FRESH", "NotLinkable", "PlayerNotFound", "PlayerService", "player_key"]
@@ -223,10 +223,7 @@ class PlayerService:
                 self._games_csv = replace(kept, generation=self.results.generation)
                 return kept.body
             if kept is None or changes is None or len(changes.games) > PATCH_MOST:
-                parts: dict[str, Any] = _encoded(game_lines(self.results.rows()))
-                self._games_csv = _KeptCsv(
-                    self.results.generation, time.monotonic(), parts, _games_body(parts)
-                )
+                self._games_csv = self._whole_games(self.results.generation)
                 return self._games_csv.body
             parts = kept.parts
             fresh = _encoded(game_lines(self.results.rows(games=changes.games)))
@@ -263,24 +260,27 @@ class PlayerService:
                 self._csv = replace(kept, generation=self.results.generation)
                 return kept.body
             if kept is None or changes is None or len(changes.players) > PATCH_MOST:
-                parts = {
-                    k: v.encode() for k, v in player_lines(self.results.every_figures()).items()
-                }
-                made = time.monotonic()
-            else:
-                parts, made = kept.parts, kept.made
-                fresh = {
-                    k: v.encode()
-                    for k, v in player_lines(self.results.every_figures(changes.players)).items()
-                }
-                for key in changes.players:
-                    if key in fresh:
-                        parts[key] = fresh[key]
-                    else:
-                        parts.pop(key, None)  # no finished game counts for the key any more
-            body = header(PLAYER_COLUMNS).encode() + b"".join(parts[key] for key in sorted(parts))
-            self._csv = _KeptCsv(self.results.generation, made, parts, body)
-            return body
+                self._csv = self._whole_players(self.results.generation)
+                return self._csv.body
+            parts = kept.parts
+            fresh = _player_parts(self.results.every_figures(changes.players))
+            for key in changes.players:
+                if key in fresh:
+                    parts[key] = fresh[key]
+                else:
+                    parts.pop(key, None)  # no finished game counts for the key any more
+            self._csv = _KeptCsv(self.results.generation, kept.made, parts, _players_body(parts))
+            return self._csv.body
+
+    def _whole_games(self, generation: int) -> _KeptCsv:
+        """The games' CSV made anew from every row (``generation``: read before the rows)."""
+        parts: dict[str, Any] = _encoded(game_lines(self.results.rows()))
+        return _KeptCsv(generation, time.monotonic(), parts, _games_body(parts))
+
+    def _whole_players(self, generation: int) -> _KeptCsv:
+        """The players' CSV made anew from every player's figures."""
+        parts = _player_parts(self.results.every_figures())
+        return _KeptCsv(generation, time.monotonic(), parts, _players_body(parts))
 
     def _changes(self, kept: _KeptCsv | None, name: str) -> Changes | None:
         """What changed since ``kept`` was made; ``None``: make it anew from every row. After
@@ -307,16 +307,13 @@ class PlayerService:
             return False
         generation = self.results.generation
         if "games" in asked:
-            games = _encoded(game_lines(self.results.rows()))
+            games = self._whole_games(generation)
             with self._csv_lock:
-                kept = _KeptCsv(generation, time.monotonic(), games, _games_body(games))
-                self._games_csv = kept
+                self._games_csv = games
         if "players" in asked:
-            every = player_lines(self.results.every_figures())
-            players = {k: v.encode() for k, v in every.items()}
-            body = header(PLAYER_COLUMNS).encode() + b"".join(players[k] for k in sorted(players))
+            players = self._whole_players(generation)
             with self._csv_lock:
-                self._csv = _KeptCsv(generation, time.monotonic(), players, body)
+                self._csv = players
         return True
 
     # --------------------------------------------------------------------- link
@@ -346,3 +343,12 @@ def _encoded(lines: dict[str, tuple[Any, str]]) -> dict[str, tuple[Any, bytes]]:
 
 def _games_body(parts: dict[str, tuple[Any, bytes]]) -> bytes:
     return header(GAME_COLUMNS).encode() + b"".join(lines for _, lines in parts.values())
+
+
+def _player_parts(figures: Iterable[RawFigures]) -> dict[str, Any]:
+    """Each player's lines of the players' CSV, as bytes, by key."""
+    return {key: text.encode() for key, text in player_lines(figures).items()}
+
+
+def _players_body(parts: dict[str, Any]) -> bytes:
+    return header(PLAYER_COLUMNS).encode() + b"".join(parts[key] for key in sorted(parts))
