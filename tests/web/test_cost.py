@@ -177,6 +177,23 @@ def test_the_games_csv_is_made_again_only_when_the_summary_rows_change(
     assert len(client.get("/export/spiele.csv").text.splitlines()) == 1 + 3 * 4
 
 
+def _spy_reads(results: ResultStore, monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, object]]:
+    """The store's reads of rows and figures from here on (``rows``/``every`` and what each
+    was asked for; empty arguments: every row)."""
+    asked: list[tuple[str, object]] = []
+
+    def spy(name: str, method: Any) -> Any:
+        def called(*args: Any, **kwargs: Any) -> Any:
+            asked.append((name, args or kwargs))
+            return method(*args, **kwargs)
+
+        return called
+
+    monkeypatch.setattr(results, "rows", spy("rows", results.rows))
+    monkeypatch.setattr(results, "every_figures", spy("every", results.every_figures))
+    return asked
+
+
 def test_the_first_csv_download_after_a_change_reads_only_what_the_change_touched(
     client: TestClient, service: GameService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -188,18 +205,8 @@ def test_the_first_csv_download_after_a_change_reads_only_what_the_change_touche
     _import_games(service, 3, seed=21)
     assert client.get("/export/spiele.csv").status_code == 200
     assert client.get("/export/spieler.csv").status_code == 200
-    asked: list[tuple[str, object]] = []
-    rows, every = results.rows, results.every_figures
-
-    def spy(name: str, method: Any) -> Any:
-        def called(*args: Any, **kwargs: Any) -> Any:
-            asked.append((name, args or kwargs))
-            return method(*args, **kwargs)
-
-        return called
-
-    monkeypatch.setattr(results, "rows", spy("rows", rows))
-    monkeypatch.setattr(results, "every_figures", spy("every", every))
+    rows = results.rows
+    asked = _spy_reads(results, monkeypatch)
 
     def whole() -> tuple[str, str]:
         """Both CSVs as made from every row."""
@@ -234,18 +241,8 @@ def test_a_csv_older_than_a_minute_is_made_anew_in_the_background_not_in_the_dow
     assert client.get("/export/spieler.csv").status_code == 200
     monkeypatch.setattr(players_service, "CSV_FRESH", 0.0)  # every CSV is old from here on
     monkeypatch.setattr(players, "csvs_in_background", True)
-    asked: list[tuple[str, object]] = []
-    rows, every = results.rows, results.every_figures
-
-    def spy(name: str, method: Any) -> Any:
-        def called(*args: Any, **kwargs: Any) -> Any:
-            asked.append((name, args or kwargs))
-            return method(*args, **kwargs)
-
-        return called
-
-    monkeypatch.setattr(results, "rows", spy("rows", rows))
-    monkeypatch.setattr(results, "every_figures", spy("every", every))
+    rows = results.rows
+    asked = _spy_reads(results, monkeypatch)
     _import_games(service, 1, seed=32)
     games, players_csv = (
         client.get("/export/spiele.csv").text,
