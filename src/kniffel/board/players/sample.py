@@ -8,7 +8,7 @@ the same seed gives the same games.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -19,7 +19,7 @@ from kniffel.rules import Dice, Game, RollAction, get_variant
 from kniffel.store import GameStore, summary_of
 from kniffel.store.models import EVENTS, GAMES
 
-__all__ = ["fill", "random_game", "random_record"]
+__all__ = ["fill", "play_randomly", "random_game", "random_record"]
 
 
 def random_game(
@@ -30,7 +30,13 @@ def random_game(
 ) -> Game:
     """A whole game of random legal moves (entries favoured after a roll, so games end)."""
     game = Game(get_variant(variant, options or {}), list(players))
-    while not game.is_finished:
+    play_randomly(game, rng, lambda played: played.is_finished)
+    return game
+
+
+def play_randomly(game: Game, rng: random.Random, done: Callable[[Game], bool]) -> None:
+    """Random legal moves on ``game`` until ``done(game)`` (entries favoured after a roll)."""
+    while not done(game):
         actions = game.legal_actions()
         entries = [a for a in actions if not isinstance(a, RollAction)]
         action = rng.choice(entries) if entries and rng.random() < 0.6 else rng.choice(actions)
@@ -39,7 +45,6 @@ def random_game(
             game.apply(action, Dice.of([*action.keep, *rest]))
         else:
             game.apply(action)
-    return game
 
 
 def random_record(
