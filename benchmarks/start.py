@@ -18,7 +18,10 @@ into a checkout. The figures, medians of ``--runs`` runs (5 by default, at most 
 a git ref put into a temporary worktree (``benchmarks/baseline.py``); the two are printed side by
 side. ``--compiled`` adds the cases with the bytecode compiled beforehand (one start that may write
 it into the run's folder, then the measured ones that may not), as an install that compiles it
-(``uv sync --compile-bytecode``) runs.
+(``uv sync --compile-bytecode``) runs. ``--installed`` adds the cases as the environment is
+installed: no bytecode folder of the run, so Python reads the bytecode next to the sources where
+the install wrote it (``uv sync`` does for the libraries: ``compile-bytecode`` in pyproject.toml;
+not for the project's own sources, installed editable), and writes none.
 """
 
 from __future__ import annotations
@@ -94,7 +97,7 @@ def load() -> str:
     return f"load average {one:.1f} (1 min), {five:.1f} (5 min) on {os.cpu_count()} cores"
 
 
-def measure(base: dict[str, str], runs: int, compiled: bool) -> dict[str, str]:
+def measure(base: dict[str, str], runs: int, compiled: bool, installed: bool) -> dict[str, str]:
     """Each case's figure for one checkout (``base``: its environment), as printed."""
     figures: dict[str, str] = {}
     with tempfile.TemporaryDirectory(prefix="kniffel-start-") as tmp:
@@ -108,6 +111,10 @@ def measure(base: dict[str, str], runs: int, compiled: bool) -> dict[str, str]:
         db = folder / "kept.db"
         first_answer(db, env)  # migrates it, unmeasured
         modes = [("no bytecode", env)]
+        if installed:
+            # The environment's own bytecode (what its install compiled) and none written.
+            own = {key: value for key, value in env.items() if key != "PYTHONPYCACHEPREFIX"}
+            modes.append(("as installed", own))
         if compiled:
             read = {**env, "PYTHONPYCACHEPREFIX": str(folder / "pyc")}
             writing = {
@@ -152,6 +159,11 @@ def main() -> None:
     parser.add_argument(
         "--compiled", action="store_true", help="also time each case with bytecode compiled before"
     )
+    parser.add_argument(
+        "--installed",
+        action="store_true",
+        help="also time each case with the bytecode its environment has (none written)",
+    )
     args = parser.parse_args()
     if args.against and args.against_ref:
         parser.error("--against and --against-ref: one at a time")
@@ -169,7 +181,9 @@ def main() -> None:
             env = {**os.environ, "PYTHONPATH": str(args.against.resolve() / "src")}
             columns.append((str(args.against), env))
         columns.append(("this checkout", dict(os.environ)))
-        results = [(name, measure(env, args.runs, args.compiled)) for name, env in columns]
+        results = [
+            (name, measure(env, args.runs, args.compiled, args.installed)) for name, env in columns
+        ]
     print(f"at the end: {load()}")
     width = max(len(case) for _, figures in results for case in figures)
     print(f"{'':<{width}}  " + "  ".join(f"{name:<30}" for name, _ in results))
