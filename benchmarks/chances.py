@@ -1,7 +1,7 @@
 """Win chances: API latency for a four-player Rauf-Runter game, and the normal model's calibration.
 
 Run: ``uv run python benchmarks/chances.py [--games N] [--variant V ...] [--seed S] [--family]
-[--family-coverage R]``.
+[--family-coverage R] [--family-chart]``.
 
 1. **Latency.** Four seeded best-bot games of ``rauf-runter`` are interleaved into one
    four-player game; after every entry, ``forecast`` (what ``GET /api/games/{id}/chances``
@@ -28,6 +28,14 @@ Run: ``uv run python benchmarks/chances.py [--games N] [--variant V ...] [--seed
 4. **Jamb's intervals** (``--family-coverage R``): two positions of two-player Jamb games,
    three quarters in; the chances from 4,000 bot games a player stand for the truth, and
    ``R`` seeds of 100 games a player are asked how often their 95 % interval holds it.
+
+5. **Jamb's and Yams's end chart** (``--family-chart``; issue 32): the chart of the chances after
+   every round of a finished four-player Jamb game and a three-player Yams game (with ``hand``
+   and ``announce``) of random legal moves, as the board's worker draws it
+   (:func:`~kniffel.solver.chances.rounds.chances_by_round`, the default budget). Prints the
+   bound of work in units, the games per sheet and the widest 95 % interval at a quarter, half
+   and three quarters of the rounds, the wall and CPU seconds, and the load average before and
+   after.
 
 The predictions come from the simulated games' own logs (each turn's bot expectation, the
 totals so far). Seeds differ from those the calibration data were fitted on. How sure the
@@ -182,6 +190,43 @@ def family_coverage(repeats: int) -> None:
     print(f"\nAll: {held} of {total} ({held / total:.1%}).\n")
 
 
+def family_chart(seed: int) -> None:
+    """Work, time and intervals of Jamb's and Yams's end chart (the ``--family-chart`` table)."""
+    from kniffel.solver.chances.rounds import CHART_BUDGET, chances_by_round, chart_bound
+
+    print("## Jamb and Yams: the end chart of the chances, a point per round\n")
+    print(f"Budget: {CHART_BUDGET:,} units of work a chart.\n")
+    print(
+        "| game | rounds | bound of work (units) | games a sheet, ¼ → ½ → ¾ of the rounds "
+        "| widest ± (points, 95 %), ¼ → ½ → ¾ | wall | CPU | load average before → after |"
+    )
+    print("| --- | ---: | ---: | --- | --- | ---: | ---: | --- |")
+    for name, options, players in (
+        ("jamb", {}, 4),
+        ("yams", {"hand": True, "announce": True}, 3),
+    ):
+        game = random_game(
+            name, [f"P{k + 1}" for k in range(players)], random.Random(seed), options
+        )
+        rounds = game.cells_per_player
+        load = os.getloadavg()[0]
+        start, cpu = time.perf_counter(), time.process_time()
+        series = chances_by_round(game)
+        took, cpu = time.perf_counter() - start, time.process_time() - cpu
+        at = [series.turns[int(rounds * share) - 1].chances for share in (0.25, 0.5, 0.75)]
+        games = " → ".join(str(c.samples) for c in at)
+        widest = " → ".join(
+            f"±{max((p.high - p.low) / 2 for p in c.players) * 100:.1f}" for c in at
+        )
+        print(
+            f"| {name} ({players} players) | {rounds} | {chart_bound(rounds, players):,} "
+            f"| {games} | {widest} | {took:.1f} s | {cpu:.1f} s "
+            f"| {load:.1f} → {os.getloadavg()[0]:.1f} |",
+            flush=True,
+        )
+    print()
+
+
 def _logs(sims: Simulation) -> tuple[Array, Array]:
     gains = np.concatenate([np.stack([t.gain for t in b], axis=1) for b in sims.logs])
     expected = np.concatenate([np.stack([t.expected for t in b], axis=1) for b in sims.logs])
@@ -274,14 +319,19 @@ def main() -> None:
     parser.add_argument(
         "--family-coverage", type=int, metavar="R", help="only Jamb's intervals, R seeds each"
     )
+    parser.add_argument(
+        "--family-chart", action="store_true", help="only Jamb's and Yams's end chart"
+    )
     args = parser.parse_args()
     os.environ.setdefault("KNIFFEL_CACHE_DIR", tempfile.mkdtemp(prefix="kniffel-bench-"))
     if args.family:
         family(args.seed)
         return
+    if args.family_chart:
+        family_chart(args.seed)
+        return
     if args.family_coverage:
         family_coverage(args.family_coverage)
-        return
     if not args.no_latency:
         latency(args.seed)
     for name in args.variant or ["kniffel", "rauf-runter"]:

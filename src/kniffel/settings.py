@@ -27,6 +27,7 @@ The settings (``tests/test_docs.py`` checks that this list names every field of
 - ``prebuild_tables``: build the presets' tables in the background at start;
 - ``exact_chances``: then the exact win-chance table of Kniffel too;
 - ``tipp_work``: the bound of work behind the simulated Tipp reasons, process-wide;
+- ``chart_work``: the bound of work behind one Jamb or Yams end chart of the chances;
 - ``background``: reviews and yardsticks in a background thread;
 - ``background_nice``: how far below the requests the work no request does runs;
 - ``gc_freeze``: keep what start-up made out of the collector's sight.
@@ -149,6 +150,10 @@ class Settings(TableSettings):
     #: Rauf-Runter and Dreifach (``kniffel.solver.advice.turn_ends.WORK``, 180,000 when unset),
     #: for the whole process: lower, the reasons come sooner and say they are less sure.
     tipp_work: int | None = Field(default=None, ge=1_000, le=10_000_000)
+    #: The work of one Jamb or Yams end chart of the win chances, in units of a bot game's cost
+    #: (``kniffel.solver.chances.rounds.CHART_BUDGET``, 8,000,000 when unset): lower, the
+    #: chart comes sooner and its bands are wider.
+    chart_work: int | None = Field(default=None, ge=10_000, le=1_000_000_000)
     #: Compute finished games' reviews and the best bot's yardsticks in a background thread.
     background: bool = True
     #: The ``nice`` of the work no request does (the Tipp's reasons, the queues' workers, the

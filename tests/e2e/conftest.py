@@ -107,6 +107,9 @@ def board_process(
         # The Tipp's simulated reasons from a small bound of work: the page's tests wait for them
         # to follow, not for their figures (tests/web/test_advice.py holds the full bound).
         "KNIFFEL_TIPP_WORK": "6000",
+        # A Jamb or Yams end chart from two bot games a sheet and round: a few seconds, not the
+        # built-in 40 s of CPU (the page's tests wait for the chart, not for its figures).
+        "KNIFFEL_CHART_WORK": "20000",
         **(env or {}),
     }
     log = (folder / "server.log").open("ab")

@@ -141,3 +141,32 @@ def test_the_end_chart_of_the_chances_fills_in_when_drawn(browser: Browser, serv
     assert drawn.status == 200 and "data-chart-pending" not in drawn.text()
     assert page.evaluate("(img) => img.complete && img.naturalWidth > 0", chart.element_handle())
     context.close()
+
+
+def test_the_end_chart_of_a_yams_game_fills_in_a_point_per_round(
+    browser: Browser, server: str
+) -> None:
+    """Issue 32: a finished Yams game with sèche and annoncée (no solver tables) had no chart of
+    the chances on its end screen (each position is thousands of bot games); now it has one
+    with a point per round, in French."""
+    import random
+
+    from kniffel.board.players.sample import random_record
+
+    context = browser.new_context(viewport=PHONE, locale="fr-FR")
+    page = context.new_page()
+    rules = {"hand": True, "announce": True}
+    record = random_record("yams", ["Amélie", "Benoît"], random.Random(7), rules)
+    answer = page.request.post(f"{server}/api/records", data=record)
+    assert answer.ok, answer.text()
+    game = answer.json()["id"]
+    page.goto(f"{server}/g/{game}?lang=fr")
+    chart = page.locator("img[data-chances-chart]")
+    expect(chart).to_have_attribute("alt", "Chances de gagner après chaque manche")
+    chart.scroll_into_view_if_needed()
+    expect(chart).to_have_attribute("data-drawn", "1", timeout=600_000)
+    drawn = page.request.get(f"{server}/g/{game}/chancen.svg?lang=fr")
+    assert drawn.status == 200 and "data-chart-pending" not in drawn.text()
+    assert "Manche" in drawn.text() and "Kniffel" not in drawn.text()
+    assert page.evaluate("(img) => img.complete && img.naturalWidth > 0", chart.element_handle())
+    context.close()

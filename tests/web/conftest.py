@@ -30,9 +30,14 @@ def db_url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'kniffel.db'}"
 
 
+#: The work of a Jamb or Yams end chart in the tests' apps: two bot games a sheet and round, a
+#: few seconds (the built-in bound is some 40 s of CPU; tests/solver/chances/test_rounds.py).
+CHART_WORK = 20_000
+
+
 @pytest.fixture
 def app(db_url: str) -> FastAPI:
-    return create_app(Settings(db=db_url))
+    return create_app(Settings(db=db_url, chart_work=CHART_WORK))
 
 
 @pytest.fixture
@@ -77,7 +82,7 @@ def table_cache(tmp_path_factory: pytest.TempPathFactory, preset_tables: None) -
 @pytest.fixture
 def bot_client(db_url: str) -> Iterator[TestClient]:
     """A client of an app whose bots move at once (no delay between their events)."""
-    app = create_app(Settings(db=db_url), bots=BotSeats(delay=0))
+    app = create_app(Settings(db=db_url, chart_work=CHART_WORK), bots=BotSeats(delay=0))
     with TestClient(app) as test_client:
         yield test_client
 

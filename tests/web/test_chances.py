@@ -162,6 +162,25 @@ def test_the_end_chart_is_drawn_off_the_request(client: TestClient) -> None:
     assert charts.series_computed == 1
 
 
+def test_a_finished_jamb_game_gets_its_end_chart_a_point_per_round(client: TestClient) -> None:
+    """Issue 32: Jamb and Yams had no end chart (each position is thousands of bot games); now
+    the board's worker draws one with a point per round from a bounded number of games, with
+    its 95 % interval as a band, in the page's words."""
+    game_id = _imported(client, "jamb", ["Ana", "Ben"], 3)
+    first = client.get(f"/g/{game_id}/chancen.svg?lang=hr")
+    assert first.status_code == 202 and "data-chart-pending" in first.text
+    charts = client.app.state.chances  # type: ignore[attr-defined]
+    assert charts.join(timeout=600)
+    drawn = client.get(f"/g/{game_id}/chancen.svg?lang=hr")
+    assert drawn.status_code == 200, drawn.text
+    assert drawn.headers["content-type"].startswith("image/svg+xml")
+    assert "Izgledi za pobjedu nakon svakog kruga" in drawn.text and "Krug" in drawn.text
+    assert "data-chart-pending" not in drawn.text and "Kniffel" not in drawn.text
+    assert drawn.text.count('class="band"') == 2  # each player's interval
+    page = client.get(f"/g/{game_id}?lang=hr").text
+    assert "data-chances-chart" in page and "Izgledi za pobjedu nakon svakog kruga" in page
+
+
 def test_one_client_cannot_queue_charts_without_bound(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:

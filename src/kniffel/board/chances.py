@@ -8,9 +8,11 @@ off the request (docs/board.md, "Gewinnchancen"; docs/solver.md, "Win chances").
   overall, :data:`LIVE_PER_CLIENT` per client, a newer version of a game replacing its
   waiting older one) and answers how far it is; the board's page asks again until the
   figures are there (docs/api.md, "Answers that fill in").
-- :meth:`ChancesService.chart`: the chart of the chances after every entry. The series
-  values every position of the game (a forecast after each entry: seconds for a two-player
-  Rauf-Runter game, a minute or more for eight players on a busy machine), so no request
+- :meth:`ChancesService.chart`: the chart of the chances after every entry (Jamb and Yams:
+  after every round, from a bounded number of bot games, :mod:`kniffel.solver.chances.rounds`).
+  The series values every position of the game (a forecast after each entry: seconds for a
+  two-player Rauf-Runter game, a minute or more for eight players on a busy machine; a Jamb
+  or Yams chart costs at most ``chart_work`` units, some 40 s of CPU by default), so no request
   computes it: the first one queues it and answers at once that it is being drawn; one
   worker thread draws the charts one after the other and keeps the latest :data:`KEPT`.
   The queue (a :class:`~kniffel.board.queued.Queued` keyed by game, version and language)
@@ -77,8 +79,12 @@ class ChancesService:
         per_client: int = PER_CLIENT,
         live_queue: int = LIVE_QUEUE,
         live_per_client: int = LIVE_PER_CLIENT,
+        chart_work: int | None = None,
     ) -> None:
+        """``chart_work``: the work of one Jamb or Yams chart (by default
+        :data:`~kniffel.solver.chances.rounds.CHART_BUDGET`; the ``chart_work`` setting)."""
         self.queue = queue
+        self.chart_work = chart_work
         self.per_client = per_client
         self.live: Queued[tuple[str, int], Chances] = Queued(
             "chances-live", queue=live_queue, per_client=live_per_client, kept=LIVE_KEPT
@@ -108,8 +114,9 @@ class ChancesService:
 
     @staticmethod
     def series_apart(variant: Variant) -> bool:
-        """Whether ``variant``'s chances are simulated game by game (Jamb and Yams): no chart
-        of every position is drawn for it (each would be thousands of bot games)."""
+        """Whether ``variant``'s chances are simulated game by game (Jamb and Yams): its chart
+        has a point per round, not per entry, from a bounded number of bot games (each
+        position would be thousands of them)."""
         from kniffel.solver.builds import solvable
 
         return not solvable(variant)
@@ -168,4 +175,9 @@ class ChancesService:
         from kniffel.solver.chances.series import chances_over
 
         self.series_computed += 1
+        if self.series_apart(game.variant):
+            from kniffel.solver.chances.rounds import CHART_BUDGET, chances_by_round
+
+            budget = CHART_BUDGET if self.chart_work is None else self.chart_work
+            return chances_by_round(game, budget=budget, cancelled=lambda: self.charts.closed)
         return chances_over(game, cancelled=lambda: self.charts.closed)

@@ -10,12 +10,19 @@ from kniffel.locales import N_, Translator
 if TYPE_CHECKING:  # the solver (numpy) is imported by whoever computed the series
     from kniffel.solver.chances.series import Series
 
-__all__ = ["WORDS", "chances_chart_svg"]
+__all__ = ["ROUND_WORDS", "WORDS", "chances_chart_svg"]
 
 #: The chart's words (message ids of the catalogues) by keyword of :func:`chances_chart_svg`.
 WORDS = {
     "title": N_("Gewinnchancen nach jedem Eintrag"),
     "xlabel": N_("Eintrag"),
+    "ylabel": N_("Gewinnchance"),
+}
+#: The words of Jamb's and Yams's chart: a point per round, not per entry
+#: (:func:`kniffel.solver.chances.rounds.chances_by_round`).
+ROUND_WORDS = {
+    "title": N_("Gewinnchancen nach jeder Runde"),
+    "xlabel": N_("Runde"),
     "ylabel": N_("Gewinnchance"),
 }
 
@@ -29,8 +36,9 @@ def chances_chart_svg(
     xlabel: str = WORDS["xlabel"],
     ylabel: str = WORDS["ylabel"],
 ) -> str:
-    """The chances as a line per player over the entries (0: before the first), with a
-    pale band for the 95 % interval where they are simulated; ``t`` writes the numbers and
+    """The chances as a line per player over the entries (0: before the first; Jamb's and
+    Yams's series: over the rounds), with a pale band for the 95 % interval where they are
+    simulated; ``t`` writes the numbers and
     the description (German when not given), the other words come translated."""
     every = [series.start, *(turn.chances for turn in series.turns)]
     xs = tuple(float(x) for x in range(len(every)))

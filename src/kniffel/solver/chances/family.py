@@ -26,7 +26,7 @@ import numpy.typing as npt
 
 from kniffel.kept import Kept
 from kniffel.rules import Cell, Game, Variant, turns_of
-from kniffel.solver.play.family import make_family_bot, play_game
+from kniffel.solver.play.family import FamilyBot, make_family_bot, play_game
 from kniffel.solver.play.family_fast import column_sums, play_light, supported
 
 __all__ = ["BUDGET", "MAX_SAMPLES", "MIN_SAMPLES", "family_finals", "family_samples_for"]
@@ -76,18 +76,26 @@ def family_finals(
     n: int | None = None,
     seed: int = SEED,
     progress: Callable[[float], None] | None = None,
+    *,
+    keep: bool = True,
+    bot: FamilyBot | None = None,
 ) -> IntArray:
     """The points ``player`` still scores in each of ``n`` games of the best family bot from
     their sheet (by default :func:`family_samples_for`), seeded by the sheet; ``progress``
-    hears the share of games played."""
+    hears the share of games played. ``keep``: whether the process keeps them for the next
+    ask (the board's live chances do; the end chart's hundreds of sheets would push theirs
+    out). ``bot``: the best family bot of ``game``'s variant to play them (by default one of
+    their own); the end chart's sheets share one, whose kept worths serve the next round."""
     left = game.cells_per_player - game.filled_count(player)
     if n is None:
         n = family_samples_for(left)
     if n <= 0 or left == 0:
         return np.zeros(0, dtype=np.int64)
     key = sheet_key(game, player)
+    if not keep:
+        return _played(game, player, n, key, seed, progress, bot)
     return _kept.get(
-        (game.variant, key, n, seed), lambda: _played(game, player, n, key, seed, progress)
+        (game.variant, key, n, seed), lambda: _played(game, player, n, key, seed, progress, bot)
     )
 
 
@@ -98,6 +106,7 @@ def _played(
     key: int,
     seed: int,
     progress: Callable[[float], None] | None,
+    bot: FamilyBot | None = None,
 ) -> IntArray:
     solo = game.alone(player)
     name = solo.players[0]
@@ -106,7 +115,8 @@ def _played(
     # A bot of its own: what it keeps (a column's worth, an open cell's worths) serves this
     # sheet's games, which share their columns; it is given back with them (it would hold
     # tens of megabytes kept for good, and a warm bot saved no measurable time).
-    bot = make_family_bot("best", game.variant)
+    if bot is None:
+        bot = make_family_bot("best", game.variant)
     light = supported(game.variant)
     start = tuple(solo.column_points(0, spec.id) for spec in game.columns)
     factors = [spec.factor for spec in game.columns]

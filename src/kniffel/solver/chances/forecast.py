@@ -29,6 +29,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 
 from kniffel.rules import Game
 from kniffel.solver.chances.calibration import load_calibration
@@ -40,7 +41,7 @@ from kniffel.solver.chances.sampled import sample_finals
 from kniffel.solver.chances.win import Pmf
 from kniffel.solver.table_kinds import solvable
 
-__all__ = ["Chances", "PlayerChance", "chances_series", "forecast"]
+__all__ = ["Chances", "PlayerChance", "chances_series", "family_forecast", "forecast"]
 
 
 @dataclass(frozen=True)
@@ -115,7 +116,7 @@ def forecast(
     Jamb and Yams sheets :func:`~kniffel.solver.chances.family.family_samples_for`);
     ``progress`` is told how far the work is, 0 to 1 (the board's queue)."""
     if not solvable(game.variant):
-        return _family_forecast(game, samples, progress)
+        return family_forecast(game, samples, progress)
     pmfs: list[Pmf] = []
     counts: list[int] = []
     expected: list[float] = []
@@ -153,11 +154,17 @@ def forecast(
     return Chances("simulation" if any(counts) else "exact", max(counts, default=0), players)
 
 
-def _family_forecast(
-    game: Game, samples: int | None, progress: Callable[[float], None] | None
+def family_forecast(
+    game: Game,
+    samples: int | None = None,
+    progress: Callable[[float], None] | None = None,
+    *,
+    finals: Callable[[Game, int], npt.NDArray[np.int64]] | None = None,
 ) -> Chances:
     """Jamb and Yams: every unfinished sheet simulated by the best family bot
-    (:mod:`.family`); a full sheet's total is known."""
+    (:mod:`.family`); a full sheet's total is known. ``finals(game, player)``, when given,
+    plays a sheet's games instead of :func:`~.family.family_finals` (the end chart's own
+    number of games, not kept for the board: :mod:`.rounds`)."""
     pmfs: list[Pmf] = []
     counts: list[int] = []
     players = len(game.players)
@@ -168,7 +175,10 @@ def _family_forecast(
             if progress is not None:
                 progress((p + share) / players)
 
-        points = family_finals(game, p, samples, progress=told)
+        if finals is not None:
+            points = finals(game, p)
+        else:
+            points = family_finals(game, p, samples, progress=told)
         pmfs.append(Pmf.of_samples(now + points) if len(points) else Pmf(now, np.ones(1)))
         counts.append(len(points))
     intervals = win_intervals(pmfs, counts)

@@ -7,7 +7,8 @@
 - ``GET /g/{id}/chancen.json``: the same for the board's page (static/tafel/chances.js): it
   lies under the page's address, so the device's key (a cookie for that address
   only) comes with it and may start building the tables of a house-rules game.
-- ``GET /g/{id}/chancen.svg``: each player's chance after every entry.
+- ``GET /g/{id}/chancen.svg``: each player's chance after every entry (Jamb and Yams: after
+  every round, :mod:`kniffel.solver.chances.rounds`).
 
 All come from one function (``forecast`` of the solver, behind
 :class:`kniffel.board.chances.ChancesService`), computed once per game version and kept, so

@@ -153,9 +153,9 @@ def _board_context(
         "progress": progress,
         "evening": evening[0],
         "revanche": evening[1],
-        # Jamb and Yams draw no chart of the chances after every entry (each point would be
-        # thousands of bot games): the end screen shows none rather than an empty box (issue 32).
-        "chances_chart": not ChancesService.series_apart(view.variant),
+        # Jamb and Yams: the chart of the chances has a point per round (each position is
+        # valued by bot games, a bounded number per chart: docs/board.md, "Gewinnchancen").
+        "chances_by_round": ChancesService.series_apart(view.variant),
         # The cells' names for the sheet a device draws itself offline: the full page of a
         # device that enters (static/tafel/paint.js).
         "cell_words": json.dumps(offline_cell_words(game.variant, t), ensure_ascii=False)

@@ -27,6 +27,12 @@ CHART_WORDS = {
     "xlabel": N_("Eintrag"),
     "ylabel": N_("Gewinnchance"),
 }
+#: Jamb's and Yams's chart: a point per round (docs/board.md, "Gewinnchancen").
+ROUND_CHART_WORDS = {
+    "title": N_("Gewinnchancen nach jeder Runde"),
+    "xlabel": N_("Runde"),
+    "ylabel": N_("Gewinnchance"),
+}
 
 router = APIRouter(include_in_schema=False)
 pages = router
@@ -42,21 +48,18 @@ def chances_page_json(request: Request, game_id: str) -> dict[str, Any] | JSONRe
 
 @pages.get("/g/{game_id}/chancen.svg")
 async def chances_chart(request: Request, game_id: str) -> Response:
-    """Each player's win chance after every entry (SVG), for the end screen."""
+    """Each player's win chance after every entry (SVG), for the end screen; Jamb and Yams
+    after every round (their positions are valued by bot games: a bounded number per chart)."""
     t = rendering.translator(request)
     lang = t.lang
     view = await run_in_threadpool(rendering.service(request).get, game_id)
-    if chances_service(request).series_apart(view.variant):
-        # Jamb and Yams: thousands of bot games per position; the tabs show the chances now.
-        text = t(
-            "Für Jamb und Yams gibt es dieses Diagramm nicht; die Chancen stehen bei den Spielern."
-        )
-        return _placeholder(text, 200, 0)
-    if not tables.builds(request).readiness(view.variant).ready:
+    by_round = chances_service(request).series_apart(view.variant)
+    if not by_round and not tables.builds(request).readiness(view.variant).ready:
         # A chart never starts a build; the API or a key holder's page does.
         return _placeholder(t("Das Diagramm wird gezeichnet …"), 202, ASK_AGAIN)
 
-    words = {key: t(text) for key, text in CHART_WORDS.items()}
+    chosen = ROUND_CHART_WORDS if by_round else CHART_WORDS
+    words = {key: t(text) for key, text in chosen.items()}
     try:
         svg = chances_service(request).chart(view, lang, words, tables.client_of(request))
     except Busy as busy:
