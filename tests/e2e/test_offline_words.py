@@ -21,19 +21,9 @@ from kniffel.locales.refusals import refusal_text
 from kniffel.rules import Dice, Enter, Game, IllegalMoveError, Roll, get_variant
 
 from .test_board_state import post
-from .test_offline import _cell, _open_with_rules_kept, _tray
+from .test_offline import NOTES, _cell, _open_with_rules_kept, _tray
 
 pytestmark = pytest.mark.e2e
-
-#: The notes under and beside the sheets, by where they stand (compared as the server draws them).
-NOTES = """(() => {
-  const text = (selector) => document.querySelector(selector)?.textContent ?? null;
-  const bonus = (seat) => Array.from(
-    document.querySelectorAll(`#sheet-${seat} tfoot tr.bonus .bonus-note`),
-    (note) => note.textContent);
-  return { bonus: [bonus(0), bonus(1)], rolls: text(".status .turn-rolls"),
-    hint: text("form.roll .hint"), undo: text(".undo-note") };
-})()"""
 
 
 def _in(game: dict[str, Any], lang: str) -> dict[str, Any]:
