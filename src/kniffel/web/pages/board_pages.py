@@ -163,9 +163,7 @@ def _board_context(
         if page and can_change
         else "",
         # ... and the words it says refusals and the notes under the sheet in (tafel/notes.js).
-        "offline_words": json.dumps(offline_words(game.variant, t), ensure_ascii=False)
-        if page and can_change
-        else "",
+        "offline_words": offline_words(game.variant, t) if page and can_change else None,
     }
 
 

@@ -24,20 +24,25 @@ from kniffel.board.sheet_view import BONUS_NOTES
 from kniffel.board.turn_view import UNDONE, roll_hint, rolls_note
 from kniffel.locales import Translator
 from kniffel.locales.refusals import REFUSALS, cell_words
-from kniffel.rules import MAX_ROLLS, Cell, Game, Variant
+from kniffel.rules import CODES, MAX_ROLLS, Cell, Game, Variant
 
 __all__ = ["offline_words", "refusal_words"]
 
+#: The refusals the rules in the page give: the engine's and the record's, and the two of
+#: :mod:`kniffel.offline` (the board's own, a key or a busy store, come from the server alone).
+_RULES_CODES = (*CODES, "roll_stands", "not_rolled")
 #: The longest list a refusal names ("Joker-Pflicht: Der Kniffel muss in …"): a sheet's rows.
 _LONGEST_LIST = 16
 
 
-def refusal_words(t: Translator, variants: Iterable[Variant]) -> dict[str, Any]:
+def refusal_words(
+    t: Translator, variants: Iterable[Variant], codes: Iterable[str] = REFUSALS
+) -> dict[str, Any]:
     """What the page needs to word a refusal as :func:`~kniffel.locales.refusals.refusal_text`
-    words it: each refusal's message in ``t``'s language (each variant's own words, by its
-    name, where they differ), every cell, row and column in words, and the language's
-    "a, b or c" for lists of up to 16 items."""
-    refusals = {code: t(message) for code, message in REFUSALS.items()}
+    words it: the message of each of ``codes`` (every refusal unless named) in ``t``'s language
+    (each variant's own words, by its name, where they differ), every cell, row and column in
+    words, and the language's "a, b or c" for lists of up to 16 items."""
+    refusals = {code: t(REFUSALS[code]) for code in codes}
     presets: dict[str, Any] = {}
     for variant in variants:
         own = t.for_variant(variant)
@@ -50,9 +55,9 @@ def refusal_words(t: Translator, variants: Iterable[Variant]) -> dict[str, Any]:
         cells.update({row.value: own.row(row) for row in game.rows})
         presets[variant.name] = {
             "refusals": {
-                code: own(message)
-                for code, message in REFUSALS.items()
-                if own(message) != refusals[code]
+                code: own(REFUSALS[code])
+                for code in refusals
+                if own(REFUSALS[code]) != refusals[code]
             },
             "cells": cells,
             "rows": {row.value: own.row(row) for row in game.rows},
@@ -89,4 +94,5 @@ def offline_words(variant: Variant, t: Translator) -> dict[str, Any]:
             for row in game.rows
         },
     }
-    return {"variant": variant.name, "refusals": refusal_words(own, [variant]), "notes": notes}
+    refusals = refusal_words(own, [variant], _RULES_CODES)
+    return {"variant": variant.name, "refusals": refusals, "notes": notes}
