@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from kniffel.board.sheet_view import BoardView, board_view
+from kniffel.board.sheet_view import BONUS_NOTES, BoardView, board_view
 from kniffel.locales import Translator
 from kniffel.locales.refusals import refusal_text
 from kniffel.offline import asks_roll, sheet_state, sheet_state_json
@@ -36,6 +36,8 @@ def _same(game: Game, board: BoardView, state: dict[str, Any], t: Translator = E
     assert state["turn_key"] == board.turn_key
     assert state["winners"] == list(board.winners)
     assert (state["undo"] is None) == board.undo.possible
+    # The undo note's parts, as the board words them (kniffel.web.present.offline_words).
+    assert (state["undo_note"] is not None) == board.undo.possible
     turn = state["turn"]
     if board.turn is None:
         assert turn is None
@@ -48,7 +50,9 @@ def _same(game: Game, board: BoardView, state: dict[str, Any], t: Translator = E
         assert (mine["player"], mine["to_move"]) == (sheet.player, sheet.to_move)
         assert t.number(mine["total"]) == sheet.total
         for column in sheet.columns:
-            sums = mine["columns"][column.id]
+            sums = dict(mine["columns"][column.id])
+            bonus, short = sums.pop("bonus_note")
+            assert t(BONUS_NOTES[bonus], n=short) == column.bonus_note
             drawn = {name: getattr(column, name) for name in sums}
             assert {name: t.number(value) for name, value in sums.items()} == drawn
         for row in sheet.rows:

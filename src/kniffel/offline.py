@@ -21,10 +21,13 @@ from typing import Any
 from kniffel.record import Record, event_from_json, event_to_json, loads, parse, replay
 from kniffel.rules import (
     MAX_ROLLS,
+    UPPER_BONUS_THRESHOLD,
+    Announce,
     Cell,
     Clear,
     Dice,
     Discipline,
+    Edit,
     Enter,
     EntryOption,
     Game,
@@ -41,10 +44,12 @@ from kniffel.rules import (
 __all__ = [
     "announceable",
     "asks_roll",
+    "bonus_note",
     "refusal",
     "sheet_state",
     "sheet_state_json",
     "turn_key",
+    "undo_note",
     "why",
 ]
 
@@ -176,6 +181,7 @@ def _board(
         "to_move": mover,
         "turn": None if mover is None else _turn(game, mover),
         "undo": None if undo is None else refusal(undo),
+        "undo_note": undo_note(game) if undo is None else None,
         "last": None if game.last_event is None else event_to_json(game.last_event),
         "finished": game.is_finished,
         "turn_key": turn_key(game),
@@ -272,6 +278,7 @@ def _sheet(
             "sum1": totals.sum1,
             "sum2": totals.sum2,
             "sum3": totals.sum3,
+            "bonus_note": list(bonus_note(game, p, spec.id)),
         }
     return {
         "player": game.players[p],
@@ -354,3 +361,41 @@ def why(
     if virtual and rolled is None and dice is None and points is None:
         return IllegalMoveError("roll first", code="not_rolled", player=game.players[p])
     return game.check(Enter(game.players[p], cell, dice=dice, points=points, roll=roll))
+
+
+def bonus_note(game: Game, p: int, column: str) -> tuple[str, int]:
+    """What the note under a column's upper bonus says (its words: the board's catalogues):
+    ``("reached", threshold)``, ``("missed", 0)`` once the upper rows are full without it, else
+    ``("left", points still missing)``."""
+    totals = game.column_totals(p, column)
+    if totals.bonus:
+        return "reached", UPPER_BONUS_THRESHOLD
+    if all(game.points(p, Cell(column, row)) is not None for row in game.rows if row.is_upper):
+        return "missed", 0
+    return "left", UPPER_BONUS_THRESHOLD - totals.upper
+
+
+def undo_note(game: Game) -> dict[str, Any] | None:
+    """What an undo would take back, as the undo note words it (``kniffel.board.turn_view``):
+    the last event's ``kind`` (``roll``, ``announce``, ``enter``, ``edit``, ``clear``), its
+    ``player``, ``cell``, ``dice``, the ``points`` an entry holds now, and who is to move after
+    it: ``after`` is ``stays`` or ``again`` with ``next`` the name, or ``None``. ``None``
+    where there is nothing to take back."""
+    last = game.last_event
+    if last is None or game.check(Undo()) is not None:
+        return None
+    note: dict[str, Any] = {"player": getattr(last, "player", None), "after": None, "next": None}
+    if isinstance(last, Roll):
+        note.update(kind="roll", dice=list(last.dice.faces))
+    else:
+        assert isinstance(last, Announce | Enter | Edit | Clear)
+        kind = {Announce: "announce", Enter: "enter", Edit: "edit", Clear: "clear"}[type(last)]
+        points = game.points(last.player, last.cell) if isinstance(last, Enter) else None
+        note.update(kind=kind, cell=str(last.cell), points=points)
+    before = game.copy()
+    before.push(Undo())
+    after = before.current_player()
+    if after is not None:
+        note["after"] = "stays" if after == game.current_player() else "again"
+        note["next"] = game.players[after]
+    return note

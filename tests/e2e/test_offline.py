@@ -493,7 +493,9 @@ def test_an_undo_and_a_correction_made_offline_are_kept_drawn_and_sent_in_order(
         dialog = page.locator("#edit-dialog")
         dialog.locator("#edit-points").fill("7")  # more than ones can hold: said, not kept
         dialog.get_by_role("button", name="Speichern").click()
-        expect(dialog.locator(".edit-error")).to_contain_text("possible are 0-5")
+        expect(dialog.locator(".edit-error")).to_have_text(
+            "7 Punkte sind bei Einser nicht möglich; möglich sind 0–5"  # the server's words
+        )
         dialog.locator("#edit-points").fill("2")
         dialog.get_by_role("button", name="Speichern").click()
         expect(dialog).not_to_be_visible()
@@ -526,6 +528,17 @@ def test_an_undo_and_a_correction_made_offline_are_kept_drawn_and_sent_in_order(
         {"type": "enter", "player": "Anna", "cell": "main.threes", "dice": [3, 3, 3, 4, 5]},
         {"type": "edit", "player": "Anna", "cell": "main.ones", "points": 2},
     ]
+
+
+#: The notes under and beside the sheets, by where they stand (compared as the server draws them).
+NOTES = """(() => {
+  const text = (selector) => document.querySelector(selector)?.textContent ?? null;
+  const bonus = (seat) => Array.from(
+    document.querySelectorAll(`#sheet-${seat} tfoot tr.bonus .bonus-note`),
+    (note) => note.textContent);
+  return { bonus: [bonus(0), bonus(1)], rolls: text(".status .turn-rolls"),
+    hint: text("form.roll .hint"), undo: text(".undo-note") };
+})()"""
 
 
 def _tray(page: Page) -> list[int]:
@@ -726,6 +739,14 @@ def test_webkit_rolls_virtual_dice_with_the_server_killed_and_takes_back_a_kept_
             "return [...document.querySelectorAll('.tray input')].map(b => +b.value)"
         )
         assert len(dice) == 5
+        # The notes follow the roll, in the server's words (tafel/notes.js): a roll stands.
+        notes = f"return {NOTES}"
+        assert session.run(notes) == {
+            "bonus": [["noch 63 bis zum Bonus"], ["noch 63 bis zum Bonus"]],
+            "rolls": "Wurf 1 von 3 · noch 2 Würfe",
+            "hint": "Zum Halten antippen.",
+            "undo": "Ein Wurf mit virtuellen Würfeln gilt; er wird nicht zurückgenommen",
+        }
         ones = "document.querySelector(\"[id='c0-main.ones']\")"  # above the dice panel
         points = str(dice.count(1))
         assert session.wait(f"return {ones}.querySelector('.preview')?.textContent") == points
@@ -738,10 +759,15 @@ def test_webkit_rolls_virtual_dice_with_the_server_killed_and_takes_back_a_kept_
                 cell.click()
             session.wait(f"return {count} === 'Noch nicht gesendet: {kept}'", seconds=60)
         assert session.run(f"return {ones}.textContent.trim()") == points
+        offline = session.run(notes)
+        assert offline["undo"] == (
+            f"Macht rückgängig: Eintrag von Anna: Einser ({points}). Danach ist Anna wieder dran."
+        )
         with board_process(tmp_path, BOARD, port=port):  # the same store, on the same port
             drawn = "document.querySelector('#board').dataset.kept === undefined"
             session.wait(f"return {drawn} && {count} === undefined", seconds=60)
             events = _events(url, game)
+            assert session.run(notes) == offline  # the server draws the same notes
     device = events[0]["offline"]
     assert len(device) == 16
     assert events == [

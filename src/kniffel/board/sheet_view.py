@@ -15,12 +15,11 @@ from typing import Any
 
 from kniffel import offline
 from kniffel.board.turn_view import TurnView, UndoView, turn_view, undo_view
-from kniffel.locales import Translator
+from kniffel.locales import N_, Translator
 from kniffel.locales.family_words import FAMILY, column_name, row_name
 from kniffel.locales.refusals import refusal_text
 from kniffel.offline import asks_roll, turn_key
 from kniffel.rules import (
-    UPPER_BONUS_THRESHOLD,
     Cell,
     Dice,
     Discipline,
@@ -451,19 +450,21 @@ def _why(
     return "" if refusal is None else refusal_text(refusal, t)
 
 
+#: The note under a column's upper bonus, by :func:`kniffel.offline.bonus_note`'s state.
+BONUS_NOTES: dict[str, str] = {
+    "reached": N_("{n} erreicht"),
+    "missed": N_("verpasst"),
+    "left": N_("noch {n} bis zum Bonus"),
+}
+
+
 def _column(game: Game, t: Translator, p: int, column: str) -> ColumnView:
     spec = game.variant.column(column)
     totals = game.column_totals(p, column)
     name = _column_words(game, t, column)
     header = f"{spec.symbol} {name}" if spec.symbol else name
-    upper_rows = [Cell(column, row) for row in game.rows if row.is_upper]
-    upper_done = all(game.points(p, c) is not None for c in upper_rows)
-    if totals.bonus:
-        note = t("{n} erreicht", n=UPPER_BONUS_THRESHOLD)
-    elif upper_done:
-        note = t("verpasst")
-    else:
-        note = t("noch {n} bis zum Bonus", n=UPPER_BONUS_THRESHOLD - totals.upper)
+    state, short = offline.bonus_note(game, p, column)
+    note = t(BONUS_NOTES[state], n=short)
     return ColumnView(
         id=column,
         header=header if len(game.columns) > 1 else t("Punkte").capitalize(),

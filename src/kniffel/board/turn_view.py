@@ -5,17 +5,14 @@ further Kniffel explained.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from kniffel.locales import Translator
+from kniffel.locales import N_, Translator
 from kniffel.locales.refusals import refusal_text
+from kniffel.offline import undo_note
 from kniffel.rules import (
     MAX_ROLLS,
-    Announce,
-    Clear,
     Dice,
-    Edit,
-    Enter,
-    Event,
     Game,
     IllegalMoveError,
     JokerCase,
@@ -26,7 +23,15 @@ from kniffel.rules import (
     most_points,
 )
 
-__all__ = ["TurnView", "UndoView", "turn_view", "undo_view"]
+__all__ = [
+    "UNDONE",
+    "TurnView",
+    "UndoView",
+    "roll_hint",
+    "rolls_note",
+    "turn_view",
+    "undo_view",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +41,7 @@ class TurnView:
     rolls_left: int
     dice: tuple[int, ...]  #: the pending roll (virtual dice), else empty
     note: str  #: rolls as words ("Wurf 2 von 3", or the physical-dice hint)
+    hint: str  #: the line under virtual dice: what to tap next (:func:`roll_hint`)
     extra_kniffel: tuple[str, ...]  #: the extra-Kniffel explanation for the given dice
     points_max: int  #: the most points a row holds (the points field's bound)
     roll_numbers: tuple[int, ...] = tuple(range(1, MAX_ROLLS + 1))  #: the roll buttons: 1 … last
@@ -51,26 +57,41 @@ def turn_view(game: Game, t: Translator, p: int, dice_mode: str, dice: Dice | No
     """The turn of seat ``p``; ``dice`` are the typed or rolled dice to explain."""
     pending = game.pending(p)
     rolls = 0 if pending is None else pending[1]
-    left = MAX_ROLLS - rolls
-    if dice_mode == "virtual":
-        if rolls == 0:
-            note = t.ngettext("noch {n} Wurf", "noch {n} Würfe", left)
-        elif left == 0:
-            note = t("Wurf {n} von {m}", n=rolls, m=MAX_ROLLS) + " · " + t("keine Würfe mehr")
-        else:
-            left_words = t.ngettext("noch {n} Wurf", "noch {n} Würfe", left)
-            note = t("Wurf {n} von {m}", n=rolls, m=MAX_ROLLS) + " · " + left_words
-    else:
-        note = t("echte Würfel, bis zu {m} Würfe", m=MAX_ROLLS)
     return TurnView(
         player=game.players[p],
         rolls=rolls,
-        rolls_left=left,
+        rolls_left=MAX_ROLLS - rolls,
         dice=() if pending is None else pending[0].faces,
-        note=note,
+        note=rolls_note(t, dice_mode, rolls),
+        hint=roll_hint(t, rolls),
         extra_kniffel=_extra_kniffel(game, t, p, dice),
         points_max=most_points(game.variant.options),
     )
+
+
+def rolls_note(t: Translator, dice_mode: str, rolls: int) -> str:
+    """The rolls of a turn in words (``Wurf 2 von 3 · noch 1 Wurf``); with real dice the
+    physical-dice hint. The page drawing the sheet itself offline takes these words for every
+    number of rolls (kniffel.web.present.offline_words)."""
+    if dice_mode != "virtual":
+        return t("echte Würfel, bis zu {m} Würfe", m=MAX_ROLLS)
+    left = MAX_ROLLS - rolls
+    if rolls == 0:
+        return t.ngettext("noch {n} Wurf", "noch {n} Würfe", left)
+    if left == 0:
+        return t("Wurf {n} von {m}", n=rolls, m=MAX_ROLLS) + " · " + t("keine Würfe mehr")
+    left_words = t.ngettext("noch {n} Wurf", "noch {n} Würfe", left)
+    return t("Wurf {n} von {m}", n=rolls, m=MAX_ROLLS) + " · " + left_words
+
+
+def roll_hint(t: Translator, rolls: int) -> str:
+    """The line under virtual dice after ``rolls`` rolls: none before the first, "tap to hold"
+    while rolls are left, then "tap a cell"."""
+    if rolls == 0:
+        return ""
+    if rolls < MAX_ROLLS:
+        return t("Zum Halten antippen.")
+    return t("Dann ein Feld antippen: Es zeigt, was der Wurf dort zählt.")
 
 
 def _extra_kniffel(game: Game, t: Translator, p: int, dice: Dice | None) -> tuple[str, ...]:
@@ -111,6 +132,20 @@ def _extra_kniffel(game: Game, t: Translator, p: int, dice: Dice | None) -> tupl
     return tuple(lines)
 
 
+#: What an undo takes back, by kind of event (:func:`kniffel.offline.undo_note`), and who moves
+#: after it: the catalogues' messages the undo note is made of.
+UNDONE: dict[str, str] = {
+    "roll": N_("Wurf von {name} ({dice})"),
+    "announce": N_("Ansage von {name}: {cell}"),
+    "enter": N_("Eintrag von {name}: {cell}"),
+    "edit": N_("Korrektur von {name}: {cell}"),
+    "clear": N_("Leeren bei {name}: {cell}"),
+    "note": N_("Macht rückgängig: {what}."),
+    "stays": N_("Danach bleibt {name} dran."),
+    "again": N_("Danach ist {name} wieder dran."),
+}
+
+
 def undo_view(game: Game, t: Translator, dice_mode: str) -> UndoView:
     """Whether undo is offered, and what it would take back."""
     refusal = game.check(Undo())
@@ -122,38 +157,20 @@ def undo_view(game: Game, t: Translator, dice_mode: str) -> UndoView:
         # The board's rule for virtual dice (the service refuses such an undo alike).
         stands = IllegalMoveError("a roll of virtual dice stands", code="roll_stands")
         return UndoView(False, refusal_text(stands, t))
-    note = t("Macht rückgängig: {what}.", what=_event_words(game, t, last))
-    after = _mover_after_undo(game)
-    if after is not None:
-        now = game.current_player()
-        if after == now:
-            note += " " + t("Danach bleibt {name} dran.", name=game.players[after])
-        else:
-            note += " " + t("Danach ist {name} wieder dran.", name=game.players[after])
-    return UndoView(True, note)
+    taken = undo_note(game)
+    assert taken is not None
+    return UndoView(True, _undo_words(game, t, taken))
 
 
-def _mover_after_undo(game: Game) -> int | None:
-    """Who is to move once the last event is taken back (the order is read from the sheets)."""
-    before = Game(game.variant, game.players)
-    for event in game.log:
-        before.push(event)
-    before.push(Undo())
-    return before.current_player()
-
-
-def _event_words(game: Game, t: Translator, event: Event) -> str:
-    if isinstance(event, Roll):
-        return t("Wurf von {name} ({dice})", name=event.player, dice=" ".join(map(str, event.dice)))
-    assert isinstance(event, Announce | Enter | Edit | Clear)
-    where = t.cell(game.variant, event.cell)
-    if isinstance(event, Announce):
-        return t("Ansage von {name}: {cell}", name=event.player, cell=where)
-    if isinstance(event, Enter):
-        value = game.points(event.player, event.cell)
-        if value is not None:
-            where = f"{where} ({t.number(value)})"
-        return t("Eintrag von {name}: {cell}", name=event.player, cell=where)
-    if isinstance(event, Edit):
-        return t("Korrektur von {name}: {cell}", name=event.player, cell=where)
-    return t("Leeren bei {name}: {cell}", name=event.player, cell=where)
+def _undo_words(game: Game, t: Translator, taken: dict[str, Any]) -> str:
+    if taken["kind"] == "roll":
+        what = t(UNDONE["roll"], name=taken["player"], dice=" ".join(map(str, taken["dice"])))
+    else:
+        where = t.cell(game.variant, game.cell(taken["cell"]))
+        if taken["points"] is not None:
+            where = f"{where} ({t.number(taken['points'])})"
+        what = t(UNDONE[taken["kind"]], name=taken["player"], cell=where)
+    note = t(UNDONE["note"], what=what)
+    if taken["after"] is not None:
+        note += " " + t(UNDONE[taken["after"]], name=taken["next"])
+    return note

@@ -31,6 +31,7 @@ from kniffel.rules import Dice, Enter, KniffelError
 from kniffel.web import rendering
 from kniffel.web.pages import forms, moves
 from kniffel.web.present.addresses import share_base
+from kniffel.web.present.offline_words import offline_words
 from kniffel.web.present.qr import qr_svg
 
 __all__ = ["router"]
@@ -161,6 +162,8 @@ def _board_context(
         "cell_words": json.dumps(offline_cell_words(game.variant, t), ensure_ascii=False)
         if page and can_change
         else "",
+        # ... and the words it says refusals and the notes under the sheet in (tafel/notes.js).
+        "offline_words": offline_words(game.variant, t) if page and can_change else None,
     }
 
 

@@ -14,15 +14,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from babel.lists import format_list
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from kniffel.board.sheet_view import board_view, offline_cell_words
 from kniffel.locales import Translator
-from kniffel.locales.refusals import REFUSALS, cell_words
 from kniffel.rules import PRESETS, Game, get_variant
 from kniffel.web import rendering
+from kniffel.web.present.offline_words import refusal_words
 
 __all__ = ["DEVICE_PRESETS", "device_words", "router"]
 
@@ -31,8 +30,6 @@ router = APIRouter(include_in_schema=False)
 #: The presets a device starts with no server: the Kniffel sheets, typed dice or points. Jamb and
 #: Yams (the roll number, announcements) and virtual dice start on the server.
 DEVICE_PRESETS = ("rauf-runter", "kniffel", "yahtzee", "dreifach")
-#: The longest list a refusal names ("Joker-Pflicht: Der Kniffel muss in …"): a sheet's rows.
-_LONGEST_LIST = 16
 
 
 def _blank_sheets(t: Translator) -> list[dict[str, Any]]:
@@ -49,37 +46,10 @@ def _blank_sheets(t: Translator) -> list[dict[str, Any]]:
 
 
 def device_words(t: Translator) -> dict[str, Any]:
-    """What the page needs to word a refusal as :func:`kniffel.locales.refusals.refusal_text`
-    words it (``static/device/words.js``): each refusal's message in ``t``'s language (each
-    preset's own words where they differ), every cell, row and column in words, and the
-    language's "a, b or c" for lists of up to 16 items."""
-    refusals = {code: t(message) for code, message in REFUSALS.items()}
-    presets: dict[str, Any] = {}
-    for name in DEVICE_PRESETS:
-        variant = PRESETS[name]
-        own = t.for_variant(variant)
-        rows = Game(variant, ["·"]).rows
-        cells = {
-            f"{spec.id}.{row.value}": cell_words(f"{spec.id}.{row.value}", own)
-            for spec in variant.columns
-            for row in rows
-        }
-        cells.update({row.value: own.row(row) for row in rows})
-        presets[name] = {
-            "refusals": {
-                code: own(message)
-                for code, message in REFUSALS.items()
-                if own(message) != refusals[code]
-            },
-            "cells": cells,
-            "rows": {row.value: own.row(row) for row in rows},
-            "columns": {spec.id: own.column(spec) for spec in variant.columns},
-        }
-    either = {
-        str(n): format_list([f"{{{i}}}" for i in range(n)], style="or", locale=t.lang)
-        for n in range(2, _LONGEST_LIST + 1)
-    }
-    return {"lang": t.tag, "refusals": refusals, "presets": presets, "or": either}
+    """What the page needs to word a refusal of a game of any of :data:`DEVICE_PRESETS` as
+    :func:`kniffel.locales.refusals.refusal_text` words it (``static/device/words.js``;
+    :func:`kniffel.web.present.offline_words.refusal_words`)."""
+    return refusal_words(t, [PRESETS[name] for name in DEVICE_PRESETS])
 
 
 @router.get("/device")

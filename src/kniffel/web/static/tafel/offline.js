@@ -13,6 +13,7 @@ import { $, asksRoll, board, diceText, gameElement, mode, pointsText, readGame, 
 import { clearEntry, restore } from "./dice.js";
 import { eventOf, fieldsOf, keptKind, rolledHere } from "./kept.js";
 import { editRefused } from "./edit.js";
+import { said } from "./notes.js";
 import { paint } from "./paint.js";
 import { notice, offline } from "./notice.js";
 import { refresh } from "./sync.js";
@@ -69,7 +70,7 @@ async function keep(config) {
   const diceMode = { dice_mode: board().dataset.mode || "physical" };
   if (kind === "undo") {
     const now = rules.sheet(record, waiting, diceMode);
-    if (now.undo) return notice(now.undo.message, true, null); // a roll of virtual dice stands
+    if (now.undo) return notice(said(now.undo), true, null); // a roll of virtual dice stands
     const last = kept[kept.length - 1];
     if (last && last.refusal === null && last.event.type !== "undo") {
       await store.drop(last.id);
@@ -86,8 +87,8 @@ async function keep(config) {
   const refused = tried.error || (tried.refused || []).find((r) => r.index === waiting.length);
   if (refused) {
     const dialog = $("#edit-dialog");
-    if (dialog && dialog.open) return editRefused(refused.message);
-    return notice(refused.message, true, null);
+    if (dialog && dialog.open) return editRefused(said(refused));
+    return notice(said(refused), true, null);
   }
   await store.add({ path: config.path, fields, event, version: Number(fields.version) });
   if (kind === "enter" && $("#dice-entry")) clearEntry();
@@ -167,7 +168,7 @@ async function enterAgain(id) {
   }
   if (refused.event.type !== "enter") {
     // A correction or an undo the rules refuse on the game now: said again; the player drops it.
-    return notice((taken.error || taken.refused[0]).message, true, null);
+    return notice(said(taken.error || taken.refused[0]), true, null);
   }
   await store.drop(id);
   await sendKept(); // the entries kept after it go on (or are refused in their turn)

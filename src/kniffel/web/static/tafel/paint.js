@@ -3,6 +3,7 @@
 // drew last, each kept entry marked "noch nicht gesendet" and counted in the status line, and a
 // refusal beside the kept entries with "enter again" and "drop".
 import { $, $$, board, mode, pointsText } from "./dom.js";
+import { paintNotes, said } from "./notes.js";
 
 const words = () => $("[data-live-state]").dataset;
 
@@ -36,7 +37,7 @@ function named(seat, name, cell, mover) {
     if (cell.joker) parts.push(w.joker);
   } else if (cell.state === "refused") {
     // Typed dice the cell does not take; typed points, the rules' reason.
-    parts.push(typed !== "" && cell.refusal ? cell.refusal.message : w.notThisRoll);
+    parts.push(typed !== "" && cell.refusal ? said(cell.refusal) : w.notThisRoll);
   } else if (!cell.due) {
     parts.push(w.open);
   }
@@ -85,7 +86,7 @@ function paintCell(td, button, cell, keptHere, owner, name, label) {
     Object.assign(button, { type: "submit", name: "cell", value: name });
     button.setAttribute("aria-disabled", "true");
     button.dataset.state = cell.state;
-    button.dataset.reason = cell.refusal ? cell.refusal.message : "";
+    button.dataset.reason = cell.refusal ? said(cell.refusal) : "";
   }
   let mark = $(".kept-mark", td);
   if (keptHere && !mark) {
@@ -142,11 +143,10 @@ export function paint(answer, kept, act) {
   }
   const name = $(".status .turn-name bdi", here);
   if (name && mover) name.textContent = mover;
-  const rolls = $(".status .turn-rolls", here);
-  if (rolls) rolls.textContent = "";
   const undo = $(".undo button", here);
   if (undo) undo.disabled = answer.undo !== null;
   if (here.dataset.mode === "virtual") paintTray(answer.turn);
+  paintNotes(answer); // the bonus, rolls, dice and undo notes, in the server's words
   paintStatus(kept, waiting.length, act);
 }
 
