@@ -8,6 +8,7 @@ does (docs/decisions.md, "The board offline").
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import sys
 import urllib.request
@@ -526,6 +527,75 @@ def test_an_undo_and_a_correction_made_offline_are_kept_drawn_and_sent_in_order(
         {"type": "enter", "player": "Anna", "cell": "main.threes", "dice": [3, 3, 3, 4, 5]},
         {"type": "edit", "player": "Anna", "cell": "main.ones", "points": 2},
     ]
+
+
+#: The announce buttons on the page: the row each announces, its name and where it posts.
+_ANNOUNCE_BUTTONS = """Array.from(document.querySelectorAll('.announce-btn'), (b) =>
+  [b.closest('section').id, b.value, b.getAttribute('aria-label'), b.getAttribute('hx-post')])"""
+
+
+def test_an_announcement_made_offline_is_kept_drawn_and_sent_before_its_entry(
+    browser: Browser, release: tuple[str, Path]
+) -> None:
+    """Jamb with real dice, no server: Ana announces Max (Najava), checked and drawn by the rules
+    in the page (the row marked, every other cell locked, no more announce buttons), kept and
+    marked; then her dice go into the announced row. Back online the announcement and the entry
+    are stored in order. Ivo's announcement kept offline while another device entered his turn
+    is refused in words beside it and dropped."""
+    url, _ = release
+    game = new_game(url, "jamb", ["Ana", "Ivo"])
+    context, page = _open_with_rules_kept(browser, url, game)
+    try:
+        context.set_offline(True)
+        count = page.locator(".status .kept-count")
+        expect(page.locator("#sheet-0 .announce-btn")).to_have_count(13)
+        page.get_by_role("button", name="Ansage: Max", exact=True).click()  # no server: kept
+        expect(count).to_have_text("Noch nicht gesendet: 1", timeout=90_000)
+        announced = page.locator("td:has(> [id='c0-announce.max'])")
+        expect(announced).to_have_class("cell waiting announced kept")
+        expect(announced.locator(".announced-tag")).to_have_count(1)
+        name = re.compile("^Ansage, Max, angesagt")
+        expect(_cell(page, 0, "announce.max")).to_have_accessible_name(name)
+        expect(page.locator(".announce-btn")).to_have_count(0)
+        expect(_cell(page, 0, "free.sixes")).to_have_attribute("data-state", "locked")
+        page.locator("#dice-input").focus()
+        page.keyboard.type("66655")
+        page.locator('[data-rolls="2"]').click()
+        expect(_cell(page, 0, "announce.max").locator(".preview")).to_have_text("28")
+        expect(_cell(page, 0, "down.ones")).to_have_attribute("data-state", "locked")
+        _cell(page, 0, "announce.max").click()
+        expect(count).to_have_text("Noch nicht gesendet: 2")
+        expect(_cell(page, 0, "announce.max").locator(".value")).to_have_text("28")
+        expect(page.locator(".status .turn-name")).to_have_text("Ivo ist am Zug")
+        expect(page.locator("#sheet-1 .announce-btn")).to_have_count(13)  # Ivo's turn now
+        drawn_here = page.evaluate(_ANNOUNCE_BUTTONS)
+
+        context.set_offline(False)
+        expect(page.locator("#board")).not_to_have_attribute("data-kept", "true")
+        expect(page.locator("#board")).to_have_attribute("data-version", "2")
+        expect(_cell(page, 0, "announce.max")).to_have_text("28")  # the server's board
+        assert page.evaluate(_ANNOUNCE_BUTTONS) == drawn_here  # as the server draws them
+
+        context.set_offline(True)
+        page.get_by_role("button", name="Ansage: Min", exact=True).click()
+        expect(count).to_have_text("Noch nicht gesendet: 1")
+        enter(url, game, "Ivo", "down.ones", "11123")  # another device, meanwhile
+        context.set_offline(False)
+        refused = page.locator(".status .kept-refused")
+        expect(refused).to_contain_text("Ivo: Ansage: Min – Das Spiel wurde inzwischen geändert")
+        refused.get_by_role("button", name="Verwerfen").click()
+        expect(page.locator("#board")).not_to_have_attribute("data-kept", "true")
+        expect(page.locator("#board")).to_have_attribute("data-version", "3")
+        expect(page.locator(".status .kept-refused")).to_have_count(0)
+    finally:
+        context.close()
+    events = _events(url, game)
+    assert events[:2] == [
+        {"type": "announce", "player": "Ana", "cell": "announce.max"},
+        {"type": "enter", "player": "Ana", "cell": "announce.max", "dice": [5, 5, 6, 6, 6]}
+        | {"roll": 2},
+    ]
+    assert [event["type"] for event in events[2:]] == ["enter"]
 
 
 def _tray(page: Page) -> list[int]:
