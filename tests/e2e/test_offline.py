@@ -767,6 +767,52 @@ def test_webkit_keeps_entries_made_with_the_server_killed_and_sends_them_when_it
 
 
 @pytest.mark.webkit
+def test_webkit_keeps_an_announcement_made_with_the_server_killed_and_sends_it_before_its_entry(
+    webkit: Driver, tmp_path: Path, preset_tables: None
+) -> None:
+    """WebKit (iPhones' engine), Jamb with real dice, the server killed: Ana announces Max and
+    enters her dice there, both kept and drawn by the rules in the page. The server started
+    again: the announcement and the entry are stored in order."""
+    port = _free_port()
+    with webkit.session() as session:
+        session.resize(PHONE["width"], PHONE["height"])
+        with board_process(tmp_path, BOARD, port=port) as (url, process):
+            game = new_game(url, "jamb", ["Ana", "Ivo"])
+            session.go(url + "/")
+            session.wait("return navigator.serviceWorker.controller !== null")
+            session.go(url + game["url"])
+            session.wait_for('.game[data-record="0"]')
+            session.wait(f"return {_RULES_KEPT}", seconds=60)
+            process.kill()
+            process.wait()
+        session.wait_for('.game[data-live="closed"]')
+        count = "return document.querySelector('.kept-count')?.textContent"
+        announce = session.find("[id='c0-announce.max'] ~ .announce-btn")
+        announce.swipe_to()
+        announce.click()
+        session.wait(f"{count} === 'Noch nicht gesendet: 1'", seconds=120)
+        td = "document.querySelector(\"[id='c0-announce.max']\").closest('td')"
+        assert session.run(f"return {td}.className") == "cell waiting announced kept"
+        assert session.run("return document.querySelectorAll('.announce-btn').length") == 0
+        locked = "return document.querySelector(\"[id='c0-free.sixes']\").dataset.state"
+        assert session.run(locked) == "locked"
+        session.find("#dice-input").click()
+        session.find("#dice-input").type("66655")
+        session.find('[data-rolls="2"]').click()
+        preview = f"return {td}.querySelector('.preview')?.textContent"
+        assert session.wait(preview, seconds=60) == "28"
+        session.find("[id='c0-announce.max']").click()
+        session.wait(f"{count} === 'Noch nicht gesendet: 2'", seconds=60)
+        with board_process(tmp_path, BOARD, port=port):  # the same store, on the same port
+            drawn = "document.querySelector('#board').dataset.kept === undefined"
+            session.wait(f"return {drawn} && !document.querySelector('.kept-count')", seconds=60)
+            assert [(e["type"], e["player"], e["cell"]) for e in _events(url, game)] == [
+                ("announce", "Ana", "announce.max"),
+                ("enter", "Ana", "announce.max"),
+            ]
+
+
+@pytest.mark.webkit
 def test_webkit_rolls_virtual_dice_with_the_server_killed_and_takes_back_a_kept_entry(
     webkit: Driver, tmp_path: Path, preset_tables: None
 ) -> None:
