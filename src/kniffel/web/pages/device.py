@@ -28,9 +28,10 @@ __all__ = ["DEVICE_PRESETS", "device_words", "router"]
 
 router = APIRouter(include_in_schema=False)
 
-#: The presets a device starts with no server: the Kniffel sheets, typed dice or points. Jamb and
-#: Yams (the roll number, announcements) and virtual dice start on the server.
-DEVICE_PRESETS = ("rauf-runter", "kniffel", "yahtzee", "dreifach")
+#: The presets a device starts with no server, typed dice or points: the Kniffel sheets, and Jamb
+#: and Yams with the roll number said and announcements made on the device. Virtual dice and bots
+#: start on the server.
+DEVICE_PRESETS = ("rauf-runter", "kniffel", "yahtzee", "dreifach", "jamb", "yams")
 #: The longest list a refusal names ("Joker-Pflicht: Der Kniffel muss in …"): a sheet's rows.
 _LONGEST_LIST = 16
 

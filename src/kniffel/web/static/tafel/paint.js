@@ -117,14 +117,16 @@ function paintAnnounce(td, button, cell, name) {
   const label = wordsOnce() && cellWords.w.announce ? cellWords.w.announce[name] : undefined;
   if (!cell.announce || !label) return void (shown && shown.remove());
   if (shown) return;
-  const path = $("#enter-form").getAttribute("action").replace(/\/enter$/, "/announce");
+  const form = $("#enter-form"); // none on a game kept on the device (device/game.js takes the tap)
   const announce = Object.assign(document.createElement("button"), {
-    type: "submit", className: "announce-btn", name: "cell", value: name, title: label, textContent: "!",
+    type: form ? "submit" : "button", className: "announce-btn", name: "cell", value: name, title: label, textContent: "!",
   });
   announce.setAttribute("aria-label", label);
+  (tag || button).after(announce);
+  if (!form) return;
+  const path = form.getAttribute("action").replace(/\/enter$/, "/announce");
   announce.setAttribute("formaction", path);
   announce.setAttribute("hx-post", path);
-  (tag || button).after(announce);
   window.htmx.process(announce);
 }
 
