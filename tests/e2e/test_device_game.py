@@ -233,9 +233,10 @@ def test_classic_kniffel_with_points_and_no_chance_row_started_offline_goes_to_t
 def test_a_jamb_game_started_offline_announces_says_the_roll_and_goes_to_the_board(
     browser: Browser, server: str
 ) -> None:
-    """Jamb with no network, on one device: Ana announces Max (the row marked, every other cell
-    locked), says the second roll and enters her dice there; Ivo's Kenta with no roll said is
-    refused in the board's words, and with the first roll said it counts 66. Once the board
+    """Jamb with the hand column (a house rule) and no network, on one device: Ana announces Max
+    (the row marked, every other cell locked), says the second roll and enters her dice there;
+    Ivo's Kenta with no roll said is refused in the board's words, and with the first roll said
+    it counts 66. Once the board
     answers, the game is stored there with the announcement and the rolls."""
     players = ["Ana", "Ivo"]
     context = browser.new_context(viewport=PHONE, locale="de-DE", has_touch=True)
@@ -249,6 +250,8 @@ def test_a_jamb_game_started_offline_announces_says_the_roll_and_goes_to_the_boa
         page.reload()
         form = page.locator("form[data-new-game]")
         form.locator("input[name=variant][value='jamb']").check()
+        form.locator("details.house-rules summary").click()
+        form.locator("input[name=hand]").check()  # a house rule's column: Ručna
         page.locator("#player-1").fill(players[0])
         page.locator("#player-2").fill(players[1])
         form.get_by_role("button", name="Spiel beginnen").click()
@@ -256,6 +259,8 @@ def test_a_jamb_game_started_offline_announces_says_the_roll_and_goes_to_the_boa
         expect(tafel).to_have_attribute("data-state", "ready", timeout=90_000)
         expect(page.locator("#sheet-0 .announce-btn")).to_have_count(13)
         expect(page.locator(".device-rolls")).to_be_visible()
+        expect(page.locator("#sheet-0 .col-head")).to_have_count(5)
+        expect(page.locator("[id='c1-hand.ones']")).to_have_count(1)
 
         page.get_by_role("button", name="Ansage: Max", exact=True).click()
         expect(tafel).to_have_attribute("data-events", "1")
@@ -295,7 +300,7 @@ def test_a_jamb_game_started_offline_announces_says_the_roll_and_goes_to_the_boa
         context.close()
     with urllib.request.urlopen(f"{server}/api/games/{game_id}/record") as answer:
         record = json.load(answer)
-    assert record["variant"] == "jamb"
+    assert record["variant"] == "jamb" and record["options"]["hand"] is True
     assert record["events"] == kept["record"]["events"]
     assert record["events"][:2] == [
         {"type": "announce", "player": "Ana", "cell": "announce.max"},

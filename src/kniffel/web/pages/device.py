@@ -12,6 +12,7 @@ every refusal, so that a bad entry on the device reads as it reads on the board.
 
 from __future__ import annotations
 
+from itertools import product
 from typing import Any
 
 from babel.lists import format_list
@@ -21,7 +22,7 @@ from fastapi.responses import Response
 from kniffel.board.sheet_view import board_view, offline_cell_words
 from kniffel.locales import Translator
 from kniffel.locales.refusals import REFUSALS, cell_words
-from kniffel.rules import PRESETS, Game, get_variant
+from kniffel.rules import PRESETS, Game, Variant, get_variant
 from kniffel.web import rendering
 
 __all__ = ["DEVICE_PRESETS", "device_words", "router"]
@@ -36,16 +37,36 @@ DEVICE_PRESETS = ("rauf-runter", "kniffel", "yahtzee", "dreifach", "jamb", "yams
 _LONGEST_LIST = 16
 
 
+def _column_sets(name: str) -> list[Variant]:
+    """The preset with each choice of the columns its house rules add (Jamb's hand and middle
+    columns, Yams' hand and announce columns): the sheets a game of it can have."""
+    preset = get_variant(name)
+    optional = [spec.id for spec in preset.optional]
+    chosen = product((False, True), repeat=len(optional))
+    return [preset.with_options(dict(zip(optional, on, strict=True))) for on in chosen]
+
+
+def _widest(name: str) -> Variant:
+    """The preset with every column its house rules can add: its every cell, for the words."""
+    return get_variant(name, {spec.id: True for spec in get_variant(name).optional})
+
+
 def _blank_sheets(t: Translator) -> list[dict[str, Any]]:
-    """Each preset's sheet for one seat, nothing entered: the page copies it for every player."""
+    """Each preset's sheet for one seat, nothing entered, once for each set of columns its house
+    rules give (``columns``: their ids, as the page finds the game's): the page copies it for
+    every player."""
     blanks = []
     for name in DEVICE_PRESETS:
-        variant = get_variant(name)
-        game, own = Game(variant, ["·"]), t.for_variant(variant)
-        board = board_view(game, own)
+        own = t.for_variant(get_variant(name))
         # The cells' names as the board words them (static/tafel/paint.js reads them).
-        words = offline_cell_words(variant, own)
-        blanks.append({"preset": name, "board": board, "sheet": board.sheets[0], "words": words})
+        words = offline_cell_words(_widest(name), own)
+        for n, variant in enumerate(_column_sets(name)):
+            board = board_view(Game(variant, ["·"]), own)
+            columns = " ".join(variant.column_ids)
+            blanks.append(
+                {"preset": name, "columns": columns, "board": board, "sheet": board.sheets[0]}
+                | {"words": words if n == 0 else None}  # once a preset: every cell's
+            )
     return blanks
 
 
@@ -57,8 +78,8 @@ def device_words(t: Translator) -> dict[str, Any]:
     refusals = {code: t(message) for code, message in REFUSALS.items()}
     presets: dict[str, Any] = {}
     for name in DEVICE_PRESETS:
-        variant = PRESETS[name]
-        own = t.for_variant(variant)
+        variant = _widest(name)
+        own = t.for_variant(PRESETS[name])
         rows = Game(variant, ["·"]).rows
         cells = {
             f"{spec.id}.{row.value}": cell_words(f"{spec.id}.{row.value}", own)

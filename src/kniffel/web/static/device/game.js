@@ -59,10 +59,12 @@ function turnLine(name) {
 
 // The board's blank sheet of the preset, once per player, and a tab for each.
 function build(state) {
-  const template = $(`template[data-preset="${game.record.variant}"]`);
+  // The preset's sheet with the game's columns (a house rule's column: Jamb's, Yams' hand).
+  const columns = Object.keys(state.sheets[0].columns).join(" ");
+  const template = $(`template[data-preset="${game.record.variant}"][data-columns="${columns}"]`);
   $(".device-title").textContent = template.dataset.label;
   // The cells are named as the board names them (tafel/paint.js reads the words from here).
-  $("[data-live-state]").dataset.cellWords = template.dataset.cellWords;
+  $("[data-live-state]").dataset.cellWords = $(`template[data-preset="${game.record.variant}"][data-cell-words]`).dataset.cellWords;
   const tabs = $(".players", board);
   const sheets = $("#device-sheets");
   for (const sheet of state.sheets) {
