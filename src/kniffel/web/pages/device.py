@@ -18,6 +18,7 @@ from typing import Any
 from babel.lists import format_list
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
+from markupsafe import Markup
 
 from kniffel.board.sheet_view import board_view, offline_cell_words
 from kniffel.locales import Translator
@@ -33,6 +34,11 @@ router = APIRouter(include_in_schema=False)
 #: and Yams with the roll number said and announcements made on the device. Virtual dice and bots
 #: start on the server.
 DEVICE_PRESETS = ("rauf-runter", "kniffel", "yahtzee", "dreifach", "jamb", "yams")
+#: One seat's sheet as the board's page draws it (``sheet.html``), to fill the page's templates.
+_SHEET = rendering.templates.env.from_string(
+    '{% from "sheet.html" import sheet_table with context %}'
+    "{{ sheet_table(sheet, board, true, true) }}"
+)
 #: The longest list a refusal names ("Joker-Pflicht: Der Kniffel muss in …"): a sheet's rows.
 _LONGEST_LIST = 16
 
@@ -62,10 +68,14 @@ def _blank_sheets(t: Translator) -> list[dict[str, Any]]:
         words = offline_cell_words(_widest(name), own)
         for n, variant in enumerate(_column_sets(name)):
             board = board_view(Game(variant, ["·"]), own)
-            columns = " ".join(variant.column_ids)
+            # The board's own sheet, in the preset's words as its game page gives them
+            # (``game_words``: no "Kniffel-Bonus" row on a Jamb or Yams sheet).
+            sheet = _SHEET.render(
+                lang=t.lang, game_words=name, sheet=board.sheets[0], board=board, game_id=""
+            )
             blanks.append(
-                {"preset": name, "columns": columns, "board": board, "sheet": board.sheets[0]}
-                | {"words": words if n == 0 else None}  # once a preset: every cell's
+                {"preset": name, "columns": " ".join(variant.column_ids), "board": board}
+                | {"sheet": Markup(sheet), "words": words if n == 0 else None}
             )
     return blanks
 
