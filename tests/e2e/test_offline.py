@@ -26,6 +26,7 @@ from kniffel.store import GameStore
 from kniffel.web.app import STATIC
 
 from .conftest import BOARD, EXPECT_TIMEOUT_MS, PHONE, _free_port, board_process, running_board
+from .jamb_pages import OTHER_ENGINE
 from .test_board_state import enter, new_game, post
 from .webdriver import Driver
 
@@ -767,6 +768,7 @@ def test_webkit_keeps_entries_made_with_the_server_killed_and_sends_them_when_it
 
 
 @pytest.mark.webkit
+@OTHER_ENGINE  # the chromium test above runs in CI; this one costs a Pyodide start in WebKit (30 s)
 def test_webkit_keeps_an_announcement_made_with_the_server_killed_and_sends_it_before_its_entry(
     webkit: Driver, tmp_path: Path, preset_tables: None
 ) -> None:
