@@ -5,9 +5,10 @@ ohne Netz"; docs/decisions.md, "The board offline").
 (``worker/sw.js``), so the installed app opens it with no network at all. The game itself lives in
 the device's IndexedDB (``static/device/games.js``) as a ``kniffel-record/1`` record; the rules in
 the page (``static/rules.js``, :mod:`kniffel.offline` in Pyodide) draw its sheet. The server gives
-the page only what it cannot compute there: a blank sheet of each preset in the page's words
-(the board's own ``sheet.html``, so the device draws the sheet the board draws) and the words of
-every refusal, so that a bad entry on the device reads as it reads on the board.
+the page only what it cannot compute there: a blank sheet of each preset, for each set of columns
+its house rules give, in the page's words (the board's own ``sheet.html``, so the device draws
+the sheet the board draws) and the words of every refusal, so that a bad entry on the device
+reads as it reads on the board.
 """
 
 from __future__ import annotations
