@@ -124,7 +124,8 @@ def sheet_state(
     record's (its number of events): the version a pending entry was made on. ``turn`` holds the
     rolls of the player to move (``dice``, ``rolls``, ``rolls_left``), ``undo`` the refusal an
     undo would get now (``None``: offered), with the board's rule that a virtual roll stands, and
-    ``last`` the event an undo would take back (its dice come back into the dice field).
+    ``last`` the event an undo would take back (its dice come back into the dice field);
+    ``asks_roll`` whether typed dice say which roll made them (:func:`asks_roll`).
     """
     parsed: Record = loads(record) if isinstance(record, str) else parse(record)
     game = replay(parsed)
@@ -178,6 +179,7 @@ def _board(
         # The board's rule for virtual dice, as its undo button says it (board.turn_view).
         undo = IllegalMoveError("a roll of virtual dice stands", code="roll_stands")
     return {
+        "asks_roll": asks_roll(game),
         "to_move": mover,
         "turn": None if mover is None else _turn(game, mover),
         "undo": None if undo is None else refusal(undo),

@@ -17,7 +17,7 @@ from playwright.sync_api import Browser, Page, Route, expect
 from kniffel.locales import Translator
 from kniffel.locales.refusals import refusal_text
 from kniffel.offline import sheet_state
-from kniffel.rules import Enter, Game, get_variant
+from kniffel.rules import Announce, Dice, Enter, Game, get_variant
 
 from .conftest import PHONE
 from .jamb_pages import until
@@ -177,8 +177,7 @@ def test_classic_kniffel_with_points_and_no_chance_row_started_offline_goes_to_t
         form.locator("input[name=dice_mode][value='virtual']").check()
         form.get_by_role("button", name="Spiel beginnen").click()
         expect(page.locator("#form-error")).to_have_text(
-            "Ohne Netz beginnt ein Spiel nur mit echten Würfeln und ohne Bots, "
-            "und nicht als Jamb oder Yams."
+            "Ohne Netz beginnt ein Spiel nur mit echten Würfeln und ohne Bots."
         )
         assert page.url == server + "/" and _kept(page) == []
         form.locator("input[name=dice_mode][value='physical']").check()
@@ -228,4 +227,83 @@ def test_classic_kniffel_with_points_and_no_chance_row_started_offline_goes_to_t
     assert record["variant"] == "kniffel" and record["options"]["chance"] is False
     assert record["events"] == [
         {"type": "enter", "player": "Greta", "cell": "main.ones", "points": 3}
+    ]
+
+
+def test_a_jamb_game_started_offline_announces_says_the_roll_and_goes_to_the_board(
+    browser: Browser, server: str
+) -> None:
+    """Jamb with the hand column (a house rule) and no network, on one device: Ana announces Max
+    (the row marked, every other cell locked), says the second roll and enters her dice there;
+    Ivo's Kenta with no roll said is refused in the board's words, and with the first roll said
+    it counts 66. Once the board
+    answers, the game is stored there with the announcement and the rolls."""
+    players = ["Ana", "Ivo"]
+    context = browser.new_context(viewport=PHONE, locale="de-DE", has_touch=True)
+    try:
+        page = context.new_page()
+        page.goto(server + "/")
+        _until(page, "navigator.serviceWorker.controller !== null")
+        page.evaluate(_FETCH_RULES)
+        _until(page, _RULES_KEPT, 90_000)
+        context.set_offline(True)
+        page.reload()
+        form = page.locator("form[data-new-game]")
+        form.locator("input[name=variant][value='jamb']").check()
+        form.locator("details.house-rules summary").click()
+        form.locator("input[name=hand]").check()  # a house rule's column: Ručna
+        page.locator("#player-1").fill(players[0])
+        page.locator("#player-2").fill(players[1])
+        form.get_by_role("button", name="Spiel beginnen").click()
+        tafel = page.locator("#board")
+        expect(tafel).to_have_attribute("data-state", "ready", timeout=90_000)
+        expect(page.locator("#sheet-0 .announce-btn")).to_have_count(13)
+        expect(page.locator(".device-rolls")).to_be_visible()
+        expect(page.locator("#sheet-0 .col-head")).to_have_count(5)
+        expect(page.locator("[id='c1-hand.ones']")).to_have_count(1)
+
+        page.get_by_role("button", name="Ansage: Max", exact=True).click()
+        expect(tafel).to_have_attribute("data-events", "1")
+        expect(page.locator("td:has(> [id='c0-announce.max'])")).to_have_class(
+            "cell waiting announced"
+        )
+        expect(page.locator(".announce-btn")).to_have_count(0)
+        expect(page.locator("[id='c0-free.sixes']")).to_have_attribute("data-state", "locked")
+        page.locator("#dice-input").fill("66655")
+        page.locator(".device-rolls [data-rolls='2']").click()
+        expect(page.locator("[id='c0-announce.max'] .preview")).to_have_text("28")
+        page.locator("[id='c0-announce.max']").click()
+        expect(tafel).to_have_attribute("data-events", "2")
+        expect(page.locator(".device-rolls [aria-pressed='true']")).to_have_count(0)
+
+        # Ivo's Kenta with no roll said: refused in the board's words, nothing kept.
+        game = Game(get_variant("jamb"), players)
+        game.push(Announce("Ana", game.cell("announce.max")))
+        game.push(Enter("Ana", game.cell("announce.max"), dice=Dice.parse("66655"), roll=2))
+        error = game.check(Enter("Ivo", game.cell("free.straight"), dice=Dice.parse("12345")))
+        assert error is not None
+        page.locator("#dice-input").fill("12345")
+        page.locator("[id='c1-free.straight']").click(force=True)
+        expect(page.locator("#notice")).to_have_text(refusal_text(error, Translator("de", "jamb")))
+        expect(tafel).to_have_attribute("data-events", "2")
+        page.locator(".device-rolls [data-rolls='1']").click()
+        expect(page.locator("[id='c1-free.straight'] .preview")).to_have_text("66")
+        page.locator("[id='c1-free.straight']").click()
+        expect(tafel).to_have_attribute("data-events", "3")
+        (kept,) = [g for g in _kept(page) if g["record"]["players"] == players]
+
+        context.set_offline(False)  # the page stores the game and opens the board's
+        expect(page.locator(".game")).to_have_attribute("data-live", "open", timeout=60_000)
+        game_id = page.locator(".game").get_attribute("data-game")
+        expect(page.locator("[id='c1-free.straight']")).to_have_text("66")
+    finally:
+        context.close()
+    with urllib.request.urlopen(f"{server}/api/games/{game_id}/record") as answer:
+        record = json.load(answer)
+    assert record["variant"] == "jamb" and record["options"]["hand"] is True
+    assert record["events"] == kept["record"]["events"]
+    assert record["events"][:2] == [
+        {"type": "announce", "player": "Ana", "cell": "announce.max"},
+        {"type": "enter", "player": "Ana", "cell": "announce.max", "dice": [5, 5, 6, 6, 6]}
+        | {"roll": 2},
     ]

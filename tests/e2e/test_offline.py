@@ -8,6 +8,7 @@ does (docs/decisions.md, "The board offline").
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import sys
 import urllib.request
@@ -25,6 +26,7 @@ from kniffel.store import GameStore
 from kniffel.web.app import STATIC
 
 from .conftest import BOARD, EXPECT_TIMEOUT_MS, PHONE, _free_port, board_process, running_board
+from .jamb_pages import OTHER_ENGINE
 from .test_board_state import enter, new_game, post
 from .webdriver import Driver
 
@@ -541,6 +543,75 @@ NOTES = """(() => {
 })()"""
 
 
+#: The announce buttons on the page: the row each announces, its name and where it posts.
+_ANNOUNCE_BUTTONS = """Array.from(document.querySelectorAll('.announce-btn'), (b) =>
+  [b.closest('section').id, b.value, b.getAttribute('aria-label'), b.getAttribute('hx-post')])"""
+
+
+def test_an_announcement_made_offline_is_kept_drawn_and_sent_before_its_entry(
+    browser: Browser, release: tuple[str, Path]
+) -> None:
+    """Jamb with real dice, no server: Ana announces Max (Najava), checked and drawn by the rules
+    in the page (the row marked, every other cell locked, no more announce buttons), kept and
+    marked; then her dice go into the announced row. Back online the announcement and the entry
+    are stored in order. Ivo's announcement kept offline while another device entered his turn
+    is refused in words beside it and dropped."""
+    url, _ = release
+    game = new_game(url, "jamb", ["Ana", "Ivo"])
+    context, page = _open_with_rules_kept(browser, url, game)
+    try:
+        context.set_offline(True)
+        count = page.locator(".status .kept-count")
+        expect(page.locator("#sheet-0 .announce-btn")).to_have_count(13)
+        page.get_by_role("button", name="Ansage: Max", exact=True).click()  # no server: kept
+        expect(count).to_have_text("Noch nicht gesendet: 1", timeout=90_000)
+        announced = page.locator("td:has(> [id='c0-announce.max'])")
+        expect(announced).to_have_class("cell waiting announced kept")
+        expect(announced.locator(".announced-tag")).to_have_count(1)
+        name = re.compile("^Ansage, Max, angesagt")
+        expect(_cell(page, 0, "announce.max")).to_have_accessible_name(name)
+        expect(page.locator(".announce-btn")).to_have_count(0)
+        expect(_cell(page, 0, "free.sixes")).to_have_attribute("data-state", "locked")
+        page.locator("#dice-input").focus()
+        page.keyboard.type("66655")
+        page.locator('[data-rolls="2"]').click()
+        expect(_cell(page, 0, "announce.max").locator(".preview")).to_have_text("28")
+        expect(_cell(page, 0, "down.ones")).to_have_attribute("data-state", "locked")
+        _cell(page, 0, "announce.max").click()
+        expect(count).to_have_text("Noch nicht gesendet: 2")
+        expect(_cell(page, 0, "announce.max").locator(".value")).to_have_text("28")
+        expect(page.locator(".status .turn-name")).to_have_text("Ivo ist am Zug")
+        expect(page.locator("#sheet-1 .announce-btn")).to_have_count(13)  # Ivo's turn now
+        drawn_here = page.evaluate(_ANNOUNCE_BUTTONS)
+
+        context.set_offline(False)
+        expect(page.locator("#board")).not_to_have_attribute("data-kept", "true")
+        expect(page.locator("#board")).to_have_attribute("data-version", "2")
+        expect(_cell(page, 0, "announce.max")).to_have_text("28")  # the server's board
+        assert page.evaluate(_ANNOUNCE_BUTTONS) == drawn_here  # as the server draws them
+
+        context.set_offline(True)
+        page.get_by_role("button", name="Ansage: Min", exact=True).click()
+        expect(count).to_have_text("Noch nicht gesendet: 1")
+        enter(url, game, "Ivo", "down.ones", "11123")  # another device, meanwhile
+        context.set_offline(False)
+        refused = page.locator(".status .kept-refused")
+        expect(refused).to_contain_text("Ivo: Ansage: Min – Das Spiel wurde inzwischen geändert")
+        refused.get_by_role("button", name="Verwerfen").click()
+        expect(page.locator("#board")).not_to_have_attribute("data-kept", "true")
+        expect(page.locator("#board")).to_have_attribute("data-version", "3")
+        expect(page.locator(".status .kept-refused")).to_have_count(0)
+    finally:
+        context.close()
+    events = _events(url, game)
+    assert events[:2] == [
+        {"type": "announce", "player": "Ana", "cell": "announce.max"},
+        {"type": "enter", "player": "Ana", "cell": "announce.max", "dice": [5, 5, 6, 6, 6]}
+        | {"roll": 2},
+    ]
+    assert [event["type"] for event in events[2:]] == ["enter"]
+
+
 def _tray(page: Page) -> list[int]:
     faces: list[str] = page.locator(".roll .tray input").evaluate_all(
         "(boxes) => boxes.map((b) => b.value)"
@@ -707,6 +778,53 @@ def test_webkit_keeps_entries_made_with_the_server_killed_and_sends_them_when_it
             assert session.wait(f"{field} === '11123' && {drawn}")
             assert session.run("return document.querySelector('#board').dataset.version") == "2"
             assert _stored(url, game) == [("Anna", "chance"), ("Ben", "twos")]
+
+
+@pytest.mark.webkit
+@OTHER_ENGINE  # the chromium test above runs in CI; this one costs a Pyodide start in WebKit (30 s)
+def test_webkit_keeps_an_announcement_made_with_the_server_killed_and_sends_it_before_its_entry(
+    webkit: Driver, tmp_path: Path, preset_tables: None
+) -> None:
+    """WebKit (iPhones' engine), Jamb with real dice, the server killed: Ana announces Max and
+    enters her dice there, both kept and drawn by the rules in the page. The server started
+    again: the announcement and the entry are stored in order."""
+    port = _free_port()
+    with webkit.session() as session:
+        session.resize(PHONE["width"], PHONE["height"])
+        with board_process(tmp_path, BOARD, port=port) as (url, process):
+            game = new_game(url, "jamb", ["Ana", "Ivo"])
+            session.go(url + "/")
+            session.wait("return navigator.serviceWorker.controller !== null")
+            session.go(url + game["url"])
+            session.wait_for('.game[data-record="0"]')
+            session.wait(f"return {_RULES_KEPT}", seconds=60)
+            process.kill()
+            process.wait()
+        session.wait_for('.game[data-live="closed"]')
+        count = "return document.querySelector('.kept-count')?.textContent"
+        announce = session.find("[id='c0-announce.max'] ~ .announce-btn")
+        announce.swipe_to()
+        announce.click()
+        session.wait(f"{count} === 'Noch nicht gesendet: 1'", seconds=120)
+        td = "document.querySelector(\"[id='c0-announce.max']\").closest('td')"
+        assert session.run(f"return {td}.className") == "cell waiting announced kept"
+        assert session.run("return document.querySelectorAll('.announce-btn').length") == 0
+        locked = "return document.querySelector(\"[id='c0-free.sixes']\").dataset.state"
+        assert session.run(locked) == "locked"
+        session.find("#dice-input").click()
+        session.find("#dice-input").type("66655")
+        session.find('[data-rolls="2"]').click()
+        preview = f"return {td}.querySelector('.preview')?.textContent"
+        assert session.wait(preview, seconds=60) == "28"
+        session.find("[id='c0-announce.max']").click()
+        session.wait(f"{count} === 'Noch nicht gesendet: 2'", seconds=60)
+        with board_process(tmp_path, BOARD, port=port):  # the same store, on the same port
+            drawn = "document.querySelector('#board').dataset.kept === undefined"
+            session.wait(f"return {drawn} && !document.querySelector('.kept-count')", seconds=60)
+            assert [(e["type"], e["player"], e["cell"]) for e in _events(url, game)] == [
+                ("announce", "Ana", "announce.max"),
+                ("enter", "Ana", "announce.max"),
+            ]
 
 
 @pytest.mark.webkit

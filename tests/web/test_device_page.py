@@ -33,6 +33,15 @@ def test_the_device_page_carries_each_presets_blank_sheet_and_the_refusals_words
     for preset in DEVICE_PRESETS:
         assert f'<template data-preset="{preset}"' in page
     assert "Jamb" not in re.findall(r'data-preset="([^"]+)"', page)
+    # A sheet for each set of columns a preset's house rules give (Yams' hand and announce).
+    sheets = re.findall(r'data-preset="yams" data-columns="([^"]+)"', page)
+    with_hand = ["down up free hand", "down up free hand announce"]
+    assert sheets == ["down up free", "down up free announce", *with_hand]
+    # Each in its preset's own words, as its game page: no Kniffel word on a Jamb or Yams sheet.
+    german = client.get("/device?lang=de").text
+    for family in ("jamb", "yams"):
+        for sheet in re.findall(f'<template data-preset="{family}".*?</template>', german, re.S):
+            assert "Kniffel" not in sheet and "Kniffel" not in html.unescape(sheet)
     words = _words(page)
     game = Game(get_variant("rauf-runter"), ["Anna"])
     error = game.check(Enter("Anna", game.cell("down.threes"), points=9))

@@ -316,6 +316,14 @@ def offline_cell_words(variant: Variant, t: Translator) -> dict[str, Any]:
         "points": t.point_forms(),
         "possible": t.point_forms(possible=True),
     }
+    # The announce buttons' names (Jamb's Najava, Yams' annoncée), by cell: the page draws them
+    # itself where the rules in it offer an announcement offline.
+    named["announce"] = {
+        str(Cell(spec.id, row)): t("Ansage: {row}", row=_row_words(game, t, row))
+        for spec in game.columns
+        if spec.discipline is Discipline.ANNOUNCE
+        for row in game.rows
+    }
     if variant.name not in FAMILY:  # no Kniffel word on a Jamb or Yams page
         named["bonus"] = t("Kniffel-Bonus {n}", n="{n}")
         named["previewBonus"] = t("+{n} Kniffel-Bonus", n="{n}")

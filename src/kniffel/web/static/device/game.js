@@ -2,8 +2,9 @@
 // docs/board.md, "Installieren und ohne Netz"). The game is its record in IndexedDB
 // (device/games.js); the rules in the page (static/rules.js: kniffel.offline in Pyodide) draw its
 // sheet into the board's own blank sheet of the preset (copied per player) with the painter of
-// the board offline (tafel/paint.js). Typed dice or points and a tap on a cell make an entry,
-// checked by the rules before it is kept; a refusal reads as on the board (device/words.js).
+// the board offline (tafel/paint.js). Typed dice or points and a tap on a cell make an entry
+// (with the roll said on 1 2 3 where the rules ask it: Jamb, Yams), a tap on "!" an announcement,
+// each checked by the rules before it is kept; a refusal reads as on the board (device/words.js).
 // "Rückgängig" takes the last entry off the record: nobody else has seen it. Once the server
 // answers, the game is stored there and the page opens the server's game.
 import { loadRules } from "/static/rules.js";
@@ -19,6 +20,8 @@ const board = $("#board");
 const words = JSON.parse(root.dataset.words);
 const diceInput = $("#dice-input");
 const pointsInput = $("#points-input");
+const rollsPick = $(".device-rolls");
+let roll = null; // which roll made the typed dice (1 to 3), where the rules ask it (Jamb, Yams)
 let game = null; // the kept game: { id, record, ... }
 let rules = null;
 let drawn = null; // kniffel.offline.sheet_state of the sheet drawn
@@ -34,11 +37,17 @@ const worded = (error) => refusalWords(words, game.record.variant, error);
 
 /** The typed dice (five faces) or points, as kniffel.offline takes them for a preview. */
 function typed() {
+  const said = roll === null ? {} : { roll };
   const dice = diceInput.value.replace(/\D/g, "");
-  if (/^[1-6]{5}$/.test(dice)) return { dice };
+  if (/^[1-6]{5}$/.test(dice)) return { dice, ...said };
   const points = pointsInput.value.trim();
-  if (points !== "" && Number.isInteger(Number(points))) return { points: Number(points) };
+  if (points !== "" && Number.isInteger(Number(points))) return { points: Number(points), ...said };
   return {};
+}
+
+function setRoll(value) {
+  roll = value;
+  for (const button of $$("[data-rolls]", rollsPick)) button.setAttribute("aria-pressed", String(button.dataset.rolls === String(value)));
 }
 
 function turnLine(name) {
@@ -50,10 +59,12 @@ function turnLine(name) {
 
 // The board's blank sheet of the preset, once per player, and a tab for each.
 function build(state) {
-  const template = $(`template[data-preset="${game.record.variant}"]`);
+  // The preset's sheet with the game's columns (a house rule's column: Jamb's, Yams' hand).
+  const columns = Object.keys(state.sheets[0].columns).join(" ");
+  const template = $(`template[data-preset="${game.record.variant}"][data-columns="${columns}"]`);
   $(".device-title").textContent = template.dataset.label;
   // The cells are named as the board names them (tafel/paint.js reads the words from here).
-  $("[data-live-state]").dataset.cellWords = template.dataset.cellWords;
+  $("[data-live-state]").dataset.cellWords = $(`template[data-preset="${game.record.variant}"][data-cell-words]`).dataset.cellWords;
   const tabs = $(".players", board);
   const sheets = $("#device-sheets");
   for (const sheet of state.sheets) {
@@ -63,6 +74,8 @@ function build(state) {
     section.setAttribute("aria-labelledby", `tab-${sheet.seat}`);
     $(".caption-name", section).textContent = sheet.player;
     for (const note of $$(".bonus-note", section)) note.textContent = "";
+    // Announcements are drawn by the rules' answer (tafel/paint.js), not the blank sheet's.
+    for (const mark of $$(".announce-btn, .announced-tag", section)) mark.remove();
     for (const button of $$(".cell-btn", section)) {
       if (!(button.value in sheet.cells)) button.closest("tr").remove(); // a house rule's row
       else button.id = `c${sheet.seat}-${button.value}`;
@@ -127,6 +140,7 @@ function draw() {
     const caption = $(`#sheet-${sheet.seat} .caption-total`);
     if (caption) caption.textContent = root.dataset.caption.replace("{name}", sheet.player).replace("{total}", String(sheet.total));
   }
+  rollsPick.hidden = !state.asks_roll || state.finished;
   $("#device-undo").disabled = game.record.events.length === 0;
   board.dataset.events = String(game.record.events.length); // the entries kept (tests wait for it)
   board.dataset.finished = state.finished ? "true" : "false";
@@ -145,17 +159,33 @@ async function tap(button) {
   const points = pointsInput.value.trim();
   if (dice) event.dice = Array.from(dice, Number).sort(); // sorted, as the board writes dice
   else if (points !== "") event.points = Number(points);
+  if (drawn.asks_roll && roll !== null && (dice || points !== "")) event.roll = roll;
+  if (!(await keep(event))) return;
+  diceInput.value = "";
+  pointsInput.value = "";
+  setRoll(null);
+  draw();
+}
+
+// A tap on an announce button (Jamb's Najava, Yams' annoncée): the announcement of the player
+// to move, checked by the rules as an entry is.
+async function announce(button) {
+  if (!drawn || drawn.to_move === null) return;
+  const event = { type: "announce", player: drawn.players[drawn.to_move].name, cell: button.value };
+  if (await keep(event)) draw();
+}
+
+// The event checked by the rules, then kept in the record (and the page's own sheet shown again).
+async function keep(event) {
   const check = rules.sheet(game.record, [event], {});
   const refused = check.error || check.refused[0];
   if (refused) return void say(worded(refused));
   const kept = await changeGame(game.id, (record) => record.events.push(event)); // kept, then shown
   if (!kept) return void location.reload(); // another tab sent the game: the board's game now
   game = kept;
-  diceInput.value = "";
-  pointsInput.value = "";
   shown = null;
   say("");
-  draw();
+  return true;
 }
 
 async function undo() {
@@ -212,6 +242,11 @@ async function start() {
   }
   board.dataset.state = "ready";
   $("#device-sheets").addEventListener("click", (event) => {
+    const announced = event.target.closest(".announce-btn");
+    if (announced) {
+      event.preventDefault();
+      return void announce(announced);
+    }
     const button = event.target.closest(".cell-btn");
     if (!button) return;
     event.preventDefault();
@@ -225,6 +260,12 @@ async function start() {
     });
     input.addEventListener("keydown", (event) => event.key === "Enter" && event.preventDefault());
   }
+  rollsPick.addEventListener("click", (event) => {
+    const button = event.target.closest("[data-rolls]");
+    if (!button) return;
+    setRoll(roll === Number(button.dataset.rolls) ? null : Number(button.dataset.rolls));
+    draw(); // the previews with the roll said
+  });
   $("#device-undo").addEventListener("click", undo);
   sendWhenOnline(opened);
 }

@@ -1,10 +1,11 @@
 // What a change kept offline is (issue 31, items 2 and 4; docs/decisions.md, "The board
-// offline"): the kind of post, its form's fields, and the record event it makes, as the server
-// makes it; a roll of virtual dice is rolled here. tafel/offline.js keeps and sends them.
+// offline"): the kind of post (an entry, an announcement, an undo, a correction, a cleared cell,
+// a roll), its form's fields, and the record event it makes, as the server makes it; a roll of
+// virtual dice is rolled here. tafel/offline.js keeps and sends them.
 import { asksRoll, board } from "./dom.js";
 
 // The posts kept while the server cannot be reached, by the last part of their path.
-const KEPT = /^\/g\/[^/]+\/(enter|undo|edit|clear|roll)$/;
+const KEPT = /^\/g\/[^/]+\/(enter|announce|undo|edit|clear|roll)$/;
 export const keptKind = (config) => (config && config.verb === "post" && (config.path || "").match(KEPT)?.[1]) || null;
 
 export function fieldsOf(config) {
@@ -59,6 +60,8 @@ export function eventOf(kind, fields) {
     if (fields.keep.length) event.keep = fields.keep;
     return { ...event, offline: fields.offline };
   }
+  // An announcement (Jamb's Najava, Yams' annoncée) is the player to move's, as on the server.
+  if (kind === "announce") return { type: "announce", player: board().dataset.player, cell: fields.cell };
   if (kind !== "enter") {
     const event = { type: kind, player: fields.player, cell: fields.cell };
     if (kind === "edit") event.points = fields.points === "" ? null : Number(fields.points);

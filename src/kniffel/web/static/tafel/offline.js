@@ -1,12 +1,13 @@
 // The board offline (issue 31, items 2 and 4; docs/decisions.md, "The board offline"; docs/
 // board.md, "Installieren und ohne Netz"). While the network is there the page keeps the game's
 // record on the device and fetches the rules' files (static/rules.js); Python starts at the first
-// sign of trouble. A change whose post finds no server (an entry, an undo, a correction, a
-// cleared cell, or a roll of virtual dice, then rolled here) is kept (static/pending.js) with the version it was made on, and the page draws
-// the sheet itself from the record and every kept change (kniffel.offline in Pyodide); each is
-// marked "noch nicht gesendet" and counted in the status line. When the server answers again (the
-// live socket opens, or `online`) the kept changes are sent in order and the server draws the
-// board; a refusal stays beside its change with "enter again" and "drop".
+// sign of trouble. A change whose post finds no server (an entry, an announcement, an undo, a
+// correction, a cleared cell, or a roll of virtual dice, then rolled here) is kept (static/
+// pending.js) with the version it was made on, and the page draws the sheet itself from the
+// record and every kept change (kniffel.offline in Pyodide); each is marked "noch nicht
+// gesendet" and counted in the status line. When the server answers again (the live socket
+// opens, or `online`) the kept changes are sent in order and the server draws the board; a
+// refusal stays beside its change with "enter again" and "drop".
 import { openPending, postForm } from "/static/pending.js";
 import { fetchRules, loadRules } from "/static/rules.js";
 import { $, asksRoll, board, diceText, gameElement, mode, pointsText, readGame, rollsInput } from "./dom.js";
@@ -167,7 +168,8 @@ async function enterAgain(id) {
     return sendKept();
   }
   if (refused.event.type !== "enter") {
-    // A correction or an undo the rules refuse on the game now: said again; the player drops it.
+    // A correction, an undo or an announcement the rules refuse on the game now: said again; the
+    // player drops it.
     return notice(said(taken.error || taken.refused[0]), true, null);
   }
   await store.drop(id);
@@ -231,6 +233,7 @@ export async function setUpOffline() {
   document.addEventListener("htmx:beforeRequest", beforeChange);
   document.addEventListener("htmx:sendError", lost);
   window.addEventListener("online", sendKept);
+  document.addEventListener("tafel:draw-offline", () => drawKept().catch(() => {})); // tafel/sync.js
   // The server's board, once drawn, is the record to keep (while nothing is kept).
   document.addEventListener("htmx:afterSwap", (event) => {
     if (event.detail.target && event.detail.target.id === "tafel" && !state.offline.active) keepRecord().catch(() => {});

@@ -11,13 +11,17 @@ const words = () => $("[data-live-state]").dataset;
 // gives the words with the page: data-cell-words), from the state the rules in the page give.
 // tests/e2e/test_offline_names.py holds the two equal.
 let cellWords; // { w, plural, number }, read once
-function named(seat, name, cell, mover) {
+function wordsOnce() {
   if (cellWords === undefined) {
     const lang = document.documentElement.lang || "de";
     const w = words().cellWords ? JSON.parse(words().cellWords) : null;
     cellWords = w && { w, plural: new Intl.PluralRules(lang), number: new Intl.NumberFormat(lang) };
   }
-  if (!cellWords || !(name in cellWords.w.places)) return null;
+  return cellWords;
+}
+
+function named(seat, name, cell, mover) {
+  if (!wordsOnce() || !(name in cellWords.w.places)) return null;
   const { w, plural, number } = cellWords;
   const points = (forms, n) => forms[plural.select(n)].replace("{n}", number.format(n));
   const typed = mode() === "points" ? pointsText() : ""; // points typed instead of dice
@@ -88,6 +92,7 @@ function paintCell(td, button, cell, keptHere, owner, name, label) {
     button.dataset.state = cell.state;
     button.dataset.reason = cell.refusal ? said(cell.refusal) : "";
   }
+  paintAnnounce(td, button, cell, name);
   let mark = $(".kept-mark", td);
   if (keptHere && !mark) {
     mark = document.createElement("small");
@@ -97,6 +102,33 @@ function paintCell(td, button, cell, keptHere, owner, name, label) {
   } else if (!keptHere && mark) mark.remove();
   if (keptHere) td.title = words().kept;
   else td.removeAttribute("title");
+}
+
+// Jamb's Najava and Yams' annoncée, as sheet.html draws them: the announced row's mark, and a
+// button on each row the rules in the page let the player to move announce now (posted as on
+// the server's board; offline the post is kept, tafel/kept.js).
+function paintAnnounce(td, button, cell, name) {
+  let tag = $(".announced-tag", td);
+  if (cell.announced && !tag) {
+    tag = Object.assign(document.createElement("small"), { className: "announced-tag", textContent: "!" });
+    tag.setAttribute("aria-hidden", "true");
+    button.after(tag);
+  } else if (!cell.announced && tag) tag.remove();
+  const shown = $(".announce-btn", td);
+  const label = wordsOnce() && cellWords.w.announce ? cellWords.w.announce[name] : undefined;
+  if (!cell.announce || !label) return void (shown && shown.remove());
+  if (shown) return;
+  const form = $("#enter-form"); // none on a game kept on the device (device/game.js takes the tap)
+  const announce = Object.assign(document.createElement("button"), {
+    type: form ? "submit" : "button", className: "announce-btn", name: "cell", value: name, title: label, textContent: "!",
+  });
+  announce.setAttribute("aria-label", label);
+  (tag || button).after(announce);
+  if (!form) return;
+  const path = form.getAttribute("action").replace(/\/enter$/, "/announce");
+  announce.setAttribute("formaction", path);
+  announce.setAttribute("hx-post", path);
+  window.htmx.process(announce);
 }
 
 /** Draws the sheet `answer` (kniffel.offline.sheet_state) into the board the server drew last,
@@ -223,9 +255,10 @@ function paintStatus(kept, count, act) {
   const said = document.createElement("p");
   const undo = $(".undo button", board());
   const { type, player, cell, dice } = refused.event;
+  const announced = type === "announce" && wordsOnce() && cellWords.w.announce ? cellWords.w.announce[cell] : null;
   const what = type === "undo"
     ? (undo ? undo.textContent.trim() : "↶")
-    : `${player}: ${type === "roll" ? dice.join(" ") : cell.replace(/^main\./, "")}`;
+    : `${player}: ${type === "roll" ? dice.join(" ") : announced || cell.replace(/^main\./, "")}`;
   said.textContent = `${what} – ${refused.refusal.words}`;
   const again = document.createElement("button");
   again.type = "button";

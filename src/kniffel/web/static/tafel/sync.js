@@ -2,7 +2,6 @@
 // version), and which answers are drawn at all (before every swap of #tafel).
 import { $, board, diceText, gameElement, mode, pointsText, rollsInput, turnKey, typedNow, version } from "./dom.js";
 import { editRefused } from "./edit.js";
-import { drawKept } from "./offline.js";
 import { state, update } from "./state.js";
 
 function boardUrl() {
@@ -19,7 +18,12 @@ function boardUrl() {
 /** Asks for the board (with the preview of what is typed); one request at a time, and one
  * more after it where another was wanted meanwhile. */
 export function refresh() {
-  if (state.offline.active) return drawKept().catch(() => {}); // no server: the device draws it
+  if (state.offline.active) {
+    // No server: the device draws it (tafel/offline.js listens: it imports this module, so this
+    // module does not import it back).
+    document.dispatchEvent(new CustomEvent("tafel:draw-offline"));
+    return Promise.resolve();
+  }
   if (state.sync.refreshing) {
     update({ sync: { again: true } });
     return state.sync.refreshing;
