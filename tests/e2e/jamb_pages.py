@@ -193,7 +193,7 @@ def refused(page: Page, seat: int, name: str, message: str | re.Pattern[str]) ->
 #: process, beyond its 15 minutes (docs/contributing.md, "How long CI takes").
 OTHER_ENGINE = pytest.mark.skipif(
     os.environ.get("KNIFFEL_EVERY_ENGINE") != "1",
-    reason="the same game in the other engine: opt in with KNIFFEL_EVERY_ENGINE=1",
+    reason="a flow CI runs in one engine, here in the other: opt in with KNIFFEL_EVERY_ENGINE=1",
 )
 
 
