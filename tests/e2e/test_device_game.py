@@ -1,8 +1,10 @@
 """A whole game with no server (issue 31, item 5), in chromium: from the installed start page with
 the network off, a family starts a Rauf-Runter game on one device, plays it to the end there
-(the sheet drawn by the rules in the page), and the game waits on the start page until the network
-is back; then it is stored on the server, which replays it to the same sheet, the device holds its
-key, and the game is on the player pages (docs/board.md, "Installieren und ohne Netz").
+(the sheet drawn by the rules in the page), corrects a cell and clears one in the board's own
+correction dialog, with the board's notes under the sheet, and the game waits on the start page
+until the network is back; then it is stored on the server, which replays it to the same sheet,
+the device holds its key, and the game is on the player pages, with the notes the device showed
+(docs/board.md, "Installieren und ohne Netz").
 """
 
 from __future__ import annotations
@@ -14,10 +16,12 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 
+from kniffel.board.turn_view import undo_view
 from kniffel.locales import Translator
 from kniffel.locales.refusals import refusal_text
 from kniffel.offline import sheet_state
-from kniffel.rules import Announce, Dice, Enter, Game, get_variant
+from kniffel.record import parse, replay
+from kniffel.rules import Announce, Dice, Edit, Enter, Game, get_variant
 
 from .conftest import PHONE
 from .jamb_pages import until
@@ -69,6 +73,21 @@ def _kept(page: Page) -> list[dict[str, Any]]:
     return kept
 
 
+def _correct(page: Page, seat: int, cell: str) -> None:
+    """Opens the correction dialog of a filled cell, by keyboard, as on the board."""
+    page.locator(f"#tab-{seat}").click()
+    page.locator(f"[id='c{seat}-{cell}']").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#edit-dialog")).to_be_visible()
+    expect(page.locator("#edit-points")).to_be_focused()
+
+
+def _notes(page: Page) -> list[str]:
+    """The notes under the sheets: each column's upper-bonus note, then the undo note."""
+    bonus = page.locator(".sheet tfoot tr.bonus .bonus-note").all_text_contents()
+    return [text.strip() for text in [*bonus, page.locator(".undo-note").text_content() or ""]]
+
+
 def test_a_whole_rauf_runter_game_played_on_one_device_with_no_server_is_stored_when_it_is_back(
     browser: Browser, server: str
 ) -> None:
@@ -98,7 +117,8 @@ def test_a_whole_rauf_runter_game_played_on_one_device_with_no_server_is_stored_
         game = Game(get_variant("rauf-runter"), _PLAYERS)
         error = game.check(Enter("Frieda", game.cell("down.ones"), points=7))
         assert error is not None
-        words = refusal_text(error, Translator("de", "rauf-runter"))
+        german = Translator("de", "rauf-runter")
+        words = refusal_text(error, german)
         expect(page.locator("#notice")).to_have_text(words)
         expect(page.locator("#notice")).to_be_visible()
         expect(tafel).to_have_attribute("data-events", "0")
@@ -116,6 +136,38 @@ def test_a_whole_rauf_runter_game_played_on_one_device_with_no_server_is_stored_
                 if not until(page, drawn):  # looked at often: 78 entries (jamb_pages.LOOK_MS)
                     expect(tafel).to_have_attribute("data-events", str(made), timeout=1)
         expect(page.locator(".status .turn-name")).to_have_text("Spiel beendet. Gewinner: Frieda")
+
+        # A correction: a value the rules refuse is said in the dialog, which stays open.
+        dialog = page.locator("#edit-dialog")
+        _correct(page, 0, "free.chance")
+        page.locator("#edit-points").fill("3")
+        page.keyboard.press("Enter")
+        game = replay(parse(_kept(page)[0]["record"]))
+        error = game.check(Edit("Frieda", game.cell("free.chance"), 3))
+        assert error is not None
+        expect(dialog.locator(".edit-error")).to_have_text(refusal_text(error, german))
+        expect(tafel).to_have_attribute("data-events", "78")
+        page.locator("#edit-points").fill("20")
+        dialog.get_by_role("button", name="Speichern").click()
+        expect(dialog).to_be_hidden()
+        expect(tafel).to_have_attribute("data-events", "79")
+        expect(page.locator("[id='c0-free.chance']")).to_have_text("20")
+        expect(page.locator("[id='c0-free.chance']")).to_be_focused()
+        # A cleared cell opens the game again: Mats enters his Chance anew.
+        _correct(page, 1, "free.chance")
+        dialog.get_by_role("button", name="Feld leeren").click()
+        expect(tafel).to_have_attribute("data-events", "80")
+        expect(page.locator(".status .turn-name")).to_have_text("Mats ist am Zug")
+        expect(page.locator(".status .turn-rolls")).to_have_text("echte Würfel, bis zu 3 Würfe")
+        # The undo note is the board's (kniffel.board.turn_view), in the server's words.
+        game = replay(parse(_kept(page)[0]["record"]))
+        expect(page.locator(".undo-note")).to_have_text(undo_view(game, german, "physical").note)
+        page.locator("#dice-input").fill("12356")
+        page.locator("[id='c1-free.chance']").click()
+        expect(tafel).to_have_attribute("data-events", "81")
+        expect(page.locator(".status .turn-name")).to_have_text("Spiel beendet. Gewinner: Frieda")
+        notes = _notes(page)
+        assert notes[0] == "63 erreicht"  # Frieda's down column: 3 + 6 + … + 18
         shown = [page.locator(f"#tab-{seat} .player-total").inner_text() for seat in (0, 1)]
         names = page.evaluate(NAMES)  # what a screen reader hears on the device's sheet
         assert names["c0-down.ones"].startswith("Runter, Einser, ")
@@ -141,6 +193,7 @@ def test_a_whole_rauf_runter_game_played_on_one_device_with_no_server_is_stored_
         expect(page.locator(".game")).to_have_attribute("data-game", game_id)
         expect(page.locator("form.revanche")).to_be_visible()
         assert page.evaluate(NAMES) == names  # the board's names, cell by cell
+        assert _notes(page) == notes  # the board's bonus and undo notes
     finally:
         context.close()
 
@@ -149,7 +202,7 @@ def test_a_whole_rauf_runter_game_played_on_one_device_with_no_server_is_stored_
     assert record["events"] == kept["record"]["events"]
     replayed = sheet_state(record)
     assert replayed["finished"] and replayed["winners"] == ["Frieda"]
-    assert [str(player["total"]) for player in replayed["players"]] == shown == ["894", "744"]
+    assert [str(player["total"]) for player in replayed["players"]] == shown == ["888", "735"]
     with urllib.request.urlopen(f"{url}/spieler/Frieda") as answer:
         assert f"/g/{game_id}/" in answer.read().decode()
 
