@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import urllib.request
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,12 +22,13 @@ from kniffel.locales import Translator
 from kniffel.locales.refusals import refusal_text
 from kniffel.offline import sheet_state
 from kniffel.record import parse, replay
-from kniffel.rules import Announce, Dice, Edit, Enter, Game, get_variant
+from kniffel.rules import Announce, Clear, Dice, Edit, Enter, Game, get_variant
 
-from .conftest import PHONE
-from .jamb_pages import until
-from .test_offline import _FETCH_RULES, _RULES_KEPT, _until
+from .conftest import BOARD, PHONE, _free_port, board_process
+from .jamb_pages import OTHER_ENGINE, until
+from .test_offline import _FETCH_RULES, _RULES_KEPT, NOTES, _until
 from .test_offline_names import NAMES
+from .webdriver import Driver
 
 pytestmark = pytest.mark.e2e
 
@@ -360,3 +362,69 @@ def test_a_jamb_game_started_offline_announces_says_the_roll_and_goes_to_the_boa
         {"type": "enter", "player": "Ana", "cell": "announce.max", "dice": [5, 5, 6, 6, 6]}
         | {"roll": 2},
     ]
+
+
+#: A game kept on this device, made as the start page makes it (static/device/start.js).
+_MAKE = """return import('/static/device/games.js').then((games) =>
+  games.makeGame({ variant: 'kniffel', options: {}, players: ['Lea', 'Tom'] }))"""
+
+
+@pytest.mark.webkit
+@OTHER_ENGINE  # the chromium game above runs in CI; this one costs a Pyodide start in WebKit (30 s)
+def test_webkit_corrects_and_clears_a_cell_of_a_game_kept_on_the_device(
+    webkit: Driver, tmp_path: Path, preset_tables: None
+) -> None:
+    """WebKit (iPhones' engine), the server killed, a Kniffel game kept on the device: a filled
+    cell opened by keyboard in the board's correction dialog, a refused value said inside it,
+    then corrected; another cleared; the notes are the board's."""
+    port = _free_port()
+    with webkit.session() as session:
+        session.resize(PHONE["width"], PHONE["height"])
+        with board_process(tmp_path, BOARD, port=port) as (url, process):
+            session.go(url + "/")
+            session.wait("return navigator.serviceWorker.controller !== null")
+            session.run(f"return {_FETCH_RULES}")
+            session.wait(f"return {_RULES_KEPT}", seconds=60)
+            process.kill()
+            process.wait()
+        session.go(f"{url}/device#game={session.run(_MAKE)}")
+        state = "return document.querySelector('#board').dataset"
+        session.wait(f"{state}.state === 'ready'", seconds=120)
+        for seat, cell, dice, made in ((0, "ones", "11123", 1), (1, "twos", "22234", 2)):
+            session.find("#dice-input").type(dice)
+            session.find(f"[id='c{seat}-main.{cell}']").click()
+            session.wait(f"{state}.events === '{made}'", seconds=60)
+
+        def open_dialog(seat: int, cell: str) -> None:
+            session.find(f"#tab-{seat}").click()
+            session.run(f"document.querySelector(\"[id='c{seat}-main.{cell}']\").focus()")
+            session.press("Enter")
+            session.wait("return document.querySelector('#edit-dialog').open")
+            assert session.run("return document.activeElement.id") == "edit-points"
+
+        open_dialog(0, "ones")
+        session.press("7", "Enter")
+        game = Game(get_variant("kniffel"), ["Lea", "Tom"])
+        game.push(Enter("Lea", game.cell("main.ones"), dice=Dice.parse("11123")))
+        game.push(Enter("Tom", game.cell("main.twos"), dice=Dice.parse("22234")))
+        error = game.check(Edit("Lea", game.cell("main.ones"), 7))
+        assert error is not None
+        said = "return document.querySelector('.edit-error').textContent"
+        assert session.wait(said) == refusal_text(error, Translator("de", "kniffel"))
+        session.find("#edit-points").clear()
+        session.find("#edit-points").type("2")
+        session.find("#edit-dialog button.primary").click()
+        session.wait(f"{state}.events === '3' && !document.querySelector('#edit-dialog').open")
+        game.push(Edit("Lea", game.cell("main.ones"), 2))
+        open_dialog(1, "twos")
+        session.find("[data-edit-clear]").click()
+        session.wait(f"{state}.events === '4'")
+        game.push(Clear("Tom", game.cell("main.twos")))
+        notes = session.run(f"return {NOTES}")
+        german = Translator("de", "kniffel")
+        assert notes["bonus"] == [["noch 61 bis zum Bonus"], ["noch 63 bis zum Bonus"]]
+        assert notes["rolls"] == "echte Würfel, bis zu 3 Würfe"
+        assert notes["undo"] == undo_view(game, german, "physical").note
+        assert session.run("return document.querySelector('.turn-name').textContent") == (
+            "Tom ist am Zug"
+        )
