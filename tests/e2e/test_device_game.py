@@ -402,29 +402,32 @@ def test_webkit_corrects_and_clears_a_cell_of_a_game_kept_on_the_device(
             session.wait("return document.querySelector('#edit-dialog').open")
             assert session.run("return document.activeElement.id") == "edit-points"
 
-        open_dialog(0, "ones")
+        # Tom's Zweier while Lea is to move: his sheet stays in front, as on the board.
+        open_dialog(1, "twos")
         session.press("7", "Enter")
         game = Game(get_variant("kniffel"), ["Lea", "Tom"])
         game.push(Enter("Lea", game.cell("main.ones"), dice=Dice.parse("11123")))
         game.push(Enter("Tom", game.cell("main.twos"), dice=Dice.parse("22234")))
-        error = game.check(Edit("Lea", game.cell("main.ones"), 7))
+        error = game.check(Edit("Tom", game.cell("main.twos"), 7))
         assert error is not None
         said = "return document.querySelector('.edit-error').textContent"
         assert session.wait(said) == refusal_text(error, Translator("de", "kniffel"))
         session.find("#edit-points").clear()
-        session.find("#edit-points").type("2")
+        session.find("#edit-points").type("4")
         session.find("#edit-dialog button.primary").click()
         session.wait(f"{state}.events === '3' && !document.querySelector('#edit-dialog').open")
-        game.push(Edit("Lea", game.cell("main.ones"), 2))
-        open_dialog(1, "twos")
+        game.push(Edit("Tom", game.cell("main.twos"), 4))
+        assert session.run("return document.querySelector('#sheet-1.is-back') === null")
+        assert session.run("return document.activeElement.id") == "c1-main.twos"
+        open_dialog(0, "ones")
         session.find("[data-edit-clear]").click()
         session.wait(f"{state}.events === '4'")
-        game.push(Clear("Tom", game.cell("main.twos")))
+        game.push(Clear("Lea", game.cell("main.ones")))
         notes = session.run(f"return {NOTES}")
         german = Translator("de", "kniffel")
-        assert notes["bonus"] == [["noch 61 bis zum Bonus"], ["noch 63 bis zum Bonus"]]
+        assert notes["bonus"] == [["noch 63 bis zum Bonus"], ["noch 59 bis zum Bonus"]]
         assert notes["rolls"] == "echte Würfel, bis zu 3 Würfe"
         assert notes["undo"] == undo_view(game, german, "physical").note
         assert session.run("return document.querySelector('.turn-name').textContent") == (
-            "Tom ist am Zug"
+            "Lea ist am Zug"
         )

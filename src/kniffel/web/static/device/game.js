@@ -200,10 +200,16 @@ async function keep(event, refusedIn = say) {
   return true;
 }
 
-// A correction from the board's dialog (device/edit.js): kept as an entry is, then drawn.
+// A correction from the board's dialog (device/edit.js): kept as an entry is, then drawn; the
+// sheet chosen stays in front until the turn changes, as on the board.
 async function correction(event, refusedIn) {
+  const [seat, turn] = [shown, drawn.turn_key];
   if (!(await keep(event, refusedIn))) return false;
   draw();
+  if (seat !== null && drawn.turn_key === turn) {
+    shown = seat;
+    front();
+  }
   return true;
 }
 
