@@ -1,28 +1,34 @@
 """A whole game with no server (issue 31, item 5), in chromium: from the installed start page with
 the network off, a family starts a Rauf-Runter game on one device, plays it to the end there
-(the sheet drawn by the rules in the page), and the game waits on the start page until the network
-is back; then it is stored on the server, which replays it to the same sheet, the device holds its
-key, and the game is on the player pages (docs/board.md, "Installieren und ohne Netz").
+(the sheet drawn by the rules in the page), corrects a cell and clears one in the board's own
+correction dialog, with the board's notes under the sheet, and the game waits on the start page
+until the network is back; then it is stored on the server, which replays it to the same sheet,
+the device holds its key, and the game is on the player pages, with the notes the device showed
+(docs/board.md, "Installieren und ohne Netz").
 """
 
 from __future__ import annotations
 
 import json
 import urllib.request
+from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 
+from kniffel.board.turn_view import undo_view
 from kniffel.locales import Translator
 from kniffel.locales.refusals import refusal_text
 from kniffel.offline import sheet_state
-from kniffel.rules import Announce, Dice, Enter, Game, get_variant
+from kniffel.record import parse, replay
+from kniffel.rules import Announce, Clear, Dice, Edit, Enter, Game, get_variant
 
-from .conftest import PHONE
-from .jamb_pages import until
-from .test_offline import _FETCH_RULES, _RULES_KEPT, _until
+from .conftest import BOARD, PHONE, _free_port, board_process
+from .jamb_pages import OTHER_ENGINE, until
+from .test_offline import _FETCH_RULES, _RULES_KEPT, NOTES, _until
 from .test_offline_names import NAMES
+from .webdriver import Driver
 
 pytestmark = pytest.mark.e2e
 
@@ -69,6 +75,21 @@ def _kept(page: Page) -> list[dict[str, Any]]:
     return kept
 
 
+def _correct(page: Page, seat: int, cell: str) -> None:
+    """Opens the correction dialog of a filled cell, by keyboard, as on the board."""
+    page.locator(f"#tab-{seat}").click()
+    page.locator(f"[id='c{seat}-{cell}']").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#edit-dialog")).to_be_visible()
+    expect(page.locator("#edit-points")).to_be_focused()
+
+
+def _notes(page: Page) -> list[str]:
+    """The notes under the sheets: each column's upper-bonus note, then the undo note."""
+    bonus = page.locator(".sheet tfoot tr.bonus .bonus-note").all_text_contents()
+    return [text.strip() for text in [*bonus, page.locator(".undo-note").text_content() or ""]]
+
+
 def test_a_whole_rauf_runter_game_played_on_one_device_with_no_server_is_stored_when_it_is_back(
     browser: Browser, server: str
 ) -> None:
@@ -98,7 +119,8 @@ def test_a_whole_rauf_runter_game_played_on_one_device_with_no_server_is_stored_
         game = Game(get_variant("rauf-runter"), _PLAYERS)
         error = game.check(Enter("Frieda", game.cell("down.ones"), points=7))
         assert error is not None
-        words = refusal_text(error, Translator("de", "rauf-runter"))
+        german = Translator("de", "rauf-runter")
+        words = refusal_text(error, german)
         expect(page.locator("#notice")).to_have_text(words)
         expect(page.locator("#notice")).to_be_visible()
         expect(tafel).to_have_attribute("data-events", "0")
@@ -116,6 +138,38 @@ def test_a_whole_rauf_runter_game_played_on_one_device_with_no_server_is_stored_
                 if not until(page, drawn):  # looked at often: 78 entries (jamb_pages.LOOK_MS)
                     expect(tafel).to_have_attribute("data-events", str(made), timeout=1)
         expect(page.locator(".status .turn-name")).to_have_text("Spiel beendet. Gewinner: Frieda")
+
+        # A correction: a value the rules refuse is said in the dialog, which stays open.
+        dialog = page.locator("#edit-dialog")
+        _correct(page, 0, "free.chance")
+        page.locator("#edit-points").fill("3")
+        page.keyboard.press("Enter")
+        game = replay(parse(_kept(page)[0]["record"]))
+        error = game.check(Edit("Frieda", game.cell("free.chance"), 3))
+        assert error is not None
+        expect(dialog.locator(".edit-error")).to_have_text(refusal_text(error, german))
+        expect(tafel).to_have_attribute("data-events", "78")
+        page.locator("#edit-points").fill("20")
+        dialog.get_by_role("button", name="Speichern").click()
+        expect(dialog).to_be_hidden()
+        expect(tafel).to_have_attribute("data-events", "79")
+        expect(page.locator("[id='c0-free.chance']")).to_have_text("20")
+        expect(page.locator("[id='c0-free.chance']")).to_be_focused()
+        # A cleared cell opens the game again: Mats enters his Chance anew.
+        _correct(page, 1, "free.chance")
+        dialog.get_by_role("button", name="Feld leeren").click()
+        expect(tafel).to_have_attribute("data-events", "80")
+        expect(page.locator(".status .turn-name")).to_have_text("Mats ist am Zug")
+        expect(page.locator(".status .turn-rolls")).to_have_text("echte Würfel, bis zu 3 Würfe")
+        # The undo note is the board's (kniffel.board.turn_view), in the server's words.
+        game = replay(parse(_kept(page)[0]["record"]))
+        expect(page.locator(".undo-note")).to_have_text(undo_view(game, german, "physical").note)
+        page.locator("#dice-input").fill("12356")
+        page.locator("[id='c1-free.chance']").click()
+        expect(tafel).to_have_attribute("data-events", "81")
+        expect(page.locator(".status .turn-name")).to_have_text("Spiel beendet. Gewinner: Frieda")
+        notes = _notes(page)
+        assert notes[0] == "63 erreicht"  # Frieda's down column: 3 + 6 + … + 18
         shown = [page.locator(f"#tab-{seat} .player-total").inner_text() for seat in (0, 1)]
         names = page.evaluate(NAMES)  # what a screen reader hears on the device's sheet
         assert names["c0-down.ones"].startswith("Runter, Einser, ")
@@ -141,6 +195,7 @@ def test_a_whole_rauf_runter_game_played_on_one_device_with_no_server_is_stored_
         expect(page.locator(".game")).to_have_attribute("data-game", game_id)
         expect(page.locator("form.revanche")).to_be_visible()
         assert page.evaluate(NAMES) == names  # the board's names, cell by cell
+        assert _notes(page) == notes  # the board's bonus and undo notes
     finally:
         context.close()
 
@@ -149,7 +204,7 @@ def test_a_whole_rauf_runter_game_played_on_one_device_with_no_server_is_stored_
     assert record["events"] == kept["record"]["events"]
     replayed = sheet_state(record)
     assert replayed["finished"] and replayed["winners"] == ["Frieda"]
-    assert [str(player["total"]) for player in replayed["players"]] == shown == ["894", "744"]
+    assert [str(player["total"]) for player in replayed["players"]] == shown == ["888", "735"]
     with urllib.request.urlopen(f"{url}/spieler/Frieda") as answer:
         assert f"/g/{game_id}/" in answer.read().decode()
 
@@ -307,3 +362,72 @@ def test_a_jamb_game_started_offline_announces_says_the_roll_and_goes_to_the_boa
         {"type": "enter", "player": "Ana", "cell": "announce.max", "dice": [5, 5, 6, 6, 6]}
         | {"roll": 2},
     ]
+
+
+#: A game kept on this device, made as the start page makes it (static/device/start.js).
+_MAKE = """return import('/static/device/games.js').then((games) =>
+  games.makeGame({ variant: 'kniffel', options: {}, players: ['Lea', 'Tom'] }))"""
+
+
+@pytest.mark.webkit
+@OTHER_ENGINE  # the chromium game above runs in CI; this one costs a Pyodide start in WebKit (30 s)
+def test_webkit_corrects_and_clears_a_cell_of_a_game_kept_on_the_device(
+    webkit: Driver, tmp_path: Path, preset_tables: None
+) -> None:
+    """WebKit (iPhones' engine), the server killed, a Kniffel game kept on the device: a filled
+    cell opened by keyboard in the board's correction dialog, a refused value said inside it,
+    then corrected; another cleared; the notes are the board's."""
+    port = _free_port()
+    with webkit.session() as session:
+        session.resize(PHONE["width"], PHONE["height"])
+        with board_process(tmp_path, BOARD, port=port) as (url, process):
+            session.go(url + "/")
+            session.wait("return navigator.serviceWorker.controller !== null")
+            session.run(f"return {_FETCH_RULES}")
+            session.wait(f"return {_RULES_KEPT}", seconds=60)
+            process.kill()
+            process.wait()
+        session.go(f"{url}/device#game={session.run(_MAKE)}")
+        state = "return document.querySelector('#board').dataset"
+        session.wait(f"{state}.state === 'ready'", seconds=120)
+        for seat, cell, dice, made in ((0, "ones", "11123", 1), (1, "twos", "22234", 2)):
+            session.find("#dice-input").type(dice)
+            session.find(f"[id='c{seat}-main.{cell}']").click()
+            session.wait(f"{state}.events === '{made}'", seconds=60)
+
+        def open_dialog(seat: int, cell: str) -> None:
+            session.find(f"#tab-{seat}").click()
+            session.run(f"document.querySelector(\"[id='c{seat}-main.{cell}']\").focus()")
+            session.press("Enter")
+            session.wait("return document.querySelector('#edit-dialog').open")
+            assert session.run("return document.activeElement.id") == "edit-points"
+
+        # Tom's Zweier while Lea is to move: his sheet stays in front, as on the board.
+        open_dialog(1, "twos")
+        session.press("7", "Enter")
+        game = Game(get_variant("kniffel"), ["Lea", "Tom"])
+        game.push(Enter("Lea", game.cell("main.ones"), dice=Dice.parse("11123")))
+        game.push(Enter("Tom", game.cell("main.twos"), dice=Dice.parse("22234")))
+        error = game.check(Edit("Tom", game.cell("main.twos"), 7))
+        assert error is not None
+        said = "return document.querySelector('.edit-error').textContent"
+        assert session.wait(said) == refusal_text(error, Translator("de", "kniffel"))
+        session.find("#edit-points").clear()
+        session.find("#edit-points").type("4")
+        session.find("#edit-dialog button.primary").click()
+        session.wait(f"{state}.events === '3' && !document.querySelector('#edit-dialog').open")
+        game.push(Edit("Tom", game.cell("main.twos"), 4))
+        assert session.run("return document.querySelector('#sheet-1.is-back') === null")
+        assert session.run("return document.activeElement.id") == "c1-main.twos"
+        open_dialog(0, "ones")
+        session.find("[data-edit-clear]").click()
+        session.wait(f"{state}.events === '4'")
+        game.push(Clear("Lea", game.cell("main.ones")))
+        notes = session.run(f"return {NOTES}")
+        german = Translator("de", "kniffel")
+        assert notes["bonus"] == [["noch 63 bis zum Bonus"], ["noch 59 bis zum Bonus"]]
+        assert notes["rolls"] == "echte Würfel, bis zu 3 Würfe"
+        assert notes["undo"] == undo_view(game, german, "physical").note
+        assert session.run("return document.querySelector('.turn-name').textContent") == (
+            "Lea ist am Zug"
+        )

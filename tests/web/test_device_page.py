@@ -15,6 +15,7 @@ from kniffel.locales import Translator
 from kniffel.locales.refusals import refusal_text
 from kniffel.rules import Enter, Game, get_variant
 from kniffel.web.pages.device import DEVICE_PRESETS
+from kniffel.web.present.offline_words import offline_words
 
 
 def _words(page: str) -> dict[str, Any]:
@@ -92,3 +93,26 @@ def test_a_record_started_on_a_device_is_imported_once(client: TestClient) -> No
     odd = [client.post("/api/records", json=_device_record({"id": 7})).json()["id"] for _ in "ab"]
     assert len({*plain, *odd}) == 4
     assert len(client.get("/api/games").json()) == 6
+
+
+def test_the_device_page_carries_the_boards_correction_dialog_and_notes(client: TestClient) -> None:
+    """Corrections and notes on the device (static/device/edit.js, static/tafel/notes.js): the
+    board's own dialog, with both notes on a cleared cell and each preset saying which is its,
+    and the words of the board's notes for each preset."""
+    page = client.get("/device?lang=en").text
+    t = Translator("en", "rauf-runter")
+    dialog = re.search(r'<dialog id="edit-dialog".*?</dialog>', page, re.S)
+    assert dialog is not None
+    for words in ("Feld korrigieren", "Speichern", "Feld leeren", "Abbrechen", "Neue Punkte"):
+        assert html.escape(t(words)) in dialog.group(0)
+    assert "action=" not in dialog.group(0)  # kept on the device, never posted
+    on_arrows = t("Ein geleertes Feld einer Pfeil-Spalte ist wieder Pflicht.")
+    assert f'data-arrows="{html.escape(on_arrows)}"' in dialog.group(0)
+    arrows = dict(re.findall(r'data-preset="([a-z-]+)"[^>]*?data-arrows="(\w+)"', page))
+    assert arrows["rauf-runter"] == "true" and arrows["kniffel"] == "false"
+    found = re.search(r'data-preset="rauf-runter"[^>]*data-notes=\'([^\']*)\'', page)
+    assert found is not None
+    notes = json.loads(html.unescape(found.group(1)))
+    assert notes == offline_words(get_variant("rauf-runter"), t)["notes"]
+    assert notes["bonus"]["reached"] == "{n} reached"
+    assert notes["undo"]["clear"] == "clearing of {name}: {cell}"

@@ -7,8 +7,10 @@ the device's IndexedDB (``static/device/games.js``) as a ``kniffel-record/1`` re
 the page (``static/rules.js``, :mod:`kniffel.offline` in Pyodide) draw its sheet. The server gives
 the page only what it cannot compute there: a blank sheet of each preset, for each set of columns
 its house rules give, in the page's words (the board's own ``sheet.html``, so the device draws
-the sheet the board draws) and the words of every refusal, so that a bad entry on the device
-reads as it reads on the board.
+the sheet the board draws), the words of every refusal, so that a bad entry or correction on the
+device reads as it reads on the board, and the words of the board's notes (the upper bonus's,
+the undo note: :func:`kniffel.web.present.offline_words.offline_words`). Corrections use the
+board's own dialog (``edit_dialog.html``; ``static/device/edit.js``).
 """
 
 from __future__ import annotations
@@ -22,9 +24,9 @@ from markupsafe import Markup
 
 from kniffel.board.sheet_view import board_view, offline_cell_words
 from kniffel.locales import Translator
-from kniffel.rules import Game, Variant, get_variant
+from kniffel.rules import Discipline, Game, Variant, get_variant
 from kniffel.web import rendering
-from kniffel.web.present.offline_words import refusal_words
+from kniffel.web.present.offline_words import offline_words, refusal_words
 
 __all__ = ["DEVICE_PRESETS", "device_words", "router"]
 
@@ -55,6 +57,12 @@ def _widest(name: str) -> Variant:
     return get_variant(name, {spec.id: True for spec in get_variant(name).optional})
 
 
+def _arrows(variant: Variant) -> bool:
+    """Whether a column of ``variant`` is played in order: a cleared cell there is due again (the
+    correction dialog's note says which)."""
+    return any(spec.discipline is not Discipline.FREE for spec in Game(variant, ["·"]).columns)
+
+
 def _blank_sheets(t: Translator) -> list[dict[str, Any]]:
     """Each preset's sheet for one seat, nothing entered, once for each set of columns its house
     rules give (``columns``: their ids, as the page finds the game's): the page copies it for
@@ -62,8 +70,10 @@ def _blank_sheets(t: Translator) -> list[dict[str, Any]]:
     blanks = []
     for name in DEVICE_PRESETS:
         own = t.for_variant(get_variant(name))
-        # The cells' names as the board words them (static/tafel/paint.js reads them).
+        # The cells' names as the board words them (static/tafel/paint.js reads them), and the
+        # notes the board writes under the sheet (static/tafel/notes.js fills them in).
         words = offline_cell_words(_widest(name), own)
+        notes = offline_words(_widest(name), t)["notes"]
         for n, variant in enumerate(_column_sets(name)):
             board = board_view(Game(variant, ["·"]), own)
             # The board's own sheet, in the preset's words as its game page gives them
@@ -74,6 +84,7 @@ def _blank_sheets(t: Translator) -> list[dict[str, Any]]:
             blanks.append(
                 {"preset": name, "columns": " ".join(variant.column_ids), "board": board}
                 | {"sheet": Markup(sheet), "words": words if n == 0 else None}
+                | {"notes": notes if n == 0 else None, "arrows": _arrows(variant)}
             )
     return blanks
 

@@ -5,10 +5,14 @@
 // the board offline (tafel/paint.js). Typed dice or points and a tap on a cell make an entry
 // (with the roll said on 1 2 3 where the rules ask it: Jamb, Yams), a tap on "!" an announcement,
 // each checked by the rules before it is kept; a refusal reads as on the board (device/words.js).
-// "Rückgängig" takes the last entry off the record: nobody else has seen it. Once the server
-// answers, the game is stored there and the page opens the server's game.
+// A tap on a filled cell opens the board's correction dialog (device/edit.js: an `edit` or
+// `clear` event, checked alike). The notes under the sheet (the upper bonus's, the undo note)
+// are the board's, in the server's words (tafel/notes.js). "Rückgängig" takes the last event
+// off the record: nobody else has seen it. Once the server answers, the game is stored there and
+// the page opens the server's game.
 import { loadRules } from "/static/rules.js";
 import { paint } from "/static/tafel/paint.js";
+import { correct, setUpCorrections } from "./edit.js";
 import { changeGame, deviceGame, dropGame, sendGames, sendWhenOnline } from "./games.js";
 import { refusalWords } from "./words.js";
 
@@ -63,8 +67,14 @@ function build(state) {
   const columns = Object.keys(state.sheets[0].columns).join(" ");
   const template = $(`template[data-preset="${game.record.variant}"][data-columns="${columns}"]`);
   $(".device-title").textContent = template.dataset.label;
-  // The cells are named as the board names them (tafel/paint.js reads the words from here).
-  $("[data-live-state]").dataset.cellWords = $(`template[data-preset="${game.record.variant}"][data-cell-words]`).dataset.cellWords;
+  // The cells are named as the board names them and the notes are the board's (tafel/paint.js
+  // and tafel/notes.js read the words from here).
+  const own = $(`template[data-preset="${game.record.variant}"][data-cell-words]`);
+  const live = $("[data-live-state]");
+  live.dataset.cellWords = own.dataset.cellWords;
+  const notes = JSON.parse(own.dataset.notes);
+  live.dataset.offlineWords = JSON.stringify({ variant: game.record.variant, refusals: words, notes });
+  setUpCorrections(template, correction);
   const tabs = $(".players", board);
   const sheets = $("#device-sheets");
   for (const sheet of state.sheets) {
@@ -73,7 +83,6 @@ function build(state) {
     section.dataset.seat = String(sheet.seat);
     section.setAttribute("aria-labelledby", `tab-${sheet.seat}`);
     $(".caption-name", section).textContent = sheet.player;
-    for (const note of $$(".bonus-note", section)) note.textContent = "";
     // Announcements are drawn by the rules' answer (tafel/paint.js), not the blank sheet's.
     for (const mark of $$(".announce-btn, .announced-tag", section)) mark.remove();
     for (const button of $$(".cell-btn", section)) {
@@ -128,10 +137,11 @@ function draw() {
     const names = state.winners.join(", ");
     const line = state.winners.length > 1 ? root.dataset.tie : root.dataset.over;
     $(".status .turn-name").textContent = line.replace("{names}", names);
-    $(".entry", board).hidden = true;
   } else {
     turnLine(state.players[state.to_move].name);
   }
+  $(".entry", board).hidden = state.finished; // a cleared cell opens a finished game again
+  $(".status .turn-rolls").hidden = state.finished;
   for (const tab of $$(".player-tab", board)) {
     const seat = Number(tab.id.slice(4));
     tab.classList.toggle("winner", state.finished && state.winners.includes(state.players[seat].name));
@@ -141,7 +151,7 @@ function draw() {
     if (caption) caption.textContent = root.dataset.caption.replace("{name}", sheet.player).replace("{total}", String(sheet.total));
   }
   rollsPick.hidden = !state.asks_roll || state.finished;
-  $("#device-undo").disabled = game.record.events.length === 0;
+  $("#device-undo").disabled = state.undo !== null; // as the rules say (and the undo note)
   board.dataset.events = String(game.record.events.length); // the entries kept (tests wait for it)
   board.dataset.finished = state.finished ? "true" : "false";
   front();
@@ -149,7 +159,8 @@ function draw() {
 
 // A tap on a cell: the entry of the player to move, checked by the rules before it is kept.
 async function tap(button) {
-  if (!drawn || drawn.to_move === null || !button.id) return;
+  if (!drawn || !button.id || correct(button)) return; // a filled cell: the correction dialog
+  if (drawn.to_move === null) return;
   const seat = Number(button.closest(".sheet").dataset.seat);
   const cell = drawn.sheets[seat].cells[button.value];
   if (!cell || cell.state === "filled") return;
@@ -175,16 +186,30 @@ async function announce(button) {
   if (await keep(event)) draw();
 }
 
-// The event checked by the rules, then kept in the record (and the page's own sheet shown again).
-async function keep(event) {
+// The event checked by the rules, then kept in the record (and the page's own sheet shown again);
+// a refusal said by `refusedIn` (the notice, or the correction dialog).
+async function keep(event, refusedIn = say) {
   const check = rules.sheet(game.record, [event], {});
   const refused = check.error || check.refused[0];
-  if (refused) return void say(worded(refused));
+  if (refused) return void refusedIn(worded(refused));
   const kept = await changeGame(game.id, (record) => record.events.push(event)); // kept, then shown
   if (!kept) return void location.reload(); // another tab sent the game: the board's game now
   game = kept;
   shown = null;
   say("");
+  return true;
+}
+
+// A correction from the board's dialog (device/edit.js): kept as an entry is, then drawn; the
+// sheet chosen stays in front until the turn changes, as on the board.
+async function correction(event, refusedIn) {
+  const [seat, turn] = [shown, drawn.turn_key];
+  if (!(await keep(event, refusedIn))) return false;
+  draw();
+  if (seat !== null && drawn.turn_key === turn) {
+    shown = seat;
+    front();
+  }
   return true;
 }
 
