@@ -26,6 +26,27 @@ let game = null; // the kept game: { id, record, ... }
 let rules = null;
 let drawn = null; // kniffel.offline.sheet_state of the sheet drawn
 let shown = null; // the seat whose sheet is in front (a tab tapped), or null: the player to move
+// The rules answer later (static/rules.js: Python in a worker), so the page's changes (a tap, an
+// announcement, an undo) and its drawings run one after the other, each on the record the one
+// before left; a drawing asked for while another waits its turn joins it.
+let queue = Promise.resolve();
+let drawAsked = null;
+
+function serial(act) {
+  const run = queue.then(act);
+  queue = run.catch(() => {}); // the next one runs all the same
+  return run;
+}
+
+function draw() {
+  if (drawAsked === null) {
+    drawAsked = serial(() => {
+      drawAsked = null;
+      return drawNow();
+    });
+  }
+  return drawAsked;
+}
 
 function say(text, error = true) {
   const notice = $("#notice");
@@ -111,8 +132,8 @@ function front() {
   }
 }
 
-function draw() {
-  const state = rules.sheet(game.record, [], typed());
+async function drawNow() {
+  const state = await rules.sheet(game.record, [], typed());
   if (state.error) return void say(worded(state.error));
   if (drawn === null) build(state);
   drawn = state;
@@ -164,7 +185,7 @@ async function tap(button) {
   diceInput.value = "";
   pointsInput.value = "";
   setRoll(null);
-  draw();
+  await drawNow();
 }
 
 // A tap on an announce button (Jamb's Najava, Yams' annoncée): the announcement of the player
@@ -172,12 +193,12 @@ async function tap(button) {
 async function announce(button) {
   if (!drawn || drawn.to_move === null) return;
   const event = { type: "announce", player: drawn.players[drawn.to_move].name, cell: button.value };
-  if (await keep(event)) draw();
+  if (await keep(event)) await drawNow();
 }
 
 // The event checked by the rules, then kept in the record (and the page's own sheet shown again).
 async function keep(event) {
-  const check = rules.sheet(game.record, [event], {});
+  const check = await rules.sheet(game.record, [event], {});
   const refused = check.error || check.refused[0];
   if (refused) return void say(worded(refused));
   const kept = await changeGame(game.id, (record) => record.events.push(event)); // kept, then shown
@@ -195,7 +216,7 @@ async function undo() {
   game = kept;
   shown = null;
   say("");
-  draw();
+  await drawNow();
 }
 
 function opened(sent) {
@@ -223,7 +244,7 @@ async function start() {
     board.dataset.state = "no-rules";
     return void say(root.dataset.noRules);
   }
-  const first = rules.sheet(game.record, [], {});
+  const first = await rules.sheet(game.record, [], {});
   if (first.error && !game.record.events.length) {
     // The form's game is not a game (a name twice, no player): said, and nothing kept.
     await dropGame(game.id);
@@ -231,7 +252,7 @@ async function start() {
     $(".entry", board).hidden = true;
     return void say(worded(first.error));
   }
-  draw();
+  await drawNow();
   if (game.refusal) say(worded(game.refusal)); // the server refused the record: said, kept
   if (stored) {
     // On the board already (opened here with no network): shown, not changed here any more.
@@ -245,12 +266,12 @@ async function start() {
     const announced = event.target.closest(".announce-btn");
     if (announced) {
       event.preventDefault();
-      return void announce(announced);
+      return void serial(() => announce(announced));
     }
     const button = event.target.closest(".cell-btn");
     if (!button) return;
     event.preventDefault();
-    tap(button);
+    serial(() => tap(button));
   });
   for (const input of [diceInput, pointsInput]) {
     input.addEventListener("input", () => {
@@ -266,7 +287,7 @@ async function start() {
     setRoll(roll === Number(button.dataset.rolls) ? null : Number(button.dataset.rolls));
     draw(); // the previews with the roll said
   });
-  $("#device-undo").addEventListener("click", undo);
+  $("#device-undo").addEventListener("click", () => serial(undo));
   sendWhenOnline(opened);
 }
 
