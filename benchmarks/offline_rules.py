@@ -7,9 +7,13 @@ then serves the board on loopback and opens a Rauf-Runter game in Debian's chrom
 stand-in for a mid-range phone). Per run, in a fresh browser context:
 
 - *first*: online, from the page's start to the first sheet drawn by the rules in Pyodide
-  (``static/rules.js``: Pyodide's files fetched, compiled, the rules unpacked and imported);
+  (``static/rules.js``: Pyodide's files fetched, compiled, the rules unpacked and imported, in
+  the rules' Web Worker);
 - *offline*: the same after the page was reloaded with the network off (every file from the
   service worker's cache): the time to the first entry offline.
+
+Each with the page's longest main-thread task meanwhile (the browser's ``longtask`` entries):
+how long a tap made during the start would have waited.
 
 docs/decisions.md ("The board offline") has the figures.
 """
@@ -37,13 +41,22 @@ from kniffel.web.offline import PYODIDE, rules_zip
 CHROMIUM = Path(os.environ.get("KNIFFEL_CHROMIUM", "/usr/lib/chromium/chromium"))
 PHONE = {"width": 390, "height": 844}
 
-#: From the call to the first sheet, on the page's clock (ms).
+#: From the call to the first sheet, on the page's clock, and the longest main-thread task
+#: meanwhile (ms).
 FIRST_SHEET = """async ([record]) => {
+  const tasks = [0];
+  const durations = (entries) => entries.map((entry) => entry.duration);
+  const observer = new PerformanceObserver((list) => tasks.push(...durations(list.getEntries())));
+  observer.observe({ type: "longtask" });
   const start = performance.now();
   const { loadRules } = await import("/static/rules.js");
   const rules = await loadRules();
-  rules.sheet(record, [], { dice: "66655" });
-  return performance.now() - start;
+  await rules.sheet(record, [], { dice: "66655" });
+  const took = performance.now() - start;
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  tasks.push(...durations(observer.takeRecords()));
+  observer.disconnect();
+  return [took, Math.max(...tasks)];
 }"""
 
 
@@ -92,18 +105,25 @@ def main() -> None:
             first, offline = _measure(url, game["url"], record, args.slowdown, args.runs)
         finally:
             stop(server)
-    for name, times in (("first (online)", first), ("offline (cached)", offline)):
+    for name, runs in (("first (online)", first), ("offline (cached)", offline)):
+        times = [took for took, _ in runs]
+        blocked = [longest for _, longest in runs]
         print(
             f"{name:18} median {statistics.median(times) / 1000:5.1f} s  "
-            f"max {max(times) / 1000:5.1f} s  (CPU slowed {args.slowdown:g}x, {len(times)} runs)"
+            f"max {max(times) / 1000:5.1f} s  longest main-thread task "
+            f"median {statistics.median(blocked) / 1000:5.2f} s  max {max(blocked) / 1000:5.2f} s"
+            f"  (CPU slowed {args.slowdown:g}x, {len(runs)} runs)"
         )
+
+
+Run = tuple[float, float]  # (ms to the first sheet, ms of the longest main-thread task)
 
 
 def _measure(
     url: str, game: str, record: object, slowdown: float, runs: int
-) -> tuple[list[float], list[float]]:
-    first: list[float] = []
-    offline: list[float] = []
+) -> tuple[list[Run], list[Run]]:
+    first: list[Run] = []
+    offline: list[Run] = []
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
             executable_path=str(CHROMIUM), args=["--no-sandbox", "--disable-gpu"]
@@ -121,11 +141,11 @@ def _measure(
             page.goto(url + game)  # the creator's link: the key, then the game's own page
             page.wait_for_selector('.game[data-live="open"]')
             cdp.send("Emulation.setCPUThrottlingRate", {"rate": slowdown})
-            first.append(page.evaluate(FIRST_SHEET, [record]))
+            first.append(tuple(page.evaluate(FIRST_SHEET, [record])))
             context.set_offline(True)
             page.reload()
             cdp.send("Emulation.setCPUThrottlingRate", {"rate": slowdown})
-            offline.append(page.evaluate(FIRST_SHEET, [record]))
+            offline.append(tuple(page.evaluate(FIRST_SHEET, [record])))
             context.close()
         browser.close()
     return first, offline

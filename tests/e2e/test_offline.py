@@ -163,6 +163,10 @@ _SHEET = """async ([record, pending, typed]) => {
   return rules.sheet(record, pending, typed);
 }"""
 
+#: Pyodide's module imported (as a script, not fetched to be kept) where this runs.
+_PYODIDE_IMPORTED = """performance.getEntriesByType("resource").some(
+  (e) => e.name.endsWith("/static/pyodide/pyodide.asm.mjs") && e.initiatorType !== "fetch")"""
+
 
 def test_the_rules_run_in_the_page_with_no_network_as_they_run_on_the_server(
     browser: Browser, release: tuple[str, Path]
@@ -189,6 +193,11 @@ def test_the_rules_run_in_the_page_with_no_network_as_they_run_on_the_server(
         page.reload()
         expect(page.locator("#board")).to_contain_text("Anna")
         drawn = page.evaluate(_SHEET, [record, pending, typed])
+        # Python runs in the rules' worker, off the page's main thread (docs/decisions.md, "The
+        # board offline"): the worker imported Pyodide's module, the page only fetched its files.
+        (worker,) = [w for w in page.workers if w.url.endswith("/static/rules-worker.js")]
+        assert worker.evaluate(_PYODIDE_IMPORTED)
+        assert not page.evaluate(_PYODIDE_IMPORTED)
     finally:
         context.close()
     assert drawn == sheet_state(record, pending, dice="66655")

@@ -5,15 +5,15 @@
 // the board offline (tafel/paint.js). Typed dice or points and a tap on a cell make an entry
 // (with the roll said on 1 2 3 where the rules ask it: Jamb, Yams), a tap on "!" an announcement,
 // each checked by the rules before it is kept; a refusal reads as on the board (device/words.js).
-// A tap on a filled cell opens the board's correction dialog (device/edit.js: an `edit` or
-// `clear` event, checked alike). The notes under the sheet (the upper bonus's, the undo note)
-// are the board's, in the server's words (tafel/notes.js). "Rückgängig" takes the last event
-// off the record: nobody else has seen it. Once the server answers, the game is stored there and
-// the page opens the server's game.
+// A filled cell opens the board's correction dialog (device/edit.js: `edit`, `clear`, checked
+// alike); the notes are the board's (tafel/notes.js). "Rückgängig" takes the last event off the
+// record: nobody else has seen it. Changes and drawings run in turn (device/serial.js). Once the
+// server answers, the game is stored there and the page opens the server's game.
 import { loadRules } from "/static/rules.js";
 import { paint } from "/static/tafel/paint.js";
 import { correct, setUpCorrections } from "./edit.js";
 import { changeGame, deviceGame, dropGame, sendGames, sendWhenOnline } from "./games.js";
+import { joining, serial } from "./serial.js";
 import { refusalWords } from "./words.js";
 
 const $ = (selector, root) => (root || document).querySelector(selector);
@@ -74,7 +74,7 @@ function build(state) {
   live.dataset.cellWords = own.dataset.cellWords;
   const notes = JSON.parse(own.dataset.notes);
   live.dataset.offlineWords = JSON.stringify({ variant: game.record.variant, refusals: words, notes });
-  setUpCorrections(template, correction);
+  setUpCorrections(template, (event, refusedIn) => serial(() => correction(event, refusedIn)));
   const tabs = $(".players", board);
   const sheets = $("#device-sheets");
   for (const sheet of state.sheets) {
@@ -120,8 +120,8 @@ function front() {
   }
 }
 
-function draw() {
-  const state = rules.sheet(game.record, [], typed());
+async function drawNow() {
+  const state = await rules.sheet(game.record, [], typed());
   if (state.error) return void say(worded(state.error));
   if (drawn === null) build(state);
   drawn = state;
@@ -156,6 +156,7 @@ function draw() {
   board.dataset.finished = state.finished ? "true" : "false";
   front();
 }
+const draw = joining(drawNow); // the previews of what is typed, in turn with the changes
 
 // A tap on a cell: the entry of the player to move, checked by the rules before it is kept.
 async function tap(button) {
@@ -175,7 +176,7 @@ async function tap(button) {
   diceInput.value = "";
   pointsInput.value = "";
   setRoll(null);
-  draw();
+  await drawNow();
 }
 
 // A tap on an announce button (Jamb's Najava, Yams' annoncée): the announcement of the player
@@ -183,13 +184,13 @@ async function tap(button) {
 async function announce(button) {
   if (!drawn || drawn.to_move === null) return;
   const event = { type: "announce", player: drawn.players[drawn.to_move].name, cell: button.value };
-  if (await keep(event)) draw();
+  if (await keep(event)) await drawNow();
 }
 
 // The event checked by the rules, then kept in the record (and the page's own sheet shown again);
 // a refusal said by `refusedIn` (the notice, or the correction dialog).
 async function keep(event, refusedIn = say) {
-  const check = rules.sheet(game.record, [event], {});
+  const check = await rules.sheet(game.record, [event], {});
   const refused = check.error || check.refused[0];
   if (refused) return void refusedIn(worded(refused));
   const kept = await changeGame(game.id, (record) => record.events.push(event)); // kept, then shown
@@ -205,7 +206,7 @@ async function keep(event, refusedIn = say) {
 async function correction(event, refusedIn) {
   const [seat, turn] = [shown, drawn.turn_key];
   if (!(await keep(event, refusedIn))) return false;
-  draw();
+  await drawNow();
   if (seat !== null && drawn.turn_key === turn) {
     shown = seat;
     front();
@@ -220,7 +221,7 @@ async function undo() {
   game = kept;
   shown = null;
   say("");
-  draw();
+  await drawNow();
 }
 
 function opened(sent) {
@@ -248,7 +249,7 @@ async function start() {
     board.dataset.state = "no-rules";
     return void say(root.dataset.noRules);
   }
-  const first = rules.sheet(game.record, [], {});
+  const first = await rules.sheet(game.record, [], {});
   if (first.error && !game.record.events.length) {
     // The form's game is not a game (a name twice, no player): said, and nothing kept.
     await dropGame(game.id);
@@ -256,7 +257,7 @@ async function start() {
     $(".entry", board).hidden = true;
     return void say(worded(first.error));
   }
-  draw();
+  await drawNow();
   if (game.refusal) say(worded(game.refusal)); // the server refused the record: said, kept
   if (stored) {
     // On the board already (opened here with no network): shown, not changed here any more.
@@ -270,12 +271,12 @@ async function start() {
     const announced = event.target.closest(".announce-btn");
     if (announced) {
       event.preventDefault();
-      return void announce(announced);
+      return void serial(() => announce(announced));
     }
     const button = event.target.closest(".cell-btn");
     if (!button) return;
     event.preventDefault();
-    tap(button);
+    serial(() => tap(button));
   });
   for (const input of [diceInput, pointsInput]) {
     input.addEventListener("input", () => {
@@ -291,7 +292,7 @@ async function start() {
     setRoll(roll === Number(button.dataset.rolls) ? null : Number(button.dataset.rolls));
     draw(); // the previews with the roll said
   });
-  $("#device-undo").addEventListener("click", undo);
+  $("#device-undo").addEventListener("click", () => serial(undo));
   sendWhenOnline(opened);
 }
 

@@ -1,7 +1,7 @@
 // The board offline (issue 31, items 2 and 4; docs/decisions.md, "The board offline"; docs/
 // board.md, "Installieren und ohne Netz"). While the network is there the page keeps the game's
-// record on the device and fetches the rules' files (static/rules.js); Python starts at the first
-// sign of trouble. A change whose post finds no server (an entry, an announcement, an undo, a
+// record on the device and fetches the rules' files (static/rules.js); Python starts, in a Web
+// Worker, at the first sign of trouble. A change whose post finds no server (an entry, an announcement, an undo, a
 // correction, a cleared cell, or a roll of virtual dice, then rolled here) is kept (static/
 // pending.js) with the version it was made on, and the page draws the sheet itself from the
 // record and every kept change (kniffel.offline in Pyodide); each is marked "noch nicht
@@ -23,6 +23,8 @@ import { state, update } from "./state.js";
 const FETCH_AFTER_MS = 5000; // the rules' files are fetched this long after the page opened
 let store = null; // the game's kept entries (static/pending.js), opened once
 let sendingKept = false;
+let keeping = Promise.resolve(); // the changes being kept, one after the other
+let drawing = 0; // the newest sheet asked for: only its answer is drawn
 
 // -- the game's record on the device (IndexedDB "tafel-records", one object per game)
 function records() {
@@ -60,8 +62,15 @@ const waitingOf = (kept) => kept.filter((entry) => entry.refusal === null); // a
 // change they refuse is said, in the correction dialog or beside the finger, and not kept).
 // "Rückgängig" takes back the last change kept here, if any (it is dropped: nothing of it went
 // to the server; an entry's dice come back into the dice field, as the server gives them back);
-// else the undo is kept, for an event the server holds.
-async function keep(config) {
+// else the undo is kept, for an event the server holds. One change at a time, in the order made:
+// each is checked on the ones kept before it (the rules answer later, in their worker).
+function keep(config) {
+  const kept = keeping.then(() => keepOne(config));
+  keeping = kept.catch(() => {}); // the next change is kept all the same
+  return kept;
+}
+
+async function keepOne(config) {
   const kind = keptKind(config);
   let fields = fieldsOf(config);
   const kept = await store.list();
@@ -70,21 +79,21 @@ async function keep(config) {
   const waiting = waitingOf(kept).map((entry) => entry.event);
   const diceMode = { dice_mode: board().dataset.mode || "physical" };
   if (kind === "undo") {
-    const now = rules.sheet(record, waiting, diceMode);
+    const now = await rules.sheet(record, waiting, diceMode);
     if (now.undo) return notice(said(now.undo), true, null); // a roll of virtual dice stands
     const last = kept[kept.length - 1];
     if (last && last.refusal === null && last.event.type !== "undo") {
       await store.drop(last.id);
       const { dice, points } = last.event;
       if ((dice || points !== undefined) && $("#dice-entry")) {
-        backIntoTheField(last, rules.sheet(record, waiting.slice(0, -1), {}));
+        backIntoTheField(last, await rules.sheet(record, waiting.slice(0, -1), {}));
       }
       return drawKept();
     }
   }
   if (kind === "roll") fields = rolledHere(fields);
   const event = eventOf(kind, fields);
-  const tried = rules.sheet(record, [...waiting, event], diceMode);
+  const tried = await rules.sheet(record, [...waiting, event], diceMode);
   const refused = tried.error || (tried.refused || []).find((r) => r.index === waiting.length);
   if (refused) {
     const dialog = $("#edit-dialog");
@@ -93,7 +102,7 @@ async function keep(config) {
   }
   await store.add({ path: config.path, fields, event, version: Number(fields.version) });
   if (kind === "enter" && $("#dice-entry")) clearEntry();
-  const undone = kind === "undo" ? rules.sheet(record, waiting, diceMode).last : null;
+  const undone = kind === "undo" ? (await rules.sheet(record, waiting, diceMode)).last : null;
   if (undone && undone.type === "enter" && (undone.dice || undone.points !== undefined) && $("#dice-entry")) {
     // The entry taken back gives its dice (or points, and roll) back, as the server's undo does.
     backIntoTheField({ event: undone, fields: { rolls: undone.roll || "" } }, tried);
@@ -136,15 +145,17 @@ function typedNow() {
 }
 
 /** The sheet drawn on the device: the record and every kept entry (and a preview of what is
- * typed). */
+ * typed). Asked again before the answer came (a key typed, an entry kept), only the newest
+ * answer is drawn. */
 export async function drawKept() {
+  const mine = ++drawing;
   const rules = await loadRules();
   const kept = await store.list();
   const record = state.offline.record;
   if (!record) return;
   const waiting = waitingOf(kept);
-  const answer = rules.sheet(record, waiting.map((entry) => entry.event), typedNow());
-  if (answer.error) return;
+  const answer = await rules.sheet(record, waiting.map((entry) => entry.event), typedNow());
+  if (answer.error || mine !== drawing) return;
   paint(answer, kept, { again: enterAgain, drop: (id) => store.drop(id).then(sendKept) });
   update({ offline: { kept: kept.length }, game: readGame() });
 }
@@ -162,7 +173,7 @@ async function enterAgain(id) {
   const refused = kept[from];
   const record = state.offline.record;
   const rules = await loadRules();
-  const taken = rules.sheet(record, [refused.event], {});
+  const taken = await rules.sheet(record, [refused.event], {});
   if (!taken.error && !taken.refused.length) {
     for (const [i, entry] of kept.slice(from).entries()) await store.again(entry.id, record.events.length + i);
     return sendKept();
@@ -175,7 +186,7 @@ async function enterAgain(id) {
   await store.drop(id);
   await sendKept(); // the entries kept after it go on (or are refused in their turn)
   const waiting = (await store.list()).filter((entry) => entry.refusal === null);
-  backIntoTheField(refused, rules.sheet(state.offline.record, waiting.map((entry) => entry.event), {}));
+  backIntoTheField(refused, await rules.sheet(state.offline.record, waiting.map((entry) => entry.event), {}));
   refresh(); // the preview of the dice given back
 }
 
@@ -248,9 +259,9 @@ export async function setUpOffline() {
     await drawKept();
   } // a reload offline: the sheet from the device
   else if (waiting) await sendKept();
-  // While the network is there the rules' files come onto the device; Python starts (seconds of
-  // the page's time) at the first sign of trouble: `offline`, the live socket lost, or a request
-  // that found no server.
+  // While the network is there the rules' files come onto the device; Python starts (seconds, in
+  // its worker: static/rules.js) at the first sign of trouble: `offline`, the live socket lost, or
+  // a request that found no server.
   // A few seconds after the page opened, so that its first taps do not share the network and
   // the worker with 14 MB.
   setTimeout(() => fetchRules().catch(() => {}), FETCH_AFTER_MS);
