@@ -28,7 +28,7 @@ from kniffel.web.app import STATIC
 from .conftest import BOARD, EXPECT_TIMEOUT_MS, PHONE, _free_port, board_process, running_board
 from .jamb_pages import OTHER_ENGINE
 from .test_board_state import enter, new_game, post
-from .webdriver import Driver
+from .webdriver import Driver, Session
 
 pytestmark = pytest.mark.e2e
 
@@ -737,6 +737,29 @@ def _another_device_enters(folder: Path, game: dict[str, Any], event: dict[str, 
         store.close()
 
 
+def _webkit_phone_loses_its_server(
+    session: Session, folder: Path, port: int, body: dict[str, Any], fetch_rules: bool = False
+) -> dict[str, Any]:
+    """A phone in WebKit on a new game (``body``: how it is created) once the page keeps its
+    record and the worker the rules' files (``fetch_rules``: fetched at once, not 5 s later);
+    then the board's process is killed (``kill -9``: no offline switch in WebKitWebDriver) and
+    the page has noticed. The game as created."""
+    session.resize(PHONE["width"], PHONE["height"])
+    with board_process(folder, BOARD, port=port) as (url, process):
+        game = post(url + "/api/games", body)
+        session.go(url + "/")
+        session.wait("return navigator.serviceWorker.controller !== null")
+        session.go(url + game["url"])
+        session.wait_for('.game[data-record="0"]')
+        if fetch_rules:
+            session.run(f"return {_FETCH_RULES}")
+        session.wait(f"return {_RULES_KEPT}", seconds=60)
+        process.kill()
+        process.wait()
+    session.wait_for('.game[data-live="closed"]')
+    return game
+
+
 @pytest.mark.webkit
 def test_webkit_keeps_entries_made_with_the_server_killed_and_sends_them_when_it_is_back(
     webkit: Driver, tmp_path: Path, preset_tables: None
@@ -747,17 +770,9 @@ def test_webkit_keeps_entries_made_with_the_server_killed_and_sends_them_when_it
     gives Anna's dice back into the dice field."""
     port = _free_port()
     with webkit.session() as session:
-        session.resize(PHONE["width"], PHONE["height"])
-        with board_process(tmp_path, BOARD, port=port) as (url, process):
-            game = new_game(url, "kniffel", ["Anna", "Ben"])
-            session.go(url + "/")
-            session.wait("return navigator.serviceWorker.controller !== null")
-            session.go(url + game["url"])
-            session.wait_for('.game[data-record="0"]')
-            session.wait(f"return {_RULES_KEPT}", seconds=60)
-            process.kill()
-            process.wait()
-        session.wait_for('.game[data-live="closed"]')
+        body = {"variant": "kniffel", "players": ["Anna", "Ben"]}
+        game = _webkit_phone_loses_its_server(session, tmp_path, port, body)
+        url = f"http://127.0.0.1:{port}"
         count = "return document.querySelector('.kept-count')?.textContent"
         for seat, cell, dice, points, kept in (
             (0, "ones", "11123", "3", 1),
@@ -799,17 +814,9 @@ def test_webkit_keeps_an_announcement_made_with_the_server_killed_and_sends_it_b
     again: the announcement and the entry are stored in order."""
     port = _free_port()
     with webkit.session() as session:
-        session.resize(PHONE["width"], PHONE["height"])
-        with board_process(tmp_path, BOARD, port=port) as (url, process):
-            game = new_game(url, "jamb", ["Ana", "Ivo"])
-            session.go(url + "/")
-            session.wait("return navigator.serviceWorker.controller !== null")
-            session.go(url + game["url"])
-            session.wait_for('.game[data-record="0"]')
-            session.wait(f"return {_RULES_KEPT}", seconds=60)
-            process.kill()
-            process.wait()
-        session.wait_for('.game[data-live="closed"]')
+        body = {"variant": "jamb", "players": ["Ana", "Ivo"]}
+        game = _webkit_phone_loses_its_server(session, tmp_path, port, body)
+        url = f"http://127.0.0.1:{port}"
         count = "return document.querySelector('.kept-count')?.textContent"
         announce = session.find("[id='c0-announce.max'] ~ .announce-btn")
         announce.swipe_to()
@@ -847,18 +854,8 @@ def test_webkit_rolls_virtual_dice_with_the_server_killed_and_takes_back_a_kept_
     port = _free_port()
     body = {"variant": "kniffel", "players": ["Anna", "Ben"], "dice_mode": "virtual"}
     with webkit.session() as session:
-        session.resize(PHONE["width"], PHONE["height"])
-        with board_process(tmp_path, BOARD, port=port) as (url, process):
-            game = post(url + "/api/games", body)
-            session.go(url + "/")
-            session.wait("return navigator.serviceWorker.controller !== null")
-            session.go(url + game["url"])
-            session.wait_for('.game[data-record="0"]')
-            session.run(f"return {_FETCH_RULES}")
-            session.wait(f"return {_RULES_KEPT}", seconds=60)
-            process.kill()
-            process.wait()
-        session.wait_for('.game[data-live="closed"]')
+        game = _webkit_phone_loses_its_server(session, tmp_path, port, body, fetch_rules=True)
+        url = f"http://127.0.0.1:{port}"
         count = "document.querySelector('.kept-count')?.textContent"
         session.find(".roll-button").click()
         session.wait(f"return {count} === 'Noch nicht gesendet: 1'", seconds=120)
