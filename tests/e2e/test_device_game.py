@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, Route, expect
+from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 
 from kniffel.board.turn_view import undo_view
 from kniffel.locales import Translator
@@ -209,6 +209,19 @@ def test_a_whole_rauf_runter_game_played_on_one_device_with_no_server_is_stored_
         assert f"/g/{game_id}/" in answer.read().decode()
 
 
+def _start_page_offline(context: BrowserContext, server: str) -> Page:
+    """The start page of a phone whose worker is in control and keeps the rules' files, opened
+    again with no network: as the installed app opens with none."""
+    page = context.new_page()
+    page.goto(server + "/")
+    _until(page, "navigator.serviceWorker.controller !== null")
+    page.evaluate(_FETCH_RULES)
+    _until(page, _RULES_KEPT, 90_000)
+    context.set_offline(True)
+    page.reload()
+    return page
+
+
 def test_classic_kniffel_with_points_and_no_chance_row_started_offline_goes_to_the_board(
     browser: Browser, server: str
 ) -> None:
@@ -218,13 +231,7 @@ def test_classic_kniffel_with_points_and_no_chance_row_started_offline_goes_to_t
     game."""
     context = browser.new_context(viewport=PHONE, locale="de-DE", has_touch=True)
     try:
-        page = context.new_page()
-        page.goto(server + "/")
-        _until(page, "navigator.serviceWorker.controller !== null")
-        page.evaluate(_FETCH_RULES)
-        _until(page, _RULES_KEPT, 90_000)
-        context.set_offline(True)
-        page.reload()
+        page = _start_page_offline(context, server)
         form = page.locator("form[data-new-game]")
         form.locator("input[name=variant][value='kniffel']").check()
         page.locator("#player-1").fill("Greta")
@@ -296,13 +303,7 @@ def test_a_jamb_game_started_offline_announces_says_the_roll_and_goes_to_the_boa
     players = ["Ana", "Ivo"]
     context = browser.new_context(viewport=PHONE, locale="de-DE", has_touch=True)
     try:
-        page = context.new_page()
-        page.goto(server + "/")
-        _until(page, "navigator.serviceWorker.controller !== null")
-        page.evaluate(_FETCH_RULES)
-        _until(page, _RULES_KEPT, 90_000)
-        context.set_offline(True)
-        page.reload()
+        page = _start_page_offline(context, server)
         form = page.locator("form[data-new-game]")
         form.locator("input[name=variant][value='jamb']").check()
         form.locator("details.house-rules summary").click()
