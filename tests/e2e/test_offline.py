@@ -978,3 +978,94 @@ def test_two_phones_play_twenty_entries_offline_and_every_entry_is_stored_in_ord
         second.close()
     expected = [("Anna" if seat == 0 else "Ben", cell) for seat, cell, _, _ in moves[:19]]
     assert _stored(url, game) == [*expected, ("Ben", "free.chance")]
+
+
+def _webkit_enters(session: Session, seat: int, cell: str, dice: str, points: str) -> None:
+    """Dice typed and a cell tapped in WebKit with no server: the preview from the rules in the
+    page, the entry kept."""
+    field = session.find("#dice-input")
+    field.clear()
+    field.click()
+    field.type(dice)
+    button = f"document.querySelector(\"[id='c{seat}-{cell}']\")"
+    preview = f"return {button}.querySelector('.preview')?.textContent"
+    assert session.wait(preview, seconds=120) == points
+    session.find(f"[id='c{seat}-{cell}']").click()
+    session.wait(f"return {button}.closest('td').className === 'cell filled kept'", seconds=60)
+
+
+@pytest.mark.webkit
+@OTHER_ENGINE  # the chromium twin above runs in CI; this one costs a Pyodide start in WebKit
+def test_a_webkit_and_a_chromium_phone_play_twenty_entries_with_the_server_stopped(
+    webkit: Driver, browser: Browser, tmp_path: Path, preset_tables: None
+) -> None:
+    """Issue 31's test "where WebKit allows it": an iPhone (WebKit) and an Android phone
+    (chromium) on one Rauf-Runter game, the board killed twice. The iPhone makes ten entries,
+    reloaded after five, while the other phone, which sees none of them, enters Anna's turn: back
+    online, the ten are stored, the other phone's entry is refused in words and entered again in
+    one tap. Then the other phone makes nine entries while the board is down again: every entry
+    stored in order, the totals right on both."""
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}"
+    rows = [(f"down.{cell}", dice, points) for cell, dice, points in _DOWN]
+    first = [(n % 2, *rows[n // 2]) for n in range(10)]  # both players' first five rows
+    # Anna's turn went to her Chance: Ben's sixth row first, then both players' rows in turn.
+    second = [(1 - n % 2, *rows[5 + n // 2]) for n in range(9)]
+    count = "return document.querySelector('.kept-count')?.textContent"
+    board = "document.querySelector('#board').dataset"
+    with webkit.session() as iphone:
+        iphone.resize(PHONE["width"], PHONE["height"])
+        with board_process(tmp_path, BOARD, port=port) as (_, process):
+            game = new_game(url, "rauf-runter", ["Anna", "Ben"])
+            context, android = _open_with_rules_kept(browser, url, game)
+            iphone.go(url + "/")
+            iphone.wait("return navigator.serviceWorker.controller !== null")
+            iphone.go(url + game["url"])
+            iphone.wait_for('.game[data-record="0"]')
+            iphone.run(f"return {_FETCH_RULES}")
+            iphone.wait(f"return {_RULES_KEPT}", seconds=60)
+            process.kill()
+            process.wait()
+        try:
+            for n, move in enumerate(first):
+                if n == 5:
+                    iphone.go(url + game["url"])  # reloaded with no server: from the worker
+                    iphone.wait(f"{count} === 'Noch nicht gesendet: 5'", seconds=120)
+                _webkit_enters(iphone, *move)
+            iphone.wait(f"{count} === 'Noch nicht gesendet: 10'")
+            _enter_offline(android, 0, "free.chance", "66554", "26")
+            context.set_offline(True)  # its Wi-Fi comes back after the iPhone has sent
+            with board_process(tmp_path, BOARD, port=port) as (_, process):
+                sent = f"return {board}.version === '10' && !('kept' in {board})"
+                iphone.wait(sent, seconds=120)
+                context.set_offline(False)
+                refused = android.locator(".status .kept-refused")
+                expect(refused).to_contain_text("Anna: ", timeout=60_000)
+                refused.get_by_role("button", name="Nochmal eintragen").click()
+                expect(android.locator("#board")).to_have_attribute("data-version", "11")
+                iphone.wait(f"return {board}.version === '11'", seconds=60)
+                process.kill()
+                process.wait()
+            for move in second:
+                _enter_offline(android, *move)
+            expect(android.locator(".status .kept-count")).to_have_text("Noch nicht gesendet: 9")
+            with board_process(tmp_path, BOARD, port=port):
+                expect(android.locator("#board")).not_to_have_attribute(
+                    "data-kept", "true", timeout=60_000
+                )
+                expect(android.locator("#board")).to_have_attribute("data-version", "20")
+                iphone.wait(f"return {board}.version === '20'", seconds=120)
+                with urllib.request.urlopen(f"{url}/api/games/{game['id']}/record") as answer:
+                    record = json.load(answer)
+                totals = [str(p["total"]) for p in sheet_state(record, [])["players"]]
+                for seat, total in enumerate(totals):
+                    expect(android.locator(f"#tab-{seat} .player-total")).to_have_text(total)
+                    tab = f"document.querySelector('#tab-{seat} .player-total')"
+                    iphone.wait(f"return {tab}.textContent === '{total}'", what=f"{seat}: {total}")
+                names = ["Anna", "Ben"]
+                expected = [(names[seat], cell) for seat, cell, _, _ in first]
+                expected += [("Anna", "free.chance")]
+                expected += [(names[seat], cell) for seat, cell, _, _ in second]
+                assert _stored(url, game) == expected
+        finally:
+            context.close()
