@@ -50,6 +50,7 @@ from kniffel.rules import (
     Roll,
     RollAction,
     Row,
+    SheetSums,
     Variant,
     column_sum,
     column_sum2,
@@ -120,15 +121,52 @@ _KEEP_ROLLS, _KEEP_P, _KEEP_STARTS = _sparse_keeps()
 _ROLL_KEEPS_FLAT, _ROLL_KEEPS_STARTS = _distinct_roll_keeps()
 
 
+_Terms = tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], Array, npt.NDArray[np.intp]]
+
+
+def _candidate_terms() -> list[_Terms]:
+    """Per roll: its distinct keeps (in ``ROLL_KEEPS`` order) and the terms of
+    :func:`keep_worth` for those keeps alone (the rolls each reaches, their chances, where
+    each keep's terms start), so that a roll's keeps are valued without the other 430."""
+    ends = [*_KEEP_STARTS.tolist()[1:], len(_KEEP_ROLLS)]
+    bounds = [*_ROLL_KEEPS_STARTS.tolist(), len(_ROLL_KEEPS_FLAT)]
+    result = []
+    for r in range(len(ROLLS)):
+        keeps = _ROLL_KEEPS_FLAT[bounds[r] : bounds[r + 1]]
+        spans = [np.arange(_KEEP_STARTS[k], ends[k]) for k in keeps.tolist()]
+        starts = np.cumsum([0, *(len(span) for span in spans[:-1])]).astype(np.intp)
+        terms = np.concatenate(spans)
+        result.append((keeps, _KEEP_ROLLS[terms], _KEEP_P[terms], starts))
+    return result
+
+
+_CANDIDATE_TERMS = _candidate_terms()
+_ROLL_KEEPS_ENDS = np.append(_ROLL_KEEPS_STARTS[1:], len(_ROLL_KEEPS_FLAT))
+
+
+def candidate_worths(worth: Array, r: int) -> tuple[npt.NDArray[np.intp], Array]:
+    """Roll ``r``'s distinct keeps (in ``ROLL_KEEPS[r]`` order) and what each is worth:
+    ``keep_worth(worth)`` at those keeps, the same sums term for term (a keep's terms are
+    added in the same order), for a fifteenth of the work."""
+    keeps, rolls, chances, starts = _CANDIDATE_TERMS[r]
+    terms = worth.take(rolls)
+    terms *= chances
+    return keeps, np.add.reduceat(terms, starts)
+
+
 def keep_worth(worth: Array) -> Array:
     """``worth @ P_KEEP.T``: what each keep is worth, given what each roll is worth after
     the throw (``[..., roll]`` to ``[..., keep]``), summed over the rolls a keep reaches."""
-    return np.add.reduceat(worth[..., _KEEP_ROLLS] * _KEEP_P, _KEEP_STARTS, axis=-1)
+    terms = np.take(worth, _KEEP_ROLLS, axis=-1)  # ``take``: some times faster than ``[..., i]``
+    terms *= _KEEP_P
+    return np.add.reduceat(terms, _KEEP_STARTS, axis=-1)
 
 
 def _best_of(keeps: Array) -> Array:
     """Each roll's best keep, given what each keep is worth."""
-    return np.maximum.reduceat(keeps[..., _ROLL_KEEPS_FLAT], _ROLL_KEEPS_STARTS, axis=-1)
+    return np.maximum.reduceat(
+        np.take(keeps, _ROLL_KEEPS_FLAT, axis=-1), _ROLL_KEEPS_STARTS, axis=-1
+    )
 
 
 def _best_keep(worth: Array) -> Array:
@@ -137,11 +175,11 @@ def _best_keep(worth: Array) -> Array:
 
 
 def _keep_worths(final: Array) -> tuple[Array, Array]:
-    """What each keep is worth after roll 1 and after roll 2 (``final[j-1, r]``): the
-    products :func:`holding_worth` takes its maxima of, which a turn's keeps compare."""
+    """What holding each roll after roll 2 is worth and what each keep is worth after roll 2
+    (``final[j-1, r]``): a turn's keeps after roll 2 compare the second, its keeps after
+    roll 1 :func:`candidate_worths` of the first (:func:`holding_worth`'s products)."""
     after_two_keeps = keep_worth(final[2])
-    after_two = np.maximum(final[1], _best_of(after_two_keeps))
-    return keep_worth(after_two), after_two_keeps
+    return np.maximum(final[1], _best_of(after_two_keeps)), after_two_keeps
 
 
 def holding_worth(final: Array) -> tuple[Array, Array]:
@@ -221,10 +259,21 @@ class BestEstimate:
     expected Max, Min and ones."""
 
     options: Options
+    #: the row expectations with and without only the first roll, and the sheet's sums, read
+    #: once (hashing the options at every column was a tenth of a bot's turn)
+    _rows: tuple[tuple[RowExpectation, ...], tuple[RowExpectation, ...]] = field(
+        init=False, repr=False, compare=False
+    )
+    _sums: SheetSums = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        rows = (row_expectations(self.options, False), row_expectations(self.options, True))
+        object.__setattr__(self, "_rows", rows)
+        object.__setattr__(self, "_sums", sheet_sums(self.options))
 
     def column(self, discipline: Discipline, cells: Cells) -> float:
-        rows = row_expectations(self.options, discipline is Discipline.HAND)
-        sums = sheet_sums(self.options)
+        rows = self._rows[discipline is Discipline.HAND]
+        sums = self._sums
         upper = var = 0.0
         for value, row in zip(cells[sums.upper], rows[sums.upper], strict=True):
             if value is None:
@@ -259,8 +308,8 @@ class BestEstimate:
     ) -> Array:
         """:meth:`column` for every value of row ``i`` at once: the same sums over arrays
         (the bots' decisions read them at nine digits, so the last bits do not matter)."""
-        rows = row_expectations(self.options, discipline is Discipline.HAND)
-        sums = sheet_sums(self.options)
+        rows = self._rows[discipline is Discipline.HAND]
+        sums = self._sums
         held = np.asarray(values, dtype=np.float64)
         # the other rows' parts as numbers, row i's as the array of its values
         parts = [
@@ -310,6 +359,9 @@ SheetCells = tuple[tuple[int | None, ...], ...]
 #: How many cell worths a bot keeps between turns (then it starts afresh): the columns a
 #: turn does not touch keep their worths, and the first turns of games repeat.
 _WORTHS_KEPT = 4096
+#: How many turns' plans a bot keeps (each some 20 kB), so that the games from one sheet share
+#: their first turns' worths.
+_PLANS_KEPT = 256
 
 
 @dataclass(frozen=True)
@@ -323,8 +375,10 @@ class _Plan:
     announced: dict[Place, float]
     base: list[float]
     sheet: SheetCells
-    #: per announced place (``None``: unannounced) the keep worths of :func:`_keep_worths`
+    #: per announced place (``None``: unannounced) the worths of :func:`_keep_worths`
     keeps: dict[Place | None, tuple[Array, Array]] = field(default_factory=dict)
+    #: ``announced`` column by column: the column, its announceable rows, the others' worth
+    announceable: list[tuple[int, tuple[int, ...], float]] = field(default_factory=list)
 
 
 #: What a bot does next: ``("roll", keep index)``, ``("announce", place)`` or
@@ -354,8 +408,12 @@ class FamilyBot:
             values, inverse = np.unique(points, return_inverse=True)
             self._distinct.append(([int(v) for v in values.tolist()], inverse.reshape(-1)))
         self._cache: tuple[object, _Plan] | None = None
+        # the plans of the last sheets: a sheet's games all start from it, and their next
+        # turns often from the same few sheets
+        self._plans: dict[object, _Plan] = {}
         self._worths: dict[tuple[Discipline, tuple[int | None, ...], int], Array] = {}
         self._held: dict[tuple[tuple[int | None, ...], int], Array] = {}
+        self._held_rows: dict[tuple[tuple[int | None, ...], tuple[int, ...]], Array] = {}
         self._columns: dict[tuple[Discipline, tuple[int | None, ...]], float] = {}
         self._bests: dict[tuple[Discipline, tuple[int | None, ...], tuple[int, ...]], Array] = {}
 
@@ -438,7 +496,6 @@ class FamilyBot:
         rules open now (``Game.allowed_cells``), ``announced`` the announced place,
         ``final`` the turn's worths when not the plan's (an announcement the plan did not
         make)."""
-        candidates = ROLL_KEEPS[r]
         if final is None:
             plan = self._plan(player, sheet, allowed)
             final = plan.final if announced is None else self._announced_final(plan, announced)
@@ -447,19 +504,22 @@ class FamilyBot:
                 keeps = plan.keeps[announced] = _keep_worths(final)
             if rolls == 1 and announced is None and can_announce:
                 best = None
-                worth = float(max(final[0, r], keeps[0][candidates].max()))
-                for place, value in self._announce_holding(plan, r).items():
-                    if round(value, _DIGITS) > round(worth, _DIGITS):
-                        best, worth = place, value
+                worth = float(max(final[0, r], candidate_worths(keeps[0], r)[1].max()))
+                best = self._best_announcement(plan, r, round(worth, _DIGITS))
                 if best is not None:
                     return ("announce", best)
         else:
             keeps = _keep_worths(final)
         if rolls < MAX_ROLLS:
-            worths = keeps[rolls - 1]
-            keep = int(candidates[np.argmax(np.round(worths[candidates], _DIGITS))])
-            if round(worths[keep], _DIGITS) > round(final[rolls - 1, r], _DIGITS):
-                return ("roll", keep)
+            # a roll's distinct keeps: the first best of them is ROLL_KEEPS[r]'s first best
+            if rolls == 1:
+                candidates, worths = candidate_worths(keeps[0], r)
+            else:
+                candidates = _ROLL_KEEPS_FLAT[_ROLL_KEEPS_STARTS[r] : _ROLL_KEEPS_ENDS[r]]
+                worths = keeps[1][candidates]
+            best_keep = int(np.argmax(np.round(worths, _DIGITS)))
+            if round(worths[best_keep], _DIGITS) > round(final[rolls - 1, r], _DIGITS):
+                return ("roll", int(candidates[best_keep]))
         return ("enter", None)
 
     def entry(
@@ -475,14 +535,14 @@ class FamilyBot:
         announcement the announced place alone), a first-roll column and an unannounced
         announce cell only on the first roll, each scored by the rules' table."""
         plan = self._plan(player, sheet, allowed)
-        best: tuple[float, Place] | None = None
+        best: tuple[float, Place] | None = None  # the best worth rounded, and its place
         for place in [announced] if announced is not None else allowed:
             c, i = place
             discipline = self.disciplines[c]
             if rolls != 1 and first_roll_only(discipline, announced=announced == place):
                 continue
-            value = self._after_plan(plan, sheet, c, i, self.points(i, rolls, r))
-            if best is None or round(value, _DIGITS) > round(best[0], _DIGITS):
+            value = round(self._after_plan(plan, sheet, c, i, self.points(i, rolls, r)), _DIGITS)
+            if best is None or value > best[0]:
                 best = (value, place)
         if best is None:
             raise IllegalMoveError("the rules leave the bot no entry", code="no_entry")
@@ -574,6 +634,10 @@ class FamilyBot:
         key = (player, sheet)
         if self._cache is not None and self._cache[0] == key:
             return self._cache[1]
+        kept = self._plans.get(key)
+        if kept is not None:
+            self._cache = (key, kept)
+            return kept
         base = [
             self._column(discipline, cells)
             for discipline, cells in zip(self.disciplines, sheet, strict=True)
@@ -596,7 +660,13 @@ class FamilyBot:
             else:
                 final = np.maximum(final, worth)
         plan = _Plan(final, announced, base, sheet)
+        for c, rows in by_column.items():
+            if first_roll_only(self.disciplines[c]) and (c, rows[0]) in announced:
+                plan.announceable.append((c, tuple(rows), announced[(c, rows[0])]))
         self._cache = (key, plan)
+        if len(self._plans) >= _PLANS_KEPT:
+            self._plans.clear()
+        self._plans[key] = plan
         return plan
 
     def _announced_final(self, plan: _Plan, place: Place) -> Array:
@@ -635,18 +705,44 @@ class FamilyBot:
         The other columns add the same to every roll, and holding worths move with a
         constant added (each keep's chances sum to 1), so the holding worths of the
         announce column's own worths are kept until that column changes."""
-        result: dict[Place, float] = {}
-        for (c, i), others in plan.announced.items():
+        return {
+            (c, i): others + float(self._holding(plan.sheet[c], c, i)[r])
+            for (c, i), others in plan.announced.items()
+        }
+
+    def _best_announcement(self, plan: _Plan, r: int, bar: float) -> Place | None:
+        """The first announceable place whose worth of holding roll ``r`` (as
+        :meth:`_announce_holding` states it) beats ``bar`` (a worth rounded) and every place
+        before it, or ``None``; a column's places are valued at once, and only those near
+        ``bar`` are rounded one by one."""
+        best = None
+        for c, rows, others in plan.announceable:
             cells = plan.sheet[c]
-            key = (cells, i)
-            held = self._held.get(key)
+            key = (cells, rows)
+            held = self._held_rows.get(key)
             if held is None:
-                if len(self._held) >= _WORTHS_KEPT:
-                    self._held.clear()
-                worths = self._cell_worth(cells, self.disciplines[c], i)
-                held = self._held[key] = holding_worth(worths)[0]
-            result[(c, i)] = others + float(held[r])
-        return result
+                if len(self._held_rows) >= _WORTHS_KEPT:
+                    self._held_rows.clear()
+                held = self._held_rows[key] = np.stack(
+                    [self._holding(cells, c, i) for i in rows], axis=1
+                )
+            values = others + held[r]  # each place's others + float(held[r]), as numbers
+            # a worth below bar - 1e-6 rounds below bar at nine digits (bar only grows)
+            for k in np.flatnonzero(values > bar - 1e-6).tolist():
+                if (rounded := round(float(values[k]), _DIGITS)) > bar:
+                    best, bar = (c, rows[k]), rounded
+        return best
+
+    def _holding(self, cells: tuple[int | None, ...], c: int, i: int) -> Array:
+        """The announce column's own holding worths after the first roll for row ``i``."""
+        key = (cells, i)
+        held = self._held.get(key)
+        if held is None:
+            if len(self._held) >= _WORTHS_KEPT:
+                self._held.clear()
+            worths = self._cell_worth(cells, self.disciplines[c], i)
+            held = self._held[key] = holding_worth(worths)[0]
+        return held
 
     def _announce_final(self, game: Game, player: int, cell: Cell) -> Array:
         sheet = self._sheet(game, player)
