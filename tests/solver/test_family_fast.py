@@ -221,3 +221,24 @@ def test_decisions_are_those_of_the_full_keep_product(name: str) -> None:
                 assert got == _old_decision(bot, plan, r, rolls, announceable)
                 checked.add(got[0])
     assert checked == {"roll", "enter", "announce"}  # every kind of choice was compared
+
+
+def test_a_plan_of_the_announced_cell_alone_is_not_the_sheets_plan() -> None:
+    """The engine asks for a turn's plan after an announcement with the announced cell alone
+    (a Tipp after a person announced): the sheet's plan of every open place stays its own."""
+    variant = VARIANTS["jamb"]
+    game = Game(variant, ["Ana"])
+    cells = tuple(game.column_points(0, spec.id) for spec in variant.columns)
+    places = [
+        (c, i)
+        for c, spec in enumerate(variant.columns)
+        for i in open_indices(spec.discipline, [v is not None for v in cells[c]])
+    ]
+    announce = next(p for p in places if variant.columns[p[0]].discipline is Discipline.ANNOUNCE)
+    bot = make_family_bot("best", variant)
+    alone = bot._plan(0, cells, [announce])
+    whole = bot._plan(0, cells, places)
+    fresh = make_family_bot("best", variant)._plan(0, cells, places)
+    assert whole.final.tolist() == fresh.final.tolist()
+    assert whole.final.tolist() != alone.final.tolist()
+    assert bot._plan(0, cells, [announce]) is whole  # the whole plan serves the announced turn

@@ -635,13 +635,20 @@ class FamilyBot:
         return result
 
     def _plan(self, player: int, sheet: SheetCells, allowed: Sequence[Place]) -> _Plan:
-        key = (player, sheet)
-        if self._cache is not None and self._cache[0] == key:
-            return self._cache[1]
-        kept = self._plans.get(key)
-        if kept is not None:
-            self._cache = (key, kept)
-            return kept
+        key: tuple[object, ...] = (player, sheet)
+        # A plan of one place (after an announcement, the announced cell alone) is kept by that
+        # place: it must not stand for the sheet's plan of every open place, which stands for it.
+        alone = (player, sheet, allowed[0]) if len(allowed) == 1 else None
+        cached = self._cache
+        if cached is not None and (cached[0] == key or cached[0] == alone):
+            return cached[1]
+        for look in (key, alone):
+            kept = self._plans.get(look)
+            if kept is not None:
+                self._cache = (look, kept)
+                return kept
+        if alone is not None:
+            key = alone
         base = [
             self._column(discipline, cells)
             for discipline, cells in zip(self.disciplines, sheet, strict=True)
