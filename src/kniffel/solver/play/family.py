@@ -383,6 +383,17 @@ class _Plan:
     keeps: dict[Place | None, tuple[Array, Array]] = field(default_factory=dict)
     #: ``announced`` column by column: the column, its announceable rows, the others' worth
     announceable: list[tuple[int, tuple[int, ...], float]] = field(default_factory=list)
+    #: ``0.0 + base[0] + … + base[c - 1]`` for each ``c``, added up once asked
+    _before: list[float] = field(default_factory=list)
+
+    def before(self, c: int) -> float:
+        """The worth of the columns before column ``c``, added one by one from 0.0."""
+        if not self._before:
+            total = 0.0
+            for worth in self.base:
+                self._before.append(total)
+                total += worth
+        return self._before[c]
 
 
 #: What a bot does next: ``("roll", keep index)``, ``("announce", place)`` or
@@ -539,13 +550,13 @@ class FamilyBot:
         announcement the announced place alone), a first-roll column and an unannounced
         announce cell only on the first roll, each scored by the rules' table."""
         plan = self._plan(player, sheet, allowed)
+        points = self._scores[:, rolls - 1, r].tolist()  # each row's points, as ints below
         best: tuple[float, Place] | None = None  # the best worth rounded, and its place
         for place in [announced] if announced is not None else allowed:
             c, i = place
-            discipline = self.disciplines[c]
-            if rolls != 1 and first_roll_only(discipline, announced=announced == place):
+            if rolls != 1 and first_roll_only(self.disciplines[c], announced=announced == place):
                 continue
-            value = round(self._after_plan(plan, sheet, c, i, self.points(i, rolls, r)), _DIGITS)
+            value = round(self._after_plan(plan, sheet, c, i, int(points[i])), _DIGITS)
             if best is None or value > best[0]:
                 best = (value, place)
         if best is None:
@@ -609,15 +620,13 @@ class FamilyBot:
         return total
 
     def _after_plan(self, plan: _Plan, sheet: SheetCells, c: int, i: int, points: int) -> float:
-        """:meth:`_after` with the untouched columns' worths from the plan (the same sums)."""
-        total = 0.0
-        for n, cells in enumerate(sheet):
-            if n == c:
-                changed = list(cells)
-                changed[i] = points
-                total += self._column(self.disciplines[n], tuple(changed))
-            else:
-                total += plan.base[n]
+        """:meth:`_after` with the untouched columns' worths from the plan (the same sums, in
+        the same order: the columns before ``c`` summed once a plan)."""
+        changed = list(sheet[c])
+        changed[i] = points
+        total = plan.before(c) + self._column(self.disciplines[c], tuple(changed))
+        for worth in plan.base[c + 1 :]:
+            total += worth
         return total
 
     def _cell_worth(self, cells: tuple[int | None, ...], discipline: Discipline, i: int) -> Array:
