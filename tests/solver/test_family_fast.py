@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kniffel.rules import (
+    MAX_ROLLS,
     Announce,
     Dice,
     Discipline,
@@ -18,13 +19,18 @@ from kniffel.rules import (
     KniffelError,
     Roll,
     get_variant,
+    open_indices,
     possible_points,
     rows_for,
 )
-from kniffel.solver.exact.dice_tables import P_KEEP
+from kniffel.solver.exact.dice_tables import P_KEEP, ROLL_KEEPS
 from kniffel.solver.play.family import (
     BestEstimate,
+    Choice,
+    FamilyBot,
     GreedyEstimate,
+    _Plan,
+    candidate_worths,
     keep_worth,
     make_family_bot,
     play_game,
@@ -148,3 +154,91 @@ def test_light_game_from_a_sheet_is_the_engine_game(name: str, made: int) -> Non
         for spec, cells in zip(variant.columns, light.cells, strict=True)
     )
     assert reckoned == engine.total(0)
+
+
+def test_candidate_worths_are_the_keep_worths() -> None:
+    """A roll's keeps valued alone: the full product's values at those keeps, to the bit."""
+    worth = np.random.default_rng(8).random(252) * 1000
+    full = keep_worth(worth)
+    for r in range(252):
+        keeps, worths = candidate_worths(worth, r)
+        assert keeps.tolist() == list(dict.fromkeys(ROLL_KEEPS[r].tolist()))
+        assert worths.tolist() == full[keeps].tolist()
+
+
+def _old_decision(bot: FamilyBot, plan: _Plan, r: int, rolls: int, can_announce: bool) -> Choice:
+    """``FamilyBot.decide`` unannounced as it was before a roll's keeps were valued alone:
+    every keep of the full product, the padded ``ROLL_KEEPS``, the announceable places one
+    by one."""
+    final = plan.final
+    best_keeps = keep_worth(final[2])[ROLL_KEEPS].max(axis=1)  # each roll's best keep
+    keeps = (keep_worth(np.maximum(final[1], best_keeps)), keep_worth(final[2]))
+    candidates = ROLL_KEEPS[r]
+    if rolls == 1 and can_announce:
+        best, worth = None, float(max(final[0, r], keeps[0][candidates].max()))
+        for place, value in bot._announce_holding(plan, r).items():
+            if round(value, 9) > round(worth, 9):
+                best, worth = place, value
+        if best is not None:
+            return ("announce", best)
+    if rolls < MAX_ROLLS:
+        worths = keeps[rolls - 1]
+        keep = int(candidates[np.argmax(np.round(worths[candidates], 9))])
+        if round(worths[keep], 9) > round(final[rolls - 1, r], 9):
+            return ("roll", keep)
+    return ("enter", None)
+
+
+@pytest.mark.parametrize("name", ["jamb", "yams-seche-annoncee"])
+def test_decisions_are_those_of_the_full_keep_product(name: str) -> None:
+    """On random sheets and rolls the bot's choices are those of the old formulas (the same
+    bot: only less work), announcements included."""
+    variant = VARIANTS[name]
+    bot = make_family_bot("best", variant)
+    rng = random.Random(name)
+    checked = set()
+    for _ in range(12):
+        sheet = Game(variant, ["Ana"])
+        made = rng.randrange(0, sheet.cells_per_player - 1)
+        while sheet.filled_count(0) < made:
+            sheet.push(Roll("Ana", Dice.of([rng.randint(1, 6) for _ in range(5)])))
+            sheet.push(Enter("Ana", rng.choice(sheet.entry_options(0)).cell))
+        cells = tuple(sheet.column_points(0, spec.id) for spec in variant.columns)
+        allowed = [
+            (c, i)
+            for c, spec in enumerate(variant.columns)
+            for i in open_indices(spec.discipline, [v is not None for v in cells[c]])
+        ]
+        announceable = any(
+            None in cells[c]
+            for c, spec in enumerate(variant.columns)
+            if spec.discipline is Discipline.ANNOUNCE
+        )
+        plan = bot._plan(0, cells, allowed)
+        for r in rng.sample(range(252), 40):
+            for rolls in (1, 2):
+                got = bot.decide(0, cells, allowed, r, rolls, None, can_announce=announceable)
+                assert got == _old_decision(bot, plan, r, rolls, announceable)
+                checked.add(got[0])
+    assert checked == {"roll", "enter", "announce"}  # every kind of choice was compared
+
+
+def test_a_plan_of_the_announced_cell_alone_is_not_the_sheets_plan() -> None:
+    """The engine asks for a turn's plan after an announcement with the announced cell alone
+    (a Tipp after a person announced): the sheet's plan of every open place stays its own."""
+    variant = VARIANTS["jamb"]
+    game = Game(variant, ["Ana"])
+    cells = tuple(game.column_points(0, spec.id) for spec in variant.columns)
+    places = [
+        (c, i)
+        for c, spec in enumerate(variant.columns)
+        for i in open_indices(spec.discipline, [v is not None for v in cells[c]])
+    ]
+    announce = next(p for p in places if variant.columns[p[0]].discipline is Discipline.ANNOUNCE)
+    bot = make_family_bot("best", variant)
+    alone = bot._plan(0, cells, [announce])
+    whole = bot._plan(0, cells, places)
+    fresh = make_family_bot("best", variant)._plan(0, cells, places)
+    assert whole.final.tolist() == fresh.final.tolist()
+    assert whole.final.tolist() != alone.final.tolist()
+    assert bot._plan(0, cells, [announce]) is whole  # the whole plan serves the announced turn

@@ -50,6 +50,7 @@ from kniffel.rules import (
     Roll,
     RollAction,
     Row,
+    SheetSums,
     Variant,
     column_sum,
     column_sum2,
@@ -120,15 +121,52 @@ _KEEP_ROLLS, _KEEP_P, _KEEP_STARTS = _sparse_keeps()
 _ROLL_KEEPS_FLAT, _ROLL_KEEPS_STARTS = _distinct_roll_keeps()
 
 
+_Terms = tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], Array, npt.NDArray[np.intp]]
+
+
+def _candidate_terms() -> list[_Terms]:
+    """Per roll: its distinct keeps (in ``ROLL_KEEPS`` order) and the terms of
+    :func:`keep_worth` for those keeps alone (the rolls each reaches, their chances, where
+    each keep's terms start), so that a roll's keeps are valued without the other 430."""
+    ends = [*_KEEP_STARTS.tolist()[1:], len(_KEEP_ROLLS)]
+    bounds = [*_ROLL_KEEPS_STARTS.tolist(), len(_ROLL_KEEPS_FLAT)]
+    result = []
+    for r in range(len(ROLLS)):
+        keeps = _ROLL_KEEPS_FLAT[bounds[r] : bounds[r + 1]]
+        spans = [np.arange(_KEEP_STARTS[k], ends[k]) for k in keeps.tolist()]
+        starts = np.cumsum([0, *(len(span) for span in spans[:-1])]).astype(np.intp)
+        terms = np.concatenate(spans)
+        result.append((keeps, _KEEP_ROLLS[terms], _KEEP_P[terms], starts))
+    return result
+
+
+_CANDIDATE_TERMS = _candidate_terms()
+_ROLL_KEEPS_ENDS = np.append(_ROLL_KEEPS_STARTS[1:], len(_ROLL_KEEPS_FLAT))
+
+
+def candidate_worths(worth: Array, r: int) -> tuple[npt.NDArray[np.intp], Array]:
+    """Roll ``r``'s distinct keeps (in ``ROLL_KEEPS[r]`` order) and what each is worth:
+    ``keep_worth(worth)`` at those keeps, the same sums term for term (a keep's terms are
+    added in the same order), for a fifteenth of the work."""
+    keeps, rolls, chances, starts = _CANDIDATE_TERMS[r]
+    terms = worth.take(rolls)
+    terms *= chances
+    return keeps, np.add.reduceat(terms, starts)
+
+
 def keep_worth(worth: Array) -> Array:
     """``worth @ P_KEEP.T``: what each keep is worth, given what each roll is worth after
     the throw (``[..., roll]`` to ``[..., keep]``), summed over the rolls a keep reaches."""
-    return np.add.reduceat(worth[..., _KEEP_ROLLS] * _KEEP_P, _KEEP_STARTS, axis=-1)
+    terms = np.take(worth, _KEEP_ROLLS, axis=-1)  # ``take``: some times faster than ``[..., i]``
+    terms *= _KEEP_P
+    return np.add.reduceat(terms, _KEEP_STARTS, axis=-1)
 
 
 def _best_of(keeps: Array) -> Array:
     """Each roll's best keep, given what each keep is worth."""
-    return np.maximum.reduceat(keeps[..., _ROLL_KEEPS_FLAT], _ROLL_KEEPS_STARTS, axis=-1)
+    return np.maximum.reduceat(
+        np.take(keeps, _ROLL_KEEPS_FLAT, axis=-1), _ROLL_KEEPS_STARTS, axis=-1
+    )
 
 
 def _best_keep(worth: Array) -> Array:
@@ -137,11 +175,11 @@ def _best_keep(worth: Array) -> Array:
 
 
 def _keep_worths(final: Array) -> tuple[Array, Array]:
-    """What each keep is worth after roll 1 and after roll 2 (``final[j-1, r]``): the
-    products :func:`holding_worth` takes its maxima of, which a turn's keeps compare."""
+    """What holding each roll after roll 2 is worth and what each keep is worth after roll 2
+    (``final[j-1, r]``): a turn's keeps after roll 2 compare the second, its keeps after
+    roll 1 :func:`candidate_worths` of the first (:func:`holding_worth`'s products)."""
     after_two_keeps = keep_worth(final[2])
-    after_two = np.maximum(final[1], _best_of(after_two_keeps))
-    return keep_worth(after_two), after_two_keeps
+    return np.maximum(final[1], _best_of(after_two_keeps)), after_two_keeps
 
 
 def holding_worth(final: Array) -> tuple[Array, Array]:
@@ -221,10 +259,21 @@ class BestEstimate:
     expected Max, Min and ones."""
 
     options: Options
+    #: the row expectations with and without only the first roll, and the sheet's sums, read
+    #: once (hashing the options at every column was a tenth of a bot's turn)
+    _rows: tuple[tuple[RowExpectation, ...], tuple[RowExpectation, ...]] = field(
+        init=False, repr=False, compare=False
+    )
+    _sums: SheetSums = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        rows = (row_expectations(self.options, False), row_expectations(self.options, True))
+        object.__setattr__(self, "_rows", rows)
+        object.__setattr__(self, "_sums", sheet_sums(self.options))
 
     def column(self, discipline: Discipline, cells: Cells) -> float:
-        rows = row_expectations(self.options, discipline is Discipline.HAND)
-        sums = sheet_sums(self.options)
+        rows = self._rows[discipline is Discipline.HAND]
+        sums = self._sums
         upper = var = 0.0
         for value, row in zip(cells[sums.upper], rows[sums.upper], strict=True):
             if value is None:
@@ -257,50 +306,54 @@ class BestEstimate:
     def column_values(
         self, discipline: Discipline, cells: Cells, i: int, values: Sequence[int]
     ) -> Array:
-        """:meth:`column` for every value of row ``i`` at once: the same sums over arrays
-        (the bots' decisions read them at nine digits, so the last bits do not matter)."""
-        rows = row_expectations(self.options, discipline is Discipline.HAND)
-        sums = sheet_sums(self.options)
-        held = np.asarray(values, dtype=np.float64)
-        # the other rows' parts as numbers, row i's as the array of its values
+        """:meth:`column` for every value of row ``i`` at once: the other rows' parts summed
+        once, then each value's sums as numbers (the operations of one element of the array
+        sums this was before, some times faster for the ten or so values of a row; the
+        bots' decisions read them at nine digits, so the last bits do not matter)."""
+        rows = self._rows[discipline is Discipline.HAND]
+        sums = self._sums
+        # the other rows' parts as numbers, row i's 0 (it adds its value below)
         parts = [
             0.0 if k == i else rows[k].mean if value is None else float(value)
             for k, value in enumerate(cells)
         ]
         upper_rows = range(len(cells))[sums.upper]
-        upper: float | Array = sum(parts[sums.upper])
+        upper_parts: float = sum(parts[sums.upper])
+        lower_parts: float = sum(parts[sums.lower])
         var = sum(rows[k].variance for k in upper_rows if k != i and cells[k] is None)
-        if i in upper_rows:
-            upper = upper + held
+        in_upper = i in upper_rows
+        in_lower = i in range(len(cells))[sums.lower]
         threshold, bonus = sums.bonus_threshold, sums.bonus
-        if var > 0:
-            scale = math.sqrt(2 * var)
-            if isinstance(upper, float):
-                chance: float | Array = 0.5 * (1 + math.erf((upper - threshold + 0.5) / scale))
+        scale = math.sqrt(2 * var) if var > 0 else 0.0
+        sum2 = sums.sum2
+        # Σ2: from the expected Max, Min and ones while one of them is open, else the rules'
+        product = sum2 is not None and not all(cells[k] is not None or k == i for k in sum2)
+        varies = sum2 is not None and not product and i in sum2
+        fixed = 0 if sum2 is None or product or varies else column_sum2(self.options, cells)
+        negative = self.options.sum2_negative
+        result = np.empty(len(values))
+        for n, value in enumerate(values):
+            held = float(value)
+            upper = upper_parts + held if in_upper else upper_parts
+            if var > 0:
+                chance = 0.5 * (1 + math.erf((upper - threshold + 0.5) / scale))
             else:
-                chance = 0.5 * (
-                    1 + np.array([math.erf((u - threshold + 0.5) / scale) for u in upper.tolist()])
-                )
-        else:
-            chance = np.asarray(upper >= threshold, dtype=np.float64)
-        total = upper + bonus * chance + sum(parts[sums.lower])
-        if i in range(len(cells))[sums.lower]:
-            total = total + held
-        if sums.sum2 is not None:
-            sum2 = sums.sum2
-            if not all(cells[k] is not None or k == i for k in sum2):
+                chance = float(upper >= threshold)
+            total = upper + bonus * chance + lower_parts
+            if in_lower:
+                total = total + held
+            if product:
+                assert sum2 is not None
                 maximum, minimum, ones = (held if k == i else parts[k] for k in sum2)
-                total = total + sum2_product(maximum, minimum, ones, self.options.sum2_negative)
-            elif i in sum2:
-                middles = []
-                for value in values:
-                    changed = list(cells)
-                    changed[i] = value
-                    middles.append(column_sum2(self.options, changed))
-                total = total + np.asarray(middles, dtype=np.float64)
+                total = total + sum2_product(maximum, minimum, ones, negative)
+            elif varies:
+                changed = list(cells)
+                changed[i] = value
+                total = total + column_sum2(self.options, changed)
             else:
-                total = total + column_sum2(self.options, cells)
-        return np.broadcast_to(np.asarray(total, dtype=np.float64), held.shape).copy()
+                total = total + fixed
+            result[n] = total
+        return result
 
 
 #: A cell by its column's and its row's index in the sheet.
@@ -310,6 +363,9 @@ SheetCells = tuple[tuple[int | None, ...], ...]
 #: How many cell worths a bot keeps between turns (then it starts afresh): the columns a
 #: turn does not touch keep their worths, and the first turns of games repeat.
 _WORTHS_KEPT = 4096
+#: How many turns' plans a bot keeps (each some 20 kB), so that the games from one sheet share
+#: their first turns' worths.
+_PLANS_KEPT = 256
 
 
 @dataclass(frozen=True)
@@ -323,8 +379,21 @@ class _Plan:
     announced: dict[Place, float]
     base: list[float]
     sheet: SheetCells
-    #: per announced place (``None``: unannounced) the keep worths of :func:`_keep_worths`
+    #: per announced place (``None``: unannounced) the worths of :func:`_keep_worths`
     keeps: dict[Place | None, tuple[Array, Array]] = field(default_factory=dict)
+    #: ``announced`` column by column: the column, its announceable rows, the others' worth
+    announceable: list[tuple[int, tuple[int, ...], float]] = field(default_factory=list)
+    #: ``0.0 + base[0] + … + base[c - 1]`` for each ``c``, added up once asked
+    _before: list[float] = field(default_factory=list)
+
+    def before(self, c: int) -> float:
+        """The worth of the columns before column ``c``, added one by one from 0.0."""
+        if not self._before:
+            total = 0.0
+            for worth in self.base:
+                self._before.append(total)
+                total += worth
+        return self._before[c]
 
 
 #: What a bot does next: ``("roll", keep index)``, ``("announce", place)`` or
@@ -354,8 +423,12 @@ class FamilyBot:
             values, inverse = np.unique(points, return_inverse=True)
             self._distinct.append(([int(v) for v in values.tolist()], inverse.reshape(-1)))
         self._cache: tuple[object, _Plan] | None = None
+        # the plans of the last sheets: a sheet's games all start from it, and their next
+        # turns often from the same few sheets
+        self._plans: dict[object, _Plan] = {}
         self._worths: dict[tuple[Discipline, tuple[int | None, ...], int], Array] = {}
         self._held: dict[tuple[tuple[int | None, ...], int], Array] = {}
+        self._held_rows: dict[tuple[tuple[int | None, ...], tuple[int, ...]], Array] = {}
         self._columns: dict[tuple[Discipline, tuple[int | None, ...]], float] = {}
         self._bests: dict[tuple[Discipline, tuple[int | None, ...], tuple[int, ...]], Array] = {}
 
@@ -438,7 +511,6 @@ class FamilyBot:
         rules open now (``Game.allowed_cells``), ``announced`` the announced place,
         ``final`` the turn's worths when not the plan's (an announcement the plan did not
         make)."""
-        candidates = ROLL_KEEPS[r]
         if final is None:
             plan = self._plan(player, sheet, allowed)
             final = plan.final if announced is None else self._announced_final(plan, announced)
@@ -447,19 +519,22 @@ class FamilyBot:
                 keeps = plan.keeps[announced] = _keep_worths(final)
             if rolls == 1 and announced is None and can_announce:
                 best = None
-                worth = float(max(final[0, r], keeps[0][candidates].max()))
-                for place, value in self._announce_holding(plan, r).items():
-                    if round(value, _DIGITS) > round(worth, _DIGITS):
-                        best, worth = place, value
+                worth = float(max(final[0, r], candidate_worths(keeps[0], r)[1].max()))
+                best = self._best_announcement(plan, r, round(worth, _DIGITS))
                 if best is not None:
                     return ("announce", best)
         else:
             keeps = _keep_worths(final)
         if rolls < MAX_ROLLS:
-            worths = keeps[rolls - 1]
-            keep = int(candidates[np.argmax(np.round(worths[candidates], _DIGITS))])
-            if round(worths[keep], _DIGITS) > round(final[rolls - 1, r], _DIGITS):
-                return ("roll", keep)
+            # a roll's distinct keeps: the first best of them is ROLL_KEEPS[r]'s first best
+            if rolls == 1:
+                candidates, worths = candidate_worths(keeps[0], r)
+            else:
+                candidates = _ROLL_KEEPS_FLAT[_ROLL_KEEPS_STARTS[r] : _ROLL_KEEPS_ENDS[r]]
+                worths = keeps[1][candidates]
+            best_keep = int(np.argmax(np.round(worths, _DIGITS)))
+            if round(worths[best_keep], _DIGITS) > round(final[rolls - 1, r], _DIGITS):
+                return ("roll", int(candidates[best_keep]))
         return ("enter", None)
 
     def entry(
@@ -475,14 +550,14 @@ class FamilyBot:
         announcement the announced place alone), a first-roll column and an unannounced
         announce cell only on the first roll, each scored by the rules' table."""
         plan = self._plan(player, sheet, allowed)
-        best: tuple[float, Place] | None = None
+        points = self._scores[:, rolls - 1, r].tolist()  # each row's points, as ints below
+        best: tuple[float, Place] | None = None  # the best worth rounded, and its place
         for place in [announced] if announced is not None else allowed:
             c, i = place
-            discipline = self.disciplines[c]
-            if rolls != 1 and first_roll_only(discipline, announced=announced == place):
+            if rolls != 1 and first_roll_only(self.disciplines[c], announced=announced == place):
                 continue
-            value = self._after_plan(plan, sheet, c, i, self.points(i, rolls, r))
-            if best is None or round(value, _DIGITS) > round(best[0], _DIGITS):
+            value = round(self._after_plan(plan, sheet, c, i, int(points[i])), _DIGITS)
+            if best is None or value > best[0]:
                 best = (value, place)
         if best is None:
             raise IllegalMoveError("the rules leave the bot no entry", code="no_entry")
@@ -545,15 +620,13 @@ class FamilyBot:
         return total
 
     def _after_plan(self, plan: _Plan, sheet: SheetCells, c: int, i: int, points: int) -> float:
-        """:meth:`_after` with the untouched columns' worths from the plan (the same sums)."""
-        total = 0.0
-        for n, cells in enumerate(sheet):
-            if n == c:
-                changed = list(cells)
-                changed[i] = points
-                total += self._column(self.disciplines[n], tuple(changed))
-            else:
-                total += plan.base[n]
+        """:meth:`_after` with the untouched columns' worths from the plan (the same sums, in
+        the same order: the columns before ``c`` summed once a plan)."""
+        changed = list(sheet[c])
+        changed[i] = points
+        total = plan.before(c) + self._column(self.disciplines[c], tuple(changed))
+        for worth in plan.base[c + 1 :]:
+            total += worth
         return total
 
     def _cell_worth(self, cells: tuple[int | None, ...], discipline: Discipline, i: int) -> Array:
@@ -571,9 +644,20 @@ class FamilyBot:
         return result
 
     def _plan(self, player: int, sheet: SheetCells, allowed: Sequence[Place]) -> _Plan:
-        key = (player, sheet)
-        if self._cache is not None and self._cache[0] == key:
-            return self._cache[1]
+        key: tuple[object, ...] = (player, sheet)
+        # A plan of one place (after an announcement, the announced cell alone) is kept by that
+        # place: it must not stand for the sheet's plan of every open place, which stands for it.
+        alone = (player, sheet, allowed[0]) if len(allowed) == 1 else None
+        cached = self._cache
+        if cached is not None and (cached[0] == key or cached[0] == alone):
+            return cached[1]
+        for look in (key, alone):
+            kept = self._plans.get(look)
+            if kept is not None:
+                self._cache = (look, kept)
+                return kept
+        if alone is not None:
+            key = alone
         base = [
             self._column(discipline, cells)
             for discipline, cells in zip(self.disciplines, sheet, strict=True)
@@ -596,7 +680,13 @@ class FamilyBot:
             else:
                 final = np.maximum(final, worth)
         plan = _Plan(final, announced, base, sheet)
+        for c, rows in by_column.items():
+            if first_roll_only(self.disciplines[c]) and (c, rows[0]) in announced:
+                plan.announceable.append((c, tuple(rows), announced[(c, rows[0])]))
         self._cache = (key, plan)
+        if len(self._plans) >= _PLANS_KEPT:
+            self._plans.clear()
+        self._plans[key] = plan
         return plan
 
     def _announced_final(self, plan: _Plan, place: Place) -> Array:
@@ -635,18 +725,44 @@ class FamilyBot:
         The other columns add the same to every roll, and holding worths move with a
         constant added (each keep's chances sum to 1), so the holding worths of the
         announce column's own worths are kept until that column changes."""
-        result: dict[Place, float] = {}
-        for (c, i), others in plan.announced.items():
+        return {
+            (c, i): others + float(self._holding(plan.sheet[c], c, i)[r])
+            for (c, i), others in plan.announced.items()
+        }
+
+    def _best_announcement(self, plan: _Plan, r: int, bar: float) -> Place | None:
+        """The first announceable place whose worth of holding roll ``r`` (as
+        :meth:`_announce_holding` states it) beats ``bar`` (a worth rounded) and every place
+        before it, or ``None``; a column's places are valued at once, and only those near
+        ``bar`` are rounded one by one."""
+        best = None
+        for c, rows, others in plan.announceable:
             cells = plan.sheet[c]
-            key = (cells, i)
-            held = self._held.get(key)
+            key = (cells, rows)
+            held = self._held_rows.get(key)
             if held is None:
-                if len(self._held) >= _WORTHS_KEPT:
-                    self._held.clear()
-                worths = self._cell_worth(cells, self.disciplines[c], i)
-                held = self._held[key] = holding_worth(worths)[0]
-            result[(c, i)] = others + float(held[r])
-        return result
+                if len(self._held_rows) >= _WORTHS_KEPT:
+                    self._held_rows.clear()
+                held = self._held_rows[key] = np.stack(
+                    [self._holding(cells, c, i) for i in rows], axis=1
+                )
+            values = others + held[r]  # each place's others + float(held[r]), as numbers
+            # a worth below bar - 1e-6 rounds below bar at nine digits (bar only grows)
+            for k in np.flatnonzero(values > bar - 1e-6).tolist():
+                if (rounded := round(float(values[k]), _DIGITS)) > bar:
+                    best, bar = (c, rows[k]), rounded
+        return best
+
+    def _holding(self, cells: tuple[int | None, ...], c: int, i: int) -> Array:
+        """The announce column's own holding worths after the first roll for row ``i``."""
+        key = (cells, i)
+        held = self._held.get(key)
+        if held is None:
+            if len(self._held) >= _WORTHS_KEPT:
+                self._held.clear()
+            worths = self._cell_worth(cells, self.disciplines[c], i)
+            held = self._held[key] = holding_worth(worths)[0]
+        return held
 
     def _announce_final(self, game: Game, player: int, cell: Cell) -> Array:
         sheet = self._sheet(game, player)
