@@ -144,17 +144,20 @@ def test_a_finished_jamb_games_end_chart_fills_in_in_webkit(iphone: Session, ser
     record = random_record("jamb", ["Ana", "Ben"], random.Random(11))
     answer = httpx.post(f"{server}/api/records", json=record)
     assert answer.status_code == 201, answer.text
-    iphone.go(f"{server}/g/{answer.json()['id']}?lang=hr")
-    chart = iphone.wait_for("img[data-chances-chart]")
-    alt = iphone.run("return arguments[0].getAttribute('alt')", chart)
-    assert alt == "Izgledi za pobjedu nakon svakog kruga"
-    chart.swipe_to()
-    iphone.wait(
-        "const img = document.querySelector('img[data-chances-chart]');"
-        " return img.dataset.drawn === '1' && img.complete && img.naturalWidth > 0",
-        seconds=300,  # generous: the busy machine
-        what="the drawn end chart",
-    )
+    try:
+        iphone.go(f"{server}/g/{answer.json()['id']}?lang=hr")
+        chart = iphone.wait_for("img[data-chances-chart]")
+        alt = iphone.run("return arguments[0].getAttribute('alt')", chart)
+        assert alt == "Izgledi za pobjedu nakon svakog kruga"
+        chart.swipe_to()
+        iphone.wait(
+            "const img = document.querySelector('img[data-chances-chart]');"
+            " return img.dataset.drawn === '1' && img.complete && img.naturalWidth > 0",
+            seconds=300,  # generous: the busy machine
+            what="the drawn end chart",
+        )
+    finally:
+        iphone.command("DELETE", "/cookie")  # the language chosen: the next tests' German
 
 
 @pytest.mark.slow
