@@ -25,7 +25,7 @@ SLOW_FILES_FIRST = (
     "tests/e2e/test_webkit.py",  # 90
     "tests/e2e/test_tipp_reasons.py",  # 81
     "tests/e2e/test_chances.py",  # 74
-    "tests/e2e/test_webkit_family_games.py",  # 61 and WebKit's start
+    "tests/e2e/test_yams_family_game.py",  # 36
     "tests/e2e/test_walk.py",  # 70
     "tests/web/test_chances.py",  # 66
     "tests/e2e/test_jamb_family_games.py",  # 57

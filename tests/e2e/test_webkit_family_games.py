@@ -28,6 +28,7 @@ def iphone(webkit: Driver) -> Iterator[Session]:
         yield session
 
 
+@OTHER_ENGINE  # CI plays both games in chromium (its 15 minutes): docs/contributing.md
 def test_a_three_player_yams_with_virtual_dice_in_french_in_webkit(
     iphone: Session, server: str
 ) -> None:

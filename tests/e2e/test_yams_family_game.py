@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Browser
 
 from .conftest import PHONE
-from .jamb_pages import OTHER_ENGINE, ChromiumTable, Table, check_fits_and_words
+from .jamb_pages import ChromiumTable, Table, check_fits_and_words
 from .test_phone_geometry import FITS
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
@@ -218,7 +218,6 @@ def play_yams(table: Table) -> None:
     assert table.errors() == []
 
 
-@OTHER_ENGINE
 def test_a_three_player_yams_with_virtual_dice_in_french(browser: Browser, server: str) -> None:
     context = browser.new_context(viewport=PHONE, locale="fr-FR", has_touch=True)
     play_yams(ChromiumTable(context.new_page(), server))
