@@ -49,6 +49,7 @@ import os
 import random
 import tempfile
 import time
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -61,6 +62,13 @@ from kniffel.solver.chances.win import Pmf, win_chances
 from kniffel.solver.play.simulate import Simulation, game_events, simulate
 
 Array = npt.NDArray[np.float64]
+
+
+#: The Jamb and Yams games the family tables ask: (preset, house rules, players).
+FAMILY_GAMES: tuple[tuple[str, dict[str, Any], int], ...] = (
+    ("jamb", {}, 4),
+    ("yams", {"hand": True, "announce": True}, 3),
+)
 
 
 def interleaved(sims: Simulation, first: int, players: int) -> Game:
@@ -118,10 +126,7 @@ def family(seed: int) -> None:
         "| widest ±, points (95 %) | after an entry | its CPU time | every sheet new |"
     )
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
-    for name, options, players in (
-        ("jamb", {}, 4),
-        ("yams", {"hand": True, "announce": True}, 3),
-    ):
+    for name, options, players in FAMILY_GAMES:
         variant = get_variant(name, options)
         # A game of random legal moves: what the forecast's cost and interval depend on is the
         # entries left (the family simulation keeps no logs to interleave).
@@ -201,10 +206,7 @@ def family_chart(seed: int) -> None:
         "| widest ± (points, 95 %), ¼ → ½ → ¾ | wall | CPU | load average before → after |"
     )
     print("| --- | ---: | ---: | --- | --- | ---: | ---: | --- |")
-    for name, options, players in (
-        ("jamb", {}, 4),
-        ("yams", {"hand": True, "announce": True}, 3),
-    ):
+    for name, options, players in FAMILY_GAMES:
         game = random_game(
             name, [f"P{k + 1}" for k in range(players)], random.Random(seed), options
         )

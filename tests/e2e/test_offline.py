@@ -737,13 +737,17 @@ def _another_device_enters(folder: Path, game: dict[str, Any], event: dict[str, 
         store.close()
 
 
+#: What the status line says of the changes kept on the device (WebDriver script).
+_KEPT_COUNT = "return document.querySelector('.kept-count')?.textContent"
+
+
 def _webkit_phone_loses_its_server(
     session: Session, folder: Path, port: int, body: dict[str, Any], fetch_rules: bool = False
-) -> dict[str, Any]:
+) -> tuple[str, dict[str, Any]]:
     """A phone in WebKit on a new game (``body``: how it is created) once the page keeps its
     record and the worker the rules' files (``fetch_rules``: fetched at once, not 5 s later);
     then the board's process is killed (``kill -9``: no offline switch in WebKitWebDriver) and
-    the page has noticed. The game as created."""
+    the page has noticed. The board's address (where it is started again) and the game."""
     session.resize(PHONE["width"], PHONE["height"])
     with board_process(folder, BOARD, port=port) as (url, process):
         game = post(url + "/api/games", body)
@@ -757,7 +761,7 @@ def _webkit_phone_loses_its_server(
         process.kill()
         process.wait()
     session.wait_for('.game[data-live="closed"]')
-    return game
+    return url, game
 
 
 @pytest.mark.webkit
@@ -771,9 +775,8 @@ def test_webkit_keeps_entries_made_with_the_server_killed_and_sends_them_when_it
     port = _free_port()
     with webkit.session() as session:
         body = {"variant": "kniffel", "players": ["Anna", "Ben"]}
-        game = _webkit_phone_loses_its_server(session, tmp_path, port, body)
-        url = f"http://127.0.0.1:{port}"
-        count = "return document.querySelector('.kept-count')?.textContent"
+        url, game = _webkit_phone_loses_its_server(session, tmp_path, port, body)
+        count = _KEPT_COUNT
         for seat, cell, dice, points, kept in (
             (0, "ones", "11123", "3", 1),
             (1, "twos", "22234", "6", 2),
@@ -815,9 +818,8 @@ def test_webkit_keeps_an_announcement_made_with_the_server_killed_and_sends_it_b
     port = _free_port()
     with webkit.session() as session:
         body = {"variant": "jamb", "players": ["Ana", "Ivo"]}
-        game = _webkit_phone_loses_its_server(session, tmp_path, port, body)
-        url = f"http://127.0.0.1:{port}"
-        count = "return document.querySelector('.kept-count')?.textContent"
+        url, game = _webkit_phone_loses_its_server(session, tmp_path, port, body)
+        count = _KEPT_COUNT
         announce = session.find("[id='c0-announce.max'] ~ .announce-btn")
         announce.swipe_to()
         announce.click()
@@ -854,8 +856,7 @@ def test_webkit_rolls_virtual_dice_with_the_server_killed_and_takes_back_a_kept_
     port = _free_port()
     body = {"variant": "kniffel", "players": ["Anna", "Ben"], "dice_mode": "virtual"}
     with webkit.session() as session:
-        game = _webkit_phone_loses_its_server(session, tmp_path, port, body, fetch_rules=True)
-        url = f"http://127.0.0.1:{port}"
+        url, game = _webkit_phone_loses_its_server(session, tmp_path, port, body, fetch_rules=True)
         count = "document.querySelector('.kept-count')?.textContent"
         session.find(".roll-button").click()
         session.wait(f"return {count} === 'Noch nicht gesendet: 1'", seconds=120)
@@ -1011,7 +1012,7 @@ def test_a_webkit_and_a_chromium_phone_play_twenty_entries_with_the_server_stopp
     first = [(n % 2, *rows[n // 2]) for n in range(10)]  # both players' first five rows
     # Anna's turn went to her Chance: Ben's sixth row first, then both players' rows in turn.
     second = [(1 - n % 2, *rows[5 + n // 2]) for n in range(9)]
-    count = "return document.querySelector('.kept-count')?.textContent"
+    count = _KEPT_COUNT
     board = "document.querySelector('#board').dataset"
     with webkit.session() as iphone:
         iphone.resize(PHONE["width"], PHONE["height"])
