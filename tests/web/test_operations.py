@@ -349,7 +349,10 @@ def test_a_database_that_cannot_be_written_refuses_each_change_with_503_and_one_
     assert "cannot be written" in lines[0].getMessage() and lines[0].exc_info is None
 
 
-def test_serve_on_a_database_opened_read_only_is_one_line(tmp_path: Path) -> None:
+def test_serve_on_a_database_opened_read_only_is_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
     path = tmp_path / "k.db"
     GameStore.open(f"sqlite:///{path}").close()
     url = f"sqlite:///file:{path}?mode=ro&uri=true"
@@ -358,6 +361,8 @@ def test_serve_on_a_database_opened_read_only_is_one_line(tmp_path: Path) -> Non
     assert "Traceback" not in result.output and result.stdout == ""
     (line,) = result.stderr.splitlines()
     assert line.startswith(f"--db {url}: the database cannot be written")
+    # SQLite's URI form names the file after "file:"; no folder "file:" is made where it ran.
+    assert not (tmp_path / "file:").exists()
 
 
 _BLAS_THREADS = """

@@ -91,6 +91,9 @@ def open_engine(url: str) -> Engine:
         return create_engine(url, pool_pre_ping=True)
     database = parsed.database or ""
     memory = database in ("", ":memory:") or database.startswith("file::memory:")
+    if parsed.query.get("uri") == "true" and database.startswith("file:"):
+        # SQLite's URI form (``file:PATH?mode=ro``): the file is PATH, not a folder "file:".
+        database = database.removeprefix("file:")
     if not memory:
         Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
     kwargs: dict[str, Any] = {
