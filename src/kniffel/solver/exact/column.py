@@ -127,14 +127,14 @@ def build_values(space: SheetSpace, *, progress: Progress | None = None, workers
     number of threads (each batch is solved alone and written to its own states).
     """
     values = np.full(space.size, np.nan)
-    levels = [space.states(n) for n in range(space.n_rows + 1)]
-    total = sum(len(b) for b in levels)
-    full = levels[space.n_rows]
+    full = space.states(space.n_rows)
     values[space.index(*full)] = 0.0
+    levels = [space.distinct(n) for n in range(space.n_rows)]
+    total = len(full) + sum(len(b) + len(to) for b, to, _ in levels)
     done = len(full)
     if progress:
         progress(done, total)
-    width = min(BATCH, max(len(b) for b in levels))
+    width = min(BATCH, max(len(b) for b, _, _ in levels))
     works = [_Workspace(width) for _ in range(max(1, workers))]
 
     def solve_batch(work: _Workspace, batch: StateBatch) -> int:
@@ -153,14 +153,16 @@ def build_values(space: SheetSpace, *, progress: Progress | None = None, workers
     pool = ThreadPoolExecutor(len(works)) if len(works) > 1 else None
     try:
         for filled in range(space.n_rows - 1, -1, -1):
-            level = levels[filled]
+            level, to, source = levels[filled]
             if pool is None:
                 for start in range(0, len(level), BATCH):
                     done += solve_batch(works[0], level.part(start, start + BATCH))
                     if progress:
                         progress(done, total)
-                continue
-            done += sum(pool.map(solve_share, range(len(works)), [level] * len(works)))
+            else:
+                done += sum(pool.map(solve_share, range(len(works)), [level] * len(works)))
+            values[to] = values[source]
+            done += len(to)
             if progress:
                 progress(done, total)
     finally:
