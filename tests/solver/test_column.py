@@ -126,13 +126,13 @@ def test_final_vector_is_the_best_entry(solved: Solved) -> None:
             table.value(unreachable)
 
 
-def test_threads_solve_the_same_values(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A build shared among threads gives every state the value of a build in one thread, bit
-    for bit (benchmarks/solver.py builds with every core)."""
+def test_workers_solve_the_same_values(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A build shared among forked worker processes gives every state the value of a build in
+    one process, bit for bit (benchmarks/solver.py builds with every core)."""
     from kniffel.rules import Discipline, get_variant
     from kniffel.solver.exact import column
 
-    # A small column, in small batches: each level has batches for every thread.
+    # A small column, in small batches: each level has batches for every worker.
     monkeypatch.setattr(column, "BATCH", 16)
     space = SheetSpace(get_variant("kniffel", {"chance": False}).options, Discipline.DOWN)
     alone = column.build_values(space)
