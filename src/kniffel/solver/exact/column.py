@@ -19,6 +19,7 @@ from __future__ import annotations
 import mmap
 import multiprocessing
 import multiprocessing.pool
+import threading
 import time
 import warnings
 from collections.abc import Callable, Iterator
@@ -190,8 +191,9 @@ def _shared_array(size: int) -> Array:
     return np.frombuffer(mmap.mmap(-1, size * 8), dtype=np.float64)
 
 
-#: The build that forked workers serve: set before they fork, so that they inherit it.
+#: The build that forked workers serve: set while they fork, so that they inherit it.
 _BUILD: _Build | None = None
+_FORKING = threading.Lock()
 
 
 def _solve_share(task: tuple[int, int]) -> int:
@@ -206,17 +208,17 @@ def _forked(build: _Build) -> Iterator[multiprocessing.pool.Pool | None]:
     if build.workers == 1:
         yield None
         return
-    _BUILD = build
-    try:
-        with warnings.catch_warnings():
-            # Python 3.12 warns on a fork while threads run (numpy's BLAS keeps some). The
-            # workers only run numpy on this build's arrays and end with it.
-            warnings.filterwarnings("ignore", "This process", DeprecationWarning)
+    with _FORKING, warnings.catch_warnings():  # two builds in two threads fork one at a time
+        # Python 3.12 warns on a fork while threads run (numpy's BLAS keeps some). The
+        # workers only run numpy on this build's arrays and end with it.
+        warnings.filterwarnings("ignore", "This process", DeprecationWarning)
+        _BUILD = build
+        try:
             pool = multiprocessing.get_context("fork").Pool(build.workers - 1)
-        with pool:
-            yield pool
-    finally:
-        _BUILD = None
+        finally:
+            _BUILD = None
+    with pool:
+        yield pool
 
 
 def solve_column(
