@@ -24,11 +24,22 @@ from kniffel.solver.exact import cache
 from kniffel.solver.exact.column import solve_column
 
 
+def cpu_seconds() -> float:
+    """CPU seconds of this process and of its children that ended (our build's forked workers)."""
+    times = os.times()
+    return times.user + times.system + times.children_user + times.children_system
+
+
 def timed(build: Callable[[], Any]) -> tuple[float, float, Any]:
-    """(wall seconds, CPU seconds of this process, result)."""
-    wall, cpu = time.perf_counter(), time.process_time()
+    """(wall seconds, CPU seconds of this process and its workers, result)."""
+    wall, cpu = time.perf_counter(), cpu_seconds()
     result = build()
-    return time.perf_counter() - wall, time.process_time() - cpu, result
+    return time.perf_counter() - wall, cpu_seconds() - cpu, result
+
+
+def load() -> str:
+    """The machine's load averages (1, 5, 15 minutes): how busy it was."""
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def build_times(repeat: int, workers: int) -> None:
@@ -45,7 +56,8 @@ def build_times(repeat: int, workers: int) -> None:
     their_wall, their_cpu = min(theirs)
     print(
         f"one-column table, preset yahtzee (best of {repeat} runs each;"
-        f" ours with {workers} thread{'s' if workers > 1 else ''}, yatzy-solver with all cores)"
+        f" ours with {workers} process{'es' if workers > 1 else ''},"
+        " yatzy-solver with all cores)"
     )
     print(
         f"  ours (numpy)           {our_wall:7.2f} s wall  {our_cpu:7.2f} s CPU   ev {table.ev:.7f}"
@@ -58,8 +70,19 @@ def build_times(repeat: int, workers: int) -> None:
         f"  ratio ours / Rust      {our_wall / their_wall:7.2f} wall"
         f"      {our_cpu / their_cpu:7.2f} CPU"
     )
+    for (our_wall, our_cpu), (their_wall, their_cpu) in zip(ours, theirs, strict=True):
+        print(
+            f"    run: ours {our_wall:5.2f} s ({our_cpu:5.2f} CPU),"
+            f" yatzy-solver {their_wall:5.2f} s ({their_cpu:5.2f} CPU),"
+            f" ratio {our_wall / their_wall:.2f}"
+        )
     states = int(np.isfinite(table.values).sum())
-    print(f"  states solved          {states}  ({our_wall / states * 1e6:.1f} µs each)")
+    space = table.space
+    solved = sum(len(space.distinct(n)[0]) for n in range(space.n_rows))  # full sheets are 0
+    print(
+        f"  states                 {states}, {solved} of them solved"
+        f" ({our_wall / solved * 1e6:.1f} µs each), the others copied (a settled upper sum)"
+    )
 
 
 def load_time() -> None:
@@ -115,13 +138,15 @@ def main() -> None:
         "--workers",
         type=int,
         default=os.cpu_count() or 1,
-        help="threads of our build (default: every core, as yatzy-solver uses)",
+        help="processes of our build (default: every core, as yatzy-solver uses)",
     )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as directory:
         os.environ["KNIFFEL_CACHE_DIR"] = directory
         print(f"machine                  {os.cpu_count()} CPUs, numpy {np.__version__}")
+        print(f"load average             {load()} (1, 5, 15 min) before the builds")
         build_times(args.repeat, args.workers)
+        print(f"load average             {load()} after the builds")
         load_time()
         advice_and_games(args.games)
 

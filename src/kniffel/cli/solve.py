@@ -37,7 +37,7 @@ __all__ = ["solve"]
     type=click.IntRange(1, 64),
     default=os.cpu_count() or 1,
     show_default="every core",
-    help="Threads that share a table's build (the board builds in one, below the requests).",
+    help="Processes that share a table's build (the board builds in one, below the requests).",
 )
 @with_table_place
 def solve(variant: Variant, as_json: bool, no_cache: bool, finals: bool, workers: int) -> None:

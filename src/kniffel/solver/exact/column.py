@@ -16,9 +16,14 @@ the empty one, one level of filled rows at a time, in batches of states.
 
 from __future__ import annotations
 
+import mmap
+import multiprocessing
+import multiprocessing.pool
+import threading
 import time
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+import warnings
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -121,52 +126,99 @@ def _padded(batch: StateBatch, width: int) -> StateBatch:
 def build_values(space: SheetSpace, *, progress: Progress | None = None, workers: int = 1) -> Array:
     """Solve every reachable state of ``space``; the flat value array.
 
-    ``workers`` threads share each level's batches: a state's value reads only the level
-    below it (one more row filled), which is solved before, and numpy leaves the
-    interpreter lock while it works on a batch. The values are the same whatever the
-    number of threads (each batch is solved alone and written to its own states).
+    ``workers`` processes share each level's batches: a state's value reads only the level
+    below it (one more row filled), which is solved before. The values live in memory that
+    the processes share, and the further workers are forked once per build (where the
+    system cannot fork, the build runs in this process alone). The values are the same
+    whatever the number of workers (each batch is solved alone and written to its own
+    states).
     """
-    values = np.full(space.size, np.nan)
-    levels = [space.states(n) for n in range(space.n_rows + 1)]
-    total = sum(len(b) for b in levels)
-    full = levels[space.n_rows]
+    full = space.states(space.n_rows)
+    levels = [space.distinct(n) for n in range(space.n_rows)]
+    total = len(full) + sum(len(b) + len(to) for b, to, _ in levels)
+    workers = max(1, workers) if "fork" in multiprocessing.get_all_start_methods() else 1
+    values = _shared_array(space.size) if workers > 1 else np.empty(space.size)
+    values.fill(np.nan)
     values[space.index(*full)] = 0.0
     done = len(full)
     if progress:
         progress(done, total)
-    width = min(BATCH, max(len(b) for b in levels))
-    works = [_Workspace(width) for _ in range(max(1, workers))]
-
-    def solve_batch(work: _Workspace, batch: StateBatch) -> int:
-        padded = _padded(batch, work.width)
-        final = final_values(space, values, padded, work.final, work.worth)
-        values[space.index(*padded)] = turn_values(final, work.turn)
-        return len(batch)
-
-    def solve_share(share: int, level: StateBatch) -> int:
-        """Every ``len(works)``-th batch of ``level`` from the ``share``-th on."""
-        solved = 0
-        for start in range(share * BATCH, len(level), len(works) * BATCH):
-            solved += solve_batch(works[share], level.part(start, start + BATCH))
-        return solved
-
-    pool = ThreadPoolExecutor(len(works)) if len(works) > 1 else None
-    try:
+    build = _Build(space, values, [b for b, _, _ in levels], workers)
+    with _forked(build) as pool:
         for filled in range(space.n_rows - 1, -1, -1):
-            level = levels[filled]
+            level, to, source = levels[filled]
             if pool is None:
                 for start in range(0, len(level), BATCH):
-                    done += solve_batch(works[0], level.part(start, start + BATCH))
+                    done += build.solve(level.part(start, start + BATCH))
                     if progress:
                         progress(done, total)
-                continue
-            done += sum(pool.map(solve_share, range(len(works)), [level] * len(works)))
+            else:
+                theirs = pool.map_async(_solve_share, [(filled, k) for k in range(1, workers)])
+                done += build.share(filled, 0) + sum(theirs.get())
+            values[to] = values[source]
+            done += len(to)
             if progress:
                 progress(done, total)
-    finally:
-        if pool is not None:
-            pool.shutdown()
-    return values
+    return values if workers == 1 else values.copy()
+
+
+class _Build:
+    """One build's states and values, and this process's scratch arrays."""
+
+    def __init__(
+        self, space: SheetSpace, values: Array, levels: list[StateBatch], workers: int
+    ) -> None:
+        self.space, self.values, self.levels, self.workers = space, values, levels, workers
+        self.work = _Workspace(min(BATCH, max(len(b) for b in levels)))
+
+    def solve(self, batch: StateBatch) -> int:
+        padded = _padded(batch, self.work.width)
+        final = final_values(self.space, self.values, padded, self.work.final, self.work.worth)
+        self.values[self.space.index(*padded)] = turn_values(final, self.work.turn)
+        return len(batch)
+
+    def share(self, filled: int, share: int) -> int:
+        """Every ``workers``-th batch of level ``filled`` from the ``share``-th on."""
+        level = self.levels[filled]
+        step = self.workers * BATCH
+        return sum(
+            self.solve(level.part(at, at + BATCH)) for at in range(share * BATCH, len(level), step)
+        )
+
+
+def _shared_array(size: int) -> Array:
+    """``size`` floats in memory that forked processes share (an anonymous shared mapping)."""
+    return np.frombuffer(mmap.mmap(-1, size * 8), dtype=np.float64)
+
+
+#: The build that forked workers serve: set while they fork, so that they inherit it.
+_BUILD: _Build | None = None
+_FORKING = threading.Lock()
+
+
+def _solve_share(task: tuple[int, int]) -> int:
+    assert _BUILD is not None
+    return _BUILD.share(*task)
+
+
+@contextmanager
+def _forked(build: _Build) -> Iterator[multiprocessing.pool.Pool | None]:
+    """``build.workers - 1`` forked processes that solve shares of ``build``'s levels."""
+    global _BUILD
+    if build.workers == 1:
+        yield None
+        return
+    with _FORKING, warnings.catch_warnings():  # two builds in two threads fork one at a time
+        # Python 3.12 warns on a fork while threads run (numpy's BLAS keeps some). The
+        # workers only run numpy on this build's arrays and end with it.
+        warnings.filterwarnings("ignore", "This process", DeprecationWarning)
+        _BUILD = build
+        try:
+            pool = multiprocessing.get_context("fork").Pool(build.workers - 1)
+        finally:
+            _BUILD = None
+    with pool:
+        yield pool
 
 
 def solve_column(
@@ -178,7 +230,7 @@ def solve_column(
     workers: int = 1,
 ) -> ColumnTable:
     """The solved one-column game under ``options``, from the cache when it is there; a build
-    shares its work among ``workers`` threads (:func:`build_values`)."""
+    shares its work among ``workers`` processes (:func:`build_values`)."""
     space = SheetSpace(options, discipline)
     if use_cache:
         table = load_table(space)

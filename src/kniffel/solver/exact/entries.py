@@ -91,25 +91,45 @@ class _RowParts:
 
 
 def _parts(
+    space: SheetSpace, values: Array, batch: StateBatch, context: _Context
+) -> list[_RowParts]:
+    """Every row's :class:`_RowParts`, in sheet order."""
+    return [
+        *_upper_parts(space, values, batch, context),
+        *(_lower_parts(space, values, batch, context, j) for j in range(6, space.n_rows)),
+    ]
+
+
+def _upper_parts(
+    space: SheetSpace, values: Array, batch: StateBatch, context: _Context
+) -> list[_RowParts]:
+    """The six upper rows at once: ``0..5`` dice of the row's face, each outcome leading to its
+    own upper sum (and maybe the bonus), as ``(6 rows, 6 outcomes, S)`` arrays."""
+    mask, upper, armed = batch
+    faces = np.array([row.face for row in space.rows[:6]], dtype=np.int64)
+    points = (faces[:, None] * np.arange(6))[:, :, None]  # (rows, dice, 1)
+    after = (mask[None, :] | (1 << np.arange(6))[:, None])[:, None, :]
+    sums = np.minimum(UPPER_CAP, upper[None, None, :] + points)
+    reached = values[space.index(after, sums, armed[None, None, :])]  # (rows, dice, S)
+    ahead = reached + points + bonus_on_entry(upper[None, None, :], points)
+    ahead[:, 0] = reached[:, 0]
+    ahead = np.where(context.allowed[:6, None, :], ahead, -np.inf)
+    return [
+        _RowParts(ahead[j], _FACE_COUNT[face - 1], None, reached[j, 0])
+        for j, face in enumerate(faces)
+    ]
+
+
+def _lower_parts(
     space: SheetSpace, values: Array, batch: StateBatch, context: _Context, j: int
 ) -> _RowParts:
+    """Lower row ``j``: a 0, or the roll's points (the Kniffel row's 50 may arm the bonus)."""
     options = space.options
     scores = _scores(options)
     mask, upper, armed = batch
     after = mask | (1 << j)
     allowed = context.allowed[j]
     following = values[space.index(after, upper, armed)]
-    face = space.rows[j].face
-    if face is not None:
-        # Six outcomes: 0..5 dice of the face; each leads to its own upper sum.
-        ahead = np.empty((6, len(mask)))
-        ahead[0] = following
-        for n in range(1, 6):
-            points = n * face
-            nxt = values[space.index(after, np.minimum(UPPER_CAP, upper + points), armed)]
-            ahead[n] = nxt + points + bonus_on_entry(upper, points)
-        ahead[:, ~allowed] = -np.inf
-        return _RowParts(ahead, _FACE_COUNT[face - 1], None, following)
     on_points = following
     if space.rows[j] is Row.KNIFFEL:
         # A 50 arms the extra-Kniffel bonus; the cell was empty, so ``armed`` is 0 here.
@@ -178,8 +198,8 @@ def row_values(
     context = _context(space, batch)
     if worth is None:
         worth = np.empty((len(ROLLS), len(batch)))
-    for j in range(space.n_rows):
-        _row(space, context, j, _parts(space, values, batch, context, j), worth)
+    for j, parts in enumerate(_parts(space, values, batch, context)):
+        _row(space, context, j, parts, worth)
         yield worth
 
 
@@ -222,8 +242,9 @@ def final_values(
     positive = _positive_rolls(space.options)
     at_kniffels = np.full((len(KNIFFEL_ROLLS), len(batch)), -np.inf)
     kniffels = np.empty_like(at_kniffels)
-    for j, row in enumerate(space.rows):
-        parts = _parts(space, values, batch, context, j)
+    for j, (row, parts) in enumerate(
+        zip(space.rows, _parts(space, values, batch, context), strict=True)
+    ):
         _row(space, context, j, parts, kniffels, kniffels_only=True)
         np.maximum(at_kniffels, kniffels, out=at_kniffels)
         if row.is_upper:

@@ -26,7 +26,7 @@ from kniffel.rules import (
     holds_fifty,
     rows_for,
 )
-from kniffel.solver.exact.roll_scores import due_array
+from kniffel.solver.exact.roll_scores import due_array, joker_arrays, raw_scores
 
 __all__ = ["UPPER_CAP", "SheetSpace", "SheetState", "StateBatch"]
 
@@ -139,6 +139,45 @@ class SheetSpace:
             upper = np.concatenate([upper, upper[has_kniffel]])
             armed = np.concatenate([armed, np.ones(int(has_kniffel.sum()), dtype=np.int64)])
         return StateBatch(mask, upper.astype(np.int64), armed)
+
+    def distinct(self, filled: int) -> tuple[StateBatch, Ints, Ints]:
+        """The states of :meth:`states` that need solving, and which of the rest equals which.
+
+        Once the open upper rows can no longer bring the upper sum to 63 (or none is open),
+        the sum changes nothing ahead: the upper bonus is earned or lost for good, and no
+        other rule reads the sum. The states that differ only in such a sum share one value;
+        the first of them (the smallest sum) is solved, and ``values[to] = values[source]``
+        (the flat indices returned with it) gives the others. For ``yahtzee`` that solves
+        359,422 of the 536,448 states (and the 128 full sheets are worth 0).
+        """
+        batch = self.states(filled)
+        room = self._upper_room()[batch.mask & 63]
+        settled = (room == 0) | (batch.upper + room < UPPER_CAP)
+        group = np.where(settled, batch.mask * 2 + batch.armed, -1)
+        _, first, inverse = np.unique(group, return_index=True, return_inverse=True)
+        source = first[inverse]
+        copied = settled & (source != np.arange(len(batch)))
+        flat = self.index(*batch)
+        solved = StateBatch(*(np.ascontiguousarray(a[~copied]) for a in batch))
+        return solved, flat[copied], flat[source[copied]]
+
+    def _upper_room(self) -> Ints:
+        """``room[upper_mask]``: the most points the upper rows left open can still add.
+
+        Each open row adds at most its best score, joker included (from the rules' tables).
+        """
+        raw = raw_scores(self.options)
+        _, _, full_points = joker_arrays(self.options.joker, self.rows)
+        rulings = len(full_points) // self.n_rows  # joker_index: each row's rulings in a block
+        best = [
+            max(int(raw[j].max()), int(full_points[j * rulings : (j + 1) * rulings].max()))
+            for j in range(6)
+        ]
+        every = np.arange(64, dtype=np.int64)
+        room = np.zeros(64, dtype=np.int64)
+        for j in range(6):
+            room += np.where((every >> j) & 1 == 0, best[j], 0)
+        return room
 
     def allowed(self, mask: Ints) -> Bools:
         """``allowed[j, s]``: whether row ``j`` may take the entry in state ``s`` (§4)."""
