@@ -1,0 +1,448 @@
+"""Many light games of one Jamb or Yams sheet in step: each turn's array work done once for all.
+
+:func:`~kniffel.solver.play.family_fast.play_light` plays one game at a time, and a turn of it
+is some forty small array operations on 252 to 4,368 numbers plus the Python between them:
+the interpreter's and NumPy's cost per call, not the arithmetic, is most of a game's time
+(docs/benchmarks.md, "A cheaper bot turn"). :func:`play_light_batch` plays ``n`` games from
+one sheet turn by turn together, as :class:`~kniffel.solver.play.sheets.SheetBatch` does for
+the one-column bots: a turn's new column states are valued in one pass
+(:meth:`~kniffel.solver.play.family.BestEstimate.column_values_many`), the turn's worths, the
+keep products and the keeps of every game are array operations over the games, and only what
+a game alone decides (an announcement near the best, its entry) is a Python loop.
+
+Every game is the game :func:`play_light` plays on the same dice, decision for decision: the
+sums are the same sums in the same order element for element (a keep product over the games
+equals one game's to the bit), and the worths are rounded as the bot rounds them, NumPy's
+rounding where the bot rounds NumPy numbers and Python's where it rounds Python's;
+``tests/solver/test_family_batch.py`` compares the cells game by game.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from kniffel.rules import (
+    MAX_ROLLS,
+    Discipline,
+    KniffelError,
+    first_roll_only,
+    open_indices,
+    rows_for,
+)
+from kniffel.solver.exact.dice_tables import KEEPS, ROLLS
+from kniffel.solver.play.family import (
+    _CANDIDATE_TERMS,
+    _DIGITS,
+    _NOWHERE,
+    _ROLL_KEEPS_FLAT,
+    _ROLL_KEEPS_STARTS,
+    BestEstimate,
+    FamilyBot,
+    FamilyRandomBot,
+    SheetCells,
+    _best_of,
+    keep_worth,
+)
+from kniffel.solver.play.family_fast import _ROLL_OF_FACES, supported
+
+__all__ = ["BLOCK", "play_light_batch"]
+
+Array = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+Index = npt.NDArray[np.intp]
+
+#: Games played in step at most (more are played block by block): a block holds each game's
+#: column worths, ``BLOCK × columns × 756`` numbers (some 15 MB for Yams' five columns).
+BLOCK = 512
+_N_ROLLS = len(ROLLS)
+_N_KEEPS = len(KEEPS)
+
+
+def _flat_candidates() -> tuple[Index, Array, Index, Index, Index, Index, Index]:
+    """:func:`~kniffel.solver.play.family.candidate_worths`'s terms of every roll one after
+    another: the rolls each term reads, its chance, each roll's first term and count, each
+    roll's keeps (their first terms relative to the roll's, and the keeps), each roll's first
+    keep and count."""
+    rolls, chances, starts, keeps = [], [], [], []
+    term_first, term_count, keep_first, keep_count = [], [], [], []
+    terms = kept = 0
+    for keep_ids, reads, p, first in _CANDIDATE_TERMS:
+        term_first.append(terms)
+        term_count.append(len(reads))
+        keep_first.append(kept)
+        keep_count.append(len(keep_ids))
+        rolls.append(reads)
+        chances.append(p)
+        starts.append(first)
+        keeps.append(keep_ids)
+        terms += len(reads)
+        kept += len(keep_ids)
+    return (
+        np.concatenate(rolls),
+        np.concatenate(chances),
+        np.asarray(term_first, dtype=np.intp),
+        np.asarray(term_count, dtype=np.intp),
+        np.concatenate(starts).astype(np.intp),
+        np.concatenate(keeps).astype(np.intp),
+        np.stack([np.asarray(keep_first), np.asarray(keep_count)]).astype(np.intp),
+    )
+
+
+(
+    _TERM_ROLLS,
+    _TERM_P,
+    _TERM_FIRST,
+    _TERM_COUNT,
+    _KEEP_TERM_STARTS,
+    _CANDIDATE_KEEPS,
+    _KEEP_SPAN,
+) = _flat_candidates()
+_ROLL_KEEP_COUNT = np.diff(np.append(_ROLL_KEEPS_STARTS, len(_ROLL_KEEPS_FLAT))).astype(np.intp)
+
+
+def _ragged(first: Index, count: Index) -> Index:
+    """The positions ``first[k] .. first[k] + count[k] − 1`` for every ``k``, one after another."""
+    total = int(count.sum())
+    if total == 0:
+        return np.zeros(0, dtype=np.intp)
+    ends = np.cumsum(count)
+    positions: Index = np.arange(total, dtype=np.intp) + np.repeat(first - (ends - count), count)
+    return positions
+
+
+def _segment_starts(count: Index) -> Index:
+    return (np.cumsum(count) - count).astype(np.intp)
+
+
+def _first_best(values: Array, count: Index) -> Index:
+    """Per segment of ``count`` values, the position (in ``values``) of its first largest."""
+    starts = _segment_starts(count)
+    best = np.maximum.reduceat(values, starts)
+    positions = np.arange(len(values), dtype=np.intp)
+    hits = np.where(values == np.repeat(best, count), positions, len(values))
+    first: Index = np.minimum.reduceat(hits, starts).astype(np.intp)
+    return first
+
+
+def _candidate_worths(holding: Array, games: Index, r: Index) -> tuple[Index, Array, Index]:
+    """:func:`~kniffel.solver.play.family.candidate_worths` of ``holding[g]`` at roll ``r[k]``
+    for each game ``g = games[k]``, one after another: the keeps, their worths, each game's
+    count. The same terms in the same order per keep, so the same sums to the bit."""
+    term_count = _TERM_COUNT[r]
+    terms = _ragged(_TERM_FIRST[r], term_count)
+    values = holding.reshape(-1).take(_TERM_ROLLS[terms] + np.repeat(games * _N_ROLLS, term_count))
+    values *= _TERM_P[terms]
+    keep_count = _KEEP_SPAN[1][r]
+    keeps = _ragged(_KEEP_SPAN[0][r], keep_count)
+    offsets = np.repeat(_segment_starts(term_count), keep_count)
+    worths = np.add.reduceat(values, _KEEP_TERM_STARTS[keeps] + offsets)
+    return _CANDIDATE_KEEPS[keeps], worths, keep_count
+
+
+def _holding_after_one(final: Array) -> Array:
+    """:func:`~kniffel.solver.play.family.holding_worth`'s first part for each of ``final[k]``."""
+    after_two = np.maximum(final[:, 1], _best_of(keep_worth(final[:, 2])))
+    return np.maximum(final[:, 0], _best_of(keep_worth(after_two)))
+
+
+class _State:
+    """One column state met this turn: its open rows, its worth, each open row's
+    ``[roll number − 1, roll]`` worths, their best, and for an announce column each open
+    row's holding worths after the first roll (``[roll, row]``, −∞ where not open)."""
+
+    __slots__ = ("best", "cell", "held", "rows", "worth")
+
+    def __init__(self, rows: tuple[int, ...], worth: float) -> None:
+        self.rows = rows
+        self.worth = worth
+        self.cell: dict[int, Array] = {}
+        self.best: Array | None = None
+        self.held: Array | None = None
+
+
+def play_light_batch(
+    bot: FamilyBot,
+    faces: IntArray,
+    player: str = "Bot",
+    *,
+    start: SheetCells | None = None,
+) -> IntArray:
+    """Game ``g`` of :func:`~kniffel.solver.play.family_fast.play_light` on ``faces[g]``
+    (``[game, turn, roll, die]``) for every ``g``, played in step: every game's cells,
+    ``[game, column, row]`` (a full sheet). ``start``: played on from these cells (column
+    by column, ``None`` where empty), turn ``t`` counting the filled cells as there."""
+    variant = bot.variant
+    if not supported(variant):
+        raise KniffelError(f"the light sheet plays no {variant.label} with a joker or bonus")
+    if isinstance(bot, FamilyRandomBot):
+        raise KniffelError("the light sheet plays the greedy and the best bot, not random")
+    del player  # the games log no events; the name is play_light's
+    rows = rows_for(variant.options)
+    columns = len(variant.columns)
+    if start is None:
+        start = tuple((None,) * len(rows) for _ in range(columns))
+    cells = np.zeros((len(faces), columns, len(rows)), dtype=np.int64)
+    for first in range(0, len(faces), BLOCK):
+        block = _Block(bot, start, len(rows))
+        cells[first : first + BLOCK] = block.play(faces[first : first + BLOCK])
+    return cells
+
+
+class _Block:
+    """Up to :data:`BLOCK` games from one sheet, played turn by turn."""
+
+    def __init__(self, bot: FamilyBot, start: SheetCells, n_rows: int) -> None:
+        self.bot = bot
+        self.start = start
+        self.n_rows = n_rows
+        self.disciplines = bot.disciplines
+        self.first_roll = [first_roll_only(d) for d in self.disciplines]
+        self.announce = [c for c, d in enumerate(self.disciplines) if d is Discipline.ANNOUNCE]
+        self.best_estimate = isinstance(bot.estimate, BestEstimate)
+
+    # ------------------------------------------------------------ column states
+
+    def _states(self, keys: list[tuple[Discipline, tuple[int | None, ...]]]) -> list[_State]:
+        """Value the column states ``keys``: every open row's worths in one pass."""
+        bot = self.bot
+        states = []
+        tasks: list[tuple[Discipline, tuple[int | None, ...], int, list[int]]] = []
+        for discipline, column in keys:
+            rows = open_indices(discipline, [value is not None for value in column])
+            states.append(_State(rows, bot._column(discipline, column)))
+            tasks.extend((discipline, column, i, bot._distinct[i][0]) for i in rows)
+        if self.best_estimate:
+            assert isinstance(bot.estimate, BestEstimate)
+            flat = bot.estimate.column_values_many(tasks)
+        else:
+            parts = [bot.estimate.column_values(*task) for task in tasks]
+            flat = np.concatenate(parts) if parts else np.empty(0)
+        at = 0
+        held_tasks: list[tuple[_State, int, Array]] = []
+        for state, (discipline, _column) in zip(states, keys, strict=True):
+            for i in state.rows:
+                values, inverse = bot._distinct[i]
+                worths = flat[at : at + len(values)]
+                at += len(values)
+                cell = np.asarray(worths[inverse].reshape(bot._scores[i].shape))
+                state.cell[i] = cell
+                state.best = cell if state.best is None else np.maximum(state.best, cell)
+                if discipline is Discipline.ANNOUNCE:
+                    held_tasks.append((state, i, cell))
+        if held_tasks:
+            held = _holding_after_one(np.stack([cell for _, _, cell in held_tasks]))
+            for (state, i, _), worths in zip(held_tasks, held, strict=True):
+                if state.held is None:
+                    state.held = np.full((_N_ROLLS, self.n_rows), -np.inf)
+                state.held[:, i] = worths
+        return states
+
+    # ------------------------------------------------------------------ the games
+
+    def play(self, faces: IntArray) -> IntArray:
+        bot = self.bot
+        disciplines = self.disciplines
+        n = len(faces)
+        columns = len(disciplines)
+        games = np.arange(n, dtype=np.intp)
+        sheets = [[list(column) for column in self.start] for _ in range(n)]
+        tuples = [list(self.start) for _ in range(n)]
+        filled = sum(value is not None for column in self.start for value in column)
+        # each game's column states: their worths and open rows; at first the start's for all
+        first_states = self._states([(d, c) for d, c in zip(disciplines, self.start, strict=True)])
+        states = [list(first_states) for _ in range(n)]
+        # each game's columns' best worths beside the others (``_NOWHERE`` where none may go)
+        best = np.empty((n, columns, MAX_ROLLS, _N_ROLLS))
+        valid = np.zeros((n, columns, MAX_ROLLS, 1), dtype=np.bool_)
+        for c, state in enumerate(first_states):
+            self._place(best, valid, games, c, state)
+        changed = [-1] * n
+        for turn in range(filled, self.n_rows * columns):
+            if turn > filled:
+                self._revalue(sheets, tuples, states, best, valid, changed)
+            base = [[state.worth for state in game] for game in states]
+            # the plan: each game's worth of the other columns beside each column's best
+            others = np.asarray(
+                [[whole - worth for worth in game] for game in base for whole in [sum(game)]]
+            )
+            worth = np.where(valid, others[:, :, None, None] + best, _NOWHERE)
+            final = worth.max(axis=1)
+            after_two = keep_worth(final[:, 2])
+            holding = np.maximum(final[:, 1], _best_of(after_two))
+            thrown = faces[:, turn].tolist()
+            dice = [sorted(game[0]) for game in thrown]
+            r = np.asarray([_ROLL_OF_FACES[tuple(d)] for d in dice], dtype=np.intp)
+            rolls = np.ones(n, dtype=np.intp)
+            announced: list[tuple[int, int] | None] = [None] * n
+            keeps, worths, count = _candidate_worths(holding, games, r)
+            # announcements, right after the first roll while an announce cell is open
+            can = [g for g in range(n) if any(None in tuples[g][c] for c in self.announce)]
+            if can:
+                chosen = self._announce(can, states, others, final, worths, count, r)
+                if chosen:
+                    final = final.copy()
+                    who = np.asarray([g for g, _ in chosen], dtype=np.intp)
+                    for g, (c, i) in chosen:
+                        announced[g] = (c, i)
+                        final[g] = others[g, c] + states[g][c].cell[i]
+                    after_two[who] = keep_worth(final[who, 2])
+                    holding[who] = np.maximum(final[who, 1], _best_of(after_two[who]))
+                    keeps, worths, count = _candidate_worths(holding, games, r)
+            # the keeps after the first roll: the first best distinct keep, if it beats stopping
+            going = self._keeps(keeps, worths, count, final, games, r, 0)
+            for g, keep in going:
+                kept = KEEPS[keep]
+                dice[g] = sorted([*kept, *thrown[g][1][: 5 - len(kept)]])
+                r[g] = _ROLL_OF_FACES[tuple(dice[g])]
+                rolls[g] = 2
+            if going:
+                who = np.asarray([g for g, _ in going], dtype=np.intp)
+                count = _ROLL_KEEP_COUNT[r[who]]
+                keeps = _ROLL_KEEPS_FLAT[_ragged(_ROLL_KEEPS_STARTS[r[who]], count)]
+                worths = after_two.reshape(-1).take(keeps + np.repeat(who * _N_KEEPS, count))
+                for g, keep in self._keeps(keeps, worths, count, final, who, r[who], 1):
+                    kept = KEEPS[keep]
+                    dice[g] = sorted([*kept, *thrown[g][2][: 5 - len(kept)]])
+                    r[g] = _ROLL_OF_FACES[tuple(dice[g])]
+                    rolls[g] = 3
+            # the entries
+            for g in range(n):
+                c, i = self._entry(
+                    g, tuples[g], states[g], base[g], int(r[g]), int(rolls[g]), announced[g]
+                )
+                sheets[g][c][i] = bot.points(i, int(rolls[g]), int(r[g]))
+                tuples[g][c] = tuple(sheets[g][c])
+                changed[g] = c
+        return np.asarray(
+            [[[value or 0 for value in column] for column in sheet] for sheet in sheets],
+            dtype=np.int64,
+        ).reshape(n, columns, self.n_rows)
+
+    def _place(
+        self, best: Array, valid: npt.NDArray[np.bool_], games: Index, c: int, state: _State
+    ) -> None:
+        if state.best is None:
+            valid[games, c] = False
+            return
+        best[games, c] = state.best
+        valid[games, c, 0] = True
+        valid[games, c, 1:] = not self.first_roll[c]
+
+    def _revalue(
+        self,
+        sheets: list[list[list[int | None]]],
+        tuples: list[list[tuple[int | None, ...]]],
+        states: list[list[_State]],
+        best: Array,
+        valid: npt.NDArray[np.bool_],
+        changed: list[int],
+    ) -> None:
+        """Value the column each game's last entry changed, once per distinct state."""
+        found: dict[tuple[Discipline, tuple[int | None, ...]], int] = {}
+        which = []
+        for g, c in enumerate(changed):
+            key = (self.disciplines[c], tuples[g][c])
+            which.append(found.setdefault(key, len(found)))
+        new = self._states(list(found))
+        for c in set(changed):
+            games = np.asarray([g for g, k in enumerate(changed) if k == c], dtype=np.intp)
+            for g in games.tolist():
+                states[g][c] = new[which[g]]
+            has = [g for g in games.tolist() if new[which[g]].best is not None]
+            none = [g for g in games.tolist() if new[which[g]].best is None]
+            if has:
+                stack = np.stack([new[which[g]].best for g in has])
+                idx = np.asarray(has, dtype=np.intp)
+                best[idx, c] = stack
+                valid[idx, c, 0] = True
+                valid[idx, c, 1:] = not self.first_roll[c]
+            if none:
+                valid[np.asarray(none, dtype=np.intp), c] = False
+
+    def _announce(
+        self,
+        can: list[int],
+        states: list[list[_State]],
+        others: Array,
+        final: Array,
+        worths: Array,
+        count: Index,
+        r: Index,
+    ) -> list[tuple[int, tuple[int, int]]]:
+        """The games of ``can`` that announce and what: as
+        :meth:`FamilyBot._best_announcement` with the bar of :meth:`FamilyBot.decide`."""
+        starts = _segment_starts(count)
+        best_keep = np.maximum.reduceat(worths, starts)
+        chosen = []
+        for g in can:
+            rg = int(r[g])
+            bar = round(float(max(final[g, 0, rg], best_keep[g])), _DIGITS)
+            place = None
+            for c in self.announce:
+                held = states[g][c].held
+                if held is None:
+                    continue
+                values = others[g, c] + held[rg]
+                for k in np.flatnonzero(values > bar - 1e-6).tolist():
+                    if (rounded := round(float(values[k]), _DIGITS)) > bar:
+                        place, bar = (c, k), rounded
+            if place is not None:
+                chosen.append((g, place))
+        return chosen
+
+    def _keeps(
+        self,
+        keeps: Index,
+        worths: Array,
+        count: Index,
+        final: Array,
+        games: Index,
+        r: Index,
+        j: int,
+    ) -> list[tuple[int, int]]:
+        """Which games roll again after roll ``j + 1`` and with which keep: the first best of
+        their distinct keeps (rounded as NumPy rounds), if it beats stopping (rounded so)."""
+        rounded = np.round(worths, _DIGITS)
+        first = _first_best(rounded, count)
+        stop = np.round(final[games, j, r], _DIGITS)
+        go = np.flatnonzero(rounded[first] > stop)
+        return list(zip(games[go].tolist(), keeps[first[go]].tolist(), strict=True))
+
+    def _entry(
+        self,
+        g: int,
+        sheet: list[tuple[int | None, ...]],
+        states: list[_State],
+        base: list[float],
+        r: int,
+        rolls: int,
+        announced: tuple[int, int] | None,
+    ) -> tuple[int, int]:
+        """:meth:`FamilyBot.entry`: the best place for roll ``r`` on roll ``rolls``."""
+        bot = self.bot
+        points = bot._scores[:, rolls - 1, r].tolist()
+        before = []
+        total = 0.0
+        for worth in base:
+            before.append(total)
+            total += worth
+        if announced is not None:
+            places = [announced]
+        else:
+            places = [(c, i) for c, state in enumerate(states) for i in state.rows]
+        best: tuple[float, tuple[int, int]] | None = None
+        for place in places:
+            c, i = place
+            if rolls != 1 and first_roll_only(self.disciplines[c], announced=announced == place):
+                continue
+            column = list(sheet[c])
+            column[i] = int(points[i])
+            value = before[c] + bot._column(self.disciplines[c], tuple(column))
+            for worth in base[c + 1 :]:
+                value += worth
+            rounded = round(value, _DIGITS)
+            if best is None or rounded > best[0]:
+                best = (rounded, place)
+        assert best is not None, "the rules leave the bot no entry"
+        return best[1]
