@@ -27,7 +27,8 @@ import numpy.typing as npt
 from kniffel.kept import Kept
 from kniffel.rules import Cell, Game, Variant, turns_of
 from kniffel.solver.play.family import FamilyBot, make_family_bot, play_game
-from kniffel.solver.play.family_fast import column_sums, play_light, supported
+from kniffel.solver.play.family_batch import BLOCK, play_light_batch
+from kniffel.solver.play.family_fast import column_sums, supported
 
 __all__ = ["BUDGET", "MAX_SAMPLES", "MIN_SAMPLES", "family_finals", "family_samples_for"]
 
@@ -121,20 +122,29 @@ def _played(
     start = tuple(solo.column_points(0, spec.id) for spec in game.columns)
     factors = [spec.factor for spec in game.columns]
     points = np.empty(n, dtype=np.int64)
-    for i in range(n):
-        # Game i's dice alone, indexed by the filled count as play_game reads them (the whole
-        # sheet's turns): the first n games are the same whatever n.
-        faces = np.random.default_rng([seed, key, i]).integers(1, 7, size=(turns, 3, 5))
-        if light:
-            cells = play_light(bot, faces, name, start=start).cells
-            total = sum(
-                column_sums(game.variant, column, factor)[0]
-                for column, factor in zip(cells, factors, strict=True)
-            )
-        else:
-            total = play_game(bot, faces, name, solo.copy()).total(0)
-        points[i] = total - before
-        if progress is not None:
-            progress((i + 1) / n)
+
+    # Game i's dice alone, indexed by the filled count as play_game reads them (the whole
+    # sheet's turns): the first n games are the same whatever n.
+    def thrown(i: int) -> IntArray:
+        return np.random.default_rng([seed, key, i]).integers(1, 7, size=(turns, 3, 5))
+
+    if light:
+        # the games in step, a block at a time: play_light's games, game for game
+        for first in range(0, n, BLOCK):
+            last = min(n, first + BLOCK)
+            faces = np.stack([thrown(i) for i in range(first, last)])
+            for i, cells in enumerate(play_light_batch(bot, faces, name, start=start), first):
+                total = sum(
+                    column_sums(game.variant, tuple(column), factor)[0]
+                    for column, factor in zip(cells.tolist(), factors, strict=True)
+                )
+                points[i] = total - before
+            if progress is not None:
+                progress(last / n)
+    else:
+        for i in range(n):
+            points[i] = play_game(bot, thrown(i), name, solo.copy()).total(0) - before
+            if progress is not None:
+                progress((i + 1) / n)
     points.flags.writeable = False
     return points
