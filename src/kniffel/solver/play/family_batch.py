@@ -30,13 +30,10 @@ from kniffel.rules import (
     open_indices,
     rows_for,
 )
-from kniffel.solver.exact.dice_tables import KEEPS, ROLLS
+from kniffel.solver.exact.dice_tables import KEEPS, ROLL_KEEPS, ROLLS
 from kniffel.solver.play.family import (
-    _CANDIDATE_TERMS,
     _DIGITS,
     _NOWHERE,
-    _ROLL_KEEPS_FLAT,
-    _ROLL_KEEPS_STARTS,
     BestEstimate,
     FamilyBot,
     FamilyRandomBot,
@@ -59,91 +56,35 @@ _N_ROLLS = len(ROLLS)
 _N_KEEPS = len(KEEPS)
 
 
-def _flat_candidates() -> tuple[Index, Array, Index, Index, Index, Index, Index]:
-    """:func:`~kniffel.solver.play.family.candidate_worths`'s terms of every roll one after
-    another: the rolls each term reads, its chance, each roll's first term and count, each
-    roll's keeps (their first terms relative to the roll's, and the keeps), each roll's first
-    keep and count."""
-    rolls, chances, starts, keeps = [], [], [], []
-    term_first, term_count, keep_first, keep_count = [], [], [], []
-    terms = kept = 0
-    for keep_ids, reads, p, first in _CANDIDATE_TERMS:
-        term_first.append(terms)
-        term_count.append(len(reads))
-        keep_first.append(kept)
-        keep_count.append(len(keep_ids))
-        rolls.append(reads)
-        chances.append(p)
-        starts.append(first)
-        keeps.append(keep_ids)
-        terms += len(reads)
-        kept += len(keep_ids)
-    return (
-        np.concatenate(rolls),
-        np.concatenate(chances),
-        np.asarray(term_first, dtype=np.intp),
-        np.asarray(term_count, dtype=np.intp),
-        np.concatenate(starts).astype(np.intp),
-        np.concatenate(keeps).astype(np.intp),
-        np.stack([np.asarray(keep_first), np.asarray(keep_count)]).astype(np.intp),
-    )
+#: Rows of a keep product at a time: its 4,368 terms a row stay in the processor's cache (a
+#: product over 512 rows at once took three times as long a row).
+_CHUNK = 32
 
 
-(
-    _TERM_ROLLS,
-    _TERM_P,
-    _TERM_FIRST,
-    _TERM_COUNT,
-    _KEEP_TERM_STARTS,
-    _CANDIDATE_KEEPS,
-    _KEEP_SPAN,
-) = _flat_candidates()
-_ROLL_KEEP_COUNT = np.diff(np.append(_ROLL_KEEPS_STARTS, len(_ROLL_KEEPS_FLAT))).astype(np.intp)
+def _keeps_and_holding(worth: Array, stop: Array) -> tuple[Array, Array]:
+    """``keep_worth(worth)`` and ``np.maximum(stop, _best_of(it))`` row by row (each row's the
+    same sums as one game's), a few rows at a time."""
+    keeps = np.empty((len(worth), _N_KEEPS))
+    holding = np.empty((len(worth), _N_ROLLS))
+    for first in range(0, len(worth), _CHUNK):
+        part = slice(first, first + _CHUNK)
+        keeps[part] = keep_worth(worth[part])
+        np.maximum(stop[part], _best_of(keeps[part]), out=holding[part])
+    return keeps, holding
 
 
-def _ragged(first: Index, count: Index) -> Index:
-    """The positions ``first[k] .. first[k] + count[k] − 1`` for every ``k``, one after another."""
-    total = int(count.sum())
-    if total == 0:
-        return np.zeros(0, dtype=np.intp)
-    ends = np.cumsum(count)
-    positions: Index = np.arange(total, dtype=np.intp) + np.repeat(first - (ends - count), count)
-    return positions
-
-
-def _segment_starts(count: Index) -> Index:
-    return (np.cumsum(count) - count).astype(np.intp)
-
-
-def _first_best(values: Array, count: Index) -> Index:
-    """Per segment of ``count`` values, the position (in ``values``) of its first largest."""
-    starts = _segment_starts(count)
-    best = np.maximum.reduceat(values, starts)
-    positions = np.arange(len(values), dtype=np.intp)
-    hits = np.where(values == np.repeat(best, count), positions, len(values))
-    first: Index = np.minimum.reduceat(hits, starts).astype(np.intp)
-    return first
-
-
-def _candidate_worths(holding: Array, games: Index, r: Index) -> tuple[Index, Array, Index]:
-    """:func:`~kniffel.solver.play.family.candidate_worths` of ``holding[g]`` at roll ``r[k]``
-    for each game ``g = games[k]``, one after another: the keeps, their worths, each game's
-    count. The same terms in the same order per keep, so the same sums to the bit."""
-    term_count = _TERM_COUNT[r]
-    terms = _ragged(_TERM_FIRST[r], term_count)
-    values = holding.reshape(-1).take(_TERM_ROLLS[terms] + np.repeat(games * _N_ROLLS, term_count))
-    values *= _TERM_P[terms]
-    keep_count = _KEEP_SPAN[1][r]
-    keeps = _ragged(_KEEP_SPAN[0][r], keep_count)
-    offsets = np.repeat(_segment_starts(term_count), keep_count)
-    worths = np.add.reduceat(values, _KEEP_TERM_STARTS[keeps] + offsets)
-    return _CANDIDATE_KEEPS[keeps], worths, keep_count
+def _keep_products(worth: Array) -> Array:
+    """``keep_worth(worth)`` row by row, a few rows at a time."""
+    keeps = np.empty((len(worth), _N_KEEPS))
+    for first in range(0, len(worth), _CHUNK):
+        keeps[first : first + _CHUNK] = keep_worth(worth[first : first + _CHUNK])
+    return keeps
 
 
 def _holding_after_one(final: Array) -> Array:
     """:func:`~kniffel.solver.play.family.holding_worth`'s first part for each of ``final[k]``."""
-    after_two = np.maximum(final[:, 1], _best_of(keep_worth(final[:, 2])))
-    return np.maximum(final[:, 0], _best_of(keep_worth(after_two)))
+    after_two = _keeps_and_holding(final[:, 2], final[:, 1])[1]
+    return _keeps_and_holding(after_two, final[:, 0])[1]
 
 
 class _State:
@@ -252,45 +193,52 @@ class _Block:
         # each game's column states: their worths and open rows; at first the start's for all
         first_states = self._states([(d, c) for d, c in zip(disciplines, self.start, strict=True)])
         states = [list(first_states) for _ in range(n)]
-        # each game's columns' best worths beside the others (``_NOWHERE`` where none may go)
+        # each game's columns' best worths (−∞ where no row is open: no worth beats none)
         best = np.empty((n, columns, MAX_ROLLS, _N_ROLLS))
-        valid = np.zeros((n, columns, MAX_ROLLS, 1), dtype=np.bool_)
         for c, state in enumerate(first_states):
-            self._place(best, valid, games, c, state)
+            best[:, c] = -np.inf if state.best is None else state.best
+        final = np.empty((n, MAX_ROLLS, _N_ROLLS))
+        beside = np.empty((n, MAX_ROLLS, _N_ROLLS))
         changed = [-1] * n
         for turn in range(filled, self.n_rows * columns):
             if turn > filled:
-                self._revalue(sheets, tuples, states, best, valid, changed)
+                self._revalue(tuples, states, best, changed)
             base = [[state.worth for state in game] for game in states]
             # the plan: each game's worth of the other columns beside each column's best
             others = np.asarray(
                 [[whole - worth for worth in game] for game in base for whole in [sum(game)]]
             )
-            worth = np.where(valid, others[:, :, None, None] + best, _NOWHERE)
-            final = worth.max(axis=1)
-            after_two = keep_worth(final[:, 2])
-            holding = np.maximum(final[:, 1], _best_of(after_two))
+            # the turn's worths: the best of every column's beside the others' (the bot's
+            # _plan; a first-roll column's and an unannounced announce column's first roll only)
+            final.fill(_NOWHERE)
+            for c in range(columns):
+                if self.first_roll[c]:
+                    np.add(best[:, c, 0], others[:, c, None], out=beside[:, 0])
+                    np.maximum(final[:, 0], beside[:, 0], out=final[:, 0])
+                else:
+                    np.add(best[:, c], others[:, c, None, None], out=beside)
+                    np.maximum(final, beside, out=final)
+            after_two, holding = _keeps_and_holding(final[:, 2], final[:, 1])
             thrown = faces[:, turn].tolist()
             dice = [sorted(game[0]) for game in thrown]
             r = np.asarray([_ROLL_OF_FACES[tuple(d)] for d in dice], dtype=np.intp)
             rolls = np.ones(n, dtype=np.intp)
             announced: list[tuple[int, int] | None] = [None] * n
-            keeps, worths, count = _candidate_worths(holding, games, r)
+            # each distinct keep of the roll held, valued as the bot values them after roll 1
+            worths = self._roll_keeps(_keep_products(holding), r)
             # announcements, right after the first roll while an announce cell is open
             can = [g for g in range(n) if any(None in tuples[g][c] for c in self.announce)]
             if can:
-                chosen = self._announce(can, states, others, final, worths, count, r)
+                chosen = self._announce(can, states, others, final, worths, r)
                 if chosen:
-                    final = final.copy()
                     who = np.asarray([g for g, _ in chosen], dtype=np.intp)
                     for g, (c, i) in chosen:
                         announced[g] = (c, i)
                         final[g] = others[g, c] + states[g][c].cell[i]
-                    after_two[who] = keep_worth(final[who, 2])
-                    holding[who] = np.maximum(final[who, 1], _best_of(after_two[who]))
-                    keeps, worths, count = _candidate_worths(holding, games, r)
+                    after_two[who], holding[who] = _keeps_and_holding(final[who, 2], final[who, 1])
+                    worths[who] = self._roll_keeps(_keep_products(holding[who]), r[who])
             # the keeps after the first roll: the first best distinct keep, if it beats stopping
-            going = self._keeps(keeps, worths, count, final, games, r, 0)
+            going = self._keeps(worths, final, games, r, 0)
             for g, keep in going:
                 kept = KEEPS[keep]
                 dice[g] = sorted([*kept, *thrown[g][1][: 5 - len(kept)]])
@@ -298,10 +246,8 @@ class _Block:
                 rolls[g] = 2
             if going:
                 who = np.asarray([g for g, _ in going], dtype=np.intp)
-                count = _ROLL_KEEP_COUNT[r[who]]
-                keeps = _ROLL_KEEPS_FLAT[_ragged(_ROLL_KEEPS_STARTS[r[who]], count)]
-                worths = after_two.reshape(-1).take(keeps + np.repeat(who * _N_KEEPS, count))
-                for g, keep in self._keeps(keeps, worths, count, final, who, r[who], 1):
+                worths = self._roll_keeps(after_two[who], r[who])
+                for g, keep in self._keeps(worths, final, who, r[who], 1):
                     kept = KEEPS[keep]
                     dice[g] = sorted([*kept, *thrown[g][2][: 5 - len(kept)]])
                     r[g] = _ROLL_OF_FACES[tuple(dice[g])]
@@ -319,23 +265,11 @@ class _Block:
             dtype=np.int64,
         ).reshape(n, columns, self.n_rows)
 
-    def _place(
-        self, best: Array, valid: npt.NDArray[np.bool_], games: Index, c: int, state: _State
-    ) -> None:
-        if state.best is None:
-            valid[games, c] = False
-            return
-        best[games, c] = state.best
-        valid[games, c, 0] = True
-        valid[games, c, 1:] = not self.first_roll[c]
-
     def _revalue(
         self,
-        sheets: list[list[list[int | None]]],
         tuples: list[list[tuple[int | None, ...]]],
         states: list[list[_State]],
         best: Array,
-        valid: npt.NDArray[np.bool_],
         changed: list[int],
     ) -> None:
         """Value the column each game's last entry changed, once per distinct state."""
@@ -345,20 +279,12 @@ class _Block:
             key = (self.disciplines[c], tuples[g][c])
             which.append(found.setdefault(key, len(found)))
         new = self._states(list(found))
-        for c in set(changed):
-            games = np.asarray([g for g, k in enumerate(changed) if k == c], dtype=np.intp)
-            for g in games.tolist():
-                states[g][c] = new[which[g]]
-            has = [g for g in games.tolist() if new[which[g]].best is not None]
-            none = [g for g in games.tolist() if new[which[g]].best is None]
-            if has:
-                stack = np.stack([new[which[g]].best for g in has])
-                idx = np.asarray(has, dtype=np.intp)
-                best[idx, c] = stack
-                valid[idx, c, 0] = True
-                valid[idx, c, 1:] = not self.first_roll[c]
-            if none:
-                valid[np.asarray(none, dtype=np.intp), c] = False
+        worths = np.stack(
+            [np.full((MAX_ROLLS, _N_ROLLS), -np.inf) if s.best is None else s.best for s in new]
+        )
+        for g, c in enumerate(changed):
+            states[g][c] = new[which[g]]
+        best[np.arange(len(changed)), np.asarray(changed)] = worths[np.asarray(which)]
 
     def _announce(
         self,
@@ -367,13 +293,11 @@ class _Block:
         others: Array,
         final: Array,
         worths: Array,
-        count: Index,
         r: Index,
     ) -> list[tuple[int, tuple[int, int]]]:
         """The games of ``can`` that announce and what: as
         :meth:`FamilyBot._best_announcement` with the bar of :meth:`FamilyBot.decide`."""
-        starts = _segment_starts(count)
-        best_keep = np.maximum.reduceat(worths, starts)
+        best_keep = worths.max(axis=1)
         chosen = []
         for g in can:
             rg = int(r[g])
@@ -391,23 +315,24 @@ class _Block:
                 chosen.append((g, place))
         return chosen
 
+    @staticmethod
+    def _roll_keeps(keeps: Array, r: Index) -> Array:
+        """``[game, k]``: what keep ``ROLL_KEEPS[r[game], k]`` is worth by ``keeps[game]``
+        (a roll's distinct keeps in order, padded by a repeat: the first best is the same)."""
+        worths: Array = np.take_along_axis(keeps, ROLL_KEEPS[r], axis=1)
+        return worths
+
     def _keeps(
-        self,
-        keeps: Index,
-        worths: Array,
-        count: Index,
-        final: Array,
-        games: Index,
-        r: Index,
-        j: int,
+        self, worths: Array, final: Array, games: Index, r: Index, j: int
     ) -> list[tuple[int, int]]:
-        """Which games roll again after roll ``j + 1`` and with which keep: the first best of
-        their distinct keeps (rounded as NumPy rounds), if it beats stopping (rounded so)."""
+        """Which of ``games`` roll again after roll ``j + 1`` and with which keep: the first
+        best of their keeps (rounded as NumPy rounds), if it beats stopping (rounded so)."""
         rounded = np.round(worths, _DIGITS)
-        first = _first_best(rounded, count)
-        stop = np.round(final[games, j, r], _DIGITS)
-        go = np.flatnonzero(rounded[first] > stop)
-        return list(zip(games[go].tolist(), keeps[first[go]].tolist(), strict=True))
+        first = rounded.argmax(axis=1)
+        best = np.take_along_axis(rounded, first[:, None], axis=1)[:, 0]
+        go = np.flatnonzero(best > np.round(final[games, j, r], _DIGITS))
+        keeps = ROLL_KEEPS[r[go], first[go]]
+        return list(zip(games[go].tolist(), keeps.tolist(), strict=True))
 
     def _entry(
         self,
