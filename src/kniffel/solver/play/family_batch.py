@@ -141,6 +141,8 @@ class _Block:
         self.first_roll = [first_roll_only(d) for d in self.disciplines]
         self.announce = [c for c, d in enumerate(self.disciplines) if d is Discipline.ANNOUNCE]
         self.best_estimate = isinstance(bot.estimate, BestEstimate)
+        #: ``[row, roll number × roll]``: where each row's score stands among its distinct values
+        self.inverse = np.stack([inverse for _, inverse in bot._distinct])
 
     # ------------------------------------------------------------ column states
 
@@ -159,20 +161,33 @@ class _Block:
         else:
             parts = [bot.estimate.column_values(*task) for task in tasks]
             flat = np.concatenate(parts) if parts else np.empty(0)
-        at = 0
-        held_tasks: list[tuple[_State, int, Array]] = []
+        if not tasks:
+            return states
+        # every task's [roll number, roll] worths by one gather: row i reads its distinct
+        # values where its task's start
+        counts = [len(bot._distinct[i][0]) for _, _, i, _ in tasks]
+        starts = np.cumsum([0, *counts[:-1]])
+        row_of = np.asarray([i for _, _, i, _ in tasks], dtype=np.intp)
+        cells = flat[self.inverse[row_of] + starts[:, None]].reshape(
+            len(tasks), MAX_ROLLS, _N_ROLLS
+        )
+        # each state's best cell: the maximum over its rows (exact in any order)
+        firsts = []
+        held_tasks: list[tuple[_State, int, int]] = []
+        t = 0
         for state, (discipline, _column) in zip(states, keys, strict=True):
+            if state.rows:
+                firsts.append(t)
             for i in state.rows:
-                values, inverse = bot._distinct[i]
-                worths = flat[at : at + len(values)]
-                at += len(values)
-                cell = np.asarray(worths[inverse].reshape(bot._scores[i].shape))
-                state.cell[i] = cell
-                state.best = cell if state.best is None else np.maximum(state.best, cell)
+                state.cell[i] = cells[t]
                 if discipline is Discipline.ANNOUNCE:
-                    held_tasks.append((state, i, cell))
+                    held_tasks.append((state, i, t))
+                t += 1
+        bests = np.maximum.reduceat(cells, np.asarray(firsts, dtype=np.intp), axis=0)
+        for state, worths in zip([s for s in states if s.rows], bests, strict=True):
+            state.best = worths
         if held_tasks:
-            held = _holding_after_one(np.stack([cell for _, _, cell in held_tasks]))
+            held = _holding_after_one(cells[[t for _, _, t in held_tasks]])
             for (state, i, _), worths in zip(held_tasks, held, strict=True):
                 if state.held is None:
                     state.held = np.full((_N_ROLLS, self.n_rows), -np.inf)
