@@ -19,11 +19,13 @@ from kniffel.rules import (
     get_variant,
     possible_points,
     rows_for,
+    turns_of,
 )
+from kniffel.solver.chances.family import SEED, family_finals, sheet_key
 from kniffel.solver.play import family_batch
 from kniffel.solver.play.family import BestEstimate, SheetCells, make_family_bot
 from kniffel.solver.play.family_batch import play_light_batch
-from kniffel.solver.play.family_fast import play_light
+from kniffel.solver.play.family_fast import column_sums, play_light
 
 from .test_family_bots import VARIANTS, faces
 
@@ -137,3 +139,32 @@ def test_column_values_many_are_column_values_to_the_bit(name: str, data: st.Dat
     expected = np.concatenate([estimate.column_values(*task) for task in tasks])
     got = estimate.column_values_many(tasks)
     assert got.tolist() == expected.tolist()
+
+
+def test_the_chances_play_a_sheets_games_in_step() -> None:
+    """``family_finals`` plays ten games of a sheet in step: ``play_light``'s games, game by game
+    (and four one by one, the same first four)."""
+    variant = BATCHED["yams-seche-annoncee"]
+    game = Game(variant, ["Léa"])
+    rng = random.Random(4)
+    while game.filled_count(0) < 40:
+        game.push(Roll("Léa", Dice.of([rng.randint(1, 6) for _ in range(5)])))
+        game.push(Enter("Léa", rng.choice(game.entry_options(0)).cell))
+    start = tuple(game.column_points(0, spec.id) for spec in variant.columns)
+    key = sheet_key(game, 0)
+    bot = make_family_bot("best", variant)
+    expected = []
+    for i in range(10):
+        thrown = np.random.default_rng([SEED, key, i]).integers(
+            1, 7, size=(turns_of(variant), 3, 5)
+        )
+        cells = play_light(bot, thrown, "Léa", start=start).cells
+        total = sum(
+            column_sums(variant, column, spec.factor)[0]
+            for column, spec in zip(cells, variant.columns, strict=True)
+        )
+        expected.append(total - game.total(0))
+    heard: list[float] = []
+    assert family_finals(game, 0, 10, progress=heard.append, keep=False).tolist() == expected
+    assert heard[-1] == 1.0
+    assert family_finals(game, 0, 4, keep=False).tolist() == expected[:4]

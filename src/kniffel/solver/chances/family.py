@@ -19,7 +19,7 @@ A game's cost grows with the open cells its turns value: :func:`family_samples_f
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -27,8 +27,8 @@ import numpy.typing as npt
 from kniffel.kept import Kept
 from kniffel.rules import Cell, Game, Variant, turns_of
 from kniffel.solver.play.family import FamilyBot, make_family_bot, play_game
-from kniffel.solver.play.family_batch import BLOCK, play_light_batch
-from kniffel.solver.play.family_fast import column_sums, supported
+from kniffel.solver.play.family_batch import play_light_batch
+from kniffel.solver.play.family_fast import column_sums, play_light, supported
 
 __all__ = ["BUDGET", "MAX_SAMPLES", "MIN_SAMPLES", "family_finals", "family_samples_for"]
 
@@ -43,6 +43,11 @@ BUDGET = 240_000
 OPEN = 17
 MIN_SAMPLES = 24
 MAX_SAMPLES = 4000
+#: A sheet's games are played in step (``play_light_batch``) this many at a time, so that the
+#: board hears their progress; fewer than ``FEWEST_IN_STEP`` one by one, which is faster for so
+#: few (docs/benchmarks.md, "A sheet's games in step").
+IN_STEP = 128
+FEWEST_IN_STEP = 8
 #: Sheets whose games the process keeps.
 KEPT = 256
 #: Mixed into every sheet's seed, so that these games are not those of ``kniffel simulate``.
@@ -128,22 +133,29 @@ def _played(
     def thrown(i: int) -> IntArray:
         return np.random.default_rng([seed, key, i]).integers(1, 7, size=(turns, 3, 5))
 
-    if light:
-        # the games in step, a block at a time: play_light's games, game for game
-        for first in range(0, n, BLOCK):
-            last = min(n, first + BLOCK)
+    def scored(cells: Sequence[Sequence[int]]) -> int:
+        total = sum(
+            column_sums(game.variant, tuple(column), factor)[0]
+            for column, factor in zip(cells, factors, strict=True)
+        )
+        return total - before
+
+    if light and n >= FEWEST_IN_STEP:
+        # the games in step, some at a time (so that progress is heard): play_light's games,
+        # game for game
+        for first in range(0, n, IN_STEP):
+            last = min(n, first + IN_STEP)
             faces = np.stack([thrown(i) for i in range(first, last)])
             for i, cells in enumerate(play_light_batch(bot, faces, name, start=start), first):
-                total = sum(
-                    column_sums(game.variant, tuple(column), factor)[0]
-                    for column, factor in zip(cells.tolist(), factors, strict=True)
-                )
-                points[i] = total - before
+                points[i] = scored(cells.tolist())
             if progress is not None:
                 progress(last / n)
     else:
         for i in range(n):
-            points[i] = play_game(bot, thrown(i), name, solo.copy()).total(0) - before
+            if light:
+                points[i] = scored(play_light(bot, thrown(i), name, start=start).cells)
+            else:
+                points[i] = play_game(bot, thrown(i), name, solo.copy()).total(0) - before
             if progress is not None:
                 progress((i + 1) / n)
     points.flags.writeable = False
