@@ -376,9 +376,9 @@ class _Block:
             c, i = place
             if rolls != 1 and first_roll_only(self.disciplines[c], announced=announced == place):
                 continue
-            column = list(sheet[c])
-            column[i] = int(points[i])
-            value = before[c] + bot._column(self.disciplines[c], tuple(column))
+            column = sheet[c]
+            changed = (*column[:i], int(points[i]), *column[i + 1 :])
+            value = before[c] + bot._column(self.disciplines[c], changed)
             for worth in base[c + 1 :]:
                 value += worth
             rounded = round(value, _DIGITS)
