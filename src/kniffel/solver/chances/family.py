@@ -36,10 +36,11 @@ IntArray = npt.NDArray[np.int64]
 
 #: The work of one sheet's games, in units of a game's cost: a game with ``left`` entries left
 #: costs about ``left * (left + OPEN)`` units (an early turn weighs more: it values more open
-#: cells), some 4 µs each on the development machine when it is quiet, so a sheet's games
-#: take about a second there (docs/benchmarks.md, "Jamb's and Yams's chances"): the board asks
-#: again each second while they are worked out, so it shows them some 1 to 2 s after an entry.
-BUDGET = 240_000
+#: cells), some 2 µs of CPU each with the games in step (4 µs one by one, when the budget was
+#: 240,000), so a sheet's games take about a second there (docs/benchmarks.md, "A sheet's
+#: games in step"): the board asks again each second while they are worked out, so it shows
+#: them some 1 to 2 s after an entry.
+BUDGET = 420_000
 OPEN = 17
 MIN_SAMPLES = 24
 MAX_SAMPLES = 4000
