@@ -380,6 +380,7 @@ class BestEstimate:
         fixed_t: list[float] = []
         sum2_t: list[tuple[float, float, float]] = []  # the parts of Max, Min, ones (NaN: row i)
         varies: list[tuple[int, Cells, int, Sequence[int]]] = []  # mode 2: where, cells, i, values
+        sums2: dict[tuple[int | None, ...], float] = {}
         for discipline, cells, i, values in tasks:
             rows = self._rows[discipline is Discipline.HAND]
             parts = [
@@ -408,7 +409,12 @@ class BestEstimate:
                 sum2_t.append((0.0, 0.0, 0.0))
             else:
                 mode_t.append(0)
-                fixed_t.append(float(0 if sum2 is None else column_sum2(self.options, cells)))
+                if sum2 is None:
+                    fixed_t.append(0.0)
+                else:  # the same for every row of the state: reckoned once
+                    if (fixed := sums2.get(key := tuple(cells))) is None:
+                        fixed = sums2[key] = float(column_sum2(self.options, cells))
+                    fixed_t.append(fixed)
                 sum2_t.append((0.0, 0.0, 0.0))
             counts.append(len(values))
             held_all.extend(values)

@@ -141,6 +141,11 @@ class _Block:
         self.first_roll = [first_roll_only(d) for d in self.disciplines]
         self.announce = [c for c, d in enumerate(self.disciplines) if d is Discipline.ANNOUNCE]
         self.best_estimate = isinstance(bot.estimate, BestEstimate)
+        #: ``[roll number − 1][roll][row]``: the points (``bot.points``), as Python ints
+        self.points = [
+            [[int(v) for v in roll] for roll in table]
+            for table in bot._scores.transpose(1, 2, 0).tolist()
+        ]
         #: ``[row, roll number × roll]``: where each row's score stands among its distinct values
         self.inverse = np.stack([inverse for _, inverse in bot._distinct])
 
@@ -197,7 +202,6 @@ class _Block:
     # ------------------------------------------------------------------ the games
 
     def play(self, faces: IntArray) -> IntArray:
-        bot = self.bot
         disciplines = self.disciplines
         n = len(faces)
         columns = len(disciplines)
@@ -272,7 +276,7 @@ class _Block:
                 c, i = self._entry(
                     g, tuples[g], states[g], base[g], int(r[g]), int(rolls[g]), announced[g]
                 )
-                sheets[g][c][i] = bot.points(i, int(rolls[g]), int(r[g]))
+                sheets[g][c][i] = self.points[int(rolls[g]) - 1][int(r[g])][i]
                 tuples[g][c] = tuple(sheets[g][c])
                 changed[g] = c
         return np.asarray(
@@ -361,7 +365,7 @@ class _Block:
     ) -> tuple[int, int]:
         """:meth:`FamilyBot.entry`: the best place for roll ``r`` on roll ``rolls``."""
         bot = self.bot
-        points = bot._scores[:, rolls - 1, r].tolist()
+        points = self.points[rolls - 1][r]
         before = []
         total = 0.0
         for worth in base:
@@ -377,7 +381,7 @@ class _Block:
             if rolls != 1 and first_roll_only(self.disciplines[c], announced=announced == place):
                 continue
             column = sheet[c]
-            changed = (*column[:i], int(points[i]), *column[i + 1 :])
+            changed = (*column[:i], points[i], *column[i + 1 :])
             value = before[c] + bot._column(self.disciplines[c], changed)
             for worth in base[c + 1 :]:
                 value += worth
