@@ -88,17 +88,16 @@ def _holding_after_one(final: Array) -> Array:
 
 
 class _State:
-    """One column state met this turn: its open rows, its worth, each open row's
-    ``[roll number − 1, roll]`` worths, their best, and for an announce column each open
-    row's holding worths after the first roll (``[roll, row]``, −∞ where not open)."""
+    """One column state met this turn: its open rows, its worth and, for an announce column,
+    each open row's ``[roll number − 1, roll]`` worths and holding worths after the first roll
+    (``[roll, row]``, −∞ where not open)."""
 
-    __slots__ = ("best", "cell", "held", "rows", "worth")
+    __slots__ = ("cell", "held", "rows", "worth")
 
     def __init__(self, rows: tuple[int, ...], worth: float) -> None:
         self.rows = rows
         self.worth = worth
         self.cell: dict[int, Array] = {}
-        self.best: Array | None = None
         self.held: Array | None = None
 
 
@@ -151,8 +150,13 @@ class _Block:
 
     # ------------------------------------------------------------ column states
 
-    def _states(self, keys: list[tuple[Discipline, tuple[int | None, ...]]]) -> list[_State]:
-        """Value the column states ``keys``: every open row's worths in one pass."""
+    def _states(
+        self, keys: list[tuple[Discipline, tuple[int | None, ...]]]
+    ) -> tuple[list[_State], Array]:
+        """Value the column states ``keys``: every open row's worths in one pass; the states
+        and each one's best cell (``[state, roll number − 1, roll]``, −∞ where no row is open:
+        no worth beats none). Only an announce column keeps its rows' worths (an announcement
+        reads them), so that a turn's worths are not held for the turns after."""
         bot = self.bot
         states = []
         tasks: list[tuple[Discipline, tuple[int | None, ...], int, list[int]]] = []
@@ -160,14 +164,14 @@ class _Block:
             rows = open_indices(discipline, [value is not None for value in column])
             states.append(_State(rows, bot._column(discipline, column)))
             tasks.extend((discipline, column, i, bot._distinct[i][0]) for i in rows)
+        bests = np.full((len(keys), MAX_ROLLS, _N_ROLLS), -np.inf)
+        if not tasks:
+            return states, bests
         if self.best_estimate:
             assert isinstance(bot.estimate, BestEstimate)
             flat = bot.estimate.column_values_many(tasks)
         else:
-            parts = [bot.estimate.column_values(*task) for task in tasks]
-            flat = np.concatenate(parts) if parts else np.empty(0)
-        if not tasks:
-            return states
+            flat = np.concatenate([bot.estimate.column_values(*task) for task in tasks])
         # every task's [roll number, roll] worths by one gather: row i reads its distinct
         # values where its task's start
         counts = [len(bot._distinct[i][0]) for _, _, i, _ in tasks]
@@ -184,20 +188,19 @@ class _Block:
             if state.rows:
                 firsts.append(t)
             for i in state.rows:
-                state.cell[i] = cells[t]
                 if discipline is Discipline.ANNOUNCE:
+                    state.cell[i] = cells[t].copy()
                     held_tasks.append((state, i, t))
                 t += 1
-        bests = np.maximum.reduceat(cells, np.asarray(firsts, dtype=np.intp), axis=0)
-        for state, worths in zip([s for s in states if s.rows], bests, strict=True):
-            state.best = worths
+        opened = [k for k, state in enumerate(states) if state.rows]
+        bests[opened] = np.maximum.reduceat(cells, np.asarray(firsts, dtype=np.intp), axis=0)
         if held_tasks:
             held = _holding_after_one(cells[[t for _, _, t in held_tasks]])
             for (state, i, _), worths in zip(held_tasks, held, strict=True):
                 if state.held is None:
                     state.held = np.full((_N_ROLLS, self.n_rows), -np.inf)
                 state.held[:, i] = worths
-        return states
+        return states, bests
 
     # ------------------------------------------------------------------ the games
 
@@ -210,12 +213,11 @@ class _Block:
         tuples = [list(self.start) for _ in range(n)]
         filled = sum(value is not None for column in self.start for value in column)
         # each game's column states: their worths and open rows; at first the start's for all
-        first_states = self._states([(d, c) for d, c in zip(disciplines, self.start, strict=True)])
+        first_states, first_bests = self._states(list(zip(disciplines, self.start, strict=True)))
         states = [list(first_states) for _ in range(n)]
         # each game's columns' best worths (−∞ where no row is open: no worth beats none)
         best = np.empty((n, columns, MAX_ROLLS, _N_ROLLS))
-        for c, state in enumerate(first_states):
-            best[:, c] = -np.inf if state.best is None else state.best
+        best[:] = first_bests
         final = np.empty((n, MAX_ROLLS, _N_ROLLS))
         beside = np.empty((n, MAX_ROLLS, _N_ROLLS))
         changed = [-1] * n
@@ -297,10 +299,7 @@ class _Block:
         for g, c in enumerate(changed):
             key = (self.disciplines[c], tuples[g][c])
             which.append(found.setdefault(key, len(found)))
-        new = self._states(list(found))
-        worths = np.stack(
-            [np.full((MAX_ROLLS, _N_ROLLS), -np.inf) if s.best is None else s.best for s in new]
-        )
+        new, worths = self._states(list(found))
         for g, c in enumerate(changed):
             states[g][c] = new[which[g]]
         best[np.arange(len(changed)), np.asarray(changed)] = worths[np.asarray(which)]
