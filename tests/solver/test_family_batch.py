@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from kniffel.board.players.sample import play_randomly
 from kniffel.rules import (
     Dice,
     Discipline,
@@ -168,3 +169,21 @@ def test_the_chances_play_a_sheets_games_in_step() -> None:
     assert family_finals(game, 0, 10, progress=heard.append, keep=False).tolist() == expected
     assert heard[-1] == 1.0
     assert family_finals(game, 0, 4, keep=False).tolist() == expected[:4]
+
+
+@pytest.mark.parametrize("entries", [60, 110])
+def test_a_four_player_jamb_sheet_gets_the_light_games(entries: int) -> None:
+    """The sheets the win chances play: the third player's sheet of a four-player Jamb game of
+    random legal moves, a quarter and half way in."""
+    game = Game(BATCHED["jamb"], ["Ana", "Ivo", "Mara", "Luka"])
+    play_randomly(
+        game, random.Random(entries), lambda g: sum(map(g.filled_count, range(4))) >= entries
+    )
+    solo = game.alone(2)
+    start = tuple(solo.column_points(0, spec.id) for spec in game.columns)
+    thrown = many_faces("jamb", 12, entries)
+    got = play_light_batch(make_family_bot("best", game.variant), thrown, "Mara", start=start)
+    alone = make_family_bot("best", game.variant)
+    for g in range(12):
+        expected = play_light(alone, thrown[g], "Mara", start=start).cells
+        assert tuple(map(tuple, got[g].tolist())) == expected, f"game {g}"
