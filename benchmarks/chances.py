@@ -1,7 +1,7 @@
 """Win chances: API latency for a four-player Rauf-Runter game, and the normal model's calibration.
 
 Run: ``uv run python benchmarks/chances.py [--games N] [--variant V ...] [--seed S] [--family]
-[--family-coverage R] [--family-chart]``.
+[--family-batch R] [--family-coverage R] [--family-chart]``.
 
 1. **Latency.** Four seeded best-bot games of ``rauf-runter`` are interleaved into one
    four-player game; after every entry, ``forecast`` (what ``GET /api/games/{id}/chances``
@@ -24,6 +24,12 @@ Run: ``uv run python benchmarks/chances.py [--games N] [--variant V ...] [--seed
    the wall time would be on a quiet machine) and with **every sheet new** (a board that opens
    a game in mid-play), and the load average before and after. The issue's aim is ±3 points
    within 2 s.
+
+   ``--family-batch R``: the games behind those forecasts, one sheet's games at a time, played
+   one by one (``play_light``, as before) and in step (``play_light_batch``, as now), the same
+   games (their points are checked equal): the CPU milliseconds a game each way, the best of
+   ``R`` runs each (the machine is shared: the best run is the least disturbed one), and the
+   ratio.
 
 4. **Jamb's intervals** (``--family-coverage R``): two positions of two-player Jamb games,
    three quarters in; the chances from 4,000 bot games a player stand for the truth, and
@@ -157,6 +163,64 @@ def family(seed: int) -> None:
             print(
                 f"| {name} ({players} players) | {made} of {len(entries)} | {left} "
                 f"| {found.samples} | ±{widest:.1f} | {took:.2f} s | {cpu:.2f} s | {cold:.2f} s |",
+                flush=True,
+            )
+    print(f"\nLoad average at the end: {os.getloadavg()[0]:.1f}\n")
+
+
+def family_batch(seed: int, repeats: int) -> None:
+    """A sheet's games one by one and in step (the ``--family-batch`` table): CPU per game."""
+    from kniffel.rules import turns_of
+    from kniffel.solver.chances.family import SEED, family_samples_for, sheet_key
+    from kniffel.solver.play.family import make_family_bot
+    from kniffel.solver.play.family_batch import play_light_batch
+    from kniffel.solver.play.family_fast import play_light
+
+    print("## Jamb and Yams: a sheet's games one by one and in step\n")
+    print(f"Load average at the start: {os.getloadavg()[0]:.1f} ({os.cpu_count()} cores)\n")
+    print(
+        "| game | entries made | entries left to the sheet | games | one by one, CPU ms a game "
+        "| in step, CPU ms a game | ratio |"
+    )
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for name, options, players in FAMILY_GAMES:
+        variant = get_variant(name, options)
+        whole = random_game(
+            name, [f"P{k + 1}" for k in range(players)], random.Random(seed), options
+        )
+        entries = [i for i, e in enumerate(whole.log) if type(e).__name__ == "Enter"]
+        for share in (0.25, 0.5, 0.75):
+            made = int(len(entries) * share)
+            game = Game(variant, whole.players)
+            for event in whole.log[: entries[made - 1] + 1]:
+                game.push(event)
+            entered = whole.log[entries[made - 1]]
+            assert isinstance(entered, Enter)
+            player = game.players.index(entered.player)
+            solo = game.alone(player)
+            start = tuple(solo.column_points(0, spec.id) for spec in variant.columns)
+            left = game.cells_per_player - game.filled_count(player)
+            n, key = family_samples_for(left), sheet_key(game, player)
+            faces = np.stack(
+                [
+                    np.random.default_rng([SEED, key, i]).integers(
+                        1, 7, size=(turns_of(variant), 3, 5)
+                    )
+                    for i in range(n)
+                ]
+            )
+            alone, together = [], []
+            for _ in range(repeats):
+                bot, cpu = make_family_bot("best", variant), time.process_time()
+                one = [play_light(bot, f, solo.players[0], start=start).cells for f in faces]
+                alone.append((time.process_time() - cpu) / n * 1000)
+                bot, cpu = make_family_bot("best", variant), time.process_time()
+                many = play_light_batch(bot, faces, solo.players[0], start=start)
+                together.append((time.process_time() - cpu) / n * 1000)
+                assert [tuple(map(tuple, cells)) for cells in many.tolist()] == one
+            print(
+                f"| {name} ({players} players) | {made} of {len(entries)} | {left} | {n} "
+                f"| {min(alone):.2f} | {min(together):.2f} | {min(alone) / min(together):.2f} |",
                 flush=True,
             )
     print(f"\nLoad average at the end: {os.getloadavg()[0]:.1f}\n")
@@ -319,6 +383,12 @@ def main() -> None:
     parser.add_argument("--no-latency", action="store_true")
     parser.add_argument("--family", action="store_true", help="only Jamb's and Yams's chances")
     parser.add_argument(
+        "--family-batch",
+        type=int,
+        metavar="R",
+        help="only a sheet's games one by one and in step, the best of R runs",
+    )
+    parser.add_argument(
         "--family-coverage", type=int, metavar="R", help="only Jamb's intervals, R seeds each"
     )
     parser.add_argument(
@@ -331,6 +401,9 @@ def main() -> None:
         return
     if args.family_chart:
         family_chart(args.seed)
+        return
+    if args.family_batch:
+        family_batch(args.seed, args.family_batch)
         return
     if args.family_coverage:
         family_coverage(args.family_coverage)

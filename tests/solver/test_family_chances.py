@@ -45,8 +45,8 @@ def test_the_same_sheet_gets_the_same_games_and_a_full_sheet_none() -> None:
     assert (first > 0).all()
     other = family_finals(game, 1, 3)
     assert other.tolist() != first.tolist()
-    assert family_samples_for(0) == 0 and family_samples_for(52) == 66
-    assert family_samples_for(13) == 615 and family_samples_for(1) == MAX_SAMPLES
+    assert family_samples_for(0) == 0 and family_samples_for(52) == 117
+    assert family_samples_for(13) == 1076 and family_samples_for(1) == MAX_SAMPLES
     assert np.asarray(first).dtype == np.int64
 
 

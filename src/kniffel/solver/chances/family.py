@@ -19,7 +19,7 @@ A game's cost grows with the open cells its turns value: :func:`family_samples_f
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -27,6 +27,7 @@ import numpy.typing as npt
 from kniffel.kept import Kept
 from kniffel.rules import Cell, Game, Variant, turns_of
 from kniffel.solver.play.family import FamilyBot, make_family_bot, play_game
+from kniffel.solver.play.family_batch import play_light_batch
 from kniffel.solver.play.family_fast import column_sums, play_light, supported
 
 __all__ = ["BUDGET", "MAX_SAMPLES", "MIN_SAMPLES", "family_finals", "family_samples_for"]
@@ -35,13 +36,19 @@ IntArray = npt.NDArray[np.int64]
 
 #: The work of one sheet's games, in units of a game's cost: a game with ``left`` entries left
 #: costs about ``left * (left + OPEN)`` units (an early turn weighs more: it values more open
-#: cells), some 4 µs each on the development machine when it is quiet, so a sheet's games
-#: take about a second there (docs/benchmarks.md, "Jamb's and Yams's chances"): the board asks
-#: again each second while they are worked out, so it shows them some 1 to 2 s after an entry.
-BUDGET = 240_000
+#: cells), some 2 µs of CPU each with the games in step (4 µs one by one, when the budget was
+#: 240,000), so a sheet's games take about a second there (docs/benchmarks.md, "A sheet's
+#: games in step"): the board asks again each second while they are worked out, so it shows
+#: them some 1 to 2 s after an entry.
+BUDGET = 420_000
 OPEN = 17
 MIN_SAMPLES = 24
 MAX_SAMPLES = 4000
+#: A sheet's games are played in step (``play_light_batch``) this many at a time, so that the
+#: board hears their progress; fewer than ``FEWEST_IN_STEP`` one by one, which is faster for so
+#: few (docs/benchmarks.md, "A sheet's games in step").
+IN_STEP = 128
+FEWEST_IN_STEP = 8
 #: Sheets whose games the process keeps.
 KEPT = 256
 #: Mixed into every sheet's seed, so that these games are not those of ``kniffel simulate``.
@@ -121,20 +128,36 @@ def _played(
     start = tuple(solo.column_points(0, spec.id) for spec in game.columns)
     factors = [spec.factor for spec in game.columns]
     points = np.empty(n, dtype=np.int64)
-    for i in range(n):
-        # Game i's dice alone, indexed by the filled count as play_game reads them (the whole
-        # sheet's turns): the first n games are the same whatever n.
-        faces = np.random.default_rng([seed, key, i]).integers(1, 7, size=(turns, 3, 5))
-        if light:
-            cells = play_light(bot, faces, name, start=start).cells
-            total = sum(
-                column_sums(game.variant, column, factor)[0]
-                for column, factor in zip(cells, factors, strict=True)
-            )
-        else:
-            total = play_game(bot, faces, name, solo.copy()).total(0)
-        points[i] = total - before
-        if progress is not None:
-            progress((i + 1) / n)
+
+    # Game i's dice alone, indexed by the filled count as play_game reads them (the whole
+    # sheet's turns): the first n games are the same whatever n.
+    def thrown(i: int) -> IntArray:
+        return np.random.default_rng([seed, key, i]).integers(1, 7, size=(turns, 3, 5))
+
+    def scored(cells: Sequence[Sequence[int]]) -> int:
+        total = sum(
+            column_sums(game.variant, tuple(column), factor)[0]
+            for column, factor in zip(cells, factors, strict=True)
+        )
+        return total - before
+
+    if light and n >= FEWEST_IN_STEP:
+        # the games in step, some at a time (so that progress is heard): play_light's games,
+        # game for game
+        for first in range(0, n, IN_STEP):
+            last = min(n, first + IN_STEP)
+            faces = np.stack([thrown(i) for i in range(first, last)])
+            for i, cells in enumerate(play_light_batch(bot, faces, name, start=start), first):
+                points[i] = scored(cells.tolist())
+            if progress is not None:
+                progress(last / n)
+    else:
+        for i in range(n):
+            if light:
+                points[i] = scored(play_light(bot, thrown(i), name, start=start).cells)
+            else:
+                points[i] = play_game(bot, thrown(i), name, solo.copy()).total(0) - before
+            if progress is not None:
+                progress((i + 1) / n)
     points.flags.writeable = False
     return points

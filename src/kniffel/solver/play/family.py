@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -353,6 +353,104 @@ class BestEstimate:
             else:
                 total = total + fixed
             result[n] = total
+        return result
+
+    def column_values_many(
+        self, tasks: Sequence[tuple[Discipline, Cells, int, Sequence[int]]]
+    ) -> Array:
+        """:meth:`column_values` of many ``(discipline, cells, i, values)`` at once, their
+        values one after another: each task's parts as there, then every value's sums as
+        array operations, element for element the same operations in the same order (the
+        error function is ``math.erf`` itself, one value at a time), so the same numbers to
+        the bit (``tests/solver/test_family_batch.py``). The batched games of
+        :mod:`kniffel.solver.play.family_batch` value a turn's new column states so."""
+        sums = self._sums
+        threshold, bonus = sums.bonus_threshold, sums.bonus
+        sum2 = sums.sum2
+        negative = self.options.sum2_negative
+        # per task: its parts as column_values states them
+        counts: list[int] = []
+        held_all: list[int] = []
+        upper_parts_t: list[float] = []
+        lower_parts_t: list[float] = []
+        scale_t: list[float] = []
+        in_upper_t: list[bool] = []
+        in_lower_t: list[bool] = []
+        mode_t: list[int] = []  # 0: a fixed Σ2, 1: the product of expectations, 2: the rules'
+        fixed_t: list[float] = []
+        sum2_t: list[tuple[float, float, float]] = []  # the parts of Max, Min, ones (NaN: row i)
+        varies: list[tuple[int, Cells, int, Sequence[int]]] = []  # mode 2: where, cells, i, values
+        sums2: dict[tuple[int | None, ...], float] = {}
+        for discipline, cells, i, values in tasks:
+            rows = self._rows[discipline is Discipline.HAND]
+            parts = [
+                0.0 if k == i else rows[k].mean if value is None else float(value)
+                for k, value in enumerate(cells)
+            ]
+            upper_rows = range(len(cells))[sums.upper]
+            upper_parts_t.append(sum(parts[sums.upper]))
+            lower_parts_t.append(sum(parts[sums.lower]))
+            var = sum(rows[k].variance for k in upper_rows if k != i and cells[k] is None)
+            scale_t.append(math.sqrt(2 * var) if var > 0 else 0.0)
+            in_upper_t.append(i in upper_rows)
+            in_lower_t.append(i in range(len(cells))[sums.lower])
+            product = sum2 is not None and not all(cells[k] is not None or k == i for k in sum2)
+            varying = sum2 is not None and not product and i in sum2
+            if product:
+                assert sum2 is not None
+                mode_t.append(1)
+                fixed_t.append(0.0)
+                a, b, c = (math.nan if k == i else parts[k] for k in sum2)
+                sum2_t.append((a, b, c))
+            elif varying:
+                mode_t.append(2)
+                fixed_t.append(0.0)
+                varies.append((len(held_all), cells, i, values))
+                sum2_t.append((0.0, 0.0, 0.0))
+            else:
+                mode_t.append(0)
+                if sum2 is None:
+                    fixed_t.append(0.0)
+                else:  # the same for every row of the state: reckoned once
+                    if (fixed := sums2.get(key := tuple(cells))) is None:
+                        fixed = sums2[key] = float(column_sum2(self.options, cells))
+                    fixed_t.append(fixed)
+                sum2_t.append((0.0, 0.0, 0.0))
+            counts.append(len(values))
+            held_all.extend(values)
+        if not held_all:
+            return np.empty(0)
+        repeat = np.asarray(counts)
+        held = np.asarray(held_all, dtype=np.float64)
+
+        def each(per_task: Sequence[object], dtype: type = np.float64) -> npt.NDArray[Any]:
+            return np.repeat(np.asarray(per_task, dtype=dtype), repeat)
+
+        upper_parts = each(upper_parts_t)
+        upper = np.where(each(in_upper_t, np.bool_), upper_parts + held, upper_parts)
+        scale = each(scale_t)
+        chance = (upper >= threshold).astype(np.float64)
+        spread = np.flatnonzero(scale > 0)
+        if len(spread):
+            z = (upper[spread] - threshold + 0.5) / scale[spread]
+            chance[spread] = 0.5 * (1 + np.asarray([math.erf(x) for x in z.tolist()]))
+        total = upper + bonus * chance + each(lower_parts_t)
+        total = np.where(each(in_lower_t, np.bool_), total + held, total)
+        mode = each(mode_t, np.int64)
+        if (mode == 1).any():
+            parts3 = np.repeat(np.asarray(sum2_t, dtype=np.float64), repeat, axis=0)
+            own = np.isnan(parts3)
+            maximum, minimum, ones = (np.where(own[:, k], held, parts3[:, k]) for k in range(3))
+            total = np.where(
+                mode == 1, total + sum2_product(maximum, minimum, ones, negative), total
+            )
+        total = np.where(mode == 0, total + each(fixed_t), total)
+        for first, cells, i, values in varies:
+            changed = list(cells)
+            for n, value in enumerate(values, first):
+                changed[i] = value
+                total[n] = total[n] + column_sum2(self.options, changed)
+        result: Array = total
         return result
 
 
