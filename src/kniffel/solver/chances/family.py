@@ -29,7 +29,14 @@ from kniffel.rules import Cell, Game, Variant, turns_of
 from kniffel.solver.play.family import FamilyBot, make_family_bot, play_game
 from kniffel.solver.play.family_fast import column_sums, play_light, supported
 
-__all__ = ["BUDGET", "MAX_SAMPLES", "MIN_SAMPLES", "family_finals", "family_samples_for"]
+__all__ = [
+    "BUDGET",
+    "MAX_SAMPLES",
+    "MIN_SAMPLES",
+    "family_finals",
+    "family_kept",
+    "family_samples_for",
+]
 
 IntArray = npt.NDArray[np.int64]
 
@@ -42,12 +49,12 @@ BUDGET = 240_000
 OPEN = 17
 MIN_SAMPLES = 24
 MAX_SAMPLES = 4000
-#: Sheets whose games the process keeps.
+#: Sheets whose games the process keeps (each sheet's longest run of games played so far).
 KEPT = 256
 #: Mixed into every sheet's seed, so that these games are not those of ``kniffel simulate``.
 SEED = 23
 
-_kept: Kept[tuple[Variant, int, int, int], IntArray] = Kept(KEPT)
+_kept: Kept[tuple[Variant, int, int], IntArray] = Kept(KEPT)
 
 
 def family_samples_for(left: int, budget: int = BUDGET) -> int:
@@ -94,9 +101,27 @@ def family_finals(
     key = sheet_key(game, player)
     if not keep:
         return _played(game, player, n, key, seed, progress, bot)
-    return _kept.get(
-        (game.variant, key, n, seed), lambda: _played(game, player, n, key, seed, progress, bot)
-    )
+    # The sheet's games played so far: asked for more, only the games after them are played
+    # (the first ``n`` games of a sheet are the same whatever ``n``: the board's refinement
+    # doubles them, docs/solver.md, "Win chances").
+    found = _kept.find((game.variant, key, seed))
+    have = 0 if found is None else len(found)
+    if found is not None and have >= n:
+        return found[:n]
+    more = _played(game, player, n, key, seed, progress, bot, first=have)
+    if found is not None:
+        more = np.concatenate([found, more])
+        more.flags.writeable = False
+    again = _kept.find((game.variant, key, seed))
+    if again is None or len(again) < len(more):  # never a shorter run for a longer one
+        _kept.put((game.variant, key, seed), more)
+    return more
+
+
+def family_kept(game: Game, player: int, seed: int = SEED) -> int:
+    """How many games of ``player``'s sheet the process keeps (0: none)."""
+    found = _kept.peek((game.variant, sheet_key(game, player), seed))
+    return 0 if found is None else len(found)
 
 
 def _played(
@@ -107,7 +132,9 @@ def _played(
     seed: int,
     progress: Callable[[float], None] | None,
     bot: FamilyBot | None = None,
+    first: int = 0,
 ) -> IntArray:
+    """Games ``first`` to ``n - 1`` of the sheet."""
     solo = game.alone(player)
     name = solo.players[0]
     before = solo.total(0)
@@ -120,8 +147,8 @@ def _played(
     light = supported(game.variant)
     start = tuple(solo.column_points(0, spec.id) for spec in game.columns)
     factors = [spec.factor for spec in game.columns]
-    points = np.empty(n, dtype=np.int64)
-    for i in range(n):
+    points = np.empty(n - first, dtype=np.int64)
+    for i in range(first, n):
         # Game i's dice alone, indexed by the filled count as play_game reads them (the whole
         # sheet's turns): the first n games are the same whatever n.
         faces = np.random.default_rng([seed, key, i]).integers(1, 7, size=(turns, 3, 5))
@@ -133,8 +160,8 @@ def _played(
             )
         else:
             total = play_game(bot, faces, name, solo.copy()).total(0)
-        points[i] = total - before
+        points[i - first] = total - before
         if progress is not None:
-            progress((i + 1) / n)
+            progress((i + 1 - first) / (n - first))
     points.flags.writeable = False
     return points
