@@ -148,7 +148,9 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
     app.state.boards = Kept(board_pages.BOARDS_KEPT)
     app.state.fragments = Kept(board_pages.FRAGMENTS_KEPT)
     app.state.charts = Kept(board_pages.CHARTS_KEPT)
-    app.state.chances = ChancesService(chart_work=settings.chart_work)
+    app.state.chances = ChancesService(
+        chart_work=settings.chart_work, refine=settings.chances_refine
+    )
     app.state.advice = AdviceService()
     readiness = TableReadiness.of(settings.table_queue, settings.table_builds_per_client)
     # The start page's templates compiled at an earlier start are read, not compiled again.
