@@ -366,8 +366,8 @@ def test_jamb_chances_narrow_after_their_first_answer_until_the_cap_and_a_new_en
         assert held.wait(timeout=600)
         _enter(client, game, {"type": "roll", "player": "Ivo", "dice": [2, 2, 2, 3, 4]})
         _enter(client, game, {"type": "enter", "player": "Ivo", "cell": "free.twos"})
+        assert service.superseded(second)  # the entry itself, asked for or not
         assert client.get(path).status_code == 202  # the newest version's first answer waits
-        assert service.superseded(second)
         go.set()
         assert service.live.join(timeout=600)
         assert family_kept(second.game, 0) == first  # Ana's new sheet: no game more kept

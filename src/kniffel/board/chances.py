@@ -11,7 +11,8 @@ off the request (docs/board.md, "Gewinnchancen"; docs/solver.md, "Win chances").
   is then narrowed by the same worker (:mod:`kniffel.solver.chances.refine`): asked while
   its figures say ``refining``, the service queues the narrowing of the game's newest version
   (once), which keeps each narrower answer as it comes, steps aside while other work waits
-  (asked again, it goes on from there) and stops at once when the game has a newer version.
+  (asked again, it goes on from there) and stops at once when the game has a newer version
+  (:meth:`ChancesService.after_change` hears every stored change).
 - :meth:`ChancesService.chart`: the chart of the chances after every entry (Jamb and Yams:
   after every round, from a bounded number of bot games, :mod:`kniffel.solver.chances.rounds`).
   The series values every position of the game (a forecast after each entry: seconds for a
@@ -63,6 +64,9 @@ LIVE_QUEUE = 16
 LIVE_PER_CLIENT = 4
 #: Live chances kept once worked out (the versions the boards show).
 LIVE_KEPT = 64
+#: Games whose newest version the service knows (a number each): the narrowing of an older
+#: version stops.
+NEWEST_KEPT = 4096
 
 
 class ChancesPending(Exception):
@@ -101,8 +105,8 @@ class ChancesService:
         )
         #: The narrowest answer so far of each version being narrowed.
         self._narrowed: Kept[tuple[str, int], Chances] = Kept(LIVE_KEPT)
-        #: The newest version asked of each game: an older one's narrowing stops.
-        self._newest: Kept[str, int] = Kept(LIVE_KEPT)
+        #: The newest version stored or asked of each game: an older one's narrowing stops.
+        self._newest: Kept[str, int] = Kept(NEWEST_KEPT)
         #: The end charts by (game, version, language), drawn one after the other.
         self.charts: Queued[tuple[str, int, str], str] = Queued(
             "chances-charts", queue=queue, per_client=per_client, kept=KEPT
@@ -118,9 +122,7 @@ class ChancesService:
         version); else how far their work is (0 to 1), queued for the live worker. Raises
         :class:`~kniffel.board.queued.Busy` when the live queue or ``client``'s share is full."""
         game = view.game
-        newest = self._newest.peek(view.id)
-        if newest is None or view.version > newest:
-            self._newest.put(view.id, view.version)
+        self._newer(view)
 
         def work(progress: Callable[[float], None]) -> Chances:
             from dataclasses import replace
@@ -140,6 +142,16 @@ class ChancesService:
             return found
         return self._narrowing(view, found, client)
 
+    def after_change(self, view: GameView) -> None:
+        """After a stored change (``GameService.on_change``): the game's older versions are
+        superseded, whether or not anybody asks for this one's chances."""
+        self._newer(view)
+
+    def _newer(self, view: GameView) -> None:
+        newest = self._newest.peek(view.id)
+        if newest is None or view.version > newest:
+            self._newest.put(view.id, view.version)
+
     @property
     def cap(self) -> int:
         from kniffel.solver.chances.refine import CAP
@@ -147,7 +159,7 @@ class ChancesService:
         return CAP if self.refine is None else self.refine
 
     def superseded(self, view: GameView) -> bool:
-        """Whether a newer version of ``view``'s game has been asked for."""
+        """Whether ``view``'s game has a newer version (stored or asked for)."""
         newest = self._newest.peek(view.id)
         return newest is not None and newest > view.version
 

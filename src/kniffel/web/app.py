@@ -97,6 +97,8 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
         await run_in_threadpool(players.results.sync)
         advice = app.state.advice
         board.service.on_change.append(advice.after_change)  # the Tipp works ahead
+        # An entry stops the narrowing of the chances it leaves behind, asked again or not.
+        board.service.on_change.append(app.state.chances.after_change)
         reviews = app.state.reviews = ReviewService(
             players.results, advice.analysis, advice.kept_analysis
         )
