@@ -25,8 +25,8 @@ Run: ``uv run python benchmarks/chances.py [--games N] [--variant V ...] [--seed
    a game in mid-play), and the load average before and after. The issue's aim is ±3 points
    within 2 s. Beside them, the board's narrowing (:mod:`kniffel.solver.chances.refine`): the
    position before the entry narrowed first (untimed, as the board does while the player
-   plays), then the seconds from the entry until the chances are within ±3 points (or at the
-   cap: its widest ± then), the widest ± and the games per sheet (the most of any player) then.
+   plays), then the seconds from the first answer after the entry until the chances are within
+   ±3 points (or at the cap), the widest ± and the games per sheet (the most of any player) then.
 
 4. **Jamb's intervals** (``--family-coverage R``): two positions of two-player Jamb games,
    three quarters in; the chances from 4,000 bot games a player stand for the truth, and
@@ -129,7 +129,8 @@ def family(seed: int) -> None:
     print(
         "| game | entries made | entries left to the sheet | games per sheet "
         "| widest ±, points (95 %) | after an entry | its CPU time | every sheet new "
-        "| narrowed: seconds after the entry | then: widest ± | then: games per sheet |"
+        "| narrowed to ±3, seconds after the first answer | then: widest ± "
+        "| then: games per sheet |"
     )
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for name, options, players in FAMILY_GAMES:
@@ -164,7 +165,8 @@ def family(seed: int) -> None:
             entered = whole.log[entries[made - 1]]
             assert isinstance(entered, Enter)
             left = game.cells_per_player - game.filled_count(entered.player)
-            # The board's first answer after the entry and its narrowing, to ±3 or the cap.
+            # The board's narrowing after its first answer (that of the forecast above, whose
+            # games are kept), to ±3 or the cap.
             start = time.perf_counter()
             narrowed = list(_narrowing(game))[-1]
             narrowing = time.perf_counter() - start

@@ -235,7 +235,7 @@ def play_jamb(table: Table) -> None:
         if number % 13 == 12:
             check_jamb_sheets(table, played)
         if number in (12, 45):  # a quarter in and late: the chances within ±3 points
-            check_narrowed_chances(table, len(JAMB_PLAYERS))
+            check_narrowed_chances(table, len(JAMB_PLAYERS), "još se računa točnije")
 
     table.wait_end()
     check_fits_and_words(table, FITS)

@@ -162,7 +162,7 @@ def play_yams(table: Table) -> None:
         if number % 13 == 12:
             check_yams_sheets(table, faces)
         if number in (15, 55):  # a quarter in and late: the chances within ±3 points
-            check_narrowed_chances(table, len(YAMS_PLAYERS))
+            check_narrowed_chances(table, len(YAMS_PLAYERS), "encore en cours d'affinement")
 
     # Round 1. Léa announces a row and spoils it by what she holds: a pair held leaves no
     # Grande suite, two unlike dice held no Yams; missed, the row scores 0.
