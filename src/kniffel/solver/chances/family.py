@@ -49,12 +49,17 @@ BUDGET = 240_000
 OPEN = 17
 MIN_SAMPLES = 24
 MAX_SAMPLES = 4000
-#: Sheets whose games the process keeps (each sheet's longest run of games played so far).
+#: Sheets whose games the process keeps (each sheet's longest run of games played so far), and
+#: the bytes they may hold together: a sheet narrowed to the cap holds up to 16 times 4,000
+#: games (512 KB; :mod:`.refine`).
 KEPT = 256
+KEPT_BYTES = 32 * 2**20
 #: Mixed into every sheet's seed, so that these games are not those of ``kniffel simulate``.
 SEED = 23
 
-_kept: Kept[tuple[Variant, int, int], IntArray] = Kept(KEPT)
+_kept: Kept[tuple[Variant, int, int], IntArray] = Kept(
+    KEPT, weight=lambda games: games.nbytes, max_weight=KEPT_BYTES
+)
 
 
 def family_samples_for(left: int, budget: int = BUDGET) -> int:
