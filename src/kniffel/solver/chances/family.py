@@ -13,7 +13,9 @@ is played again (a bot of its own plays a sheet's games, keeping what they share
 
 A game's cost grows with the open cells its turns value: :func:`family_samples_for` gives
 ``BUDGET // (left * (left + OPEN))`` games, at least :data:`MIN_SAMPLES` and at most
-:data:`MAX_SAMPLES` (docs/solver.md, "Win chances"). The board works them out in the background.
+:data:`MAX_SAMPLES` (docs/solver.md, "Win chances"). The board works them out in the background
+and then narrows them with more games of the same sheets (:mod:`.refine`): the process keeps
+each sheet's longest run of games, and asked for more it plays only the games after them.
 """
 
 from __future__ import annotations
