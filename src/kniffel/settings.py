@@ -28,6 +28,7 @@ The settings (``tests/test_docs.py`` checks that this list names every field of
 - ``exact_chances``: then the exact win-chance table of Kniffel too;
 - ``tipp_work``: the bound of work behind the simulated Tipp reasons, process-wide;
 - ``chart_work``: the bound of work behind one Jamb or Yams end chart of the chances;
+- ``chances_refine``: how far the board narrows Jamb's and Yams's live win chances;
 - ``background``: reviews and yardsticks in a background thread;
 - ``background_nice``: how far below the requests the work no request does runs;
 - ``gc_freeze``: keep what start-up made out of the collector's sight.
@@ -154,6 +155,10 @@ class Settings(TableSettings):
     #: (``kniffel.solver.chances.rounds.CHART_BUDGET``, 8,000,000 when unset): lower, the
     #: chart comes sooner and its bands are wider.
     chart_work: int | None = Field(default=None, ge=10_000, le=1_000_000_000)
+    #: Jamb's and Yams's live win chances are narrowed after their first answer until every
+    #: range is within ±3 points, each sheet from at most this many times its first answer's
+    #: games (``kniffel.solver.chances.refine.CAP``): 1, never narrowed.
+    chances_refine: int = Field(default=16, ge=1, le=64)
     #: Compute finished games' reviews and the best bot's yardsticks in a background thread.
     background: bool = True
     #: The ``nice`` of the work no request does (the Tipp's reasons, the queues' workers, the

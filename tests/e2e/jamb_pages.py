@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from collections.abc import Iterable
 from typing import Protocol
 
@@ -317,3 +318,53 @@ def check_fits_and_words(table: Table, fits: str) -> None:
     assert table.run(fits) == []
     words = str(table.run(PAGE_WORDS))
     assert "kniffel" not in words.lower(), words
+
+
+def chances_switch(on: bool) -> str:
+    """A function that turns the win chances on or off as a tap on their switch does."""
+    wanted = "true" if on else "false"
+    return f"""() => {{
+  const box = document.querySelector("[data-chances-switch]");
+  if (box.checked !== {wanted}) box.click();
+}}"""
+
+
+#: What each tab shows of the chances (its text, and whether it says it is being narrowed), and
+#: whether the note beside the switch says so.
+CHANCES_SHOWN = """() => [Array.from(document.querySelectorAll("#board .player-chance"),
+  (el) => [el.textContent, el.dataset.refining === "1", el.getAttribute("aria-label")]),
+  !document.querySelector("[data-chances-note]").hidden]"""
+#: A narrowing from a whole position's sheets anew takes a minute or two on a busy machine.
+NARROWED_S = 900
+
+
+def shown_points(text: str) -> int:
+    """How many points a tab's chance spans: "≈ 31–37 %" 6, "41 %" (within 2 points) 0."""
+    found = re.search(r"(\d+)–(\d+)", text)
+    return 0 if found is None else int(found[2]) - int(found[1])
+
+
+def check_narrowed_chances(table: Table, players: int, narrowing_words: str) -> list[str]:
+    """Issue 32's Done when: with the chances on, every player's range on the tabs narrows to
+    within 6 points (±3, 95 %) and no longer says it is being narrowed. Waits for it (the board
+    narrows in the background, docs/solver.md, "Win chances"), then turns the chances off
+    again (the rest of the game plays without them). While a tab says it is being narrowed, its
+    label ends with ``narrowing_words`` and the note beside the switch shows. The tabs' texts."""
+    table.run(chances_switch(True))
+    deadline = time.monotonic() + NARROWED_S
+    while True:
+        shown = table.run(CHANCES_SHOWN)
+        assert isinstance(shown, list)
+        tabs, note = shown
+        texts = [str(text) for text, _, _ in tabs]
+        narrowing = [bool(refining) for _, refining, _ in tabs]
+        for _, refining, label in tabs:
+            assert str(label).endswith(", " + narrowing_words) == refining, label
+        assert note == any(narrowing) or not tabs, shown
+        if len(texts) == players and not any(narrowing) and max(map(shown_points, texts)) <= 6:
+            break
+        assert time.monotonic() < deadline, f"the chances did not narrow to ±3: {shown}"
+        time.sleep(0.5)
+    assert all(re.fullmatch(r"(≈ \d+–\d+|[<>]? ?\d+)\s?%", text) for text in texts), texts
+    table.run(chances_switch(False))
+    return texts

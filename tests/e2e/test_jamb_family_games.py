@@ -22,7 +22,7 @@ import pytest
 from playwright.sync_api import Browser
 
 from .conftest import PHONE
-from .jamb_pages import ChromiumTable, Table, check_fits_and_words
+from .jamb_pages import ChromiumTable, Table, check_fits_and_words, check_narrowed_chances
 from .test_phone_geometry import FITS
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
@@ -234,6 +234,8 @@ def play_jamb(table: Table) -> None:
             played[player].append(turn)
         if number % 13 == 12:
             check_jamb_sheets(table, played)
+        if number in (12, 45):  # a quarter in and late: the chances within ±3 points
+            check_narrowed_chances(table, len(JAMB_PLAYERS), "još se računa točnije")
 
     table.wait_end()
     check_fits_and_words(table, FITS)

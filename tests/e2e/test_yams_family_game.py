@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Browser
 
 from .conftest import PHONE
-from .jamb_pages import ChromiumTable, Table, check_fits_and_words
+from .jamb_pages import ChromiumTable, Table, check_fits_and_words, check_narrowed_chances
 from .test_phone_geometry import FITS
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
@@ -161,6 +161,8 @@ def play_yams(table: Table) -> None:
             table.enter(seat, cell)
         if number % 13 == 12:
             check_yams_sheets(table, faces)
+        if number in (15, 55):  # a quarter in and late: the chances within ±3 points
+            check_narrowed_chances(table, len(YAMS_PLAYERS), "encore en cours d'affinement")
 
     # Round 1. Léa announces a row and spoils it by what she holds: a pair held leaves no
     # Grande suite, two unlike dice held no Yams; missed, the row scores 0.

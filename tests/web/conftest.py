@@ -33,11 +33,15 @@ def db_url(tmp_path: Path) -> str:
 #: The work of a Jamb or Yams end chart in the tests' apps: two bot games a sheet and round, a
 #: few seconds (the built-in bound is some 40 s of CPU; tests/solver/chances/test_rounds.py).
 CHART_WORK = 20_000
+#: Jamb's and Yams's live chances are not narrowed after their first answer in the tests' apps
+#: (16 times its work in the background, under the test's feet): the tests of the narrowing
+#: make an app of their own (tests/web/test_chances.py).
+CHANCES_REFINE = 1
 
 
 @pytest.fixture
 def app(db_url: str) -> FastAPI:
-    return create_app(Settings(db=db_url, chart_work=CHART_WORK))
+    return create_app(Settings(db=db_url, chart_work=CHART_WORK, chances_refine=CHANCES_REFINE))
 
 
 @pytest.fixture
@@ -82,7 +86,10 @@ def table_cache(tmp_path_factory: pytest.TempPathFactory, preset_tables: None) -
 @pytest.fixture
 def bot_client(db_url: str) -> Iterator[TestClient]:
     """A client of an app whose bots move at once (no delay between their events)."""
-    app = create_app(Settings(db=db_url, chart_work=CHART_WORK), bots=BotSeats(delay=0))
+    app = create_app(
+        Settings(db=db_url, chart_work=CHART_WORK, chances_refine=CHANCES_REFINE),
+        bots=BotSeats(delay=0),
+    )
     with TestClient(app) as test_client:
         yield test_client
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -10,7 +11,12 @@ import pytest
 from fastapi.testclient import TestClient
 
 from kniffel.rules import ROWS
+from kniffel.settings import Settings
+from kniffel.solver.chances import refine
+from kniffel.solver.chances.family import family_kept
+from kniffel.web.app import create_app
 
+from .conftest import CHART_WORK
 from .waiting import settled
 
 #: The board reads the presets' tables; a server builds them at its first start.
@@ -66,7 +72,11 @@ def test_the_chances_answer_pending_then_the_figures(client: TestClient) -> None
 def test_an_empty_game_is_even(client: TestClient) -> None:
     game = _new(client, "rauf-runter", ["Anna", "Ben", "Cem", "Dora"])
     body = _chances(client, f"/api/games/{game['id']}/chances")
-    assert set(body) == {"version", "method", "samples", "players"}
+    assert set(body) == {"version", "method", "samples", "refining", "players"}
+    assert (
+        body["refining"] is False
+        and "retry-after" not in client.get(f"/g/{game['id']}/chancen.json").headers
+    )
     assert body["method"] == "simulation"
     assert [p["name"] for p in body["players"]] == ["Anna", "Ben", "Cem", "Dora"]
     assert body["samples"] > 0
@@ -298,3 +308,70 @@ def test_the_tipp_auf_sieg_plays_for_the_win(client: TestClient) -> None:
     assert points_keep["win"] < 1e-4  # 23 and one die never reach 30
     finished = client.get("/api/games/nope/advice/win")
     assert finished.status_code == 404
+
+
+def test_jamb_chances_narrow_after_their_first_answer_until_the_cap_and_a_new_entry_stops_it(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 32: Jamb's chances rested on a first answer's games (about ±7 points a quarter
+    into a game). Now the board narrows them in the background, answering each narrower range
+    with ``refining`` true until the range is within ±3 points or each sheet has ``cap`` times
+    its first answer's games; an entry stops the narrowing of the version it leaves behind."""
+    first = 24  # games a sheet's first answer plays: a fraction of a second here
+    monkeypatch.setattr(refine, "family_samples_for", lambda left: first if left > 0 else 0)
+    settings = Settings(db=db_url, chart_work=CHART_WORK, chances_refine=4)
+    with TestClient(create_app(settings)) as client:
+        service = client.app.state.chances  # type: ignore[attr-defined]
+        game = _new(client, "jamb", ["Ana", "Ivo"])
+        for name, dice, row in (
+            ("Ana", [6, 6, 6, 6, 2], "poker"),
+            ("Ivo", [1, 1, 2, 3, 4], "ones"),
+        ):
+            _enter(client, game, {"type": "roll", "player": name, "dice": dice})
+            _enter(client, game, {"type": "enter", "player": name, "cell": f"free.{row}"})
+        path = f"/g/{game['id']}/chancen.json"
+        answers = [_chances(client, path)]
+        assert answers[0]["refining"] is True  # 24 games a sheet: far wider than ±3
+        assert [p["samples"] for p in answers[0]["players"]] == [first, first]
+        while answers[-1]["refining"] and len(answers) < 20:
+            answer = client.get(path)
+            assert answer.status_code == 200 and answer.headers["retry-after"] == "1"
+            assert service.live.join(timeout=600)
+            answers.append(client.get(path).json())
+        last = answers[-1]
+        assert not last["refining"] and "retry-after" not in client.get(path).headers
+        games = [p["samples"] for p in last["players"]]
+        assert max(games) > first and all(n <= 4 * first for n in games)  # the cap: 4 times
+
+        def width(body: Any) -> float:
+            return max(p["interval"][1] - p["interval"][0] for p in body["players"])
+
+        assert width(last) < width(answers[0])
+
+        # The next entry: its narrowing is held before it plays, a newer entry comes, and the
+        # held narrowing stops at its next game without keeping one.
+        held, go = threading.Event(), threading.Event()
+        real = refine.family_forecast
+
+        def holding(*args: Any, **kwargs: Any) -> Any:
+            held.set()
+            assert go.wait(timeout=600)
+            return real(*args, **kwargs)
+
+        monkeypatch.setattr(refine, "family_forecast", holding)
+        _enter(client, game, {"type": "roll", "player": "Ana", "dice": [5, 5, 5, 1, 2]})
+        _enter(client, game, {"type": "enter", "player": "Ana", "cell": "free.trips"})
+        second = client.app.state.service.get(game["id"])  # type: ignore[attr-defined]
+        assert _chances(client, path)["refining"] is True  # its narrowing is queued
+        assert held.wait(timeout=600)
+        _enter(client, game, {"type": "roll", "player": "Ivo", "dice": [2, 2, 2, 3, 4]})
+        _enter(client, game, {"type": "enter", "player": "Ivo", "cell": "free.twos"})
+        assert service.superseded(second)  # the entry itself, asked for or not
+        assert client.get(path).status_code == 202  # the newest version's first answer waits
+        go.set()
+        assert service.live.join(timeout=600)
+        assert family_kept(second.game, 0) == first  # Ana's new sheet: no game more kept
+        stale = service.chances(second, "test")
+        assert not isinstance(stale, float) and stale.refining is False
+        assert [p.samples for p in stale.players] == [first, 4 * first]
+        assert client.get(path).json()["refining"] in (True, False)  # the newest goes on

@@ -41,7 +41,9 @@ from .waiting import settled
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    app = create_app(Settings(db=f"sqlite:///{tmp_path / 'kniffel.db'}"), bots=BotSeats(delay=0))
+    # The chances stay their first answer, not narrowed (tests/web/conftest.py, CHANCES_REFINE).
+    settings = Settings(db=f"sqlite:///{tmp_path / 'kniffel.db'}", chances_refine=1)
+    app = create_app(settings, bots=BotSeats(delay=0))
     with TestClient(app, raise_server_exceptions=False) as test_client:
         yield test_client
 

@@ -7,7 +7,12 @@ off the request (docs/board.md, "Gewinnchancen"; docs/solver.md, "Win chances").
   first asks the live queue (:class:`~kniffel.board.queued.Queued`: :data:`LIVE_QUEUE`
   overall, :data:`LIVE_PER_CLIENT` per client, a newer version of a game replacing its
   waiting older one) and answers how far it is; the board's page asks again until the
-  figures are there (docs/api.md, "Answers that fill in").
+  figures are there (docs/api.md, "Answers that fill in"). Jamb's and Yams's first answer
+  is then narrowed by the same worker (:mod:`kniffel.solver.chances.refine`): asked while
+  its figures say ``refining``, the service queues the narrowing of the game's newest version
+  (once), which keeps each narrower answer as it comes, steps aside while other work waits
+  (asked again, it goes on from there) and stops at once when the game has a newer version
+  (:meth:`ChancesService.after_change` hears every stored change).
 - :meth:`ChancesService.chart`: the chart of the chances after every entry (Jamb and Yams:
   after every round, from a bounded number of bot games, :mod:`kniffel.solver.chances.rounds`).
   The series values every position of the game (a forecast after each entry: seconds for a
@@ -59,6 +64,9 @@ LIVE_QUEUE = 16
 LIVE_PER_CLIENT = 4
 #: Live chances kept once worked out (the versions the boards show).
 LIVE_KEPT = 64
+#: Games whose newest version the service knows (a number each): the narrowing of an older
+#: version stops.
+NEWEST_KEPT = 4096
 
 
 class ChancesPending(Exception):
@@ -80,15 +88,25 @@ class ChancesService:
         live_queue: int = LIVE_QUEUE,
         live_per_client: int = LIVE_PER_CLIENT,
         chart_work: int | None = None,
+        refine: int | None = None,
     ) -> None:
         """``chart_work``: the work of one Jamb or Yams chart (by default
-        :data:`~kniffel.solver.chances.rounds.CHART_BUDGET`; the ``chart_work`` setting)."""
+        :data:`~kniffel.solver.chances.rounds.CHART_BUDGET`; the ``chart_work`` setting);
+        ``refine``: a Jamb or Yams sheet's live chances from at most this many times their
+        first answer's games (by default :data:`~kniffel.solver.chances.refine.CAP`; 1: no
+        narrowing; the ``chances_refine`` setting)."""
         self.queue = queue
         self.chart_work = chart_work
+        self.refine = refine
         self.per_client = per_client
-        self.live: Queued[tuple[str, int], Chances] = Queued(
+        #: The first answers by (game, version, 0); the narrowings by (game, version, 1).
+        self.live: Queued[tuple[str, int, int], Chances] = Queued(
             "chances-live", queue=live_queue, per_client=live_per_client, kept=LIVE_KEPT
         )
+        #: The narrowest answer so far of each version being narrowed.
+        self._narrowed: Kept[tuple[str, int], Chances] = Kept(LIVE_KEPT)
+        #: The newest version stored or asked of each game: an older one's narrowing stops.
+        self._newest: Kept[str, int] = Kept(NEWEST_KEPT)
         #: The end charts by (game, version, language), drawn one after the other.
         self.charts: Queued[tuple[str, int, str], str] = Queued(
             "chances-charts", queue=queue, per_client=per_client, kept=KEPT
@@ -104,13 +122,82 @@ class ChancesService:
         version); else how far their work is (0 to 1), queued for the live worker. Raises
         :class:`~kniffel.board.queued.Busy` when the live queue or ``client``'s share is full."""
         game = view.game
+        self._newer(view)
 
         def work(progress: Callable[[float], None]) -> Chances:
-            from kniffel.solver.chances.forecast import forecast
+            from dataclasses import replace
 
-            return forecast(game, progress=progress)
+            from kniffel.solver.chances.forecast import family_forecast, forecast
+            from kniffel.solver.chances.refine import first_counts, next_sheet
 
-        return self.live.ask((view.id, view.version), client, work, kind=view.id)
+            if not self.series_apart(game.variant):
+                return forecast(game, progress=progress)
+            counts = first_counts(game, self.cap)
+            found = family_forecast(game, counts, progress)
+            more = next_sheet(game, found, counts, self.cap) is not None
+            return replace(found, refining=more)
+
+        found = self.live.ask((view.id, view.version, 0), client, work, kind=view.id)
+        if isinstance(found, float) or not found.refining:
+            return found
+        return self._narrowing(view, found, client)
+
+    def after_change(self, view: GameView) -> None:
+        """After a stored change (``GameService.on_change``): the game's older versions are
+        superseded, whether or not anybody asks for this one's chances."""
+        self._newer(view)
+
+    def _newer(self, view: GameView) -> None:
+        newest = self._newest.peek(view.id)
+        if newest is None or view.version > newest:
+            self._newest.put(view.id, view.version)
+
+    @property
+    def cap(self) -> int:
+        from kniffel.solver.chances.refine import CAP
+
+        return CAP if self.refine is None else self.refine
+
+    def superseded(self, view: GameView) -> bool:
+        """Whether ``view``'s game has a newer version (stored or asked for)."""
+        newest = self._newest.peek(view.id)
+        return newest is not None and newest > view.version
+
+    def _narrowing(self, view: GameView, first: Chances, client: str) -> Chances:
+        """The narrowest chances of ``view`` so far; their narrowing queued (once) while they
+        say ``refining`` and the version is the game's newest."""
+        from dataclasses import replace
+
+        key = (view.id, view.version)
+        latest = self._narrowed.find(key) or first
+        if not latest.refining:
+            return latest
+        if self.superseded(view):
+            return replace(latest, refining=False)  # nobody narrows it any more
+        game = view.game
+
+        def work(progress: Callable[[float], None]) -> Chances:
+            from kniffel.solver.chances.refine import narrowed
+
+            def told(share: float) -> None:
+                if self.superseded(view):
+                    raise Busy("superseded")  # a newer entry: stop at once
+                progress(share)
+
+            last = latest
+            for last in narrowed(game, latest, cap=self.cap, progress=told):
+                self._narrowed.put(key, last)
+                if last.refining and (self.live.waiting() > 1 or self.superseded(view)):
+                    raise Busy("yield")  # other work first; asked again, it goes on
+            return last
+
+        try:
+            found = self.live.ask((view.id, view.version, 1), client, work, kind=view.id)
+        except Busy:  # the queue is full: asked again, it is queued then
+            return latest
+        except Exception:  # the narrowing failed (logged by the queue): the figures stay
+            return replace(latest, refining=False)
+        return latest if isinstance(found, float) else found
 
     @staticmethod
     def series_apart(variant: Variant) -> bool:

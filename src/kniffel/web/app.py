@@ -97,6 +97,8 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
         await run_in_threadpool(players.results.sync)
         advice = app.state.advice
         board.service.on_change.append(advice.after_change)  # the Tipp works ahead
+        # An entry stops the narrowing of the chances it leaves behind, asked again or not.
+        board.service.on_change.append(app.state.chances.after_change)
         reviews = app.state.reviews = ReviewService(
             players.results, advice.analysis, advice.kept_analysis
         )
@@ -148,7 +150,9 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
     app.state.boards = Kept(board_pages.BOARDS_KEPT)
     app.state.fragments = Kept(board_pages.FRAGMENTS_KEPT)
     app.state.charts = Kept(board_pages.CHARTS_KEPT)
-    app.state.chances = ChancesService(chart_work=settings.chart_work)
+    app.state.chances = ChancesService(
+        chart_work=settings.chart_work, refine=settings.chances_refine
+    )
     app.state.advice = AdviceService()
     readiness = TableReadiness.of(settings.table_queue, settings.table_builds_per_client)
     # The start page's templates compiled at an earlier start are read, not compiled again.

@@ -13,7 +13,9 @@ is played again (a bot of its own plays a sheet's games, keeping what they share
 
 A game's cost grows with the open cells its turns value: :func:`family_samples_for` gives
 ``BUDGET // (left * (left + OPEN))`` games, at least :data:`MIN_SAMPLES` and at most
-:data:`MAX_SAMPLES` (docs/solver.md, "Win chances"). The board works them out in the background.
+:data:`MAX_SAMPLES` (docs/solver.md, "Win chances"). The board works them out in the background
+and then narrows them with more games of the same sheets (:mod:`.refine`): the process keeps
+each sheet's longest run of games, and asked for more it plays only the games after them.
 """
 
 from __future__ import annotations
@@ -30,7 +32,14 @@ from kniffel.solver.play.family import FamilyBot, make_family_bot, play_game
 from kniffel.solver.play.family_batch import play_light_batch
 from kniffel.solver.play.family_fast import column_sums, play_light, supported
 
-__all__ = ["BUDGET", "MAX_SAMPLES", "MIN_SAMPLES", "family_finals", "family_samples_for"]
+__all__ = [
+    "BUDGET",
+    "MAX_SAMPLES",
+    "MIN_SAMPLES",
+    "family_finals",
+    "family_kept",
+    "family_samples_for",
+]
 
 IntArray = npt.NDArray[np.int64]
 
@@ -49,12 +58,17 @@ MAX_SAMPLES = 4000
 #: few (docs/benchmarks.md, "A sheet's games in step").
 IN_STEP = 128
 FEWEST_IN_STEP = 8
-#: Sheets whose games the process keeps.
+#: Sheets whose games the process keeps (each sheet's longest run of games played so far), and
+#: the bytes they may hold together: a sheet narrowed to the cap holds up to 16 times 4,000
+#: games (512 KB; :mod:`.refine`).
 KEPT = 256
+KEPT_BYTES = 32 * 2**20
 #: Mixed into every sheet's seed, so that these games are not those of ``kniffel simulate``.
 SEED = 23
 
-_kept: Kept[tuple[Variant, int, int, int], IntArray] = Kept(KEPT)
+_kept: Kept[tuple[Variant, int, int], IntArray] = Kept(
+    KEPT, weight=lambda games: games.nbytes, max_weight=KEPT_BYTES
+)
 
 
 def family_samples_for(left: int, budget: int = BUDGET) -> int:
@@ -101,9 +115,27 @@ def family_finals(
     key = sheet_key(game, player)
     if not keep:
         return _played(game, player, n, key, seed, progress, bot)
-    return _kept.get(
-        (game.variant, key, n, seed), lambda: _played(game, player, n, key, seed, progress, bot)
-    )
+    # The sheet's games played so far: asked for more, only the games after them are played
+    # (the first ``n`` games of a sheet are the same whatever ``n``: the board's refinement
+    # doubles them, docs/solver.md, "Win chances").
+    found = _kept.find((game.variant, key, seed))
+    have = 0 if found is None else len(found)
+    if found is not None and have >= n:
+        return found[:n]
+    more = _played(game, player, n, key, seed, progress, bot, first=have)
+    if found is not None:
+        more = np.concatenate([found, more])
+        more.flags.writeable = False
+    again = _kept.find((game.variant, key, seed))
+    if again is None or len(again) < len(more):  # never a shorter run for a longer one
+        _kept.put((game.variant, key, seed), more)
+    return more
+
+
+def family_kept(game: Game, player: int, seed: int = SEED) -> int:
+    """How many games of ``player``'s sheet the process keeps (0: none)."""
+    found = _kept.peek((game.variant, sheet_key(game, player), seed))
+    return 0 if found is None else len(found)
 
 
 def _played(
@@ -114,7 +146,9 @@ def _played(
     seed: int,
     progress: Callable[[float], None] | None,
     bot: FamilyBot | None = None,
+    first: int = 0,
 ) -> IntArray:
+    """Games ``first`` to ``n - 1`` of the sheet."""
     solo = game.alone(player)
     name = solo.players[0]
     before = solo.total(0)
@@ -127,7 +161,7 @@ def _played(
     light = supported(game.variant)
     start = tuple(solo.column_points(0, spec.id) for spec in game.columns)
     factors = [spec.factor for spec in game.columns]
-    points = np.empty(n, dtype=np.int64)
+    points = np.empty(n - first, dtype=np.int64)
 
     # Game i's dice alone, indexed by the filled count as play_game reads them (the whole
     # sheet's turns): the first n games are the same whatever n.
@@ -141,23 +175,23 @@ def _played(
         )
         return total - before
 
-    if light and n >= FEWEST_IN_STEP:
+    if light and n - first >= FEWEST_IN_STEP:
         # the games in step, some at a time (so that progress is heard): play_light's games,
         # game for game
-        for first in range(0, n, IN_STEP):
-            last = min(n, first + IN_STEP)
-            faces = np.stack([thrown(i) for i in range(first, last)])
-            for i, cells in enumerate(play_light_batch(bot, faces, name, start=start), first):
-                points[i] = scored(cells.tolist())
+        for block in range(first, n, IN_STEP):
+            last = min(n, block + IN_STEP)
+            faces = np.stack([thrown(i) for i in range(block, last)])
+            for i, cells in enumerate(play_light_batch(bot, faces, name, start=start), block):
+                points[i - first] = scored(cells.tolist())
             if progress is not None:
-                progress(last / n)
+                progress((last - first) / (n - first))
     else:
-        for i in range(n):
+        for i in range(first, n):
             if light:
-                points[i] = scored(play_light(bot, thrown(i), name, start=start).cells)
+                points[i - first] = scored(play_light(bot, thrown(i), name, start=start).cells)
             else:
-                points[i] = play_game(bot, thrown(i), name, solo.copy()).total(0) - before
+                points[i - first] = play_game(bot, thrown(i), name, solo.copy()).total(0) - before
             if progress is not None:
-                progress((i + 1) / n)
+                progress((i + 1 - first) / (n - first))
     points.flags.writeable = False
     return points

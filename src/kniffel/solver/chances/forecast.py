@@ -79,11 +79,14 @@ class PlayerChance:
 @dataclass(frozen=True)
 class Chances:
     """``method``: ``exact`` when every player's distribution is; ``samples``: the most
-    simulated games behind one player's distribution (0: none simulated)."""
+    simulated games behind one player's distribution (0: none simulated); ``refining``: more
+    games are being played to narrow these figures (the board's Jamb and Yams chances after
+    their first answer, :mod:`.refine`)."""
 
     method: str
     samples: int
     players: tuple[PlayerChance, ...]
+    refining: bool = False
 
     def by_name(self) -> dict[str, float]:
         return {p.name: p.win for p in self.players}
@@ -156,13 +159,14 @@ def forecast(
 
 def family_forecast(
     game: Game,
-    samples: int | None = None,
+    samples: int | Sequence[int] | None = None,
     progress: Callable[[float], None] | None = None,
     *,
     finals: Callable[[Game, int], npt.NDArray[np.int64]] | None = None,
 ) -> Chances:
     """Jamb and Yams: every unfinished sheet simulated by the best family bot
-    (:mod:`.family`); a full sheet's total is known. ``finals(game, player)``, when given,
+    (:mod:`.family`); a full sheet's total is known. ``samples``: games per sheet, or each
+    player's (the board's refinement, :mod:`.refine`). ``finals(game, player)``, when given,
     plays a sheet's games instead of :func:`~.family.family_finals` (the end chart's own
     number of games, not kept for the board: :mod:`.rounds`)."""
     pmfs: list[Pmf] = []
@@ -178,7 +182,8 @@ def family_forecast(
         if finals is not None:
             points = finals(game, p)
         else:
-            points = family_finals(game, p, samples, progress=told)
+            n = samples[p] if isinstance(samples, Sequence) else samples
+            points = family_finals(game, p, n, progress=told)
         pmfs.append(Pmf.of_samples(now + points) if len(points) else Pmf(now, np.ones(1)))
         counts.append(len(points))
     intervals = win_intervals(pmfs, counts)

@@ -45,7 +45,15 @@ import numpy.typing as npt
 
 from kniffel.solver.chances.win import Pmf, win_chances
 
-__all__ = ["Z95", "WinInterval", "given_total", "student_t95", "wilson", "win_intervals"]
+__all__ = [
+    "Z95",
+    "WinInterval",
+    "given_total",
+    "student_t95",
+    "variance_terms",
+    "wilson",
+    "win_intervals",
+]
 
 Array = npt.NDArray[np.float64]
 
@@ -106,14 +114,7 @@ def win_intervals(pmfs: Sequence[Pmf], samples: Sequence[int]) -> list[WinInterv
     chances = win_chances(pmfs)
     if not pmfs:
         return []
-    _, p = _grid(pmfs)
-    variance = np.zeros(len(pmfs))
-    for j, n in enumerate(samples):
-        if n <= 0:
-            continue
-        g = given_total(pmfs, j)  # [totals, players]
-        mean = p[j] @ g
-        variance += (p[j] @ (g - mean) ** 2) / max(1, n - 1)  # the unbiased variance
+    variance = variance_terms(pmfs, samples).sum(axis=1)
     sampled = [n for n in samples if n > 0]
     games = sum(sampled)
     result = []
@@ -125,6 +126,22 @@ def win_intervals(pmfs: Sequence[Pmf], samples: Sequence[int]) -> list[WinInterv
         low, high = wilson(win, var, games, student_t95(min(sampled) - 1))
         result.append(WinInterval(win, low, high))
     return result
+
+
+def variance_terms(pmfs: Sequence[Pmf], samples: Sequence[int]) -> Array:
+    """``terms[k, j]``: what player ``j``'s ``samples[j]`` games add to the variance of player
+    ``k``'s chance (0 where ``j`` is exact): which sheet's games narrow ``k``'s interval most."""
+    terms = np.zeros((len(pmfs), len(pmfs)))
+    if not pmfs:
+        return terms
+    _, p = _grid(pmfs)
+    for j, n in enumerate(samples):
+        if n <= 0:
+            continue
+        g = given_total(pmfs, j)  # [totals, players]
+        mean = p[j] @ g
+        terms[:, j] = (p[j] @ (g - mean) ** 2) / max(1, n - 1)  # the unbiased variance
+    return terms
 
 
 def wilson(chance: float, variance: float, games: int, z: float = Z95) -> tuple[float, float]:

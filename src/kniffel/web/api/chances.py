@@ -97,12 +97,17 @@ def chances_body(request: Request, view: GameView) -> dict[str, Any] | JSONRespo
             status_code=202,
             headers={"Retry-After": str(ASK_AGAIN_CHANCES), "Cache-Control": "no-store"},
         )
-    return {
+    body = {
         "version": view.version,
         "method": found.method,
         "samples": found.samples,
+        "refining": found.refining,
         "players": [p.as_dict() for p in found.players],
     }
+    if found.refining:  # narrower figures are on their way: ask again (static/tafel/chances.js)
+        headers = {"Retry-After": str(ASK_AGAIN_CHANCES), "Cache-Control": "no-store"}
+        return JSONResponse(body, headers=headers)
+    return body
 
 
 @api.get(
@@ -123,7 +128,10 @@ def chances_json(game_id: str, request: Request, key: Key = None) -> dict[str, A
 
     The first request for a game version queues the work and answers 202 ``chances_pending``
     (``params.progress``, ``Retry-After``); ask again until the figures come (the same on
-    every later request for that version)."""
+    every later request for that version). In Jamb and Yams ``refining`` true (with
+    ``Retry-After``) says more games are being played to narrow the intervals, until every
+    player's range is within ±3 points or a bound of work is reached: ask again for each
+    narrower answer; false, the figures stay as they are."""
     view = rendering.service(request).get(game_id)
     tables.ensure(request, view, key)
     return chances_body(request, view)

@@ -3,15 +3,22 @@
 // from /g/{id}/chancen.json (the API's answer, under the page's address so that this
 // device's key comes with it and can start building a house-rules game's tables) for the
 // board's version and refreshed after every swap of the board (a live update, an entry);
-// while the version's chances are being worked out (202 chances_pending) it asks again. A
-// simulated chance whose 95 % interval is wider than 2 points shows as "≈" and its range.
+// while the version's chances are being worked out (202 chances_pending) it asks again, and
+// while Jamb's and Yams's are being narrowed ("refining": true, with Retry-After) it asks again
+// and shows each narrower range, marked (data-refining: "…" after it, the words in its label,
+// the note beside the switch). A simulated chance whose 95 % interval is wider than 2 points
+// shows as "≈" and its range.
 // The end screen's and the review's charts are asked for again until drawn.
 // docs/board.md, "Gewinnchancen".
 import { $, $$ } from "./dom.js";
 import { state, subscribe, update } from "./state.js";
 
-function clear() {
-  $$(".player-chance").forEach((el) => el.remove());
+function clear(keep) {
+  $$(".player-chance").forEach((el) => {
+    if (!keep || el.dataset.version !== keep) el.remove();
+  });
+  const note = $("[data-chances-note]");
+  if (note && !keep) note.hidden = true;
 }
 
 // Percents as the page's language writes them ("41 %", "41%"): the browser's Intl, as the
@@ -46,14 +53,18 @@ function paint() {
   update({ chances: { again: null } });
   if (!box) return;
   box.checked = state.prefs.chances;
-  clear();
-  if (!board || !box.checked) return;
+  if (!board || !box.checked) {
+    clear();
+    return;
+  }
   const version = board.dataset.version;
+  clear(version); // this version's figures stay until narrower ones come
   fetch("/g/" + encodeURIComponent(box.dataset.game) + "/chancen.json", { credentials: "same-origin", cache: "no-store" })
     .then((r) => {
       // 202: the solver's tables are being built, or this version's chances are being
-      // worked out off the request; 503: too many are. Ask again after Retry-After.
-      if (r.status === 202 || r.status === 503) {
+      // worked out off the request; 503: too many are; 200 with Retry-After: they are being
+      // narrowed. Ask again after Retry-After.
+      if (r.status === 202 || r.status === 503 || (r.status === 200 && r.headers.get("Retry-After"))) {
         const wait = Number(r.headers.get("Retry-After")) || 2;
         update({ chances: { again: setTimeout(paint, wait * 1000) } });
       }
@@ -71,11 +82,19 @@ function paint() {
         span.className = "player-chance";
         span.dataset.win = String(player.win);
         span.dataset.method = player.method;
+        span.dataset.version = version;
         span.textContent = shown(player);
-        span.title = box.dataset.label + " " + shown(player);
-        span.setAttribute("aria-label", box.dataset.label + " " + shown(player));
+        let label = box.dataset.label + " " + shown(player);
+        if (data.refining) {
+          span.dataset.refining = "1";
+          label += ", " + box.dataset.refining;
+        }
+        span.title = label;
+        span.setAttribute("aria-label", label);
         tab.appendChild(span);
       });
+      const note = $("[data-chances-note]");
+      if (note) note.hidden = !data.refining;
     })
     .catch(() => {});
 }
