@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from .webdriver import ELEMENT, Element, Session
+from .webdriver import ELEMENT, Element, Session, WebDriverError
 
 #: How long one change may take to show (tests/e2e/jamb_pages.py's ``CHANGE_MS``).
 CHANGE_S = 30.0
@@ -155,8 +155,16 @@ class WebKitTable:
         a cell elsewhere may sit under the sticky column heads), then clicked."""
         found = "const el = document.querySelector(arguments[0]);"
         found += "if (el) el.scrollIntoView({block: 'nearest'}); return el;"
-        element = self.session.wait(found, css, seconds=CHANGE_S, what=css)
-        Element(self.session, element[ELEMENT]).click()
+        for attempt in range(3):
+            element = self.session.wait(found, css, seconds=CHANGE_S, what=css)
+            try:
+                Element(self.session, element[ELEMENT]).click()
+                return
+            except WebDriverError as error:
+                # The board drew the element anew between the look and the tap (a live update,
+                # the chances narrowing): a finger taps the place, so tap the new element.
+                if "stale element" not in str(error) or attempt == 2:
+                    raise
 
     def type_dice(self, dice: str, roll: int, *, say_roll: bool = False) -> None:
         field = self.session.find("#dice-input")
