@@ -44,6 +44,11 @@ would, each server with an empty database:
   finals build beside).
 
 ``--rules N`` asks the first N rule sets only; ``--timeout`` bounds each wait (240 s).
+``--browser``: each rule set's game has four players and its Tipp is asked as on the board, in
+Debian's chromium at phone size (``KNIFFEL_CHROMIUM`` overrides its path): the game is created
+(``POST /api/games``, as the start page's form does), its board opened with the key, dice typed
+(66612, roll 1) and the Tipp button tapped; the seconds run from the game's creation until the
+panel shows its best choice (the page load included).
 
 Both with ``KNIFFEL_TABLE_BUILDS_PER_CLIENT`` and ``KNIFFEL_TABLE_QUEUE`` at 100: all requests
 come from one address, and the per-client bound (2 an hour) would refuse the third rule set.
@@ -131,9 +136,14 @@ def main() -> None:
     parser.add_argument(
         "--warm-cache", default=None, help="--house-rules: the presets' tables, kept between runs"
     )
+    parser.add_argument(
+        "--browser",
+        action="store_true",
+        help="--house-rules: four players, the Tipp tapped on the board in chromium",
+    )
     args = parser.parse_args()
     if args.house_rules:
-        house_rules(args.main, args.timeout, args.rules, args.warm_cache)
+        house_rules(args.main, args.timeout, args.rules, args.warm_cache, browser=args.browser)
         return
     rows: list[str] = []
     for name in args.variant or PRESETS:
@@ -257,8 +267,52 @@ def _rules_label(name: str, options: dict[str, object]) -> str:
     return name + " " + ", ".join(f"{k}={v}" for k, v in options.items())
 
 
+#: The players of a ``--browser`` game: a family of four.
+FAMILY = ["Anna", "Ben", "Cem", "Dana"]
+
+
+def _tipp_in_chromium(url: str, game: dict[str, str], timeout: float) -> float | None:
+    """Opens ``game``'s board in chromium at phone size, types a first roll and taps the Tipp;
+    the seconds until the panel shows its best choice (None: not within ``timeout``)."""
+    import os
+
+    from playwright.sync_api import Error, expect, sync_playwright
+
+    chromium = os.environ.get("KNIFFEL_CHROMIUM", "/usr/lib/chromium/chromium")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=chromium,
+            headless=True,
+            args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+        )
+        try:
+            context = browser.new_context(
+                viewport={"width": 390, "height": 844}, locale="de-DE", has_touch=True
+            )
+            page = context.new_page()
+            page.goto(f"{url}/g/{game['id']}#key={game['key']}")
+            expect(page.locator(".game")).to_have_attribute("data-live", "open", timeout=60_000)
+            page.locator("#dice-input").focus()
+            page.keyboard.type("66612")
+            page.get_by_role("button", name="1. Wurf", exact=True).click()
+            page.get_by_role("button", name="Tipp").click()
+            choice = page.locator("#tipp .tipp-choices li").first
+            try:
+                expect(choice).to_contain_text("beste Wahl", timeout=timeout * 1000)
+            except (AssertionError, Error):
+                return None
+            return time.perf_counter()
+        finally:
+            browser.close()
+
+
 def _house_rules_server(
-    src: str | None, folder: Path, fresh: bool, timeout: float, count: int
+    src: str | None,
+    folder: Path,
+    fresh: bool,
+    timeout: float,
+    count: int,
+    browser: bool = False,
 ) -> list[tuple[float | None, int]]:
     """Starts a server of ``src`` (this checkout when None) on ``folder``; the seconds each of
     :data:`HOUSE_RULES` waited for its first Tipp (None: not within ``timeout``) and how often
@@ -313,12 +367,16 @@ def _house_rules_server(
             except (urllib.error.URLError, ConnectionError):
                 time.sleep(0.05)
         for name, options in HOUSE_RULES[:count]:
-            body = {"variant": name, "players": ["Anna", "Ben"], "options": options}
+            players = FAMILY if browser else FAMILY[:2]
+            body = {"variant": name, "players": players, "options": options}
             status, game = call("POST", "/api/games", body)
             assert status == 201 and isinstance(game, dict), (status, game)
             start = time.perf_counter()
             busy, waited = 0, None
-            while time.perf_counter() - start < timeout:
+            if browser:
+                shown = _tipp_in_chromium(url, game, timeout)
+                waited = None if shown is None else shown - start
+            while waited is None and not browser and time.perf_counter() - start < timeout:
                 status, _ = call("GET", f"/api/games/{game['id']}/advice", key=game["key"])
                 if status == 200:
                     waited = time.perf_counter() - start
@@ -353,7 +411,12 @@ def _warm_cache(folder: Path) -> None:
 
 
 def house_rules(
-    main_dir: str | None, timeout: float, count: int, warm_dir: str | None = None
+    main_dir: str | None,
+    timeout: float,
+    count: int,
+    warm_dir: str | None = None,
+    *,
+    browser: bool = False,
 ) -> None:
     """The ``--house-rules`` mode: prints the seconds to each first Tipp, fresh and warm."""
     import os
@@ -378,7 +441,7 @@ def house_rules(
                 load = os.getloadavg()[0]
                 print(f"{label}, {kind} server (load average {load:.1f}):", flush=True)
                 runs[label, kind] = _house_rules_server(
-                    src, folder, kind == "fresh", timeout, count
+                    src, folder, kind == "fresh", timeout, count, browser
                 )
         heads = [f"{label} {kind}" for label, _ in checkouts for kind in ("fresh", "warm")]
         print("\n| rule set | " + " | ".join(heads) + " |")
