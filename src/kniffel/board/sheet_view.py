@@ -250,6 +250,12 @@ def _sheet(
     jamb = game.options.sheet is Sheet.JAMB
     named = offline_cell_words(game.variant, t)  # every cell's place, and the state words
     places, announces = named["places"], named["announce"]
+    # A seat not to move (every seat once the game is over) is refused every empty cell for
+    # one reason: the rules ask whose turn it is before they look at the cell. Asked once for
+    # the sheet (tests/test_offline_sheet.py holds every cell's reason equal to asking for it).
+    refused = (
+        _why(game, t, p, Cell(game.columns[0].id, game.rows[0]), points=0) if p != mover else None
+    )
     for row in game.rows:
         cells = []
         for spec in game.columns:
@@ -276,6 +282,7 @@ def _sheet(
                     # verb's noun, so "Ansage, Straße ansagen" said it twice.
                     announce=announces[name] if name in announceable else "",
                     announced=cell == announced,
+                    refused=refused,
                 )
             )
         # A Jamb sheet draws a line under each block: 1-6, Max and Min, Triling to Jamb.
@@ -373,8 +380,10 @@ def _cell(
     named: dict[str, Any],
     announce: str,
     announced: bool,
+    refused: str | None,
 ) -> CellView:
-    """One cell's view; ``named``: :func:`offline_cell_words` of the game's sheet."""
+    """One cell's view; ``named``: :func:`offline_cell_words` of the game's sheet; ``refused``:
+    why a seat not to move may enter nothing (``None`` for the seat to move)."""
     dice, points, roll = typed.dice, typed.points, typed.roll
     value = game.points(p, cell)
     possible = _possible(cell.row, game.options)
@@ -396,7 +405,7 @@ def _cell(
             words.append(named["due"])
         # The engine says why: the game is over, another player is to move, or another
         # cell of this arrow column is due.
-        reason = _why(game, t, p, cell, points=0)
+        reason = _why(game, t, p, cell, points=0) if refused is None else refused
         words.append(named["notToMove"] if mover is not None and p != mover else named["locked"])
     else:
         if is_due:
