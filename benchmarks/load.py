@@ -5,10 +5,10 @@ Run with ``uv run python benchmarks/load.py [--users 20] [--seconds 20]``. It st
 directory, waits until it answers, runs locust headless in its own process with the
 users of ``benchmarks/locustfile.py``, stops the server and prints, per request kind,
 requests per second, failures and the p50/p95/p99 latency, the server process's
-CPU milliseconds per request (``/proc/PID/stat`` before and after the run) and the CPU
-seconds locust itself used: its users are ``FastHttpUser``, because ``HttpUser`` (requests)
-needed about a core for 450 requests/s, and every latency then held locust's own queue
-(docs/benchmarks.md, "Load").
+CPU milliseconds per request and requests per CPU-second (``/proc/PID/stat`` before and after
+the run), the machine's load average and the CPU seconds locust itself used: its users are
+``FastHttpUser``, because ``HttpUser`` (requests) needed about a core for 450 requests/s, and
+every latency then held locust's own queue (docs/benchmarks.md, "Load").
 ``--baseline-ref main`` first runs the server of that git ref the same way (from a
 temporary ``git worktree``, see ``benchmarks/baseline.py``) and then prints the ratios.
 ``--tipp-games N`` (at most 20) runs this checkout twice, side by side: once as above, once while
@@ -250,6 +250,13 @@ def measure(
     return Result(label, rows, used)
 
 
+def load_average() -> str:
+    """The machine's load average (1, 5 and 15 minutes) and its cores: the figures of a busy
+    machine are not a quiet one's."""
+    one, five, fifteen = os.getloadavg()
+    return f"load average {one:.2f} {five:.2f} {fifteen:.2f} on {os.cpu_count()} cores"
+
+
 def report(
     label: str,
     stats: Path,
@@ -274,8 +281,9 @@ def report(
     total = next((int(r["Request Count"]) for r in rows if not r["Type"]), 0)
     per_request = 1000 * cpu / max(1, total)
     print(
-        f"latencies in ms; server CPU {cpu:.1f} s = {per_request:.2f} ms per request;"
-        f" locust CPU {client_cpu:.1f} s of {seconds} s"
+        f"latencies in ms; server CPU {cpu:.1f} s = {per_request:.2f} ms per request"
+        f" ({total / cpu if cpu else 0:,.0f} requests per CPU-second);"
+        f" locust CPU {client_cpu:.1f} s of {seconds} s; {load_average()}"
     )
     failures = stats.with_name("load_failures.csv")
     if failures.exists():
@@ -314,6 +322,7 @@ def main() -> None:
     if not 1 <= args.seconds <= MAX_SECONDS:
         parser.error(f"--seconds must be between 1 and {MAX_SECONDS}")
 
+    print(f"at the start: {load_average()}")
     with tempfile.TemporaryDirectory(prefix="kniffel-load-") as tmp:
         workdir = Path(tmp)
         results: list[Result] = []
@@ -353,8 +362,11 @@ def main() -> None:
             f" ({this.per_second:.1f} / {base.per_second:.1f}),"
             f" server CPU per request x{this.cpu_ms_per_request / base.cpu_ms_per_request:.2f}"
             f" ({this.cpu_ms_per_request:.2f} / {base.cpu_ms_per_request:.2f} ms),"
-            f" entries p99 {this.p99(ENTRIES)} / {base.p99(ENTRIES)} ms"
+            f" entries p99 {this.p99(ENTRIES)} / {base.p99(ENTRIES)} ms;"
+            f" requests per CPU-second {1000 / this.cpu_ms_per_request:,.0f}"
+            f" / {1000 / base.cpu_ms_per_request:,.0f}"
         )
+    print(f"at the end: {load_average()}")
 
 
 if __name__ == "__main__":

@@ -4,15 +4,26 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterator
+from datetime import datetime, tzinfo
 from pathlib import Path
 
 import pytest
 from alembic.config import Config
 from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, inspect, text
+from sqlalchemy.exc import IntegrityError
 
-from kniffel.store import GameStore, NewGame, VersionConflict, database, migrate, open_engine
+from kniffel.store import (
+    GameStore,
+    NewGame,
+    VersionConflict,
+    database,
+    migrate,
+    open_engine,
+    repository,
+)
 from kniffel.store.database import MIGRATIONS
+from kniffel.store.summary import Summary
 
 ENTER = {"type": "enter", "player": "Anna", "cell": "chance", "points": 23}
 
@@ -197,3 +208,60 @@ def test_an_in_memory_database_works_for_quick_experiments() -> None:
         assert store.version("g1") == 1
     finally:
         store.close()
+
+
+class _Clock(datetime):
+    """The store's clock stopped, so that two games stored alike read alike."""
+
+    @classmethod
+    def now(cls, tz: tzinfo | None = None) -> _Clock:
+        return cls(2026, 12, 6, 12, 0, 0, 123456, tzinfo=tz)
+
+
+def test_an_append_on_the_drivers_cursor_stores_what_sqlalchemy_stores(
+    store: GameStore, path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SQLite's appends run on the driver's cursor (``GameStore._on_cursor``): the rows are
+    byte for byte those of SQLAlchemy's execution of the same statements."""
+    monkeypatch.setattr(repository, "datetime", _Clock)
+    assert store._on_cursor is not None
+    payloads = [
+        {"type": "enter", "player": "Anna", "cell": "ones", "dice": [1, 1, 1, 2, 3]},
+        {"type": "enter", "player": "Ben", "cell": "kniffel", "points": 50, "note": "äß ✓"},
+    ]
+    summary = Summary(finished=True, turns=2, totals=(3, 50), winners=("Ben",))
+    for game_id, on_cursor in (("cursor", store._on_cursor), ("core", None)):
+        store._on_cursor = on_cursor
+        store.create(_new(game_id))
+        store.append(game_id, 0, payloads[0], finished=False)
+        store.append(game_id, 1, payloads[1], finished=True, summary=summary)
+        with pytest.raises(VersionConflict):  # refused alike, storing nothing
+            store.append(game_id, 1, payloads[0], finished=False)
+    with sqlite3.connect(path) as raw:
+        games = {row[0]: row[1:] for row in raw.execute("SELECT * FROM games")}
+        events = [
+            raw.execute("SELECT * FROM events WHERE game_id = ? ORDER BY seq", (game,)).fetchall()
+            for game in ("cursor", "core")
+        ]
+    assert games["cursor"] == games["core"]
+    # finished, version, turns, totals, winners
+    assert games["core"][-7:-2] == (1, 2, 2, "[3, 50]", '["Ben"]')
+    assert [row[1:] for row in events[0]] == [row[1:] for row in events[1]]
+    assert len(events[0]) == 2
+
+
+def test_a_driver_error_on_the_cursor_is_raised_as_sqlalchemys(store: GameStore) -> None:
+    """An event number stored twice (behind the store's back) is SQLAlchemy's
+    ``IntegrityError`` on the cursor too: the append answers it as a version conflict."""
+    store.create(_new())
+    with store.engine.begin() as connection:
+        connection.execute(text("INSERT INTO events VALUES ('g1', 1, '{}', '2026-12-06')"))
+    with pytest.raises(VersionConflict):
+        store.append("g1", 0, {"type": "undo"}, finished=False)
+    with pytest.raises(IntegrityError):
+        store.append_many(
+            [
+                repository.Append("g1", 0, {"type": "undo"}, False),
+                repository.Append("g1", 0, {"type": "undo"}, False),
+            ]
+        )

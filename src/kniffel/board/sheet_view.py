@@ -9,7 +9,7 @@ locks exactly what the engine refuses. The words come from a
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
@@ -248,32 +248,43 @@ def _sheet(
     }
     rows = []
     jamb = game.options.sheet is Sheet.JAMB
+    named = offline_cell_words(game.variant, t)  # every cell's place, and the state words
+    places, announces = named["places"], named["announce"]
+    # A seat not to move (every seat once the game is over) is refused every empty cell for
+    # one reason: the rules ask whose turn it is before they look at the cell. Asked once for
+    # the sheet (tests/test_offline_sheet.py holds every cell's reason equal to asking for it).
+    refused = (
+        _why(game, t, p, Cell(game.columns[0].id, game.rows[0]), points=0) if p != mover else None
+    )
     for row in game.rows:
         cells = []
         for spec in game.columns:
             cell = Cell(spec.id, row)
-            place = _place(game, t, cell)
-            prefix = [place]
+            name = str(cell)
+            prefix = [places[name]]
             if cell == announced:
-                prefix.append(t("angesagt"))
-            view = _cell(
-                game,
-                t,
-                p,
-                cell,
-                prefix,
-                is_due=due.get(spec.id) is row,
-                allowed=str(cell) in allowed,
-                mover=mover,
-                dice_mode=dice_mode,
-                typed=typed,
-                entries=entries,
+                prefix.append(named["announced"])
+            cells.append(
+                _cell(
+                    game,
+                    t,
+                    p,
+                    cell,
+                    prefix,
+                    is_due=due.get(spec.id) is row,
+                    allowed=name in allowed,
+                    mover=mover,
+                    dice_mode=dice_mode,
+                    typed=typed,
+                    entries=entries,
+                    named=named,
+                    # The verb and the row: the column's name ("Ansage", "Announce") is the
+                    # verb's noun, so "Ansage, Straße ansagen" said it twice.
+                    announce=announces[name] if name in announceable else "",
+                    announced=cell == announced,
+                    refused=refused,
+                )
             )
-            if str(cell) in announceable:
-                # The verb and the row: the column's name ("Ansage", "Announce") is the verb's
-                # noun, so "Ansage, Straße ansagen" said it twice.
-                view = replace(view, announce=t("Ansage: {row}", row=_row_words(game, t, row)))
-            cells.append(replace(view, announced=cell == announced))
         # A Jamb sheet draws a line under each block: 1-6, Max and Min, Triling to Jamb.
         line = row is Row.SIXES or (jamb and row is Row.MIN)
         rows.append(RowView(row, _row_words(game, t, row), tuple(cells), line))
@@ -366,7 +377,13 @@ def _cell(
     dice_mode: str,
     typed: _Typed,
     entries: dict[str, EntryOption] | None,
+    named: dict[str, Any],
+    announce: str,
+    announced: bool,
+    refused: str | None,
 ) -> CellView:
+    """One cell's view; ``named``: :func:`offline_cell_words` of the game's sheet; ``refused``:
+    why a seat not to move may enter nothing (``None`` for the seat to move)."""
     dice, points, roll = typed.dice, typed.points, typed.roll
     value = game.points(p, cell)
     possible = _possible(cell.row, game.options)
@@ -385,20 +402,20 @@ def _cell(
     elif not allowed:
         state = CellState.LOCKED
         if is_due:
-            words.append(t("Pflichtfeld"))
+            words.append(named["due"])
         # The engine says why: the game is over, another player is to move, or another
         # cell of this arrow column is due.
-        reason = _why(game, t, p, cell, points=0)
-        words.append(t("nicht am Zug") if mover is not None and p != mover else t("gesperrt"))
+        reason = _why(game, t, p, cell, points=0) if refused is None else refused
+        words.append(named["notToMove"] if mover is not None and p != mover else named["locked"])
     else:
         if is_due:
-            words.append(t("Pflichtfeld"))
+            words.append(named["due"])
         if entries is not None:
             option = entries.get(str(cell))
             if option is None:
                 state = CellState.REFUSED
                 reason = _why(game, t, p, cell, dice=dice, roll=roll)
-                words.append(t("nicht mit diesem Wurf"))
+                words.append(named["notThisRoll"])
             else:
                 state = CellState.OPEN
                 preview, preview_bonus, joker = option.points, option.kniffel_bonus, option.joker
@@ -406,7 +423,7 @@ def _cell(
                 if preview_bonus:
                     words.append(t("+{n} Kniffel-Bonus", n=t.number(preview_bonus)))
                 if joker:
-                    words.append(t("Joker"))
+                    words.append(named["joker"])
         elif points is not None:
             reason = _why(game, t, p, cell, points=points, roll=roll)
             if not reason:
@@ -419,7 +436,7 @@ def _cell(
             state = CellState.WAITING
             reason = _why(game, t, p, cell, virtual=dice_mode == "virtual")
             if not is_due:
-                words.append(t("offen"))
+                words.append(named["open"])
     return CellView(
         name=str(cell),
         row=cell.row,
@@ -433,6 +450,8 @@ def _cell(
         label=", ".join(words),
         reason=reason,
         possible=possible,
+        announce=announce,
+        announced=announced,
     )
 
 

@@ -131,22 +131,9 @@ class Append(NamedTuple):
 def _append_on(
     connection: Connection, append: Append, now: datetime, announce: bool
 ) -> Appended | VersionConflict:
-    new_version = append.expected_version + 1
-    values: dict[str, Any] = {
-        "game_id": append.game_id,
-        "expected": append.expected_version,
-        "new_version": new_version,
-        "new_finished": append.finished,
-        "new_updated_at": now,
-    }
+    values = _move_on_values(append, now)
+    new_version = values["new_version"]
     summary = append.summary
-    if summary is not None:
-        values.update(
-            new_finished=summary.finished,
-            new_turns=summary.turns,
-            new_totals=list(summary.totals),
-            new_winners=list(summary.winners),
-        )
     # The conditional update takes the row's write lock first, so a second writer waits
     # here and then finds the version moved on; a refused one changes nothing.
     statement: Update
@@ -164,6 +151,92 @@ def _append_on(
     row = {"game_id": append.game_id, "seq": new_version, "payload": append.payload}
     connection.execute(_ADD_EVENT, {**row, "created_at": now})
     return Appended(new_version, now)
+
+
+def _move_on_values(append: Append, now: datetime) -> dict[str, Any]:
+    """The parameters of the update that moves ``append``'s game on (``_MOVE_ON…``)."""
+    new_version = append.expected_version + 1
+    values: dict[str, Any] = {
+        "game_id": append.game_id,
+        "expected": append.expected_version,
+        "new_version": new_version,
+        "new_finished": append.finished,
+        "new_updated_at": now,
+    }
+    summary = append.summary
+    if summary is not None:
+        values.update(
+            new_finished=summary.finished,
+            new_turns=summary.turns,
+            new_totals=list(summary.totals),
+            new_winners=list(summary.winners),
+        )
+    return values
+
+
+class _OnTheCursor:
+    """A Core statement in the driver's own words: compiled once, its parameters put in the
+    compiled order through the dialect's own bind processors (dates, JSON, booleans stored as
+    SQLAlchemy stores them), run on the transaction's DBAPI cursor. SQLAlchemy's execution of
+    the append's two statements cost more CPU than SQLite's work and the commit together
+    (docs/benchmarks.md, "Server CPU per request (issue 35 item 4)")."""
+
+    def __init__(self, statement: Any, dialect: Any, keys: Sequence[str] | None = None) -> None:
+        compiled = statement.compile(dialect=dialect, column_keys=keys)
+        if not compiled.positional or compiled.positiontup is None:
+            raise ValueError("a driver with positional parameters only")
+        self.sql = str(compiled)
+        self.names = tuple(compiled.positiontup)
+        self.processors = tuple(
+            compiled.binds[name].type.dialect_impl(dialect).bind_processor(dialect)
+            for name in self.names
+        )
+        self.error = dialect.loaded_dbapi.Error
+
+    def run(self, connection: Connection, values: Mapping[str, Any]) -> int:
+        """Runs the statement with ``values`` in ``connection``'s transaction: its row count.
+        The engine's ``before_cursor_execute`` listeners hear it first (the write gate,
+        ``database.WriteGate``); a driver error is raised as SQLAlchemy raises it."""
+        parameters = tuple(
+            value if process is None else process(value)
+            for process, value in zip(
+                self.processors, (values[name] for name in self.names), strict=True
+            )
+        )
+        cursor = connection.connection.cursor()
+        try:
+            connection.dispatch.before_cursor_execute(
+                connection, cursor, self.sql, parameters, None, False
+            )
+            cursor.execute(self.sql, parameters)
+            rowcount: int = cursor.rowcount
+            return rowcount
+        except self.error as error:
+            raise DBAPIError.instance(self.sql, parameters, error, self.error) from error
+        finally:
+            cursor.close()
+
+
+class _CursorAppends:
+    """:func:`_append_on` on the driver's cursor (SQLite, where nothing is announced)."""
+
+    def __init__(self, dialect: Any) -> None:
+        self.move_on = _OnTheCursor(_MOVE_ON, dialect)
+        self.move_on_summary = _OnTheCursor(_MOVE_ON_SUMMARY, dialect)
+        self.add_event = _OnTheCursor(_ADD_EVENT, dialect, _EVENT_COLUMNS)
+
+    def append(
+        self, connection: Connection, append: Append, now: datetime
+    ) -> Appended | VersionConflict:
+        values = _move_on_values(append, now)
+        new_version = values["new_version"]
+        moved = self.move_on if append.summary is None else self.move_on_summary
+        if moved.run(connection, values) != 1:
+            found = connection.execute(VERSION_QUERY, {"game_id": append.game_id}).scalar()
+            return VersionConflict(append.game_id, append.expected_version, found)
+        row = {"game_id": append.game_id, "seq": new_version, "payload": append.payload}
+        self.add_event.run(connection, {**row, "created_at": now})
+        return Appended(new_version, now)
 
 
 def _utc(moment: datetime) -> datetime:
@@ -243,6 +316,7 @@ _ANNOUNCE = func.pg_notify(literal(CHANNEL), bindparam("notice"))
 _MOVE_ON_ANNOUNCED = _MOVE_ON.returning(_ANNOUNCE)
 _MOVE_ON_SUMMARY_ANNOUNCED = _MOVE_ON_SUMMARY.returning(_ANNOUNCE)
 _ADD_EVENT = insert(EVENTS)
+_EVENT_COLUMNS = ("game_id", "seq", "payload", "created_at")
 #: A game's row (its columns by name) and its events after a version.
 _ROW = select(GAMES).where(GAMES.c.id == bindparam("game_id"))
 _EVENTS = (
@@ -254,6 +328,16 @@ _EVENTS = (
     )
     .order_by(EVENTS.c.seq)
 )
+
+
+def _cursor_appends(engine: Engine) -> _CursorAppends | None:
+    """The appends on the driver's cursor where its parameters are positional (SQLite)."""
+    if engine.dialect.name != "sqlite":
+        return None
+    try:
+        return _CursorAppends(engine.dialect)
+    except ValueError:
+        return None
 
 
 class GameStore:
@@ -268,6 +352,8 @@ class GameStore:
         self._version_positional = bool(compiled.positional)
         #: Whether each append announces its new version on :data:`CHANNEL` (PostgreSQL).
         self.announces = engine.dialect.name == "postgresql"
+        #: The appends on the driver's cursor (SQLite; PostgreSQL's announce through Core).
+        self._on_cursor = None if self.announces else _cursor_appends(engine)
 
     @classmethod
     def open(cls, url: str) -> GameStore:
@@ -468,8 +554,13 @@ class GameStore:
             # Core statements on one connection, one transaction: no ORM unit of work for a
             # row that is only inserted (every entry of every table comes through here).
             with self.engine.begin() as connection:
+                on_cursor = self._on_cursor
                 for append in appends:
-                    results.append(_append_on(connection, append, now, self.announces))
+                    results.append(
+                        _append_on(connection, append, now, self.announces)
+                        if on_cursor is None
+                        else on_cursor.append(connection, append, now)
+                    )
         except IntegrityError:
             if len(appends) != 1:
                 raise

@@ -11,10 +11,13 @@ from __future__ import annotations
 import json
 import secrets
 from collections.abc import Awaitable, Callable
+from functools import lru_cache
 from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
+from jinja2.utils import htmlsafe_json_dumps
+from markupsafe import Markup
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
@@ -27,7 +30,7 @@ from kniffel.charts.totals import running_totals, totals_chart_svg
 from kniffel.kept import Kept
 from kniffel.locales import Translator
 from kniffel.locales.refusals import refusal_text
-from kniffel.rules import Dice, Enter, KniffelError
+from kniffel.rules import Dice, Enter, KniffelError, Variant
 from kniffel.web import rendering
 from kniffel.web.pages import forms, moves
 from kniffel.web.present.addresses import share_base
@@ -159,12 +162,24 @@ def _board_context(
         "chances_by_round": ChancesService.series_apart(view.variant),
         # The cells' names for the sheet a device draws itself offline: the full page of a
         # device that enters (static/tafel/paint.js).
-        "cell_words": json.dumps(offline_cell_words(game.variant, t), ensure_ascii=False)
-        if page and can_change
-        else "",
+        "cell_words": _offline_json(game.variant, t)[0] if page and can_change else "",
         # ... and the words it says refusals and the notes under the sheet in (tafel/notes.js).
-        "offline_words": offline_words(game.variant, t) if page and can_change else None,
+        "offline_words": _offline_json(game.variant, t)[1] if page and can_change else None,
     }
+
+
+@lru_cache(maxsize=64)  # every full page of a device that enters: the same JSON each time
+def _offline_json(variant: Variant, t: Translator) -> tuple[str, Markup]:
+    """The words of a page that draws the sheet itself as the page carries them: the cells'
+    words as JSON, and the other words as the template's ``tojson`` wrote them (the
+    environment's JSON policy), encoded once per sheet and language."""
+    env = rendering.templates.env
+    words = htmlsafe_json_dumps(
+        offline_words(variant, t),
+        dumps=env.policies["json.dumps_function"],
+        **env.policies["json.dumps_kwargs"],
+    )
+    return json.dumps(offline_cell_words(variant, t), ensure_ascii=False), words
 
 
 async def _evening(request: Request, view: GameView) -> tuple[Evening | None, str | None]:
