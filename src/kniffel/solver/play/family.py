@@ -65,12 +65,15 @@ from kniffel.solver.exact.dice_tables import KEEPS, P_FIRST, P_KEEP, ROLL_INDEX,
 from kniffel.solver.per_variant import per_variant
 
 __all__ = [
+    "DIGITS",
     "FAMILY_BOTS",
+    "NOWHERE",
     "BestEstimate",
     "FamilyBot",
     "FamilyRandomBot",
     "GreedyEstimate",
     "SheetEstimate",
+    "best_of",
     "keep_worth",
     "make_family_bot",
     "play_game",
@@ -80,10 +83,10 @@ __all__ = [
 Array = npt.NDArray[np.float64]
 
 #: The worth of a roll that no cell may take (finite: the keep matrix multiplies it by 0).
-_NOWHERE = -1e9
+NOWHERE = -1e9
 _ROLLS = range(1, MAX_ROLLS + 1)
 #: Rounding before comparing worths, so that ties go to stopping and to the first cell.
-_DIGITS = 9
+DIGITS = 9
 
 Cells = Sequence[int | None]
 
@@ -162,7 +165,7 @@ def keep_worth(worth: Array) -> Array:
     return np.add.reduceat(terms, _KEEP_STARTS, axis=-1)
 
 
-def _best_of(keeps: Array) -> Array:
+def best_of(keeps: Array) -> Array:
     """Each roll's best keep, given what each keep is worth."""
     return np.maximum.reduceat(
         np.take(keeps, _ROLL_KEEPS_FLAT, axis=-1), _ROLL_KEEPS_STARTS, axis=-1
@@ -171,7 +174,7 @@ def _best_of(keeps: Array) -> Array:
 
 def _best_keep(worth: Array) -> Array:
     """Each roll's best keep, given what each roll is worth after the next throw."""
-    return _best_of(keep_worth(worth))
+    return best_of(keep_worth(worth))
 
 
 def _keep_worths(final: Array) -> tuple[Array, Array]:
@@ -179,7 +182,7 @@ def _keep_worths(final: Array) -> tuple[Array, Array]:
     (``final[j-1, r]``): a turn's keeps after roll 2 compare the second, its keeps after
     roll 1 :func:`candidate_worths` of the first (:func:`holding_worth`'s products)."""
     after_two_keeps = keep_worth(final[2])
-    return np.maximum(final[1], _best_of(after_two_keeps)), after_two_keeps
+    return np.maximum(final[1], best_of(after_two_keeps)), after_two_keeps
 
 
 def holding_worth(final: Array) -> tuple[Array, Array]:
@@ -618,7 +621,7 @@ class FamilyBot:
             if rolls == 1 and announced is None and can_announce:
                 best = None
                 worth = float(max(final[0, r], candidate_worths(keeps[0], r)[1].max()))
-                best = self._best_announcement(plan, r, round(worth, _DIGITS))
+                best = self._best_announcement(plan, r, round(worth, DIGITS))
                 if best is not None:
                     return ("announce", best)
         else:
@@ -630,8 +633,8 @@ class FamilyBot:
             else:
                 candidates = _ROLL_KEEPS_FLAT[_ROLL_KEEPS_STARTS[r] : _ROLL_KEEPS_ENDS[r]]
                 worths = keeps[1][candidates]
-            best_keep = int(np.argmax(np.round(worths, _DIGITS)))
-            if round(worths[best_keep], _DIGITS) > round(final[rolls - 1, r], _DIGITS):
+            best_keep = int(np.argmax(np.round(worths, DIGITS)))
+            if round(worths[best_keep], DIGITS) > round(final[rolls - 1, r], DIGITS):
                 return ("roll", int(candidates[best_keep]))
         return ("enter", None)
 
@@ -654,7 +657,7 @@ class FamilyBot:
             c, i = place
             if rolls != 1 and first_roll_only(self.disciplines[c], announced=announced == place):
                 continue
-            value = round(self._after_plan(plan, sheet, c, i, int(points[i])), _DIGITS)
+            value = round(self._after_plan(plan, sheet, c, i, int(points[i])), DIGITS)
             if best is None or value > best[0]:
                 best = (value, place)
         if best is None:
@@ -692,7 +695,7 @@ class FamilyBot:
         for option in game.entry_options(player):
             c, i = self._column_index[option.cell.column], self._row_index[option.cell.row]
             value = self._after_plan(plan, sheet, c, i, option.points + option.kniffel_bonus)
-            if best is None or round(value, _DIGITS) > round(best[0], _DIGITS):
+            if best is None or round(value, DIGITS) > round(best[0], DIGITS):
                 best = (value, option.cell)
         if best is None:
             raise IllegalMoveError("the rules leave the bot no entry", code="no_entry")
@@ -761,7 +764,7 @@ class FamilyBot:
             for discipline, cells in zip(self.disciplines, sheet, strict=True)
         ]
         whole = sum(base)
-        final = np.full((MAX_ROLLS, len(ROLLS)), _NOWHERE)
+        final = np.full((MAX_ROLLS, len(ROLLS)), NOWHERE)
         announced: dict[Place, float] = {}
         by_column: dict[int, list[int]] = {}
         for c, i in allowed:
@@ -847,7 +850,7 @@ class FamilyBot:
             values = others + held[r]  # each place's others + float(held[r]), as numbers
             # a worth below bar - 1e-6 rounds below bar at nine digits (bar only grows)
             for k in np.flatnonzero(values > bar - 1e-6).tolist():
-                if (rounded := round(float(values[k]), _DIGITS)) > bar:
+                if (rounded := round(float(values[k]), DIGITS)) > bar:
                     best, bar = (c, rows[k]), rounded
         return best
 

@@ -32,16 +32,16 @@ from kniffel.rules import (
 )
 from kniffel.solver.exact.dice_tables import KEEPS, ROLL_KEEPS, ROLLS
 from kniffel.solver.play.family import (
-    _DIGITS,
-    _NOWHERE,
+    DIGITS,
+    NOWHERE,
     BestEstimate,
     FamilyBot,
     FamilyRandomBot,
     SheetCells,
-    _best_of,
+    best_of,
     keep_worth,
 )
-from kniffel.solver.play.family_fast import _ROLL_OF_FACES, supported
+from kniffel.solver.play.family_fast import ROLL_OF_FACES, supported
 
 __all__ = ["BLOCK", "play_light_batch"]
 
@@ -62,14 +62,14 @@ _CHUNK = 32
 
 
 def _keeps_and_holding(worth: Array, stop: Array) -> tuple[Array, Array]:
-    """``keep_worth(worth)`` and ``np.maximum(stop, _best_of(it))`` row by row (each row's the
+    """``keep_worth(worth)`` and ``np.maximum(stop, best_of(it))`` row by row (each row's the
     same sums as one game's), a few rows at a time."""
     keeps = np.empty((len(worth), _N_KEEPS))
     holding = np.empty((len(worth), _N_ROLLS))
     for first in range(0, len(worth), _CHUNK):
         part = slice(first, first + _CHUNK)
         keeps[part] = keep_worth(worth[part])
-        np.maximum(stop[part], _best_of(keeps[part]), out=holding[part])
+        np.maximum(stop[part], best_of(keeps[part]), out=holding[part])
     return keeps, holding
 
 
@@ -231,7 +231,7 @@ class _Block:
             )
             # the turn's worths: the best of every column's beside the others' (the bot's
             # _plan; a first-roll column's and an unannounced announce column's first roll only)
-            final.fill(_NOWHERE)
+            final.fill(NOWHERE)
             for c in range(columns):
                 if self.first_roll[c]:
                     np.add(best[:, c, 0], others[:, c, None], out=beside[:, 0])
@@ -242,7 +242,7 @@ class _Block:
             after_two, holding = _keeps_and_holding(final[:, 2], final[:, 1])
             thrown = faces[:, turn].tolist()
             dice = [sorted(game[0]) for game in thrown]
-            r = np.asarray([_ROLL_OF_FACES[tuple(d)] for d in dice], dtype=np.intp)
+            r = np.asarray([ROLL_OF_FACES[tuple(d)] for d in dice], dtype=np.intp)
             rolls = np.ones(n, dtype=np.intp)
             announced: list[tuple[int, int] | None] = [None] * n
             # each distinct keep of the roll held, valued as the bot values them after roll 1
@@ -263,7 +263,7 @@ class _Block:
             for g, keep in going:
                 kept = KEEPS[keep]
                 dice[g] = sorted([*kept, *thrown[g][1][: 5 - len(kept)]])
-                r[g] = _ROLL_OF_FACES[tuple(dice[g])]
+                r[g] = ROLL_OF_FACES[tuple(dice[g])]
                 rolls[g] = 2
             if going:
                 who = np.asarray([g for g, _ in going], dtype=np.intp)
@@ -271,7 +271,7 @@ class _Block:
                 for g, keep in self._keeps(worths, final, who, r[who], 1):
                     kept = KEEPS[keep]
                     dice[g] = sorted([*kept, *thrown[g][2][: 5 - len(kept)]])
-                    r[g] = _ROLL_OF_FACES[tuple(dice[g])]
+                    r[g] = ROLL_OF_FACES[tuple(dice[g])]
                     rolls[g] = 3
             # the entries
             for g in range(n):
@@ -319,7 +319,7 @@ class _Block:
         chosen = []
         for g in can:
             rg = int(r[g])
-            bar = round(float(max(final[g, 0, rg], best_keep[g])), _DIGITS)
+            bar = round(float(max(final[g, 0, rg], best_keep[g])), DIGITS)
             place = None
             for c in self.announce:
                 held = states[g][c].held
@@ -327,7 +327,7 @@ class _Block:
                     continue
                 values = others[g, c] + held[rg]
                 for k in np.flatnonzero(values > bar - 1e-6).tolist():
-                    if (rounded := round(float(values[k]), _DIGITS)) > bar:
+                    if (rounded := round(float(values[k]), DIGITS)) > bar:
                         place, bar = (c, k), rounded
             if place is not None:
                 chosen.append((g, place))
@@ -345,10 +345,10 @@ class _Block:
     ) -> list[tuple[int, int]]:
         """Which of ``games`` roll again after roll ``j + 1`` and with which keep: the first
         best of their keeps (rounded as NumPy rounds), if it beats stopping (rounded so)."""
-        rounded = np.round(worths, _DIGITS)
+        rounded = np.round(worths, DIGITS)
         first = rounded.argmax(axis=1)
         best = np.take_along_axis(rounded, first[:, None], axis=1)[:, 0]
-        go = np.flatnonzero(best > np.round(final[games, j, r], _DIGITS))
+        go = np.flatnonzero(best > np.round(final[games, j, r], DIGITS))
         keeps = ROLL_KEEPS[r[go], first[go]]
         return list(zip(games[go].tolist(), keeps.tolist(), strict=True))
 
@@ -384,7 +384,7 @@ class _Block:
             value = before[c] + bot._column(self.disciplines[c], changed)
             for worth in base[c + 1 :]:
                 value += worth
-            rounded = round(value, _DIGITS)
+            rounded = round(value, DIGITS)
             if best is None or rounded > best[0]:
                 best = (rounded, place)
         assert best is not None, "the rules leave the bot no entry"

@@ -51,13 +51,13 @@ from kniffel.solver.play.family import (
 )
 from kniffel.solver.play.simulation import Simulation
 
-__all__ = ["LightGame", "play_light", "simulate_light", "supported"]
+__all__ = ["ROLL_OF_FACES", "LightGame", "play_light", "simulate_light", "supported"]
 
 IntArray = npt.NDArray[np.int64]
 
 
 #: Each roll's index by its sorted faces (``ROLL_INDEX`` without building a ``Dice``).
-_ROLL_OF_FACES: dict[tuple[int, ...], int] = {dice.faces: i for dice, i in ROLL_INDEX.items()}
+ROLL_OF_FACES: dict[tuple[int, ...], int] = {dice.faces: i for dice, i in ROLL_INDEX.items()}
 
 
 def supported(variant: Variant) -> bool:
@@ -120,7 +120,7 @@ def play_light(
         while True:
             if events:
                 log.append(Roll(player, Dice.of(dice), keep))
-            r = _ROLL_OF_FACES[tuple(dice)]
+            r = ROLL_OF_FACES[tuple(dice)]
             kind, what = bot.decide(
                 0, cells, allowed, r, rolls, announced, can_announce=announceable
             )
