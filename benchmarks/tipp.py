@@ -59,8 +59,11 @@ runs with DIR's ``src`` and one table sets the seconds side by side.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -271,12 +274,11 @@ def _rules_label(name: str, options: dict[str, object]) -> str:
 FAMILY = ["Anna", "Ben", "Cem", "Dana"]
 
 
-def _tipp_in_chromium(url: str, game: dict[str, str], timeout: float) -> float | None:
-    """Opens ``game``'s board in chromium at phone size, types a first roll and taps the Tipp;
-    the seconds until the panel shows its best choice (None: not within ``timeout``)."""
+def _chromium() -> Iterator[Any]:
+    """Debian's chromium, started before any game (a family's phone has its browser open)."""
     import os
 
-    from playwright.sync_api import Error, expect, sync_playwright
+    from playwright.sync_api import sync_playwright
 
     chromium = os.environ.get("KNIFFEL_CHROMIUM", "/usr/lib/chromium/chromium")
     with sync_playwright() as playwright:
@@ -286,24 +288,35 @@ def _tipp_in_chromium(url: str, game: dict[str, str], timeout: float) -> float |
             args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
         )
         try:
-            context = browser.new_context(
-                viewport={"width": 390, "height": 844}, locale="de-DE", has_touch=True
-            )
-            page = context.new_page()
-            page.goto(f"{url}/g/{game['id']}#key={game['key']}")
-            expect(page.locator(".game")).to_have_attribute("data-live", "open", timeout=60_000)
-            page.locator("#dice-input").focus()
-            page.keyboard.type("66612")
-            page.get_by_role("button", name="1. Wurf", exact=True).click()
-            page.get_by_role("button", name="Tipp").click()
-            choice = page.locator("#tipp .tipp-choices li").first
-            try:
-                expect(choice).to_contain_text("beste Wahl", timeout=timeout * 1000)
-            except (AssertionError, Error):
-                return None
-            return time.perf_counter()
+            yield browser
         finally:
             browser.close()
+
+
+def _tipp_in_chromium(browser: Any, url: str, game: dict[str, str], timeout: float) -> float | None:
+    """Opens ``game``'s board at phone size, types a first roll and taps the Tipp; the clock
+    (``perf_counter``) when the panel shows its best choice (None: not within ``timeout``)."""
+    from playwright.sync_api import Error, expect
+
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, locale="de-DE", has_touch=True
+    )
+    try:
+        page = context.new_page()
+        page.goto(f"{url}/g/{game['id']}#key={game['key']}")
+        expect(page.locator(".game")).to_have_attribute("data-live", "open", timeout=60_000)
+        page.locator("#dice-input").focus()
+        page.keyboard.type("66612")
+        page.get_by_role("button", name="1. Wurf", exact=True).click()
+        page.get_by_role("button", name="Tipp").click()
+        choice = page.locator("#tipp .tipp-choices li").first
+        try:
+            expect(choice).to_contain_text("beste Wahl", timeout=timeout * 1000)
+        except (AssertionError, Error):
+            return None
+        return time.perf_counter()
+    finally:
+        context.close()
 
 
 def _house_rules_server(
@@ -312,7 +325,7 @@ def _house_rules_server(
     fresh: bool,
     timeout: float,
     count: int,
-    browser: bool = False,
+    family: bool = False,
 ) -> list[tuple[float | None, int]]:
     """Starts a server of ``src`` (this checkout when None) on ``folder``; the seconds each of
     :data:`HOUSE_RULES` waited for its first Tipp (None: not within ``timeout``) and how often
@@ -357,7 +370,9 @@ def _house_rules_server(
             return error.code, json.loads(error.read() or b"null")
 
     found: list[tuple[float | None, int]] = []
+    opened = contextlib.ExitStack()
     try:
+        browser = opened.enter_context(contextlib.contextmanager(_chromium)()) if family else None
         while True:
             if server.poll() is not None:
                 raise SystemExit(f"the server stopped at once (exit {server.returncode})")
@@ -367,16 +382,16 @@ def _house_rules_server(
             except (urllib.error.URLError, ConnectionError):
                 time.sleep(0.05)
         for name, options in HOUSE_RULES[:count]:
-            players = FAMILY if browser else FAMILY[:2]
+            players = FAMILY if family else FAMILY[:2]
             body = {"variant": name, "players": players, "options": options}
             status, game = call("POST", "/api/games", body)
             assert status == 201 and isinstance(game, dict), (status, game)
             start = time.perf_counter()
             busy, waited = 0, None
-            if browser:
-                shown = _tipp_in_chromium(url, game, timeout)
-                waited = None if shown is None else shown - start
-            while waited is None and not browser and time.perf_counter() - start < timeout:
+            if browser is not None:
+                clock = _tipp_in_chromium(browser, url, game, timeout)
+                waited = None if clock is None else clock - start
+            while waited is None and not family and time.perf_counter() - start < timeout:
                 status, _ = call("GET", f"/api/games/{game['id']}/advice", key=game["key"])
                 if status == 200:
                     waited = time.perf_counter() - start
@@ -387,6 +402,7 @@ def _house_rules_server(
             shown = f"{waited:6.1f} s" if waited is not None else f"> {timeout:.0f} s"
             print(f"  {_rules_label(name, options):42} {shown}  (tables_busy {busy}×)", flush=True)
     finally:
+        opened.close()
         stop(server)
     return found
 

@@ -61,8 +61,9 @@ export const state = {
     chances: stored(KEYS.chances) === "an",
     tippMode: stored(KEYS.tippMode) === "sieg" ? "sieg" : "punkte",
   },
-  // the Tipp panel being asked again: the section whose figures or tables are awaited
-  tipp: { loading: null, polling: null },
+  // the Tipp panel being asked again: the section whose figures or tables are awaited, and
+  // since when (ms) the panel has waited for the game's tables (0: it does not wait)
+  tipp: { loading: null, polling: null, buildingSince: 0 },
   // the board offline (tafel/offline.js): the game's record kept on the device, whether the
   // sheet is drawn from it and the kept entries, and how many entries are kept
   offline: { record: null, active: false, kept: 0 },

@@ -132,28 +132,37 @@ function load(section) {
 }
 
 // While the game's tables are built the panel says so (data-tipp-building) and asks again
-// every two seconds until the Tipp is there (issue 19 item 4: the panel came by fetch, so
-// htmx never saw its hx-trigger and it stayed at "wird berechnet … 0 %").
+// until the Tipp is there (issue 19 item 4: the panel came by fetch, so htmx never saw its
+// hx-trigger and it stayed at "wird berechnet … 0 %"): every half second for the first ten
+// seconds, as a house rule's table takes a few (issue 35; every two seconds added a second to
+// the wait on average), then every two seconds.
+const BUILDING_SOON_MS = 500;
+const BUILDING_SOON_FOR_MS = 10000;
 const BUILDING_POLL_MS = 2000;
+function buildingDelay() {
+  const waited = Date.now() - state.tipp.buildingSince;
+  return waited < BUILDING_SOON_FOR_MS ? BUILDING_SOON_MS : BUILDING_POLL_MS;
+}
 function poll(section) {
   const url = section.dataset.tippBuilding;
   if (!url || state.tipp.polling === section) return;
-  update({ tipp: { polling: section } });
+  update({ tipp: { polling: section, buildingSince: state.tipp.buildingSince || Date.now() } });
   const again = () => {
-    if (!section.isConnected) return;
+    if (!section.isConnected) return update({ tipp: { buildingSince: 0 } });
     fetch(url, { credentials: "same-origin" })
       .then((answer) => answer.text())
       .then((html) => {
-        if (!section.isConnected) return;
+        if (!section.isConnected) return update({ tipp: { buildingSince: 0 } });
         const box = document.createElement("div");
         box.innerHTML = html;
-        if (!box.firstElementChild) return setTimeout(again, BUILDING_POLL_MS);
+        if (!box.firstElementChild) return setTimeout(again, buildingDelay());
+        if (!box.querySelector("[data-tipp-building]")) update({ tipp: { buildingSince: 0 } });
         section.replaceWith(...box.childNodes);
         markTipp();
       })
-      .catch(() => setTimeout(again, BUILDING_POLL_MS)); // offline a moment: ask again
+      .catch(() => setTimeout(again, buildingDelay())); // offline a moment: ask again
   };
-  setTimeout(again, BUILDING_POLL_MS);
+  setTimeout(again, buildingDelay());
 }
 
 function setUpPanels() {
