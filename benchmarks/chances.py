@@ -126,6 +126,28 @@ def latency(seed: int) -> None:
     )
 
 
+def _family_positions(seed: int) -> Iterator[tuple[str, int, Game, list[int], int]]:
+    """Each of :data:`FAMILY_GAMES` played by random legal moves (what the chances' cost and
+    interval depend on is the entries left), a quarter, half and three quarters in: the game's
+    name, its players, the whole game, the indexes of its entries in the log and the entries
+    made."""
+    for name, options, players in FAMILY_GAMES:
+        whole = random_game(
+            name, [f"P{k + 1}" for k in range(players)], random.Random(seed), options
+        )
+        entries = [i for i, e in enumerate(whole.log) if type(e).__name__ == "Enter"]
+        for share in (0.25, 0.5, 0.75):
+            yield name, players, whole, entries, int(len(entries) * share)
+
+
+def _replayed(whole: Game, last: int) -> Game:
+    """``whole``'s events up to index ``last`` of its log, on a new game."""
+    game = Game(whole.variant, whole.players)
+    for event in whole.log[: last + 1]:
+        game.push(event)
+    return game
+
+
 def family(seed: int) -> None:
     """Interval and time of the simulated chances of Jamb and Yams (the ``--family`` table)."""
     from kniffel.solver.chances import family as sampled_family
@@ -139,51 +161,40 @@ def family(seed: int) -> None:
         "| then: games per sheet |"
     )
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
-    for name, options, players in FAMILY_GAMES:
-        variant = get_variant(name, options)
-        # A game of random legal moves: what the forecast's cost and interval depend on is the
-        # entries left (the family simulation keeps no logs to interleave).
-        whole = random_game(
-            name, [f"P{k + 1}" for k in range(players)], random.Random(seed), options
+    for name, players, whole, entries, made in _family_positions(seed):
+        game = _replayed(whole, entries[made - 2])
+        while sampled_family._kept.pop_newest() is not None:  # nothing kept: every sheet new
+            pass
+        start = time.perf_counter()
+        forecast(game)
+        cold = time.perf_counter() - start
+        # The board narrowed the position before the entry while the player played (not
+        # timed): its unchanged sheets keep those games.
+        for _ in _narrowing(game):
+            pass
+        # The entry itself: only the sheet that changed is played again (the board's case).
+        for event in whole.log[entries[made - 2] + 1 : entries[made - 1] + 1]:
+            game.push(event)
+        start, cpu = time.perf_counter(), time.process_time()
+        found = forecast(game)
+        took, cpu = time.perf_counter() - start, time.process_time() - cpu
+        widest = max((p.high - p.low) / 2 for p in found.players) * 100
+        entered = whole.log[entries[made - 1]]
+        assert isinstance(entered, Enter)
+        left = game.cells_per_player - game.filled_count(entered.player)
+        # The board's narrowing after its first answer (that of the forecast above, whose
+        # games are kept), to ±3 or the cap.
+        start = time.perf_counter()
+        narrowed = list(_narrowing(game))[-1]
+        narrowing = time.perf_counter() - start
+        then = max((p.high - p.low) / 2 for p in narrowed.players) * 100
+        capped = "" if settled(narrowed) else " (the cap)"
+        print(
+            f"| {name} ({players} players) | {made} of {len(entries)} | {left} "
+            f"| {found.samples} | ±{widest:.1f} | {took:.2f} s | {cpu:.2f} s | {cold:.2f} s "
+            f"| {narrowing:.1f} s | ±{then:.1f}{capped} | {narrowed.samples} |",
+            flush=True,
         )
-        entries = [i for i, e in enumerate(whole.log) if type(e).__name__ == "Enter"]
-        for share in (0.25, 0.5, 0.75):
-            made = int(len(entries) * share)
-            game = Game(variant, whole.players)
-            for event in whole.log[: entries[made - 2] + 1]:
-                game.push(event)
-            while sampled_family._kept.pop_newest() is not None:  # nothing kept: every sheet new
-                pass
-            start = time.perf_counter()
-            forecast(game)
-            cold = time.perf_counter() - start
-            # The board narrowed the position before the entry while the player played (not
-            # timed): its unchanged sheets keep those games.
-            for _ in _narrowing(game):
-                pass
-            # The entry itself: only the sheet that changed is played again (the board's case).
-            for event in whole.log[entries[made - 2] + 1 : entries[made - 1] + 1]:
-                game.push(event)
-            start, cpu = time.perf_counter(), time.process_time()
-            found = forecast(game)
-            took, cpu = time.perf_counter() - start, time.process_time() - cpu
-            widest = max((p.high - p.low) / 2 for p in found.players) * 100
-            entered = whole.log[entries[made - 1]]
-            assert isinstance(entered, Enter)
-            left = game.cells_per_player - game.filled_count(entered.player)
-            # The board's narrowing after its first answer (that of the forecast above, whose
-            # games are kept), to ±3 or the cap.
-            start = time.perf_counter()
-            narrowed = list(_narrowing(game))[-1]
-            narrowing = time.perf_counter() - start
-            then = max((p.high - p.low) / 2 for p in narrowed.players) * 100
-            capped = "" if settled(narrowed) else " (the cap)"
-            print(
-                f"| {name} ({players} players) | {made} of {len(entries)} | {left} "
-                f"| {found.samples} | ±{widest:.1f} | {took:.2f} s | {cpu:.2f} s | {cold:.2f} s "
-                f"| {narrowing:.1f} s | ±{then:.1f}{capped} | {narrowed.samples} |",
-                flush=True,
-            )
     print(f"\nLoad average at the end: {os.getloadavg()[0]:.1f}\n")
 
 
@@ -202,46 +213,36 @@ def family_batch(seed: int, repeats: int) -> None:
         "| in step, CPU ms a game | ratio |"
     )
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
-    for name, options, players in FAMILY_GAMES:
-        variant = get_variant(name, options)
-        whole = random_game(
-            name, [f"P{k + 1}" for k in range(players)], random.Random(seed), options
+    for name, players, whole, entries, made in _family_positions(seed):
+        variant = whole.variant
+        game = _replayed(whole, entries[made - 1])
+        entered = whole.log[entries[made - 1]]
+        assert isinstance(entered, Enter)
+        player = game.players.index(entered.player)
+        solo = game.alone(player)
+        start = tuple(solo.column_points(0, spec.id) for spec in variant.columns)
+        left = game.cells_per_player - game.filled_count(player)
+        n, key = family_samples_for(left), sheet_key(game, player)
+        faces = np.stack(
+            [
+                np.random.default_rng([SEED, key, i]).integers(1, 7, size=(turns_of(variant), 3, 5))
+                for i in range(n)
+            ]
         )
-        entries = [i for i, e in enumerate(whole.log) if type(e).__name__ == "Enter"]
-        for share in (0.25, 0.5, 0.75):
-            made = int(len(entries) * share)
-            game = Game(variant, whole.players)
-            for event in whole.log[: entries[made - 1] + 1]:
-                game.push(event)
-            entered = whole.log[entries[made - 1]]
-            assert isinstance(entered, Enter)
-            player = game.players.index(entered.player)
-            solo = game.alone(player)
-            start = tuple(solo.column_points(0, spec.id) for spec in variant.columns)
-            left = game.cells_per_player - game.filled_count(player)
-            n, key = family_samples_for(left), sheet_key(game, player)
-            faces = np.stack(
-                [
-                    np.random.default_rng([SEED, key, i]).integers(
-                        1, 7, size=(turns_of(variant), 3, 5)
-                    )
-                    for i in range(n)
-                ]
-            )
-            alone, together = [], []
-            for _ in range(repeats):
-                bot, cpu = make_family_bot("best", variant), time.process_time()
-                one = [play_light(bot, f, solo.players[0], start=start).cells for f in faces]
-                alone.append((time.process_time() - cpu) / n * 1000)
-                bot, cpu = make_family_bot("best", variant), time.process_time()
-                many = play_light_batch(bot, faces, solo.players[0], start=start)
-                together.append((time.process_time() - cpu) / n * 1000)
-                assert [tuple(map(tuple, cells)) for cells in many.tolist()] == one
-            print(
-                f"| {name} ({players} players) | {made} of {len(entries)} | {left} | {n} "
-                f"| {min(alone):.2f} | {min(together):.2f} | {min(alone) / min(together):.2f} |",
-                flush=True,
-            )
+        alone, together = [], []
+        for _ in range(repeats):
+            bot, cpu = make_family_bot("best", variant), time.process_time()
+            one = [play_light(bot, f, solo.players[0], start=start).cells for f in faces]
+            alone.append((time.process_time() - cpu) / n * 1000)
+            bot, cpu = make_family_bot("best", variant), time.process_time()
+            many = play_light_batch(bot, faces, solo.players[0], start=start)
+            together.append((time.process_time() - cpu) / n * 1000)
+            assert [tuple(map(tuple, cells)) for cells in many.tolist()] == one
+        print(
+            f"| {name} ({players} players) | {made} of {len(entries)} | {left} | {n} "
+            f"| {min(alone):.2f} | {min(together):.2f} | {min(alone) / min(together):.2f} |",
+            flush=True,
+        )
     print(f"\nLoad average at the end: {os.getloadavg()[0]:.1f}\n")
 
 

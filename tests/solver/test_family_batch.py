@@ -17,6 +17,7 @@ from kniffel.rules import (
     Game,
     KniffelError,
     Roll,
+    Variant,
     get_variant,
     possible_points,
     rows_for,
@@ -55,6 +56,22 @@ def many_faces(name: str, games: int, seed: int) -> np.typing.NDArray[np.int64]:
     return np.stack([faces(BATCHED[name], seed * 1000 + g) for g in range(games)])
 
 
+def assert_light_games(
+    bot: str,
+    variant: Variant,
+    thrown: np.typing.NDArray[np.int64],
+    start: SheetCells | None,
+    name: str = "Bot",
+) -> None:
+    """``play_light_batch``'s games are ``play_light``'s, game for game."""
+    got = play_light_batch(make_family_bot(bot, variant), thrown, name, start=start)
+    assert got.shape == (len(thrown), len(variant.columns), len(rows_for(variant.options)))
+    alone = make_family_bot(bot, variant)
+    for g in range(len(thrown)):
+        expected = play_light(alone, thrown[g], name, start=start).cells
+        assert tuple(map(tuple, got[g].tolist())) == expected, f"game {g}"
+
+
 @pytest.mark.parametrize(
     ("name", "made", "games"),
     [
@@ -71,15 +88,7 @@ def many_faces(name: str, games: int, seed: int) -> np.typing.NDArray[np.int64]:
     ],
 )
 def test_batched_games_are_the_light_games(name: str, made: int, games: int) -> None:
-    variant = BATCHED[name]
-    start = sheet_of(name, made)
-    thrown = many_faces(name, games, made)
-    alone = make_family_bot("best", variant)
-    expected = [play_light(alone, thrown[g], "Ana", start=start).cells for g in range(games)]
-    got = play_light_batch(make_family_bot("best", variant), thrown, "Ana", start=start)
-    assert got.shape == (games, len(variant.columns), len(rows_for(variant.options)))
-    for g in range(games):
-        assert tuple(map(tuple, got[g].tolist())) == expected[g], f"game {g}"
+    assert_light_games("best", BATCHED[name], many_faces(name, games, made), sheet_of(name, made))
 
 
 def test_batched_games_announce_and_go_block_by_block(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -94,24 +103,12 @@ def test_batched_games_announce_and_go_block_by_block(monkeypatch: pytest.Monkey
 
     monkeypatch.setattr(family_batch._Block, "_announce", spy)
     monkeypatch.setattr(family_batch, "BLOCK", 3)
-    variant = BATCHED["jamb"]
-    start = sheet_of("jamb", 20)
-    thrown = many_faces("jamb", 7, 3)
-    got = play_light_batch(make_family_bot("best", variant), thrown, start=start)
-    alone = make_family_bot("best", variant)
-    for g in range(7):
-        assert tuple(map(tuple, got[g].tolist())) == play_light(alone, thrown[g], start=start).cells
+    assert_light_games("best", BATCHED["jamb"], many_faces("jamb", 7, 3), sheet_of("jamb", 20))
     assert announced
 
 
 def test_greedy_batched_games_are_the_light_games() -> None:
-    variant = BATCHED["jamb"]
-    start = sheet_of("jamb", 26)
-    thrown = many_faces("jamb", 6, 8)
-    got = play_light_batch(make_family_bot("greedy", variant), thrown, start=start)
-    alone = make_family_bot("greedy", variant)
-    for g in range(6):
-        assert tuple(map(tuple, got[g].tolist())) == play_light(alone, thrown[g], start=start).cells
+    assert_light_games("greedy", BATCHED["jamb"], many_faces("jamb", 6, 8), sheet_of("jamb", 26))
 
 
 def test_batched_games_refuse_what_the_light_sheet_does_not_play() -> None:
@@ -181,9 +178,4 @@ def test_a_four_player_jamb_sheet_gets_the_light_games(entries: int) -> None:
     )
     solo = game.alone(2)
     start = tuple(solo.column_points(0, spec.id) for spec in game.columns)
-    thrown = many_faces("jamb", 12, entries)
-    got = play_light_batch(make_family_bot("best", game.variant), thrown, "Mara", start=start)
-    alone = make_family_bot("best", game.variant)
-    for g in range(12):
-        expected = play_light(alone, thrown[g], "Mara", start=start).cells
-        assert tuple(map(tuple, got[g].tolist())) == expected, f"game {g}"
+    assert_light_games("best", game.variant, many_faces("jamb", 12, entries), start, "Mara")
