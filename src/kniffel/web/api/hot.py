@@ -22,14 +22,13 @@ error while reading goes to the route, with the body read so far handed on uncha
 
 from __future__ import annotations
 
+import inspect
 import json
 import re
 from typing import Any
 from urllib.parse import parse_qsl
 
 from fastapi.routing import APIRoute
-from starlette._utils import is_async_callable
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -184,9 +183,11 @@ async def _handled(request: Request, error: Exception) -> Response:
             break
         handler = handlers.get(kind)
         if handler is not None:
-            if is_async_callable(handler):
-                response: Response = await handler(request, error)
-            else:
-                response = await run_in_threadpool(handler, request, error)
-            return response
+            # The board's handlers are coroutines (web/middleware/errors.py, outage.py,
+            # api/tables.py); a plain function's answer is taken as it comes.
+            response = handler(request, error)
+            if inspect.isawaitable(response):
+                response = await response
+            answer: Response = response
+            return answer
     raise error

@@ -132,6 +132,9 @@ def _board_context(
     # The key travels in the fragment: browsers never send it, so it reaches no log line;
     # the page trades it for the cookie (POST /g/ID/key, static/tafel/main.js).
     play_url = f"{watch_url}#key={view.key}" if can_change else ""
+    cell_words, offline_words = (
+        _offline_json(game.variant, t) if page and can_change else ("", None)
+    )
     lines = running_totals(game) if board.finished else []
     turns = max((len(line) for line in lines), default=1) - 1
     progress = {
@@ -160,11 +163,11 @@ def _board_context(
         # Jamb and Yams: the chart of the chances has a point per round (each position is
         # valued by bot games, a bounded number per chart: docs/board.md, "Gewinnchancen").
         "chances_by_round": ChancesService.series_apart(view.variant),
-        # The cells' names for the sheet a device draws itself offline: the full page of a
-        # device that enters (static/tafel/paint.js).
-        "cell_words": _offline_json(game.variant, t)[0] if page and can_change else "",
-        # ... and the words it says refusals and the notes under the sheet in (tafel/notes.js).
-        "offline_words": _offline_json(game.variant, t)[1] if page and can_change else None,
+        # The cells' names for the sheet a device draws itself offline, and the words it says
+        # refusals and the notes under the sheet in: the full page of a device that enters
+        # (static/tafel/paint.js, tafel/notes.js).
+        "cell_words": cell_words,
+        "offline_words": offline_words,
     }
 
 
