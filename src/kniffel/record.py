@@ -18,6 +18,7 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from kniffel.rules import EVENT_TYPES as EVENTS
@@ -31,6 +32,7 @@ from kniffel.rules import (
     Game,
     KniffelError,
     Roll,
+    Row,
     Sheet,
     Undo,
     Variant,
@@ -341,10 +343,17 @@ def dumps(game: Game, *, indent: int | None = 1) -> str:
     return json.dumps(record_of(game), indent=indent, ensure_ascii=False)
 
 
+@cache
+def _row_names(rows: tuple[Row, ...]) -> tuple[str, ...]:
+    """The names of ``rows`` (an enum's ``value`` is a descriptor call: a state asks 78 of
+    them for two players of Rauf-Runter, on every change the board answers)."""
+    return tuple(row.value for row in rows)
+
+
 def _column_dict(game: Game, player: int, column: str) -> dict[str, Any]:
     totals = game.column_totals(player, column)
     values = game.column_points(player, column)
-    cells = {row.value: value for row, value in zip(game.rows, values, strict=True)}
+    cells = dict(zip(_row_names(game.rows), values, strict=True))
     if game.options.sheet is Sheet.JAMB:
         return {
             "cells": cells,

@@ -202,8 +202,10 @@ class PlayerService:
             shown["bot_pending"] = pending
         return data
 
-    def _stored(self, _view: GameView) -> None:
-        self.results.sync()
+    def _stored(self, view: GameView) -> None:
+        # The game just stored is summarised from its replay in memory (docs/benchmarks.md,
+        # "Where an entry's time goes"): a finished game's sync read and replayed its events.
+        self.results.sync(known={view.id: (view.version, view.game)})
 
     # ---------------------------------------------------------------------- CSV
 
