@@ -349,6 +349,20 @@ def _open_with_rules_kept(
     return context, page
 
 
+def _bonus(page: Page, seat: int, name: str) -> Any:
+    """The extra Kniffel's bonus drawn beside a cell (sheet.html's ``small.kb``)."""
+    return page.locator(f"td:has(> [id='c{seat}-{_key(name)}']) > .kb")
+
+
+#: Every cell's bonus mark beside it, by the cell button's id, after the cell's button as the
+#: page draws it (the mark of an entry not sent yet left out).
+_BONUS_MARKS = """Object.fromEntries(Array.from(document.querySelectorAll('td.cell'), (td) => [
+  td.querySelector('.cell-btn').id,
+  Array.from(td.children, (child) => child.className).filter((c) => !c.includes('kept-mark'))
+    .join(' ') + (td.querySelector('.kb') ? ' ' + td.querySelector('.kb').textContent : ''),
+]).filter(([, drawn]) => drawn.includes('kb')))"""
+
+
 def _enter_offline(page: Page, seat: int, cell: str, dice: str, points: str) -> None:
     """Dice typed and a cell tapped with no network: the preview and the entry come from the
     rules in the page; the entry is kept and marked."""
@@ -366,9 +380,12 @@ def test_entries_made_on_the_board_offline_are_drawn_kept_across_a_reload_and_se
 ) -> None:
     """Entries made offline in one tab; a second tab of the game is open on the same device (the
     kept entries are shared): back online, one tab sends them, each once, and the other shows no
-    refusal of a duplicate."""
+    refusal of a duplicate. An extra Kniffel entered offline shows its bonus beside the cell, and
+    beside each cell the typed dice would earn it in, as the server draws it (it showed nothing
+    until the server drew the board again)."""
     url, _ = release
-    game = new_game(url, "kniffel", ["Anna", "Ben"])
+    rules = {"variant": "kniffel", "players": ["Anna", "Ben"], "options": {"kniffel_bonus": 100}}
+    game = post(url + "/api/games", rules)
     context, page = _open_with_rules_kept(browser, url, game, page_fetches=True)
     try:
         expect(page.locator(".game")).not_to_have_attribute("data-rules", "ready")
@@ -391,6 +408,19 @@ def test_entries_made_on_the_board_offline_are_drawn_kept_across_a_reload_and_se
         expect(page.locator("#tab-0 .player-total")).to_have_text("12")
         expect(page.locator("#tab-1 .player-total")).to_have_text("18")
         expect(page.locator("#board")).to_have_attribute("data-version", "4")
+        _enter_offline(page, 0, "kniffel", "66666", "50")
+        _enter_offline(page, 1, "fives", "55512", "15")
+        page.locator("#dice-input").fill("")
+        page.locator("#dice-input").focus()
+        page.keyboard.type("66666")  # a second Kniffel: +100 beside any open cell
+        expect(_cell(page, 0, "sixes").locator(".preview")).to_have_text("30", timeout=90_000)
+        expect(_bonus(page, 0, "sixes")).to_have_text("+100")
+        expect(_bonus(page, 0, "chance")).to_have_text("+100")
+        _enter_offline(page, 0, "sixes", "66666", "30")
+        expect(_bonus(page, 0, "sixes")).to_have_text("+100")
+        expect(page.locator(".kb")).to_have_count(1)  # no dice typed: only the one earned
+        expect(page.locator("#tab-0 .player-total")).to_have_text("192")
+        offline = page.evaluate(_BONUS_MARKS)
 
         posts: list[str] = []
         for tab in (page, other):
@@ -398,15 +428,16 @@ def test_entries_made_on_the_board_offline_are_drawn_kept_across_a_reload_and_se
         context.set_offline(False)  # the kept entries go in order; the server draws the board
         for tab in (page, other):  # both tabs hear `online`
             expect(tab.locator("#board")).not_to_have_attribute("data-kept", "true")
-            expect(tab.locator("#board")).to_have_attribute("data-version", "4")
-            expect(tab.locator("#tab-1 .player-total")).to_have_text("18")
+            expect(tab.locator("#board")).to_have_attribute("data-version", "7")
+            expect(tab.locator("#tab-1 .player-total")).to_have_text("33")
+            assert tab.evaluate(_BONUS_MARKS) == offline
         page.wait_for_timeout(500)  # the other tab's answers came too: no refusal came with them
         for tab in (page, other):
             expect(tab.locator(".status .kept-refused")).to_have_count(0)
             expect(tab.locator(".status .kept-count")).to_have_count(0)
             expect(tab.locator("#notice")).to_have_text("")
         assert page.evaluate(_PENDING, [game["id"], "list", None]) == []
-        assert len(posts) == 4  # each sent once, by one tab
+        assert len(posts) == 7  # each sent once, by one tab
     finally:
         context.close()
     assert _stored(url, game) == [
@@ -414,6 +445,9 @@ def test_entries_made_on_the_board_offline_are_drawn_kept_across_a_reload_and_se
         ("Ben", "twos"),
         ("Anna", "threes"),
         ("Ben", "fours"),
+        ("Anna", "kniffel"),
+        ("Ben", "fives"),
+        ("Anna", "sixes"),
     ]
 
 
@@ -769,16 +803,17 @@ def test_webkit_keeps_entries_made_with_the_server_killed_and_sends_them_when_it
     webkit: Driver, tmp_path: Path, preset_tables: None
 ) -> None:
     """WebKit (iPhones' engine): the server killed (``kill -9``), the rules start in the page,
-    two entries are kept and drawn; another device entered Anna's turn meanwhile. The server
-    started again on its port: Anna's entry is refused in words, "enter again" sends Ben's and
-    gives Anna's dice back into the dice field."""
+    two entries are kept and drawn, and Anna's second Kniffel typed shows its bonus beside the
+    cells; another device entered Anna's turn meanwhile. The server started again on its port:
+    Anna's entry is refused in words, "enter again" sends Ben's and gives Anna's dice back into
+    the dice field."""
     port = _free_port()
     with webkit.session() as session:
-        body = {"variant": "kniffel", "players": ["Anna", "Ben"]}
+        body = {"variant": "kniffel", "players": ["Anna", "Ben"], "options": {"kniffel_bonus": 100}}
         url, game = _webkit_phone_loses_its_server(session, tmp_path, port, body)
         count = _KEPT_COUNT
         for seat, cell, dice, points, kept in (
-            (0, "ones", "11123", "3", 1),
+            (0, "kniffel", "66666", "50", 1),
             (1, "twos", "22234", "6", 2),
         ):
             session.find("#dice-input").clear()
@@ -787,22 +822,31 @@ def test_webkit_keeps_entries_made_with_the_server_killed_and_sends_them_when_it
             button = f"document.querySelector(\"[id='c{seat}-main.{cell}']\")"
             preview = f"return {button}.querySelector('.preview')?.textContent"
             assert session.wait(preview, seconds=120) == points
+            # Out from under the dice field that stays at the foot of the screen.
+            session.run(f"{button}.scrollIntoView({{block: 'center'}})")
             session.find(f"[id='c{seat}-main.{cell}']").click()
             session.wait(f"{count} === 'Noch nicht gesendet: {kept}'", seconds=60)
         assert session.run("return document.querySelector('.turn-name').textContent") == (
             "Anna ist am Zug"
         )
-        cell = "return document.querySelector(\"[id='c0-main.ones']\").closest('td').className"
+        cell = "return document.querySelector(\"[id='c0-main.kniffel']\").closest('td').className"
         assert session.run(cell) == "cell filled kept"
+        session.find("#dice-input").click()
+        session.find("#dice-input").type("66666")  # a second Kniffel: +100 beside the open cells
+        sixes = "document.querySelector(\"[id='c0-main.sixes']\")"
+        beside = f"{sixes}.nextElementSibling"  # the mark right after the cell's button
+        mark = f"return {beside}?.className === 'kb' && {beside}.textContent"
+        assert session.wait(mark, seconds=120) == "+100"
+        session.find("#dice-input").clear()
         chance = {"type": "enter", "player": "Anna", "cell": "chance", "dice": [6, 6, 5, 5, 4]}
         _another_device_enters(tmp_path, game, chance)
         with board_process(tmp_path, BOARD, port=port):  # the same store, on the same port
             refused = "return document.querySelector('.kept-refused p')?.textContent"
-            assert session.wait(refused, seconds=60).startswith("Anna: ones – ")
+            assert session.wait(refused, seconds=60).startswith("Anna: kniffel – ")
             session.find(".kept-refused button").click()  # Nochmal eintragen
             field = "return document.querySelector('#dice-input').value"
             drawn = "document.querySelector('#board').dataset.kept === undefined"
-            assert session.wait(f"{field} === '11123' && {drawn}")
+            assert session.wait(f"{field} === '66666' && {drawn}")
             assert session.run("return document.querySelector('#board').dataset.version") == "2"
             assert _stored(url, game) == [("Anna", "chance"), ("Ben", "twos")]
 

@@ -93,6 +93,7 @@ function paintCell(td, button, cell, keptHere, owner, name, label) {
     button.dataset.reason = cell.refusal ? said(cell.refusal) : "";
   }
   paintAnnounce(td, button, cell, name);
+  paintBonus(td, button, cell);
   let mark = $(".kept-mark", td);
   if (keptHere && !mark) {
     mark = document.createElement("small");
@@ -102,6 +103,21 @@ function paintCell(td, button, cell, keptHere, owner, name, label) {
   } else if (!keptHere && mark) mark.remove();
   if (keptHere) td.title = words().kept;
   else td.removeAttribute("title");
+}
+
+// The extra Kniffel's bonus beside the cell, as sheet.html draws it: what a filled cell earned,
+// or what the typed dice would earn in an open one (right after the cell's button).
+function paintBonus(td, button, cell) {
+  const bonus = cell.state === "filled" ? cell.bonus
+    : cell.state === "open" && cell.preview !== null ? cell.preview_bonus : 0;
+  let mark = $(".kb", td);
+  if (!bonus) return void (mark && mark.remove());
+  if (!mark) {
+    mark = Object.assign(document.createElement("small"), { className: "kb" });
+    mark.setAttribute("aria-hidden", "true");
+  }
+  mark.textContent = `+${bonus}`;
+  button.after(mark);
 }
 
 // Jamb's Najava and Yams' annoncée, as sheet.html draws them: the announced row's mark, and a
