@@ -182,3 +182,68 @@ def test_the_page_calls_it_with_json_and_gets_a_broken_record_in_words() -> None
     assert '"preview": 50' in text
     broken = sheet_state_json("[]")
     assert broken.startswith('{"error": {"code": "record_not_object"')
+
+
+def _extra_lines(state: dict[str, Any], notes: dict[str, Any]) -> tuple[str, ...]:
+    """The lines of a further Kniffel as the page words them offline (static/tafel/notes.js)."""
+    note = state["extra_kniffel"]
+    if note is None:
+        return ()
+    extra = notes["extra"]
+    lines = [extra["title"]]
+    if note["bonus"] is not None:
+        bonus = extra["bonus"].replace("{n}", str(note["bonus"]))
+        lines.append(bonus if note["bonus"] else extra["no_bonus"])
+    if note["joker"] == "matching":
+        cells = " / ".join(notes["cells"][cell] for cell in note["cells"])
+        lines.append(extra["matching"].replace("{cells}", cells))
+    else:
+        lines.append(extra[note["joker"]])
+    return tuple(lines)
+
+
+@pytest.mark.parametrize(
+    ("variant", "options", "lang"),
+    [
+        ("kniffel", {"kniffel_bonus": 100}, "de"),
+        ("yahtzee", {}, "en"),
+        ("yahtzee", {"kniffel_bonus": 0}, "fr"),
+        ("kniffel", {"joker": "none", "kniffel_bonus": 50}, "hr"),
+        ("rauf-runter", {}, "de"),
+    ],
+)
+def test_a_further_kniffel_is_explained_offline_in_the_boards_words(
+    variant: str, options: dict[str, Any], lang: str
+) -> None:
+    """The lines above the dice field when the dice are a further Kniffel (docs/rules.md §5):
+    the page offline words the rules' note (``kniffel.offline.extra_kniffel``) with the server's
+    words as the board words it, at positions of a game where a Kniffel cell holds 50, 0 or
+    nothing, for every Kniffel typed (the joker free, forced into the matching row, into the
+    lower block or the upper one, or none)."""
+    from kniffel.web.present.offline_words import offline_words
+
+    rng = random.Random(variant + lang)
+    game = Game(get_variant(variant, options), ["Ana", "Ivo"])
+    t = Translator(lang, variant)
+    notes = offline_words(game.variant, t)["notes"]
+    explained = set()
+    while not game.is_finished:
+        mover = game.current_player()
+        assert mover is not None
+        if rng.random() < 0.3:
+            record = record_of(game)
+            for face in range(1, 7):
+                dice = Dice.of([face] * 5)
+                state = sheet_state(record, dice=str(dice))
+                board = board_view(game, t, dice=dice)
+                assert board.turn is not None
+                assert _extra_lines(state, notes) == board.turn.extra_kniffel
+                if state["extra_kniffel"] is not None:
+                    explained.add(state["extra_kniffel"]["joker"])
+        faces = [rng.randint(1, 6)] * 5 if rng.random() < 0.4 else None
+        dice = Dice.of(faces or [rng.randint(1, 6) for _ in range(5)])
+        allowed = [option.cell for option in game.entry_options(mover, dice)]
+        kniffel = [cell for cell in allowed if cell.row.value == "kniffel"]
+        cell = kniffel[0] if kniffel and rng.random() < 0.5 else rng.choice(allowed)
+        game.push(Enter(game.players[mover], cell, dice=dice))
+    assert explained  # a further Kniffel came up and was explained

@@ -32,11 +32,14 @@ from kniffel.rules import (
     EntryOption,
     Game,
     IllegalMoveError,
+    JokerCase,
     KniffelError,
     Roll,
     Sheet,
     Undo,
+    extra_kniffel_bonus,
     first_roll_only,
+    joker_permits,
     point_ranges,
     possible_points,
 )
@@ -45,6 +48,7 @@ __all__ = [
     "announceable",
     "asks_roll",
     "bonus_note",
+    "extra_kniffel",
     "refusal",
     "sheet_state",
     "sheet_state_json",
@@ -184,6 +188,7 @@ def _board(
         "turn": None if mover is None else _turn(game, mover),
         "undo": None if undo is None else refusal(undo),
         "undo_note": undo_note(game) if undo is None else None,
+        "extra_kniffel": None if mover is None else extra_kniffel(game, mover, dice),
         "last": None if game.last_event is None else event_to_json(game.last_event),
         "finished": game.is_finished,
         "turn_key": turn_key(game),
@@ -375,6 +380,26 @@ def bonus_note(game: Game, p: int, column: str) -> tuple[str, int]:
     if all(game.points(p, Cell(column, row)) is not None for row in game.rows if row.is_upper):
         return "missed", 0
     return "left", UPPER_BONUS_THRESHOLD - totals.upper
+
+
+def extra_kniffel(game: Game, p: int, dice: Dice | None) -> dict[str, Any] | None:
+    """What the board explains when ``dice`` are a further Kniffel of seat ``p`` (docs/rules.md
+    §5), as the lines above the dice field word it (``kniffel.board.turn_view``, and the page
+    offline): ``bonus`` the extra-Kniffel bonus an entry earns (0 where no Kniffel cell holds 50,
+    ``None`` where the house rules pay none), ``joker`` the joker's case (``free``, ``matching``,
+    ``lower``, ``upper``, or ``none``) and ``cells`` the cells a matching joker must go to.
+    ``None`` when the dice are no further Kniffel. The engine decides (``Game.joker_case``,
+    ``extra_kniffel_bonus``)."""
+    case = None if dice is None else game.joker_case(p, dice)
+    if dice is None or case is None:
+        return None
+    options = game.options
+    bonus = extra_kniffel_bonus(options, game.holds_fifty(p)) if options.kniffel_bonus else None
+    cells = []
+    if case is JokerCase.MATCHING:
+        permitted = game.allowed_cells(p)
+        cells = [str(c) for c in permitted if joker_permits(case, dice.faces[0], c.row)]
+    return {"bonus": bonus, "joker": case.value, "cells": cells}
 
 
 def undo_note(game: Game) -> dict[str, Any] | None:

@@ -21,7 +21,10 @@ from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 
 from kniffel.board.hub import LocalHub
 from kniffel.board.service import GameService
+from kniffel.board.turn_view import turn_view
+from kniffel.locales import Translator
 from kniffel.offline import sheet_state
+from kniffel.rules import Dice, Enter, Game, get_variant
 from kniffel.store import GameStore
 from kniffel.web.app import STATIC
 
@@ -349,6 +352,17 @@ def _open_with_rules_kept(
     return context, page
 
 
+#: The entries before Anna's second Kniffel in the test of entries kept across a reload.
+_KEPT_BEFORE_THE_SECOND_KNIFFEL = [
+    ("Anna", "ones", "11123"),
+    ("Ben", "twos", "22234"),
+    ("Anna", "threes", "33345"),
+    ("Ben", "fours", "44456"),
+    ("Anna", "kniffel", "66666"),
+    ("Ben", "fives", "55512"),
+]
+
+
 def _bonus(page: Page, seat: int, name: str) -> Any:
     """The extra Kniffel's bonus drawn beside a cell (sheet.html's ``small.kb``)."""
     return page.locator(f"td:has(> [id='c{seat}-{_key(name)}']) > .kb")
@@ -416,7 +430,14 @@ def test_entries_made_on_the_board_offline_are_drawn_kept_across_a_reload_and_se
         expect(_cell(page, 0, "sixes").locator(".preview")).to_have_text("30", timeout=90_000)
         expect(_bonus(page, 0, "sixes")).to_have_text("+100")
         expect(_bonus(page, 0, "chance")).to_have_text("+100")
+        # The lines above the dice field, as the board words them for this position.
+        rules = Game(get_variant("kniffel", {"kniffel_bonus": 100}), ["Anna", "Ben"])
+        for player, cell, dice in _KEPT_BEFORE_THE_SECOND_KNIFFEL:
+            rules.push(Enter(player, rules.cell(cell), dice=Dice.parse(dice)))
+        said = turn_view(rules, Translator("de", "kniffel"), 0, "physical", Dice.parse("66666"))
+        expect(page.locator(".entry .extra-kniffel p")).to_have_text(list(said.extra_kniffel))
         _enter_offline(page, 0, "sixes", "66666", "30")
+        expect(page.locator(".extra-kniffel")).to_have_count(0)  # no dice typed: no lines
         expect(_bonus(page, 0, "sixes")).to_have_text("+100")
         expect(page.locator(".kb")).to_have_count(1)  # no dice typed: only the one earned
         expect(page.locator("#tab-0 .player-total")).to_have_text("192")
@@ -804,9 +825,9 @@ def test_webkit_keeps_entries_made_with_the_server_killed_and_sends_them_when_it
 ) -> None:
     """WebKit (iPhones' engine): the server killed (``kill -9``), the rules start in the page,
     two entries are kept and drawn, and Anna's second Kniffel typed shows its bonus beside the
-    cells; another device entered Anna's turn meanwhile. The server started again on its port:
-    Anna's entry is refused in words, "enter again" sends Ben's and gives Anna's dice back into
-    the dice field."""
+    cells and its lines above the dice field; another device entered Anna's turn meanwhile. The
+    server started again on its port: Anna's entry is refused in words, "enter again" sends
+    Ben's and gives Anna's dice back into the dice field."""
     port = _free_port()
     with webkit.session() as session:
         body = {"variant": "kniffel", "players": ["Anna", "Ben"], "options": {"kniffel_bonus": 100}}
@@ -837,6 +858,12 @@ def test_webkit_keeps_entries_made_with_the_server_killed_and_sends_them_when_it
         beside = f"{sixes}.nextElementSibling"  # the mark right after the cell's button
         mark = f"return {beside}?.className === 'kb' && {beside}.textContent"
         assert session.wait(mark, seconds=120) == "+100"
+        lines = "return Array.from(document.querySelectorAll('.entry .extra-kniffel p'), (p) =>"
+        lines += " p.textContent).join(' | ')"
+        assert session.wait(lines, seconds=60) == (
+            "Weiterer Kniffel! | +100 Kniffel-Bonus in der Spalte, in die du ihn einträgst. | "
+            "Joker: Jedes erlaubte Feld; Full House, Kleine und Große Straße zählen voll."
+        )
         session.find("#dice-input").clear()
         chance = {"type": "enter", "player": "Anna", "cell": "chance", "dice": [6, 6, 5, 5, 4]}
         _another_device_enters(tmp_path, game, chance)

@@ -9,21 +9,19 @@ from typing import Any
 
 from kniffel.locales import N_, Translator
 from kniffel.locales.refusals import refusal_text
-from kniffel.offline import undo_note
+from kniffel.offline import extra_kniffel, undo_note
 from kniffel.rules import (
     MAX_ROLLS,
     Dice,
     Game,
     IllegalMoveError,
-    JokerCase,
     Roll,
     Undo,
-    extra_kniffel_bonus,
-    joker_permits,
     most_points,
 )
 
 __all__ = [
+    "EXTRA_KNIFFEL",
     "UNDONE",
     "TurnView",
     "UndoView",
@@ -94,41 +92,38 @@ def roll_hint(t: Translator, rolls: int) -> str:
     return t("Dann ein Feld antippen: Es zeigt, was der Wurf dort zählt.")
 
 
-def _extra_kniffel(game: Game, t: Translator, p: int, dice: Dice | None) -> tuple[str, ...]:
-    """The short explanation of docs/rules.md §5 when ``dice`` are a further Kniffel.
+#: The lines above the dice field when the dice are a further Kniffel (:func:`kniffel.offline.
+#: extra_kniffel` decides which): the first line, the bonus's, and the joker's by its case. The
+#: page drawing the sheet itself offline takes the same messages (web/present/offline_words).
+EXTRA_KNIFFEL: dict[str, str] = {
+    "title": N_("Weiterer Kniffel!"),
+    "bonus": N_("+{n} Kniffel-Bonus in der Spalte, in die du ihn einträgst."),
+    "no_bonus": N_("Kein Kniffel-Bonus: Kein Kniffel-Feld hat 50 Punkte."),
+    "free": N_("Joker: Jedes erlaubte Feld; Full House, Kleine und Große Straße zählen voll."),
+    "matching": N_("Joker (Pflicht): Der Kniffel muss in {cells}."),
+    "lower": N_(
+        "Joker (Pflicht): Das passende Feld oben ist nicht offen, also unten mit vollen Punkten."
+    ),
+    "upper": N_("Joker (Pflicht): Unten ist nichts offen; oben zählt er 0."),
+    "none": N_("Kein Joker: Der Wurf zählt überall normal."),
+}
 
-    The engine decides (``Game.joker_case``, ``extra_kniffel_bonus``); this only words it.
-    """
-    case = None if dice is None else game.joker_case(p, dice)
-    if dice is None or case is None:
+
+def _extra_kniffel(game: Game, t: Translator, p: int, dice: Dice | None) -> tuple[str, ...]:
+    """The short explanation of docs/rules.md §5 when ``dice`` are a further Kniffel, worded
+    from :func:`kniffel.offline.extra_kniffel`."""
+    note = extra_kniffel(game, p, dice)
+    if note is None:
         return ()
-    lines = [t("Weiterer Kniffel!")]
-    options = game.options
-    if options.kniffel_bonus > 0:
-        bonus = extra_kniffel_bonus(options, game.holds_fifty(p))
-        if bonus:
-            lines.append(t("+{n} Kniffel-Bonus in der Spalte, in die du ihn einträgst.", n=bonus))
-        else:
-            lines.append(t("Kein Kniffel-Bonus: Kein Kniffel-Feld hat 50 Punkte."))
-    if case is JokerCase.FREE:
-        lines.append(
-            t("Joker: Jedes erlaubte Feld; Full House, Kleine und Große Straße zählen voll.")
-        )
-    elif case is JokerCase.MATCHING:
-        matching = [c for c in game.allowed_cells(p) if joker_permits(case, dice.faces[0], c.row)]
-        names = " / ".join(t.cell(game.variant, c) for c in matching)
-        lines.append(t("Joker (Pflicht): Der Kniffel muss in {cells}.", cells=names))
-    elif case is JokerCase.LOWER:
-        lines.append(
-            t(
-                "Joker (Pflicht): Das passende Feld oben ist nicht offen, "
-                "also unten mit vollen Punkten."
-            )
-        )
-    elif case is JokerCase.UPPER:
-        lines.append(t("Joker (Pflicht): Unten ist nichts offen; oben zählt er 0."))
+    lines = [t(EXTRA_KNIFFEL["title"])]
+    if note["bonus"] is not None:
+        bonus = note["bonus"]
+        lines.append(t(EXTRA_KNIFFEL["bonus"], n=bonus) if bonus else t(EXTRA_KNIFFEL["no_bonus"]))
+    if note["joker"] == "matching":
+        names = " / ".join(t.cell(game.variant, game.cell(c)) for c in note["cells"])
+        lines.append(t(EXTRA_KNIFFEL["matching"], cells=names))
     else:
-        lines.append(t("Kein Joker: Der Wurf zählt überall normal."))
+        lines.append(t(EXTRA_KNIFFEL[note["joker"]]))
     return tuple(lines)
 
 

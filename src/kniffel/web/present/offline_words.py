@@ -21,7 +21,7 @@ from typing import Any
 from babel.lists import format_list
 
 from kniffel.board.sheet_view import BONUS_NOTES
-from kniffel.board.turn_view import UNDONE, roll_hint, rolls_note
+from kniffel.board.turn_view import EXTRA_KNIFFEL, UNDONE, roll_hint, rolls_note
 from kniffel.locales import Translator
 from kniffel.locales.refusals import REFUSALS, cell_words
 from kniffel.rules import CODES, MAX_ROLLS, Cell, Game, Variant
@@ -76,18 +76,21 @@ def offline_words(variant: Variant, t: Translator) -> dict[str, Any]:
     ``refusals`` (:func:`refusal_words`, the variant under ``variant``) and ``notes``: the
     bonus note by :func:`kniffel.offline.bonus_note`'s state, the rolls of the turn and the
     line under virtual dice for every number of rolls, the undo note's parts
-    (:func:`kniffel.offline.undo_note`) and every cell as the undo note names it. ``{n}``,
-    ``{name}``, ``{cell}``, ``{dice}`` and ``{what}`` stand for what the page fills in. Shared:
-    not to be changed."""
+    (:func:`kniffel.offline.undo_note`), the lines of a further Kniffel
+    (:func:`kniffel.offline.extra_kniffel`) and every cell as the undo note names it. ``{n}``,
+    ``{name}``, ``{cell}``, ``{cells}``, ``{dice}`` and ``{what}`` stand for what the page fills
+    in. Shared: not to be changed."""
     own = t.for_variant(variant)
     game = Game(variant, ["·"])
     blanks = {"n": "{n}", "name": "{name}", "cell": "{cell}", "dice": "{dice}", "what": "{what}"}
+    blanks["cells"] = "{cells}"
     notes = {
         "bonus": {state: own(message, **blanks) for state, message in BONUS_NOTES.items()},
         "rolls": [rolls_note(own, "virtual", rolls) for rolls in range(MAX_ROLLS + 1)],
         "physical": rolls_note(own, "physical", 0),
         "hints": [roll_hint(own, rolls) for rolls in range(MAX_ROLLS + 1)],
         "undo": {kind: own(message, **blanks) for kind, message in UNDONE.items()},
+        "extra": {part: own(message, **blanks) for part, message in EXTRA_KNIFFEL.items()},
         "cells": {
             str(Cell(spec.id, row)): own.cell(variant, Cell(spec.id, row))
             for spec in game.columns

@@ -41,8 +41,36 @@ function undoNote(answer, notes) {
   return taken.after ? `${note} ${fill(notes.undo[taken.after], { name: taken.next })}` : note;
 }
 
+// The lines above the dice field when the dice typed (or rolled) are a further Kniffel, as
+// board.html draws them (kniffel.board.turn_view, from kniffel.offline.extra_kniffel).
+function extraKniffel(answer, notes) {
+  const entry = $("[data-entry]", board());
+  if (!entry) return;
+  let box = $(".extra-kniffel", entry);
+  const note = answer.extra_kniffel;
+  if (!note) return void (box && box.remove());
+  const extra = notes.extra;
+  const lines = [extra.title];
+  if (note.bonus !== null) lines.push(note.bonus ? fill(extra.bonus, { n: String(note.bonus) }) : extra.no_bonus);
+  if (note.joker === "matching") {
+    lines.push(fill(extra.matching, { cells: note.cells.map((cell) => notes.cells[cell] || cell).join(" / ") }));
+  } else lines.push(extra[note.joker]);
+  if (!box) {
+    box = Object.assign(document.createElement("div"), { className: "extra-kniffel" });
+    box.setAttribute("role", "note");
+    entry.prepend(box);
+  }
+  box.replaceChildren(...lines.map((line, i) => {
+    const p = document.createElement("p");
+    if (i === 0) p.append(Object.assign(document.createElement("strong"), { textContent: line }));
+    else p.textContent = line;
+    return p;
+  }));
+}
+
 /** The notes under and beside the sheet drawn from `answer` (kniffel.offline.sheet_state): each
- * column's upper-bonus note, the rolls of the turn, the line under virtual dice, the undo note. */
+ * column's upper-bonus note, the rolls of the turn, the line under virtual dice, the undo note,
+ * and the lines of a further Kniffel above the dice field. */
 export function paintNotes(answer) {
   const w = offlineWords();
   if (!w) return;
@@ -71,4 +99,5 @@ export function paintNotes(answer) {
   if (hint) hint.textContent = notes.hints[rolls];
   const undo = $(".undo-note", here);
   if (undo) undo.textContent = undoNote(answer, notes);
+  extraKniffel(answer, notes);
 }
