@@ -24,7 +24,7 @@ from kniffel.board.sheet_view import BONUS_NOTES
 from kniffel.board.turn_view import EXTRA_KNIFFEL, UNDONE, roll_hint, rolls_note
 from kniffel.locales import Translator
 from kniffel.locales.refusals import REFUSALS, cell_words
-from kniffel.rules import CODES, MAX_ROLLS, Cell, Game, Variant
+from kniffel.rules import CODES, MAX_ROLLS, Cell, Game, Row, Variant
 
 __all__ = ["offline_words", "refusal_words"]
 
@@ -90,12 +90,13 @@ def offline_words(variant: Variant, t: Translator) -> dict[str, Any]:
         "physical": rolls_note(own, "physical", 0),
         "hints": [roll_hint(own, rolls) for rolls in range(MAX_ROLLS + 1)],
         "undo": {kind: own(message, **blanks) for kind, message in UNDONE.items()},
-        "extra": {part: own(message, **blanks) for part, message in EXTRA_KNIFFEL.items()},
         "cells": {
             str(Cell(spec.id, row)): own.cell(variant, Cell(spec.id, row))
             for spec in game.columns
             for row in game.rows
         },
     }
+    if Row.KNIFFEL in game.rows:  # a further Kniffel: not on a Jamb sheet, which has none
+        notes["extra"] = {part: own(message, **blanks) for part, message in EXTRA_KNIFFEL.items()}
     refusals = refusal_words(own, [variant], _RULES_CODES)
     return {"variant": variant.name, "refusals": refusals, "notes": notes}

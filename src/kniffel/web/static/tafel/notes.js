@@ -47,7 +47,7 @@ function extraKniffel(answer, notes) {
   const entry = $("[data-entry]", board());
   if (!entry) return;
   let box = $(".extra-kniffel", entry);
-  const note = answer.extra_kniffel;
+  const note = notes.extra ? answer.extra_kniffel : null; // none on a Jamb sheet
   if (!note) return void (box && box.remove());
   const extra = notes.extra;
   const lines = [extra.title];
