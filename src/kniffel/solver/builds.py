@@ -493,9 +493,13 @@ class TableBuilds:
             self.built.append(table)
             child.start()
         sender.close()
-        # Before its first progress report a value or chance table's process has only read
-        # (its interpreter's start, the value table it reads): a stop ends it at once then
-        # instead of after its start, which takes seconds on a busy machine.
+        # A value or chance table's process writes its file only after its last progress
+        # report (whole, under a temporary name first), so a stop ends it at once instead of at
+        # its next report (a chance table's reports came up to 1.2 s apart on a busy machine):
+        # before its first report it has only read (its interpreter's start, the value table it
+        # reads) unless a chance table's process builds that value table first, and between
+        # its first and its last it only computes. The finals table's stop stays cooperative.
+        column = table.discipline is not None and not table.finals
         readonly = (
             table.discipline is not None
             and not table.finals
@@ -510,7 +514,9 @@ class TableBuilds:
                         result = receiver.recv()
                     except EOFError:
                         break
-                if readonly and stop.value and not progress.value and child.is_alive():
+                done = progress.value
+                computing = readonly if not done else column and done < 1
+                if computing and stop.value and child.is_alive():
                     child.terminate()
                     ended = True
         child.join()
