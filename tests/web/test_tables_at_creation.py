@@ -16,7 +16,6 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from kniffel.board.tables import TableReadiness
 from kniffel.rules import Discipline, Variant, get_variant
 from kniffel.settings import Settings
 from kniffel.solver.builds import Table, TableBuilds
@@ -38,12 +37,10 @@ def client(
     tmp_path: Path, fresh_cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[TestClient]:
     monkeypatch.setattr(TableBuilds, "_run_child", _held)
-    # The board builds ahead (``prebuild_tables``), but the presets' builds at start are
-    # tests/web/test_table_builds.py's: not queued here.
-    monkeypatch.setattr(TableReadiness, "start_presets", lambda _self, finals=False: None)
     settings = Settings(
         db=f"sqlite:///{tmp_path / 'k.db'}",
-        prebuild_tables=True,
+        tables_at_creation=True,
+        prebuild_tables=False,
         background=False,
         table_builds_per_client=2,
     )

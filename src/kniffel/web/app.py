@@ -105,8 +105,9 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
         if settings.prebuild_tables:
             # In the background: the worker skips the tables already on disk.
             readiness.start_presets(finals=settings.exact_chances)
-            # And a new game's house rules while its board loads, counted against the client
-            # that created it (docs/deploy.md, "Limits").
+        if settings.tables_at_creation:
+            # A new game's house rules are built while its board loads, counted against the
+            # client that created it (docs/deploy.md, "Limits").
             board.service.on_created.append(lambda view: readiness.prepare(view, asking.get()))
         chores = None
         if settings.background:  # reviews and yardsticks (kniffel.board.background)
