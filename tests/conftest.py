@@ -89,6 +89,10 @@ def private_cache_dir(
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("KNIFFEL_CACHE_DIR", path)
         patch.setenv("KNIFFEL_PREBUILD_TABLES", "0")
+        # Nor do the games a test makes queue their house rules' tables (each would cost a build
+        # and a share of the one test address's two combinations an hour): the tests of that
+        # switch it on (tests/web/test_tables_at_creation.py).
+        patch.setenv("KNIFFEL_TABLES_AT_CREATION", "0")
         # Nor, even where a test switches the presets' builds on, the exact win-chance tables
         # (minutes of CPU each: tests/solver/chances/test_finals_table.py builds small ones).
         patch.setenv("KNIFFEL_EXACT_CHANCES", "0")

@@ -25,6 +25,7 @@ The settings (``tests/test_docs.py`` checks that this list names every field of
 - ``table_queue``, ``table_builds_per_client``: how many tables of new house rules may wait,
   and how many one client may have built an hour;
 - ``prebuild_tables``: build the presets' tables in the background at start;
+- ``tables_at_creation``: queue a new game's house rules' tables as it is created;
 - ``exact_chances``: then the exact win-chance table of Kniffel too;
 - ``tipp_work``: the bound of work behind the simulated Tipp reasons, process-wide;
 - ``chart_work``: the bound of work behind one Jamb or Yams end chart of the chances;
@@ -144,6 +145,9 @@ class Settings(TableSettings):
     table_builds_per_client: int = Field(default=2, ge=0)
     #: Build the presets' tables in the background when the board starts.
     prebuild_tables: bool = True
+    #: Queue the tables a new game's first Tipp reads when it is created (its creator's build,
+    #: counted against the creating client: kniffel.board.tables).
+    tables_at_creation: bool = True
     #: With ``prebuild_tables``: then build the exact win-chance table of Kniffel too (minutes
     #: of CPU, 263 MB on disk, docs/solver.md, "Win chances").
     exact_chances: bool = True

@@ -6,7 +6,9 @@ client that set it."""
 from __future__ import annotations
 
 import multiprocessing
+import signal
 import threading
+import time
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -17,6 +19,7 @@ from fastapi.testclient import TestClient
 from kniffel.board.bot_seats import BotSeats
 from kniffel.rules import Discipline, get_variant
 from kniffel.settings import Settings
+from kniffel.solver import builds as builds_module
 from kniffel.solver.builds import FIRST, Table, TableBuilds, _build_here, _Stop
 from kniffel.web.app import create_app
 
@@ -137,6 +140,40 @@ def test_a_real_background_build_ends_for_a_games_table_and_starts_again_after(
         builds.close()
     assert builds.built == [background, own, background]
     assert not builds.is_ready(background)
+
+
+def _between_reports(table: Table, progress: Any, results: Any, where: Any, stop: Any) -> None:
+    """A stand-in build process (in place of ``_build_in_child``) that has made its first
+    progress report and computes a minute before its next one, where a stop would end it."""
+    progress.value = 0.5
+    time.sleep(60)
+
+
+def test_a_background_build_between_its_reports_ends_at_once_for_a_games_table(
+    fresh_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A value or chance table's process writes only after its last report: the worker ends
+    it at once for a game's table, not at its next report (a chance table's came up to 1.2 s
+    apart on a busy machine)."""
+    monkeypatch.setattr(builds_module, "_build_in_child", _between_reports)
+    builds = TableBuilds()
+    background, own = _down(chance=False), _down(joker="none")
+    try:
+        builds.enqueue([background])
+        waited = threading.Event()
+        while builds._child is None or not builds._current_progress():
+            waited.wait(0.01)
+        child = builds._child
+        builds.enqueue([own], FIRST)
+        for _ in range(3000):  # the game's table starts: generous, the stand-in waits 60 s
+            if len(builds.built) >= 2:
+                break
+            waited.wait(0.01)
+        assert builds.built == [background, own]
+        assert child.exitcode == -signal.SIGTERM
+        assert builds.queued() == (background,)
+    finally:
+        builds.close()
 
 
 def test_a_stopped_build_process_ends_at_its_next_progress_report_writing_nothing(

@@ -163,6 +163,10 @@ class GameService:
         #: Called with the view after every stored change (cheap and quick: it may run in the
         #: writer's thread; the Tipp's work ahead, kniffel.board.advice).
         self.on_change: list[Callable[[GameView], None]] = []
+        #: Called with the view of each new game still to be played (created, a Revanche, an
+        #: import), in the request that made it (cheap and quick: the tables its Tipp reads are
+        #: queued, kniffel.board.tables).
+        self.on_created: list[Callable[[GameView], None]] = []
 
     # ----------------------------------------------------------------- create
 
@@ -200,6 +204,7 @@ class GameService:
             summary=summary_of(fresh),
         )
         view = self._view(stored, self._remember(stored, fresh, ()))
+        self._tell(self.on_created, view)
         self.bots.after_change(self, view)
         return view
 
@@ -237,6 +242,7 @@ class GameService:
         view = self.get(found)
         if found == new.id:
             self.hub.revanche(game_id, found)
+            self._tell(self.on_created, view)
             self.bots.after_change(self, view)
         return view
 
@@ -316,6 +322,8 @@ class GameService:
         view = self._view(stored, self._remember(stored, game, tuple(events)))
         if view.game.is_finished:
             self._tell_finished(view)
+        else:
+            self._tell(self.on_created, view)
         return view
 
     def _tell_finished(self, view: GameView) -> None:

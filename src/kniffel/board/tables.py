@@ -8,7 +8,8 @@ answers before one of them runs:
 - they are being built (queued or running): :class:`TableBuilding` with the progress;
 - they are missing: only the game's key queues them; without it :class:`TableNeedsKey`,
   and nothing is built. The presets' tables are queued for anyone (should they have gone
-  from the cache);
+  from the cache). A new game's creator holds its key: :meth:`TableReadiness.prepare` queues
+  its house rules' tables when it is created, before its Tipp is asked;
 - the builds of new house rules are full: :class:`BuildsBusy` (docs/deploy.md, "Limits").
 
 One per app, on ``app.state.readiness`` beside the builder it asks (``app.state.tables``);
@@ -18,6 +19,7 @@ the web answers these refusals with 202, 403 and 503 (``kniffel.web.api.tables``
 from __future__ import annotations
 
 import secrets
+from contextlib import suppress
 from typing import TYPE_CHECKING
 
 from kniffel.board.errors import BoardError, Forbidden
@@ -86,6 +88,7 @@ class TableReadiness:
 
     def __init__(self, builds: TableBuilds) -> None:
         self.builds = builds
+        self._presets = frozenset(preset_tables())
 
     @classmethod
     def of(cls, queue: int, per_client: int) -> TableReadiness:
@@ -132,8 +135,7 @@ class TableReadiness:
             # Queued at start or by someone else: a game that asks is served first (issue 35).
             self.builds.first(view.variant)
         else:
-            presets = set(preset_tables())
-            if not all(t in presets for t in tables_for(view.variant)) and (
+            if not self._presets.issuperset(tables_for(view.variant)) and (
                 not key
                 or not secrets.compare_digest(
                     key.encode("utf-8", "surrogatepass"), view.key.encode()
@@ -144,3 +146,16 @@ class TableReadiness:
             if state.ready:
                 return
         raise TableBuilding(state.progress)
+
+    def prepare(self, view: GameView, client: str | None) -> None:
+        """At a new game (``GameService.on_created``): queues the tables its first Tipp reads,
+        as that Tipp would, so that they are built while its board loads (issue 35). Its
+        creator holds the key, and the build counts against ``client``, the creating request's,
+        once with the Tipp's (docs/deploy.md, "Limits"). Nothing for the presets' rules (built
+        at start; a preset game costs nothing here) or without a client; a full queue or a
+        spent share queues nothing, and the Tipp says so when it is asked."""
+        variant = view.variant
+        if client is None or not solvable(variant) or self._presets.issuperset(tables_for(variant)):
+            return
+        with suppress(BuildsBusy):
+            self.builds.request(variant, client)

@@ -11,7 +11,8 @@ seconds of CPU, so the board never builds one inside a request:
   create a game and so hold a key, and each new house-rule combination costs about
   a minute of CPU and some 24 MB of cache, so the builds of new house rules are
   bounded (docs/deploy.md, "Limits"): at most ``queue_limit`` of their tables wait at
-  once, and one client starts at most ``per_client`` new combinations an hour;
+  once, and one client starts at most ``per_client`` new combinations an hour (each
+  combination counted once, its value and chance tables together);
   beyond that :class:`BuildsBusy` says when to ask again, and nothing is queued.
   The presets' tables never count against either bound (and the disk cache never
   evicts them: :func:`kniffel.solver.exact.cache.preset_files`);
@@ -205,8 +206,9 @@ class TableBuilds:
         self.queue_limit = queue_limit
         self.per_client = per_client
         self._clock = clock
-        #: When each client last queued new house rules (within :data:`CLIENT_WINDOW`).
-        self._clients: dict[str, deque[float]] = {}
+        #: The house rules (their options) each client queued new tables of, and when, within
+        #: :data:`CLIENT_WINDOW`: one combination counts once, however often it is asked for.
+        self._clients: dict[str, dict[Options, float]] = {}
         self._presets = frozenset(preset_tables())
         self._lock = threading.Lock()
         self._wake = threading.Condition(self._lock)
@@ -318,17 +320,22 @@ class TableBuilds:
         if client is None:
             return
         now = self._clock()
-        started = self._clients.setdefault(client, deque())
-        while started and started[0] <= now - CLIENT_WINDOW:
-            started.popleft()
-        if len(started) >= self.per_client:
-            until = started[0] + CLIENT_WINDOW if started else now + CLIENT_WINDOW
+        started = self._clients.setdefault(client, {})
+        for rules in [r for r, when in started.items() if when <= now - CLIENT_WINDOW]:
+            del started[rules]
+        # A combination this client queued within the window costs nothing more: its chance
+        # table after its values, a game's Tipp after its creation (docs/deploy.md, "Limits").
+        fresh = {t.options for t in new} - started.keys()
+        if not fresh:
+            return
+        if len(started) + len(fresh) > self.per_client:
+            until = min(started.values(), default=now) + CLIENT_WINDOW
             raise BuildsBusy("client_limit", max(1, round(until - now)))
-        started.append(now)
+        started.update(dict.fromkeys(fresh, now))
         # Forget clients whose builds are all older than the window (the dict stays small).
         if len(self._clients) > 1024:
             for other, times in list(self._clients.items()):
-                if not times or times[-1] <= now - CLIENT_WINDOW:
+                if not times or max(times.values()) <= now - CLIENT_WINDOW:
                     del self._clients[other]
 
     def enqueue(self, tables: Iterable[Table], tier: int = BACKGROUND) -> None:
@@ -486,9 +493,13 @@ class TableBuilds:
             self.built.append(table)
             child.start()
         sender.close()
-        # Before its first progress report a value or chance table's process has only read
-        # (its interpreter's start, the value table it reads): a stop ends it at once then
-        # instead of after its start, which takes seconds on a busy machine.
+        # A value or chance table's process writes its file only after its last progress
+        # report (whole, under a temporary name first), so a stop ends it at once instead of at
+        # its next report (a chance table's reports came up to 1.2 s apart on a busy machine):
+        # before its first report it has only read (its interpreter's start, the value table it
+        # reads) unless a chance table's process builds that value table first, and between
+        # its first and its last it only computes. The finals table's stop stays cooperative.
+        column = table.discipline is not None and not table.finals
         readonly = (
             table.discipline is not None
             and not table.finals
@@ -503,7 +514,9 @@ class TableBuilds:
                         result = receiver.recv()
                     except EOFError:
                         break
-                if readonly and stop.value and not progress.value and child.is_alive():
+                done = progress.value
+                computing = readonly if not done else column and done < 1
+                if computing and stop.value and child.is_alive():
                     child.terminate()
                     ended = True
         child.join()

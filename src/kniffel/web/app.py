@@ -20,7 +20,7 @@ from kniffel.board.opening import open_board
 from kniffel.board.players.service import PlayerService
 from kniffel.board.reviews import ReviewService
 from kniffel.board.service import BotDriver
-from kniffel.board.tables import TableReadiness
+from kniffel.board.tables import TableReadiness, asking
 from kniffel.kept import Kept
 from kniffel.priority import set_background_nice
 from kniffel.settings import Settings
@@ -105,6 +105,10 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
         if settings.prebuild_tables:
             # In the background: the worker skips the tables already on disk.
             readiness.start_presets(finals=settings.exact_chances)
+        if settings.tables_at_creation:
+            # A new game's house rules are built while its board loads, counted against the
+            # client that created it (docs/deploy.md, "Limits").
+            board.service.on_created.append(lambda view: readiness.prepare(view, asking.get()))
         chores = None
         if settings.background:  # reviews and yardsticks (kniffel.board.background)
             chores = app.state.background = background.start(
