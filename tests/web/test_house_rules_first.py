@@ -6,6 +6,7 @@ client that set it."""
 from __future__ import annotations
 
 import multiprocessing
+import os
 import signal
 import threading
 import time
@@ -20,7 +21,7 @@ from kniffel.board.bot_seats import BotSeats
 from kniffel.rules import Discipline, get_variant
 from kniffel.settings import Settings
 from kniffel.solver import builds as builds_module
-from kniffel.solver.builds import FIRST, Table, TableBuilds, _build_here, _Stop
+from kniffel.solver.builds import FIRST, GAME_WORKERS, Table, TableBuilds, _build_here, _Stop
 from kniffel.web.app import create_app
 
 
@@ -142,7 +143,9 @@ def test_a_real_background_build_ends_for_a_games_table_and_starts_again_after(
     assert not builds.is_ready(background)
 
 
-def _between_reports(table: Table, progress: Any, results: Any, where: Any, stop: Any) -> None:
+def _between_reports(
+    table: Table, progress: Any, results: Any, where: Any, stop: Any, workers: int = 1
+) -> None:
     """A stand-in build process (in place of ``_build_in_child``) that has made its first
     progress report and computes a minute before its next one, where a stop would end it."""
     progress.value = 0.5
@@ -256,3 +259,30 @@ def test_bot_seats_count_against_the_client_that_set_them(
             f"/api/games/{game['id']}/advice", headers={"X-Kniffel-Key": game["key"]}
         )
         assert refused.status_code == 503 and refused.json()["params"]["reason"] == "client_limit"
+
+
+def _telling_workers(
+    table: Table, progress: Any, results: Any, where: Any, stop: Any, workers: int = 1
+) -> None:
+    """A stand-in build process that writes down how many processes would build ``table``."""
+    with Path(os.environ["KNIFFEL_TEST_WORKERS_FILE"]).open("a") as written:
+        written.write(f"{table.options.joker} {workers}\n")
+
+
+def test_a_games_value_table_is_built_by_every_core_it_may_take_and_the_background_by_one(
+    fresh_cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A value table a game's Tipp waits for is built by :data:`GAME_WORKERS` processes (about
+    half the time on two cores, docs/benchmarks.md); a background build takes one core."""
+    told = tmp_path / "workers.txt"
+    monkeypatch.setenv("KNIFFEL_TEST_WORKERS_FILE", str(told))
+    monkeypatch.setattr(builds_module, "_build_in_child", _telling_workers)
+    builds = TableBuilds()
+    try:
+        builds.enqueue([_down(joker="none")], FIRST)
+        builds.enqueue([_down(joker="forced")])
+        assert builds.wait(120)
+    finally:
+        builds.close()
+    assert told.read_text().splitlines() == [f"none {GAME_WORKERS}", "forced 1"]
+    assert min(2, os.cpu_count() or 1) == GAME_WORKERS

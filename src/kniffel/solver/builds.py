@@ -39,6 +39,7 @@ from __future__ import annotations
 import fcntl
 import logging
 import multiprocessing
+import os
 import threading
 import time
 from collections import deque
@@ -74,6 +75,7 @@ __all__ = [
     "CLIENT_WINDOW",
     "FINALS_PRESETS",
     "FIRST",
+    "GAME_WORKERS",
     "NEXT",
     "PER_CLIENT",
     "QUEUE_LIMIT",
@@ -108,6 +110,12 @@ _QUEUE_RETRY = 60
 FIRST, NEXT, BACKGROUND = 0, 1, 2
 #: The exit code of a build process stopped for a game's table (it wrote nothing).
 _STOPPED = 75
+#: The processes that build a value table a game's Tipp waits for (:data:`FIRST`): the build
+#: process and one forked from it where the machine has a second core (the solver shares each
+#: level's batches, ``kniffel.solver.exact.column.build_values``; a house rule's table in about
+#: half the time, docs/benchmarks.md, "A house rule's first Tipp"). Every other build is one
+#: process, so that background work takes one core at most.
+GAME_WORKERS = min(2, os.cpu_count() or 1)
 
 #: Who asks in this request (an address), set by the web layer for each request: the bot seats
 #: count the builds a request starts through them against it (docs/deploy.md, "Limits").
@@ -144,15 +152,17 @@ def _build_in_child(
     results: Connection,
     where: cache.TablePlace,
     stop: Synchronized[int] | None = None,
+    workers: int = 1,
 ) -> None:
     """In the child process: build ``table`` at ``where`` (the parent's place: a fresh
     interpreter knows no place passed in); a column table goes to the disk cache, the ↓↑
     table's values are sent back through ``results``. When ``stop`` is set the build ends at
-    its next progress report, before it writes anything (exit code :data:`_STOPPED`)."""
+    its next progress report, before it writes anything (exit code :data:`_STOPPED`).
+    ``workers``: the processes a value table is built by (:data:`GAME_WORKERS`)."""
     lower_this_process()  # requests come first (kniffel.priority)
     with cache.using(where):
         try:
-            _build_here(table, progress, results, stop)
+            _build_here(table, progress, results, stop, workers)
         except _Stop:
             raise SystemExit(_STOPPED) from None
 
@@ -162,6 +172,7 @@ def _build_here(
     progress: Synchronized[float],
     results: Connection,
     stop: Synchronized[int] | None = None,
+    workers: int = 1,
 ) -> None:
     """Build ``table`` in this process, at the place passed in."""
     if table.discipline is None:
@@ -191,7 +202,7 @@ def _build_here(
 
         column_chances(table.options, table.discipline, progress=report)
         return
-    solve_column(table.options, table.discipline, progress=report)
+    solve_column(table.options, table.discipline, progress=report, workers=workers)
 
 
 class TableBuilds:
@@ -476,11 +487,16 @@ class TableBuilds:
         progress = context.Value("d", 0.0, lock=False)
         stop = context.Value("b", 0, lock=False)
         receiver, sender = context.Pipe(duplex=False)
+        with self._lock:
+            workers = GAME_WORKERS if self._running_tier == FIRST else 1
         child = context.Process(
             target=_build_in_child,
-            args=(table, progress, sender, cache.place(), stop),
+            args=(table, progress, sender, cache.place(), stop, workers),
             name="kniffel-table",
-            daemon=True,
+            # A daemonic process may not start processes of its own: a game's table built by
+            # two is not one, so a server that ends meanwhile waits for it (seconds) instead
+            # of ending it; every other build is ended with the server.
+            daemon=workers == 1,
         )
         with self._lock:
             if self._stopped:
