@@ -200,6 +200,27 @@ def link_tables(cache: Path, tables: Path) -> int:
     return linked
 
 
+def start_server(
+    env: dict[str, str], workdir: Path, db: str
+) -> tuple[str, subprocess.Popen[bytes]]:
+    """``kniffel serve`` with ``env`` on a free 127.0.0.1 port, its SQLite file ``db`` and its
+    cache in ``workdir``: its address and process (not waited for)."""
+    port = free_port()
+    workdir.mkdir(parents=True, exist_ok=True)
+    env = {
+        **env,
+        "KNIFFEL_DB": f"sqlite:///{workdir / db}",
+        "KNIFFEL_CACHE_DIR": str(workdir / "cache"),
+        # No solver table builds or background reviews beside the measured requests (a server
+        # that does not know these settings ignores them).
+        "KNIFFEL_PREBUILD_TABLES": "0",
+        "KNIFFEL_BACKGROUND": "0",
+    }
+    serve = [sys.executable, "-m", "kniffel", "serve", "--host", HOST, "--port", str(port)]
+    server = subprocess.Popen(serve, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return f"http://{HOST}:{port}", server
+
+
 def measure(
     label: str,
     env: dict[str, str],
@@ -212,22 +233,9 @@ def measure(
 ) -> Result:
     """Start a server with ``env``, run locust against it (with ``tipp_games`` games keeping
     the Tipp busy beside it), stop it; the figures."""
-    port = free_port()
-    url = f"http://{HOST}:{port}"
-    workdir.mkdir(parents=True, exist_ok=True)
     if tables is not None:
         link_tables(workdir / "cache", tables)
-    env = {
-        **env,
-        "KNIFFEL_DB": f"sqlite:///{workdir / 'load.db'}",
-        "KNIFFEL_CACHE_DIR": str(workdir / "cache"),
-        # No solver table builds or background reviews beside the measured requests (a server
-        # that does not know these settings ignores them).
-        "KNIFFEL_PREBUILD_TABLES": "0",
-        "KNIFFEL_BACKGROUND": "0",
-    }
-    serve = [sys.executable, "-m", "kniffel", "serve", "--host", HOST, "--port", str(port)]
-    server = subprocess.Popen(serve, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url, server = start_server(env, workdir, "load.db")
     pressure = TippPressure(url, tipp_games) if tipp_games else None
     try:
         wait_until_up(f"{url}/api/games", server)

@@ -27,15 +27,13 @@ import http.client
 import json
 import os
 import random
-import subprocess
-import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from baseline import checkout, cpu_seconds, describe
-from load import HOST, free_port, load_average, stop, wait_until_up
+from load import HOST, load_average, start_server, stop, wait_until_up
 
 MAX_REQUESTS = 20_000
 KINDS = ("state", "preview", "entry", "page")
@@ -104,20 +102,10 @@ def threads(pid: int) -> dict[str, tuple[str, float]]:
 
 def cost(env: dict[str, str], kind: str, requests: int, workdir: Path) -> tuple[float, list[str]]:
     """Microseconds of server CPU per request of ``kind``, and each busy thread's share."""
-    port = free_port()
-    workdir.mkdir(parents=True, exist_ok=True)
-    env = {
-        **env,
-        "KNIFFEL_DB": f"sqlite:///{workdir / f'{kind}.db'}",
-        "KNIFFEL_CACHE_DIR": str(workdir / "cache"),
-        "KNIFFEL_PREBUILD_TABLES": "0",
-        "KNIFFEL_BACKGROUND": "0",
-    }
-    serve = [sys.executable, "-m", "kniffel", "serve", "--host", HOST, "--port", str(port)]
-    server = subprocess.Popen(serve, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url, server = start_server(env, workdir, f"{kind}.db")
     try:
-        wait_until_up(f"http://{HOST}:{port}/api/games", server)
-        table = Table(port)
+        wait_until_up(f"{url}/api/games", server)
+        table = Table(int(url.rsplit(":", 1)[1]))
         if kind in ("preview", "page"):
             for _ in range(26):  # a third of the sheet filled
                 table.enter()

@@ -36,3 +36,8 @@ def state(client: TestClient, game: dict[str, Any]) -> dict[str, Any]:
     assert response.status_code == 200, response.text
     result: dict[str, Any] = response.json()
     return result
+
+
+def advice(client: TestClient, game: dict[str, Any]) -> Any:
+    """GET the game's Tipp with its key; returns the response."""
+    return client.get(f"/api/games/{game['id']}/advice", headers={"X-Kniffel-Key": game["key"]})

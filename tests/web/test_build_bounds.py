@@ -20,6 +20,8 @@ from kniffel.solver.exact import cache
 from kniffel.solver.exact.column import solve_column
 from kniffel.web.app import create_app
 
+from .table import advice, new_game
+
 
 def _client(tmp_path: Path, **settings: Any) -> TestClient:
     return TestClient(
@@ -45,15 +47,7 @@ def _pending(builds: TableBuilds) -> set[Table]:
 
 def _game(client: TestClient, bonus: int) -> dict[str, Any]:
     """A game with house rules of its own (a Kniffel bonus no other game has)."""
-    body = {"variant": "kniffel", "players": ["Anna"], "options": {"kniffel_bonus": bonus}}
-    response = client.post("/api/games", json=body)
-    assert response.status_code == 201, response.text
-    created: dict[str, Any] = response.json()
-    return created
-
-
-def _advice(client: TestClient, game: dict[str, Any]) -> Any:
-    return client.get(f"/api/games/{game['id']}/advice", headers={"X-Kniffel-Key": game["key"]})
+    return new_game(client, variant="kniffel", players=["Anna"], options={"kniffel_bonus": bonus})
 
 
 def _table_children() -> list[multiprocessing.process.BaseProcess]:
@@ -65,10 +59,10 @@ def test_one_client_queues_two_new_house_rules_an_hour_then_hears_when_to_ask_ag
 ) -> None:
     with _client(tmp_path) as client:
         first, second, third = (_game(client, bonus) for bonus in (101, 102, 103))
-        assert _advice(client, first).status_code == 202
-        assert _advice(client, second).status_code == 202
+        assert advice(client, first).status_code == 202
+        assert advice(client, second).status_code == 202
         before = _pending(_builds(client)) | set(_builds(client).built)
-        refused = _advice(client, third)
+        refused = advice(client, third)
         assert refused.status_code == 503, refused.text
         body = refused.json()
         assert body["code"] == "tables_busy" and body["params"]["reason"] == "client_limit"
@@ -78,7 +72,7 @@ def test_one_client_queues_two_new_house_rules_an_hour_then_hears_when_to_ask_ag
         options = get_variant("kniffel", {"kniffel_bonus": 103}).options
         assert all(t.options != options for t in _pending(_builds(client)))
         assert _pending(_builds(client)) | set(_builds(client).built) == before
-        assert _advice(client, first).status_code == 202
+        assert advice(client, first).status_code == 202
         # The Tipp of a key holder's device says so in plain words.
         client.get(f"/g/{third['id']}?key={third['key']}")
         tipp = client.get(f"/g/{third['id']}/tipp", headers={"HX-Request": "true"})
@@ -93,8 +87,8 @@ def test_the_queue_of_new_house_rules_is_bounded_for_everyone(
 ) -> None:
     with _client(tmp_path, table_queue=2, table_builds_per_client=100) as client:
         first, second = _game(client, 201), _game(client, 202)
-        assert _advice(client, first).status_code == 202
-        refused = _advice(client, second)
+        assert advice(client, first).status_code == 202
+        refused = advice(client, second)
         assert refused.status_code == 503, refused.text
         assert refused.json()["params"]["reason"] == "queue_full"
         assert int(refused.headers["retry-after"]) > 0

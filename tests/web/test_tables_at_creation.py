@@ -21,6 +21,8 @@ from kniffel.settings import Settings
 from kniffel.solver.builds import Table, TableBuilds
 from kniffel.web.app import create_app
 
+from .table import advice, new_game
+
 DATA = Path(__file__).parent.parent / "data"
 
 
@@ -64,15 +66,7 @@ def _variant(client: TestClient, game_id: str) -> Variant:
 
 
 def _new_game(client: TestClient, bonus: int, variant: str = "kniffel") -> dict[str, Any]:
-    body = {"variant": variant, "players": ["Anna", "Ben"], "options": {"kniffel_bonus": bonus}}
-    response = client.post("/api/games", json=body)
-    assert response.status_code == 201, response.text
-    created: dict[str, Any] = response.json()
-    return created
-
-
-def _advice(client: TestClient, game: dict[str, Any]) -> Any:
-    return client.get(f"/api/games/{game['id']}/advice", headers={"X-Kniffel-Key": game["key"]})
+    return new_game(client, variant=variant, options={"kniffel_bonus": bonus})
 
 
 def test_each_way_of_making_a_game_queues_its_first_tipps_tables(client: TestClient) -> None:
@@ -90,7 +84,7 @@ def test_each_way_of_making_a_game_queues_its_first_tipps_tables(client: TestCli
     assert Table(made.options, Discipline.FREE) in _pending(client)
     # The Tipp of the first game finds its tables being built: 202, nothing more queued.
     before = _pending(client)
-    assert _advice(client, game).status_code == 202
+    assert advice(client, game).status_code == 202
     assert _pending(client) == before
 
 
@@ -140,9 +134,9 @@ def test_creating_games_queues_no_more_than_the_clients_share(client: TestClient
     games = [_new_game(client, bonus) for bonus in (81, 82, 83, 84)]
     assert {t.options.kniffel_bonus for t in _pending(client)} == {81, 82}
     # The creations and the Tipps of the same rules count once: both still answer "building".
-    assert _advice(client, games[0]).status_code == 202
-    assert _advice(client, games[1]).status_code == 202
-    refused = _advice(client, games[2])
+    assert advice(client, games[0]).status_code == 202
+    assert advice(client, games[1]).status_code == 202
+    refused = advice(client, games[2])
     assert refused.status_code == 503, refused.text
     assert refused.json()["params"]["reason"] == "client_limit"
     assert {t.options.kniffel_bonus for t in _pending(client)} == {81, 82}
@@ -157,4 +151,4 @@ def test_one_combination_counts_once_for_every_game_and_table_of_it(client: Test
     options = get_variant("kniffel", {"kniffel_bonus": 91}).options
     assert Table(options, None) in _pending(client)
     assert {t.options.kniffel_bonus for t in _pending(client)} == {91, 92}
-    assert _advice(client, other).status_code == 202
+    assert advice(client, other).status_code == 202
