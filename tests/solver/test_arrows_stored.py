@@ -53,6 +53,16 @@ def test_a_stored_table_is_read_back_equal_to_a_fresh_solve(
     assert not read.values.flags.writeable
 
 
+def test_the_table_solved_by_two_processes_is_the_one_solved_by_one_bit_for_bit() -> None:
+    """A game's ↓↑ table is built by two processes on two cores (kniffel.solver.builds.
+    GAME_WORKERS), each level's cells shared: the same values as one process's."""
+    alone = bounds._arrow_table(KEY)
+    shared = bounds._arrow_table(KEY, 2)
+    assert np.array_equal(shared.values, alone.values)
+    assert shared.ev == alone.ev
+    assert not shared.values.flags.writeable
+
+
 def test_a_table_written_by_other_code_is_not_read_and_is_replaced(
     cache_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

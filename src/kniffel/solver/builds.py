@@ -110,11 +110,11 @@ _QUEUE_RETRY = 60
 FIRST, NEXT, BACKGROUND = 0, 1, 2
 #: The exit code of a build process stopped for a game's table (it wrote nothing).
 _STOPPED = 75
-#: The processes that build a value table a game's Tipp waits for (:data:`FIRST`): the build
-#: process and one forked from it where the machine has a second core (the solver shares each
-#: level's batches, ``kniffel.solver.exact.column.build_values``; a house rule's table in about
-#: half the time, docs/benchmarks.md, "A house rule's first Tipp"). Every other build is one
-#: process, so that background work takes one core at most.
+#: The processes that build a table a game's Tipp waits for (:data:`FIRST`: its value table,
+#: and Rauf-Runter's ↓↑ table): the build process and one forked from it where the machine has a
+#: second core (each level shared, :mod:`kniffel.solver.exact.forking`; a house rule's table in
+#: about half the time, docs/benchmarks.md, "A house rule's first Tipp"). Every other build is
+#: one process, so that background work takes one core at most.
 GAME_WORKERS = min(2, os.cpu_count() or 1)
 
 #: Who asks in this request (an address), set by the web layer for each request: the bot seats
@@ -178,7 +178,7 @@ def _build_here(
     if table.discipline is None:
         from kniffel.solver.raufrunter.bounds import arrow_table
 
-        solved = arrow_table(table.options)  # written to the disk cache when it can be
+        solved = arrow_table(table.options, workers=workers)  # to the disk cache if it can be
         if not stored.is_stored(solved.options):
             results.send(solved.values)
         return

@@ -16,14 +16,8 @@ the empty one, one level of filled rows at a time, in batches of states.
 
 from __future__ import annotations
 
-import mmap
-import multiprocessing
-import multiprocessing.pool
-import threading
 import time
-import warnings
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from kniffel.rules import Discipline, Options
-from kniffel.solver.exact import cache
+from kniffel.solver.exact import cache, forking
 from kniffel.solver.exact.dice_tables import ROLLS
 from kniffel.solver.exact.entries import entry_values, final_values
 from kniffel.solver.exact.keep_lattice import TurnWorkspace, turn_values
@@ -136,15 +130,15 @@ def build_values(space: SheetSpace, *, progress: Progress | None = None, workers
     full = space.states(space.n_rows)
     levels = [space.distinct(n) for n in range(space.n_rows)]
     total = len(full) + sum(len(b) + len(to) for b, to, _ in levels)
-    workers = max(1, workers) if "fork" in multiprocessing.get_all_start_methods() else 1
-    values = _shared_array(space.size) if workers > 1 else np.empty(space.size)
+    workers = forking.workers_here(workers)
+    values = forking.shared_array(space.size) if workers > 1 else np.empty(space.size)
     values.fill(np.nan)
     values[space.index(*full)] = 0.0
     done = len(full)
     if progress:
         progress(done, total)
     build = _Build(space, values, [b for b, _, _ in levels], workers)
-    with _forked(build) as pool:
+    with forking.forked(build, workers) as pool:
         for filled in range(space.n_rows - 1, -1, -1):
             level, to, source = levels[filled]
             if pool is None:
@@ -186,39 +180,9 @@ class _Build:
         )
 
 
-def _shared_array(size: int) -> Array:
-    """``size`` floats in memory that forked processes share (an anonymous shared mapping)."""
-    return np.frombuffer(mmap.mmap(-1, size * 8), dtype=np.float64)
-
-
-#: The build that forked workers serve: set while they fork, so that they inherit it.
-_BUILD: _Build | None = None
-_FORKING = threading.Lock()
-
-
 def _solve_share(task: tuple[int, int]) -> int:
-    assert _BUILD is not None
-    return _BUILD.share(*task)
-
-
-@contextmanager
-def _forked(build: _Build) -> Iterator[multiprocessing.pool.Pool | None]:
-    """``build.workers - 1`` forked processes that solve shares of ``build``'s levels."""
-    global _BUILD
-    if build.workers == 1:
-        yield None
-        return
-    with _FORKING, warnings.catch_warnings():  # two builds in two threads fork one at a time
-        # Python 3.12 warns on a fork while threads run (numpy's BLAS keeps some). The
-        # workers only run numpy on this build's arrays and end with it.
-        warnings.filterwarnings("ignore", "This process", DeprecationWarning)
-        _BUILD = build
-        try:
-            pool = multiprocessing.get_context("fork").Pool(build.workers - 1)
-        finally:
-            _BUILD = None
-    with pool:
-        yield pool
+    build: _Build = forking.serving()
+    return build.share(*task)
 
 
 def solve_column(

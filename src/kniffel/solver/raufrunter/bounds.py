@@ -28,6 +28,7 @@ from kniffel.rules import (
     rows_for,
     zero_refused,
 )
+from kniffel.solver.exact import forking
 from kniffel.solver.exact.keep_lattice import turn_values
 from kniffel.solver.exact.roll_scores import raw_scores
 from kniffel.solver.raufrunter import stored
@@ -122,18 +123,18 @@ _SOLVED: dict[Options, ArrowTable] = {}
 _arrow_key = stored.arrows_key
 
 
-def arrow_table(options: Options) -> ArrowTable:
+def arrow_table(options: Options, *, workers: int = 1) -> ArrowTable:
     """Solve ↓ and ↑ played together under ``options`` (no joker, no extra-Kniffel bonus).
 
     Kept in this process once solved or read; read from the disk cache when stored there by
-    this code, else solved and written there.
+    this code, else solved (by ``workers`` processes) and written there.
     """
     key = _arrow_key(options)
     table = _SOLVED.get(key)
     if table is None:
         values = stored.load(key, _shape(key))
         if values is None:
-            table = _arrow_table(key)
+            table = _arrow_table(key, workers)
             stored.save(key, table.values)
         else:
             table = ArrowTable(key, values)
@@ -158,33 +159,67 @@ def keep_arrow_table(options: Options, values: Array) -> None:
     _SOLVED.setdefault(key, ArrowTable(key, values))
 
 
-def _arrow_table(options: Options) -> ArrowTable:
-    rows = rows_for(options)
-    n = len(rows)
-    scores = raw_scores(options)
-    values = np.zeros((n + 1, n + 1, N_SUMS, N_SUMS))
-    for filled in range(2 * n - 1, -1, -1):
-        for d in range(max(0, filled - n), min(n, filled) + 1):
-            u = filled - d
-            sd = _live_sums(min(d, _N_UPPER))
-            su = _live_sums(max(0, u - (n - _N_UPPER)))
-            candidates: list[Array] = []
-            down_row = rows[d] if d < n else None
-            up_row = rows[n - 1 - u] if u < n else None
-            if down_row is not None:
-                down = _entry_values(
-                    scores[d], down_row.is_upper, sd, values[d + 1, u][:, su], axis=0
-                )
-                candidates.append(_refuse_zero(down, scores[d], down_row, up_row, options))
-            if up_row is not None:
-                after = values[d, u + 1][sd].T  # (sums of ↑, live sums of ↓)
-                up = _entry_values(scores[n - 1 - u], up_row.is_upper, su, after, axis=1)
-                candidates.append(_refuse_zero(up, scores[n - 1 - u], up_row, down_row, options))
-            final = np.maximum.reduce(candidates) if len(candidates) > 1 else candidates[0]
-            # a sum that is not live is broadcast: any lookup of it gives the same value
-            values[d, u] = np.broadcast_to(_turn_values(final), (N_SUMS, N_SUMS))
-    values.setflags(write=False)
-    return ArrowTable(options, values)
+def _arrow_table(options: Options, workers: int = 1) -> ArrowTable:
+    """Solves the ↓↑ table level by level (rows filled in both columns together), each level's
+    cells shared among ``workers`` processes (:mod:`kniffel.solver.exact.forking`); the values
+    are the same whatever the number of workers (each cell is solved alone)."""
+    n = len(rows_for(options))
+    workers = forking.workers_here(workers)
+    shape = (n + 1, n + 1, N_SUMS, N_SUMS)
+    values = forking.shared_array(shape) if workers > 1 else np.zeros(shape)
+    build = _Arrows(options, values, workers)
+    with forking.forked(build, workers) as pool:
+        for filled in range(2 * n - 1, -1, -1):
+            if pool is None:
+                build.share(filled, 0)
+            else:
+                theirs = pool.map_async(_solve_arrows, [(filled, k) for k in range(1, workers)])
+                build.share(filled, 0)
+                theirs.get()
+    solved = values if workers == 1 else values.copy()
+    solved.setflags(write=False)
+    return ArrowTable(options, solved)
+
+
+class _Arrows:
+    """One ↓↑ build: its rules, its values, and how many processes share each level."""
+
+    def __init__(self, options: Options, values: Array, workers: int) -> None:
+        self.options, self.values, self.workers = options, values, workers
+        self.rows = rows_for(options)
+        self.scores = raw_scores(options)
+
+    def share(self, filled: int, share: int) -> None:
+        """Every ``workers``-th cell of level ``filled`` from the ``share``-th on."""
+        n = len(self.rows)
+        cells = range(max(0, filled - n), min(n, filled) + 1)
+        for d in cells[share :: self.workers]:
+            self.solve(d, filled - d)
+
+    def solve(self, d: int, u: int) -> None:
+        """The values of ``d`` rows filled in ↓ and ``u`` in ↑, from the level below."""
+        rows, scores, values, options = self.rows, self.scores, self.values, self.options
+        n = len(rows)
+        sd = _live_sums(min(d, _N_UPPER))
+        su = _live_sums(max(0, u - (n - _N_UPPER)))
+        candidates: list[Array] = []
+        down_row = rows[d] if d < n else None
+        up_row = rows[n - 1 - u] if u < n else None
+        if down_row is not None:
+            down = _entry_values(scores[d], down_row.is_upper, sd, values[d + 1, u][:, su], axis=0)
+            candidates.append(_refuse_zero(down, scores[d], down_row, up_row, options))
+        if up_row is not None:
+            after = values[d, u + 1][sd].T  # (sums of ↑, live sums of ↓)
+            up = _entry_values(scores[n - 1 - u], up_row.is_upper, su, after, axis=1)
+            candidates.append(_refuse_zero(up, scores[n - 1 - u], up_row, down_row, options))
+        final = np.maximum.reduce(candidates) if len(candidates) > 1 else candidates[0]
+        # a sum that is not live is broadcast: any lookup of it gives the same value
+        values[d, u] = np.broadcast_to(_turn_values(final), (N_SUMS, N_SUMS))
+
+
+def _solve_arrows(task: tuple[int, int]) -> None:
+    build: _Arrows = forking.serving()
+    build.share(*task)
 
 
 def _refuse_zero(
