@@ -82,8 +82,7 @@ def offline_words(variant: Variant, t: Translator) -> dict[str, Any]:
     in. Shared: not to be changed."""
     own = t.for_variant(variant)
     game = Game(variant, ["·"])
-    blanks = {"n": "{n}", "name": "{name}", "cell": "{cell}", "dice": "{dice}", "what": "{what}"}
-    blanks["cells"] = "{cells}"
+    blanks = {name: f"{{{name}}}" for name in ("n", "name", "cell", "cells", "dice", "what")}
     notes = {
         "bonus": {state: own(message, **blanks) for state, message in BONUS_NOTES.items()},
         "rolls": [rolls_note(own, "virtual", rolls) for rolls in range(MAX_ROLLS + 1)],
