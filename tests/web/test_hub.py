@@ -1,4 +1,5 @@
-"""The in-process hub: versions reach every watcher of a game, from any thread."""
+"""The in-process hub: versions reach every watcher of a game, from any thread, and so does
+the news that a game's solver tables are built (docs/board.md, "Tipp")."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ import asyncio
 import threading
 from collections.abc import Callable
 
-from kniffel.board.hub import LocalHub
+from kniffel.board.hub import TABLES, LocalHub
+from kniffel.board.pghub import PgHub
 
 
 async def _watch_while(hub: LocalHub, publish: Callable[[], None]) -> list[int]:
@@ -54,3 +56,39 @@ def test_publishing_to_a_game_nobody_watches_is_harmless() -> None:
     hub = LocalHub()
     hub.publish("nobody", 1)
     assert hub.watched_games() == []
+
+
+async def _tables_news() -> list[object]:
+    hub = LocalHub()
+    async with hub.subscribe("g") as subscription, hub.subscribe("other") as other:
+        subscription.mark_seen(3)
+        worker = threading.Thread(target=hub.tables, args=("g",))
+        worker.start()
+        worker.join()
+        hub.publish("g", 4)
+        heard: list[object] = [await asyncio.wait_for(subscription.next_news(), timeout=2)]
+        heard.append(await asyncio.wait_for(subscription.next_news(), timeout=2))
+        # Told once: the next news is the next version, not the tables again.
+        hub.publish("g", 5)
+        heard.append(await asyncio.wait_for(subscription.next_news(), timeout=2))
+        # The watcher of another game heard nothing.
+        heard.append(other._tables)
+        return heard
+
+
+def test_the_tables_news_reaches_the_game_s_watchers_once_after_its_newer_version() -> None:
+    assert asyncio.run(_tables_news()) == [4, TABLES, 5, False]
+
+
+def test_the_tables_news_through_postgresql_reaches_the_local_watchers() -> None:
+    async def watch() -> list[object]:
+        hub = PgHub("postgresql://nobody@127.0.0.1:1/none")  # connects only when started
+        async with hub._local.subscribe("g") as subscription:
+            subscription.mark_seen(2)
+            hub._heard("g tables")  # from the process that built them
+            heard: list[object] = [await asyncio.wait_for(subscription.next_news(), timeout=2)]
+            hub._heard("g 3")
+            heard.append(await asyncio.wait_for(subscription.next_news(), timeout=2))
+            return heard
+
+    assert asyncio.run(watch()) == [TABLES, 3]

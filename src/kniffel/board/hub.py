@@ -1,12 +1,13 @@
 """The live hub: who is watching which game, and telling them its new version.
 
-The hub carries only ``(game_id, version)``: the store is the truth, and a
-client that hears of a newer version fetches the game again. The one other news
-is a Revanche, ``(game_id, revanche_id)``: the watchers of a finished game are
-taken to the game that follows it (docs/board.md, "Revanche"). That keeps the
-hub replaceable: :class:`LocalHub` fans out inside one process; a hub for
-several processes (:class:`kniffel.board.pghub.PgHub`) only has to carry the
-same pair between them and hand it to a local fan-out.
+The hub carries ``(game_id, version)``: the store is the truth, and a client that hears of a
+newer version fetches the game again. Two other news go the same way: a Revanche,
+``(game_id, revanche_id)``, takes the watchers of a finished game to the game that follows it
+(docs/board.md, "Revanche"), and ``(game_id, TABLES)`` says that the solver tables the game's
+Tipp waited for are built, so that a Tipp panel that waits asks again at once (docs/board.md,
+"Tipp"). That keeps the hub replaceable: :class:`LocalHub` fans out inside one process; a hub
+for several processes (:class:`kniffel.board.pghub.PgHub`) only has to carry the same pairs
+between them and hand them to a local fan-out.
 """
 
 from __future__ import annotations
@@ -16,9 +17,21 @@ import contextlib
 import threading
 from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager
-from typing import Protocol
+from enum import Enum
+from typing import Final, Protocol
 
-__all__ = ["Hub", "LocalHub", "Subscription"]
+__all__ = ["TABLES", "Hub", "LocalHub", "News", "Subscription"]
+
+
+class _Tables(Enum):
+    READY = "tables"
+
+
+#: The news that a game's solver tables are built (:meth:`Subscription.next_news`).
+TABLES: Final = _Tables.READY
+#: What a watcher hears: a version (``int``), the game's Revanche (its id, a ``str``), or
+#: :data:`TABLES`.
+News = int | str | _Tables
 
 
 class Subscription:
@@ -38,6 +51,8 @@ class Subscription:
         #: twice (from this process and back through PostgreSQL), it is handed out once.
         self._revanche: str | None = None
         self._heard: str | None = None
+        #: The game's tables were built since the last news handed out.
+        self._tables = False
 
     @property
     def loop(self) -> asyncio.AbstractEventLoop:
@@ -64,6 +79,15 @@ class Subscription:
             self._heard = self._revanche = revanche
             self._wake.set()
 
+    def offer_tables(self) -> None:
+        """Hand over that the game's tables are built; safe to call from any thread."""
+        with contextlib.suppress(RuntimeError):  # the watcher's loop has closed
+            self._loop.call_soon_threadsafe(self._deliver_tables)
+
+    def _deliver_tables(self) -> None:
+        self._tables = True
+        self._wake.set()
+
     def mark_seen(self, version: int) -> None:
         """The watcher already knows ``version`` (e.g. sent it on connect)."""
         self._seen = max(self._seen, version)
@@ -76,15 +100,19 @@ class Subscription:
         self._seen = self._latest
         return self._latest
 
-    async def next_news(self) -> int | str:
-        """Wait for a version newer than every one seen so far (an ``int``) or the game's
-        Revanche (its id, a ``str``; handed out once)."""
-        while self._latest <= self._seen and self._revanche is None:
+    async def next_news(self) -> News:
+        """Wait for a version newer than every one seen so far (an ``int``), the game's
+        Revanche (its id, a ``str``; handed out once) or :data:`TABLES` (once for the tables
+        built since the last news)."""
+        while self._latest <= self._seen and self._revanche is None and not self._tables:
             self._wake.clear()
             await self._wake.wait()
         if self._revanche is not None:
             revanche, self._revanche = self._revanche, None
             return revanche
+        if self._tables and self._latest <= self._seen:
+            self._tables = False
+            return TABLES
         self._seen = self._latest
         return self._latest
 
@@ -103,6 +131,10 @@ class Hub(Protocol):
     def revanche(self, game_id: str, revanche: str) -> None:
         """Called (from any thread) after the Revanche ``revanche`` of the finished game
         ``game_id`` was committed to the store."""
+
+    def tables(self, game_id: str) -> None:
+        """Called (from any thread) when the solver tables ``game_id``'s Tipp waited for are
+        built (:class:`kniffel.board.tables.TableReadiness`)."""
 
     def subscribe(self, game_id: str) -> AbstractAsyncContextManager[Subscription]:
         """Watch ``game_id`` for as long as the context is open."""
@@ -137,6 +169,12 @@ class LocalHub:
             watchers = list(self._watchers.get(game_id, ()))
         for subscription in watchers:
             subscription.offer_revanche(revanche)
+
+    def tables(self, game_id: str) -> None:
+        with self._lock:
+            watchers = list(self._watchers.get(game_id, ()))
+        for subscription in watchers:
+            subscription.offer_tables()
 
     @contextlib.asynccontextmanager
     async def subscribe(self, game_id: str) -> AsyncIterator[Subscription]:

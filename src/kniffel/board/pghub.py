@@ -6,7 +6,8 @@ every process LISTENs on its own autocommit connection, handing what it
 hears to its local hub. The payload is ``"<game id> <version>"``: the store
 stays the truth and a missed notification costs only a refetch. A Revanche is
 announced as ``"<game id> revanche:<revanche id>"`` (a release that does not know
-it reads no version there and ignores it). The store
+it reads no version there and ignores it), and a game's solver tables built as
+``"<game id> tables"`` (ignored the same way). The store
 announces each append inside its own transaction
 (:data:`kniffel.store.repository.CHANNEL`); a hub made for such a store
 (``store_announces``) only tells its own process's watchers at once, and
@@ -33,6 +34,8 @@ __all__ = ["CHANNEL", "PgHub", "libpq_url"]
 _RETRY_SECONDS = 1.0
 #: How a Revanche's announcement marks the new game's id (in place of a version).
 _REVANCHE = "revanche:"
+#: How the announcement that a game's tables are built reads (in place of a version).
+_TABLES = "tables"
 _log = logging.getLogger(__name__)
 
 
@@ -89,6 +92,12 @@ class PgHub:
         self._local.revanche(game_id, revanche)
         self._notify(f"{game_id} {_REVANCHE}{revanche}", f"the Revanche of {game_id}")
 
+    def tables(self, game_id: str) -> None:
+        # Built here, into the cache the processes share: every process's watchers hear it
+        # (a release that does not know the word ignores it, as it ignores a Revanche).
+        self._local.tables(game_id)
+        self._notify(f"{game_id} {_TABLES}", f"the tables of {game_id}")
+
     def _notify(self, payload: str, what: str) -> None:
         """NOTIFY ``payload``: on one fresh connection again if it fails, then give up (the
         change is stored, and a watcher catches up on its next message)."""
@@ -141,6 +150,8 @@ class PgHub:
         game_id, _, version = payload.rpartition(" ")
         if game_id and version.startswith(_REVANCHE):
             self._local.revanche(game_id, version.removeprefix(_REVANCHE))
+        elif game_id and version == _TABLES:
+            self._local.tables(game_id)
         elif game_id and version.isdigit():
             self._local.publish(game_id, int(version))
 

@@ -12,13 +12,20 @@ answers before one of them runs:
   its house rules' tables when it is created, before its Tipp is asked;
 - the builds of new house rules are full: :class:`BuildsBusy` (docs/deploy.md, "Limits").
 
+A game that was told its tables are being built (or whose creation queued them) is told again
+when they are: :meth:`TableReadiness.on_ready` listeners hear its id (the live hub, so that a
+Tipp panel that waits asks again at once instead of at its next look; docs/board.md, "Tipp").
+
 One per app, on ``app.state.readiness`` beside the builder it asks (``app.state.tables``);
 the web answers these refusals with 202, 403 and 503 (``kniffel.web.api.tables``).
 """
 
 from __future__ import annotations
 
+import logging
 import secrets
+import threading
+from collections.abc import Callable
 from contextlib import suppress
 from typing import TYPE_CHECKING
 
@@ -47,6 +54,12 @@ __all__ = [
     "TableReadiness",
     "asking",
 ]
+
+_log = logging.getLogger(__name__)
+
+#: Games remembered as waiting for their tables at most (the oldest forgotten first: a game
+#: forgotten still gets its Tipp when its panel looks again).
+WAITING_KEPT = 1024
 
 
 class NoSolver(BoardError):
@@ -89,6 +102,46 @@ class TableReadiness:
     def __init__(self, builds: TableBuilds) -> None:
         self.builds = builds
         self._presets = frozenset(preset_tables())
+        self._lock = threading.Lock()
+        #: The games told that their tables are being built, in the order told, by id.
+        self._waiting: dict[str, Variant] = {}
+        self._listeners: list[Callable[[str], None]] = []
+        builds.on_built(self._built)
+
+    def on_ready(self, listener: Callable[[str], None]) -> None:
+        """Calls ``listener(game_id)`` (in the builds' worker thread) once a game that waited
+        for its tables (:meth:`ensure` said they are being built, or :meth:`prepare` queued
+        them) has them all."""
+        with self._lock:
+            self._listeners.append(listener)
+
+    def _wait_for(self, view: GameView) -> None:
+        with self._lock:
+            self._waiting.pop(view.id, None)
+            self._waiting[view.id] = view.variant
+            while len(self._waiting) > WAITING_KEPT:
+                del self._waiting[next(iter(self._waiting))]
+
+    def _built(self) -> None:
+        """After each table the worker finished: tell the listeners of the games now ready."""
+        with self._lock:
+            waiting = list(self._waiting.items())
+            listeners = list(self._listeners)
+        looked: dict[Variant, bool] = {}  # each house rule looked at once
+        for variant in {variant for _, variant in waiting}:
+            looked[variant] = self.builds.readiness(variant).ready
+        ready = [game for game, variant in waiting if looked[variant]]
+        if not ready:
+            return
+        with self._lock:
+            for game in ready:
+                self._waiting.pop(game, None)
+        for game in ready:
+            for listener in listeners:
+                try:
+                    listener(game)
+                except Exception:  # the next listener and the builds go on
+                    _log.exception("a listener of game %s's tables failed", game)
 
     @classmethod
     def of(cls, queue: int, per_client: int) -> TableReadiness:
@@ -145,6 +198,7 @@ class TableReadiness:
             state = self.builds.request(view.variant, client)
             if state.ready:
                 return
+        self._wait_for(view)
         raise TableBuilding(state.progress)
 
     def prepare(self, view: GameView, client: str | None) -> None:
@@ -158,4 +212,5 @@ class TableReadiness:
         if client is None or not solvable(variant) or self._presets.issuperset(tables_for(variant)):
             return
         with suppress(BuildsBusy):
-            self.builds.request(variant, client)
+            if not self.builds.request(variant, client).ready:
+                self._wait_for(view)

@@ -16,6 +16,7 @@ from kniffel.board import background
 from kniffel.board.advice import AdviceService
 from kniffel.board.bot_seats import BotSeats
 from kniffel.board.chances import ChancesService
+from kniffel.board.hub import Hub
 from kniffel.board.opening import open_board
 from kniffel.board.players.service import PlayerService
 from kniffel.board.reviews import ReviewService
@@ -65,7 +66,8 @@ Every error (4xx) answers `{"code": "<stable code>", "params": {...}, "message":
 
 **Live updates**: the WebSocket `/api/games/{game_id}/live` (no key needed) sends
 `{"type": "state", "version": N}` on connect and after every stored change; fetch the game again
-when `N` is newer than the version you show. Code 4404 closes it for an unknown game.
+when `N` is newer than the version you show; `{"type": "tables"}` when the solver tables the
+game's Tipp waited for are built. Code 4404 closes it for an unknown game.
 """
 
 
@@ -159,6 +161,15 @@ def create_app(settings: Settings | None = None, *, bots: BotDriver | None = Non
     )
     app.state.advice = AdviceService()
     readiness = TableReadiness.of(settings.table_queue, settings.table_builds_per_client)
+
+    def tables_built(game_id: str) -> None:
+        """A Tipp panel that waits for its game's tables hears when they are built (the
+        live socket's ``tables``), from the hub of the lifespan that runs."""
+        hub: Hub | None = getattr(app.state, "hub", None)
+        if hub is not None:
+            hub.tables(game_id)
+
+    readiness.on_ready(tables_built)
     # The start page's templates compiled at an earlier start are read, not compiled again.
     keep_compiled(templates.env, settings.cache_folder / "templates")
     access_log.install()

@@ -9,7 +9,9 @@ sends ``{"type": "revanche", "game": ID, "url": "/g/OLD/revanche"}``: the page
 goes to that address, which takes it to the new game (and hands a device that
 holds the old game's key the new one's; docs/board.md, "Revanche"); a socket
 that connects to a finished game after its Revanche started gets the same
-message after the first (the page follows it only if drawn before). Any
+message after the first (the page follows it only if drawn before). When the solver
+tables a game's Tipp waited for are built, the socket sends ``{"type": "tables"}``: a
+Tipp panel that says they are being built asks again at once (docs/board.md, "Tipp"). Any
 message the client sends is answered with the current version (a cheap "am I
 up to date?"); a message larger than ``KNIFFEL_MAX_WS_MESSAGE`` (default 4 KiB)
 closes the socket with 1009 (uvicorn refuses it first when it serves the board,
@@ -26,7 +28,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.types import Message
 
 from kniffel.board.errors import GameNotFound
-from kniffel.board.hub import Hub, LocalHub, Subscription
+from kniffel.board.hub import TABLES, Hub, LocalHub, Subscription
 from kniffel.board.service import GameService
 
 __all__ = ["NOT_FOUND_CLOSE_CODE", "TOO_BIG_CLOSE_CODE", "Hub", "LocalHub", "router"]
@@ -99,6 +101,10 @@ class _Sender:
             self._sent = max(self._sent, version)
             await self._websocket.send_json(_message(self._sent))
 
+    async def send_tables(self) -> None:
+        async with self._lock:
+            await self._websocket.send_json({"type": "tables"})
+
     async def send_revanche(self, game_id: str, revanche: str) -> None:
         async with self._lock:
             await self._websocket.send_json(
@@ -147,7 +153,9 @@ async def _tell(subscription: Subscription, sender: _Sender) -> None:
     """
     while True:
         news = await subscription.next_news()
-        if isinstance(news, str):
+        if news is TABLES:
+            await sender.send_tables()
+        elif isinstance(news, str):
             await sender.send_revanche(subscription.game_id, news)
         else:
             await sender.send(news)

@@ -20,6 +20,11 @@ function heard(event) {
     followRevanche(message);
     return;
   }
+  if (message.type === "tables") {
+    // The game's solver tables are built: a Tipp panel that waits asks at once (tafel/tipp.js).
+    update({ sync: { tables: state.sync.tables + 1 } });
+    return;
+  }
   if (message.type !== "state") return;
   update({ sync: { latest: Math.max(state.sync.latest, message.version) } });
   if (message.version <= version()) return;

@@ -55,15 +55,17 @@ export const state = {
     previewTimer: null, // the preview asked for in a moment
     socket: null, // the live socket while open or opening
     delay: 400, // the wait before the live socket is opened again
+    tables: 0, // how often the live socket said this game's solver tables are built
   },
   // the device's choices, kept in localStorage (docs/board.md, "Gewinnchancen", "Tipp")
   prefs: {
     chances: stored(KEYS.chances) === "an",
     tippMode: stored(KEYS.tippMode) === "sieg" ? "sieg" : "punkte",
   },
-  // the Tipp panel being asked again: the section whose figures or tables are awaited, and
-  // since when (ms) the panel has waited for the game's tables (0: it does not wait)
-  tipp: { loading: null, polling: null, buildingSince: 0 },
+  // the Tipp panel being asked again: the section whose figures or tables are awaited, since
+  // when (ms) the panel has waited for the game's tables (0: it does not wait), and how to ask
+  // for the panel at once instead of at its next look (null: no look is waiting)
+  tipp: { loading: null, polling: null, buildingSince: 0, askNow: null },
   // the board offline (tafel/offline.js): the game's record kept on the device, whether the
   // sheet is drawn from it and the kept entries, and how many entries are kept
   offline: { record: null, active: false, kept: 0 },

@@ -4,7 +4,7 @@
 // (templates/advice/tipp.html; docs/board.md, "Tipp").
 import { $, $$, covered, diceInput, diceText, mode, rollsInput, typedNow, version } from "./dom.js";
 import { offline } from "./notice.js";
-import { state, update } from "./state.js";
+import { state, subscribe, update } from "./state.js";
 
 // -- the Tipp belongs to the version and the dice it was asked for
 const tippFor = () => `${version()}|${typedNow().dice}|${typedNow().points}|${rollsInput() ? rollsInput().value : ""}`;
@@ -133,9 +133,11 @@ function load(section) {
 
 // While the game's tables are built the panel says so (data-tipp-building) and asks again
 // until the Tipp is there (issue 19 item 4: the panel came by fetch, so htmx never saw its
-// hx-trigger and it stayed at "wird berechnet … 0 %"): every half second for the first ten
-// seconds, as a house rule's table takes a few (issue 35; every two seconds added a second to
-// the wait on average), then every two seconds.
+// hx-trigger and it stayed at "wird berechnet … 0 %"): at once when the live socket says the
+// tables are built (issue 35: a look every half second added a quarter of a second on
+// average), else every half second for the first ten seconds, as a house rule's table takes a
+// few, then every two seconds (the socket may be closed, or the tables built by another
+// server process).
 const BUILDING_SOON_MS = 500;
 const BUILDING_SOON_FOR_MS = 10000;
 const BUILDING_POLL_MS = 2000;
@@ -147,22 +149,34 @@ function poll(section) {
   const url = section.dataset.tippBuilding;
   if (!url || state.tipp.polling === section) return;
   update({ tipp: { polling: section, buildingSince: state.tipp.buildingSince || Date.now() } });
-  const again = () => {
-    if (!section.isConnected) return update({ tipp: { buildingSince: 0 } });
+  let timer = null;
+  const done = () => update({ tipp: { buildingSince: 0, askNow: null } });
+  const later = () => {
+    timer = setTimeout(again, buildingDelay());
+    // Asked at once by the socket's news: the look that waits is not made as well.
+    const askNow = () => {
+      clearTimeout(timer);
+      again();
+    };
+    update({ tipp: { askNow } });
+  };
+  function again() {
+    update({ tipp: { askNow: null } });
+    if (!section.isConnected) return done();
     fetch(url, { credentials: "same-origin" })
       .then((answer) => answer.text())
       .then((html) => {
-        if (!section.isConnected) return update({ tipp: { buildingSince: 0 } });
+        if (!section.isConnected) return done();
         const box = document.createElement("div");
         box.innerHTML = html;
-        if (!box.firstElementChild) return setTimeout(again, buildingDelay());
-        if (!box.querySelector("[data-tipp-building]")) update({ tipp: { buildingSince: 0 } });
+        if (!box.firstElementChild) return later();
+        if (!box.querySelector("[data-tipp-building]")) done();
         section.replaceWith(...box.childNodes);
         markTipp();
       })
-      .catch(() => setTimeout(again, buildingDelay())); // offline a moment: ask again
-  };
-  setTimeout(again, buildingDelay());
+      .catch(later); // offline a moment: ask again
+  }
+  later();
 }
 
 function setUpPanels() {
@@ -188,6 +202,9 @@ export function setUpTipp() {
     update({ prefs: { tippMode: radio.value } });
     const section = radio.closest(".tipp");
     if (section) show(section);
+  });
+  subscribe((patch) => {
+    if (patch.sync && "tables" in patch.sync && state.tipp.askNow) state.tipp.askNow();
   });
   new MutationObserver(setUpPanels).observe(document.body, { childList: true, subtree: true });
   setUpPanels();
