@@ -218,8 +218,12 @@ def play_jamb_turn(table: Table, seat: int, turn: Turn) -> None:
     table.enter(seat, turn.cell, jamb_points(row, turn.dice, turn.roll) if special else None)
 
 
-def play_jamb(table: Table) -> None:
-    """The whole game, in either engine (tests/e2e/jamb_pages.py, tests/e2e/jamb_webkit.py)."""
+def play_jamb(table: Table, *, early_chances: bool = True) -> None:
+    """The whole game, in either engine (tests/e2e/jamb_pages.py, tests/e2e/jamb_webkit.py);
+    ``early_chances``: whether the chances are also narrowed to ±3 a quarter in (every sheet's
+    from nothing, some 30 s of CI's budget: CI's chromium game checks them late only, as the
+    Yams game's does, and the WebKit game, with ``KNIFFEL_EVERY_ENGINE=1``, checks both;
+    docs/contributing.md)."""
     table.start_game(lang="hr", variant="jamb", players=JAMB_PLAYERS)
     assert table.column_heads(0) == ["↓ Dolje", "S Slobodna", "↑ Gore", "N Najava"]
     check_fits_and_words(table, FITS)
@@ -234,7 +238,7 @@ def play_jamb(table: Table) -> None:
             played[player].append(turn)
         if number % 13 == 12:
             check_jamb_sheets(table, played)
-        if number in (12, 45):  # a quarter in and late: the chances within ±3 points
+        if number == 45 or (number == 12 and early_chances):  # the chances within ±3 points
             check_narrowed_chances(table, len(JAMB_PLAYERS), "još se računa točnije")
 
     table.wait_end()
@@ -244,5 +248,5 @@ def play_jamb(table: Table) -> None:
 
 def test_a_four_player_jamb_with_real_dice_in_croatian(browser: Browser, server: str) -> None:
     context = browser.new_context(viewport=PHONE, locale="hr", has_touch=True)
-    play_jamb(ChromiumTable(context.new_page(), server))
+    play_jamb(ChromiumTable(context.new_page(), server), early_chances=False)
     context.close()
