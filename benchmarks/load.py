@@ -11,6 +11,8 @@ the run), the machine's load average and the CPU seconds locust itself used: its
 every latency then held locust's own queue (docs/benchmarks.md, "Load").
 ``--baseline-ref main`` first runs the server of that git ref the same way (from a
 temporary ``git worktree``, see ``benchmarks/baseline.py``) and then prints the ratios.
+``--server granian`` serves this checkout's app with granian instead of uvicorn
+(``benchmarks/serve_granian.py``; granian installed by hand), for the servers' side-by-side figures.
 ``--tipp-games N`` (at most 20) runs this checkout twice, side by side: once as above, once while
 ``N`` more Rauf-Runter games keep the Tipp busy (each asks its advice, with its key, for new dice
 every second: the reasons are simulated in the background) and prints the players' p99 of both
@@ -48,6 +50,9 @@ MAX_SECONDS = 120
 MAX_TIPP_GAMES = 20
 ENTRIES = "POST /api/games/[id]/events enter"
 LOCUSTFILE = Path(__file__).resolve().parent / "locustfile.py"
+#: The servers a run can be served by: ``kniffel serve`` (uvicorn) or the same app under granian.
+SERVERS = ("uvicorn", "granian")
+GRANIAN = LOCUSTFILE.with_name("serve_granian.py")
 
 
 def free_port() -> int:
@@ -201,10 +206,11 @@ def link_tables(cache: Path, tables: Path) -> int:
 
 
 def start_server(
-    env: dict[str, str], workdir: Path, db: str
+    env: dict[str, str], workdir: Path, db: str, server: str = "uvicorn"
 ) -> tuple[str, subprocess.Popen[bytes]]:
     """``kniffel serve`` with ``env`` on a free 127.0.0.1 port, its SQLite file ``db`` and its
-    cache in ``workdir``: its address and process (not waited for)."""
+    cache in ``workdir``: its address and process (not waited for). ``server="granian"`` serves
+    the same app with granian instead of uvicorn (``benchmarks/serve_granian.py``)."""
     port = free_port()
     workdir.mkdir(parents=True, exist_ok=True)
     env = {
@@ -217,6 +223,8 @@ def start_server(
         "KNIFFEL_BACKGROUND": "0",
     }
     serve = [sys.executable, "-m", "kniffel", "serve", "--host", HOST, "--port", str(port)]
+    if server == "granian":
+        serve = [sys.executable, str(GRANIAN), "--host", HOST, "--port", str(port)]
     server = subprocess.Popen(serve, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return f"http://{HOST}:{port}", server
 
@@ -230,26 +238,27 @@ def measure(
     *,
     tipp_games: int = 0,
     tables: Path | None = None,
+    server: str = "uvicorn",
 ) -> Result:
     """Start a server with ``env``, run locust against it (with ``tipp_games`` games keeping
     the Tipp busy beside it), stop it; the figures."""
     if tables is not None:
         link_tables(workdir / "cache", tables)
-    url, server = start_server(env, workdir, "load.db")
+    url, process = start_server(env, workdir, "load.db", server)
     pressure = TippPressure(url, tipp_games) if tipp_games else None
     try:
-        wait_until_up(f"{url}/api/games", server)
+        wait_until_up(f"{url}/api/games", process)
         if pressure is not None:
             pressure.start()
             time.sleep(5)  # the games made and their first Tipps asked: the background at work
-        before = cpu_seconds(server.pid)
+        before = cpu_seconds(process.pid)
         stats, client_cpu = run_locust(url, users, seconds, workdir)
-        used = cpu_seconds(server.pid) - before
+        used = cpu_seconds(process.pid) - before
     finally:
         if pressure is not None:
             pressure.stopped.set()
             pressure.join(timeout=60)
-        stop(server)
+        stop(process)
     if pressure is not None:
         label += f", {tipp_games} games asking the Tipp (answers {pressure.answers})"
     with stats.open(newline="") as f:
@@ -311,6 +320,12 @@ def main() -> None:
         help="also run the server of this git ref (e.g. main) the same way and print the ratios",
     )
     parser.add_argument(
+        "--server",
+        choices=SERVERS,
+        default="uvicorn",
+        help="this checkout served by kniffel serve's uvicorn or by granian (installed by hand)",
+    )
+    parser.add_argument(
         "--tipp-games",
         type=int,
         default=0,
@@ -360,8 +375,11 @@ def main() -> None:
                 f" entries {quiet.p99(ENTRIES)} / {busy.p99(ENTRIES)} ms"
             )
             return
+        label = "this checkout" + (" (granian)" if args.server == "granian" else "")
         results.append(
-            measure("this checkout", dict(os.environ), args.users, args.seconds, workdir / "t")
+            measure(
+                label, dict(os.environ), args.users, args.seconds, workdir / "t", server=args.server
+            )
         )
     if len(results) == 2:
         base, this = results

@@ -16,8 +16,10 @@ For each it prints the server's CPU per request (``/proc/PID/stat`` before and a
 every thread of the server that used CPU meanwhile, its share: the event loop, and the writer
 thread of the entries (Linux names a Python thread by its process's name). ``--baseline-ref
 REF`` runs the same against the server of that git ref first (``benchmarks/baseline.py``) and
-prints the ratio per kind, side by side in one run. Only loopback is used, and ``--requests``
-is capped.
+prints the ratio per kind, side by side in one run. ``--servers uvicorn,granian`` measures each
+kind under each server in turn (the order reversed from one kind to the next) and prints the
+ratio to the first: granian serves the same app (``benchmarks/serve_granian.py``, installed by
+hand). Only loopback is used, and ``--requests`` is capped.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from baseline import checkout, cpu_seconds, describe
-from load import HOST, load_average, start_server, stop, wait_until_up
+from load import HOST, SERVERS, load_average, start_server, stop, wait_until_up
 
 MAX_REQUESTS = 20_000
 KINDS = ("state", "preview", "entry", "page")
@@ -100,9 +102,11 @@ def threads(pid: int) -> dict[str, tuple[str, float]]:
     return found
 
 
-def cost(env: dict[str, str], kind: str, requests: int, workdir: Path) -> tuple[float, list[str]]:
+def cost(
+    env: dict[str, str], kind: str, requests: int, workdir: Path, server_name: str = "uvicorn"
+) -> tuple[float, list[str]]:
     """Microseconds of server CPU per request of ``kind``, and each busy thread's share."""
-    url, server = start_server(env, workdir, f"{kind}.db")
+    url, server = start_server(env, workdir, f"{kind}.db", server_name)
     try:
         wait_until_up(f"{url}/api/games", server)
         table = Table(int(url.rsplit(":", 1)[1]))
@@ -141,7 +145,15 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=3000, help=f"per kind (1..{MAX_REQUESTS})")
     parser.add_argument("--kinds", default=",".join(KINDS), help="which kinds, comma-separated")
     parser.add_argument("--baseline-ref", help="a git ref whose server runs the same first")
+    parser.add_argument(
+        "--servers",
+        default="uvicorn",
+        help=f"this checkout served by each in turn, comma-separated ({', '.join(SERVERS)})",
+    )
     args = parser.parse_args()
+    servers = [s for s in args.servers.split(",") if s]
+    if not servers or set(servers) - set(SERVERS):
+        parser.error(f"--servers names {', '.join(SERVERS)}")
     requests = max(1, min(MAX_REQUESTS, args.requests))
     kinds = [k for k in args.kinds.split(",") if k]
     unknown = set(kinds) - set(KINDS)
@@ -150,7 +162,7 @@ def main() -> None:
     print(f"at the start: {load_average()}")
     print(f"{requests} requests per kind on one keep-alive connection; server CPU per request, µs")
     with tempfile.TemporaryDirectory(prefix="kniffel-cost-") as tmp:
-        for kind in kinds:
+        for number, kind in enumerate(kinds):
             figures = []
             if args.baseline_ref:
                 with checkout(args.baseline_ref) as env:
@@ -159,9 +171,14 @@ def main() -> None:
                 print(
                     f"{kind:8} {describe(args.baseline_ref):>24} {base:8.0f}  ({', '.join(shares)})"
                 )
-            here, shares = cost(dict(os.environ), kind, requests, Path(tmp) / "here")
-            ratio = f"  ×{here / figures[0]:.2f}" if figures else ""
-            print(f"{kind:8} {'this checkout':>24} {here:8.0f}{ratio}  ({', '.join(shares)})")
+            measured = {}
+            for name in servers if number % 2 == 0 else servers[::-1]:
+                measured[name] = cost(dict(os.environ), kind, requests, Path(tmp) / name, name)
+            first = figures[0] if figures else measured[servers[0]][0]
+            for name, (here, shares) in measured.items():
+                ratio = f"  ×{here / first:.2f}" if figures or name != servers[0] else ""
+                label = "this checkout" + ("" if servers == ["uvicorn"] else f", {name}")
+                print(f"{kind:8} {label:>24} {here:8.0f}{ratio}  ({', '.join(shares)})")
     print(f"at the end: {load_average()}")
 
 
