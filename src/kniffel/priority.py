@@ -53,7 +53,10 @@ def lower_this_thread() -> None:
         os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), background_nice())
 
 
-def lower_this_process() -> None:
-    """The calling process below the requests (a table build's child)."""
-    with contextlib.suppress(OSError):
-        os.nice(background_nice())
+def lower_this_process(nice: int | None = None) -> None:
+    """The calling process below the requests (a table build's child): at ``nice`` where it is
+    passed (the parent's setting: a process forked from a fork server started earlier has
+    that server's environment), else the setting of this process's environment. Absolute, not
+    added to the priority the process was started with."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.setpriority(os.PRIO_PROCESS, 0, background_nice() if nice is None else nice)

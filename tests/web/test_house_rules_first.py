@@ -5,9 +5,11 @@ client that set it."""
 
 from __future__ import annotations
 
+import json
 import multiprocessing
 import os
 import signal
+import sys
 import threading
 import time
 from pathlib import Path
@@ -18,6 +20,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from kniffel.board.bot_seats import BotSeats
+from kniffel.priority import ENV, lower_this_process
 from kniffel.rules import Discipline, get_variant
 from kniffel.settings import Settings
 from kniffel.solver import builds as builds_module
@@ -144,7 +147,7 @@ def test_a_real_background_build_ends_for_a_games_table_and_starts_again_after(
 
 
 def _between_reports(
-    table: Table, progress: Any, results: Any, where: Any, stop: Any, workers: int = 1
+    table: Table, progress: Any, results: Any, where: Any, stop: Any, workers: int, nice: int
 ) -> None:
     """A stand-in build process (in place of ``_build_in_child``) that has made its first
     progress report and computes a minute before its next one, where a stop would end it."""
@@ -262,10 +265,12 @@ def test_bot_seats_count_against_the_client_that_set_them(
 
 
 def _telling_workers(
-    table: Table, progress: Any, results: Any, where: Any, stop: Any, workers: int = 1
+    table: Table, progress: Any, results: Any, where: Any, stop: Any, workers: int, nice: int
 ) -> None:
-    """A stand-in build process that writes down how many processes would build ``table``."""
-    with Path(os.environ["KNIFFEL_TEST_WORKERS_FILE"]).open("a") as written:
+    """A stand-in build process that writes down how many processes would build ``table``, in
+    the cache folder it is given (it is forked from a server started earlier, whose
+    environment is not the test's)."""
+    with (where.folder / "workers.txt").open("a") as written:
         written.write(f"{table.options.joker} {workers}\n")
 
 
@@ -274,8 +279,8 @@ def test_a_games_value_table_is_built_by_every_core_it_may_take_and_the_backgrou
 ) -> None:
     """A value table a game's Tipp waits for is built by :data:`GAME_WORKERS` processes (about
     half the time on two cores, docs/benchmarks.md); a background build takes one core."""
-    told = tmp_path / "workers.txt"
-    monkeypatch.setenv("KNIFFEL_TEST_WORKERS_FILE", str(told))
+    told = fresh_cache / "workers.txt"
+    fresh_cache.mkdir(parents=True, exist_ok=True)
     monkeypatch.setattr(builds_module, "_build_in_child", _telling_workers)
     builds = TableBuilds()
     try:
@@ -286,3 +291,46 @@ def test_a_games_value_table_is_built_by_every_core_it_may_take_and_the_backgrou
         builds.close()
     assert told.read_text().splitlines() == [f"none {GAME_WORKERS}", "forced 1"]
     assert min(2, os.cpu_count() or 1) == GAME_WORKERS
+
+
+def _telling_how_it_started(
+    table: Table, progress: Any, results: Any, where: Any, stop: Any, workers: int, nice: int
+) -> None:
+    """A stand-in build process that writes down its parent, which of the build's modules it
+    found imported before it imported any, and its priority once lowered as a build's is."""
+    imported = [name for name in builds_module._PRELOAD if name in sys.modules]
+    lower_this_process(nice)
+    told = {
+        "parent": os.getppid(),
+        "imported": imported,
+        "nice": os.getpriority(os.PRIO_PROCESS, 0),
+    }
+    (where.folder / "started.json").write_text(json.dumps(told))
+
+
+@pytest.mark.skipif(
+    "forkserver" not in multiprocessing.get_all_start_methods(), reason="no fork server here"
+)
+def test_a_build_process_is_forked_ready_to_compute_at_the_boards_priority(
+    fresh_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each build is forked from the fork server, which imported numpy and the solvers once
+    (a fresh interpreter took 0.4-0.8 s to import them: docs/benchmarks.md), and runs at the
+    board's setting of the background's priority, passed in (the fork server's environment is
+    the one it started with)."""
+    monkeypatch.setattr(builds_module, "_build_in_child", _telling_how_it_started)
+    fresh_cache.mkdir(parents=True, exist_ok=True)
+    builds = TableBuilds()
+    try:
+        builds.enqueue([_down(joker="none")], FIRST)
+        assert builds.wait(120)
+        monkeypatch.setenv(ENV, "7")  # after the fork server started
+        (fresh_cache / "started.json").unlink()
+        builds.enqueue([_down(joker="forced")])
+        assert builds.wait(120)
+    finally:
+        builds.close()
+    told = json.loads((fresh_cache / "started.json").read_text())
+    assert told["parent"] != os.getpid()  # the fork server's child, not this process's
+    assert told["imported"] == list(builds_module._PRELOAD)
+    assert told["nice"] == 7

@@ -25,8 +25,10 @@ seconds of CPU, so the board never builds one inside a request:
   running (the child stops at its next progress report, writes nothing, and its table goes
   back to the front of its tier), so a game never waits for the presets or for another
   game's chance table. Each table is built in a
-  child process (started with ``spawn``, at a lower priority), so a build
-  never holds the server's interpreter: a column table and the ↓↑ table of
+  child process (forked from a fork server that imported numpy and the solvers once, where
+  the platform has one, else started with ``spawn``; at a lower priority), so a build
+  never holds the server's interpreter and starts in milliseconds, not the half second a
+  fresh interpreter took to import them: a column table and the ↓↑ table of
   Rauf-Runter are written to the disk cache (the ↓↑ values are sent back only
   when the cache dir cannot be written). Servers
   that share a cache directory take turns through a lock file there, so even
@@ -48,11 +50,12 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
+from multiprocessing.context import ForkServerContext, SpawnContext
 from multiprocessing.sharedctypes import Synchronized
 from pathlib import Path
 from typing import Any
 
-from kniffel.priority import lower_this_process
+from kniffel.priority import background_nice, lower_this_process
 from kniffel.rules import ColumnSpec, Options, Variant
 from kniffel.solver.exact import cache
 from kniffel.solver.raufrunter import stored
@@ -117,6 +120,37 @@ _STOPPED = 75
 #: one process, so that background work takes one core at most.
 GAME_WORKERS = min(2, os.cpu_count() or 1)
 
+#: What every build process imports: the fork server imports it once, and each build is forked
+#: from it ready to compute (a fresh interpreter took 0.4-0.8 s to import them on the
+#: development machine: docs/benchmarks.md, "A house rule's first Tipp").
+_PRELOAD = (
+    "numpy",
+    "kniffel.solver.builds",
+    "kniffel.solver.exact.column",
+    "kniffel.solver.exact.chance_table",
+    "kniffel.solver.raufrunter.bounds",
+)
+
+
+def _processes() -> SpawnContext | ForkServerContext:
+    """How build processes start: forked from the fork server where the platform has one (it
+    is started with the builder's worker, :func:`_start_server`), else spawned."""
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(list(_PRELOAD))  # for a server not started yet
+    return context
+
+
+def _start_server() -> None:
+    """Starts the fork server now, in the background (it imports :data:`_PRELOAD` while the
+    board goes on), so that the first build does not wait for its imports."""
+    if _processes().get_start_method() == "forkserver":
+        from multiprocessing import forkserver
+
+        forkserver.ensure_running()
+
+
 #: Who asks in this request (an address), set by the web layer for each request: the bot seats
 #: count the builds a request starts through them against it (docs/deploy.md, "Limits").
 asking: ContextVar[str | None] = ContextVar("kniffel_asking_client", default=None)
@@ -153,13 +187,15 @@ def _build_in_child(
     where: cache.TablePlace,
     stop: Synchronized[int] | None = None,
     workers: int = 1,
+    nice: int | None = None,
 ) -> None:
     """In the child process: build ``table`` at ``where`` (the parent's place: a fresh
     interpreter knows no place passed in); a column table goes to the disk cache, the ↓↑
     table's values are sent back through ``results``. When ``stop`` is set the build ends at
     its next progress report, before it writes anything (exit code :data:`_STOPPED`).
-    ``workers``: the processes a value table is built by (:data:`GAME_WORKERS`)."""
-    lower_this_process()  # requests come first (kniffel.priority)
+    ``workers``: the processes a value table is built by (:data:`GAME_WORKERS`); ``nice``:
+    the parent's setting of the background's priority."""
+    lower_this_process(nice)  # requests come first (kniffel.priority)
     with cache.using(where):
         try:
             _build_here(table, progress, results, stop, workers)
@@ -375,6 +411,7 @@ class TableBuilds:
             ):
                 self._stop.value = 1  # the child stops at its next progress report
             if any(self._tiers) and self._worker is None:
+                _start_server()
                 self._worker = threading.Thread(target=self._work, name="table-builds", daemon=True)
                 self._worker.start()
             self._wake.notify_all()
@@ -483,7 +520,7 @@ class TableBuilds:
     def _run_child(self, table: Table) -> Any:
         """Builds ``table`` in a child process; what it sent back (the ↓↑ values), if anything.
         Raises :class:`_Stop` when the child stopped for a game's table."""
-        context = multiprocessing.get_context("spawn")
+        context = _processes()
         progress = context.Value("d", 0.0, lock=False)
         stop = context.Value("b", 0, lock=False)
         receiver, sender = context.Pipe(duplex=False)
@@ -491,7 +528,7 @@ class TableBuilds:
             workers = GAME_WORKERS if self._running_tier == FIRST else 1
         child = context.Process(
             target=_build_in_child,
-            args=(table, progress, sender, cache.place(), stop, workers),
+            args=(table, progress, sender, cache.place(), stop, workers, background_nice()),
             name="kniffel-table",
             # A daemonic process may not start processes of its own: a game's table built by
             # two is not one, so a server that ends meanwhile waits for it (seconds) instead
