@@ -22,6 +22,7 @@ the web answers these refusals with 202, 403 and 503 (``kniffel.web.api.tables``
 
 from __future__ import annotations
 
+import importlib
 import logging
 import secrets
 import threading
@@ -56,6 +57,43 @@ __all__ = [
 ]
 
 _log = logging.getLogger(__name__)
+
+#: What the Tipp imports when it first answers (numpy and the solver: about 0.4 s of CPU, most of
+#: a fresh server's first Tipp beyond the Tipp itself). A game that waits for its tables has
+#: them imported meanwhile, in a thread of their own (:func:`_import_the_tipp`).
+TIPP_MODULES = (
+    "kniffel.solver.advice.position",
+    "kniffel.solver.advice.analysis",
+    "kniffel.solver.advice.family",
+    "kniffel.solver.advice.reasons",
+    "kniffel.solver.advice.turn_ends",
+    "kniffel.solver.chances.winbot",
+    "kniffel.solver.chances.finals_table",
+    "kniffel.solver.play.simulate",
+    "kniffel.solver.raufrunter.bounds",
+)
+_importing = threading.Lock()
+_imported = False
+
+
+def _import_the_tipp() -> None:
+    """Imports :data:`TIPP_MODULES` once per process, in a thread of its own, while a game's
+    tables are built (the Tipp that follows finds them imported)."""
+    global _imported
+    with _importing:
+        if _imported:
+            return
+        _imported = True
+
+    def imports() -> None:
+        for name in TIPP_MODULES:
+            try:
+                importlib.import_module(name)
+            except Exception:  # the Tipp imports it again and says what fails
+                _log.exception("importing %s ahead of the Tipp failed", name)
+
+    threading.Thread(target=imports, name="tipp-imports", daemon=True).start()
+
 
 #: Games remembered as waiting for their tables at most (the oldest forgotten first: a game
 #: forgotten still gets its Tipp when its panel looks again).
@@ -116,6 +154,7 @@ class TableReadiness:
             self._listeners.append(listener)
 
     def _wait_for(self, view: GameView) -> None:
+        _import_the_tipp()
         with self._lock:
             self._waiting.pop(view.id, None)
             self._waiting[view.id] = view.variant
