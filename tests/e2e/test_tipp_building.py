@@ -17,7 +17,10 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from .conftest import PHONE, running_board
+from .jamb_pages import OTHER_ENGINE
 from .test_accessibility import post
+from .test_webkit import open_board, type_dice
+from .webdriver import Driver
 
 pytestmark = pytest.mark.e2e
 
@@ -52,3 +55,42 @@ def test_the_tipp_fills_in_once_the_house_rules_table_is_built(
         expect(page.locator("#tipp")).not_to_contain_text("wird berechnet")
         expect(page.locator("#tipp [data-expected]")).to_have_text(re.compile(r"^\d+,\d$"))
         page.context.close()
+
+
+#: Stops every timer of the page and every one it would set (WebDriver has no clock of its
+#: own): from then on only the live socket's news can make the panel ask again.
+_NO_TIMERS = """
+    for (let id = 1; id < 100000; id++) clearTimeout(id);
+    window.setTimeout = () => 0;
+"""
+
+
+@pytest.mark.webkit
+@OTHER_ENGINE  # CI runs the chromium test above: docs/contributing.md
+def test_the_tipp_fills_in_once_the_table_is_built_in_webkit(
+    webkit: Driver, tmp_path: Path
+) -> None:
+    """The same in WebKit (iPhones' engine): the panel asks again when the socket says so."""
+    command = [sys.executable, "-m", "kniffel", "serve", "--port", "{port}"]
+    env = {"KNIFFEL_CACHE_DIR": str(tmp_path / "cache"), "KNIFFEL_PREBUILD_TABLES": "0"}
+    with running_board(tmp_path, command, env) as server, webkit.session() as iphone:
+        iphone.resize(PHONE["width"], PHONE["height"])
+        rules = {"chance": False, "kniffel_bonus": 45}
+        game = post(
+            server + "/api/games", {"variant": "kniffel", "players": ["Anna"], "options": rules}
+        )
+        open_board(iphone, server + game["url"])
+        type_dice(iphone, "66612")
+        iphone.find(".tipp-button").click()
+        iphone.wait(
+            "return document.querySelector('#tipp').textContent"
+            ".includes('Der Tipp wird berechnet')",
+            what="the panel that says the table is being built",
+        )
+        iphone.run(_NO_TIMERS)
+        iphone.wait(
+            "const best = document.querySelector('#tipp .tipp-choices li');"
+            " return !!best && best.textContent.includes('beste Wahl')",
+            seconds=BUILD_WAIT / 1000,
+            what="the Tipp once the table is built",
+        )
