@@ -16,6 +16,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from .conftest import PHONE
+from .jamb_pages import OTHER_ENGINE
 from .test_board_state import new_game, post
 from .test_chances import outward
 from .test_full_game import ANNA, ANNA_TOTAL, BEN, BEN_TOTAL, open_label, plan
@@ -161,6 +162,7 @@ def test_a_finished_jamb_games_end_chart_fills_in_in_webkit(iphone: Session, ser
 
 
 @pytest.mark.slow
+@OTHER_ENGINE  # CI plays the chromium game (tests/e2e/test_full_game.py): docs/contributing.md
 def test_a_full_game_in_webkit(iphone: Session, server: str) -> None:
     game = new_game(server, "rauf-runter", ["Anna", "Ben"])
     open_board(iphone, server + game["url"])
@@ -308,6 +310,7 @@ def test_the_tipp_in_webkit(iphone: Session, server: str) -> None:
     assert hit, "the Tipp panel's top is covered"
 
 
+@OTHER_ENGINE  # CI runs the chromium twin (tests/e2e/test_tipp_reasons.py): docs/contributing.md
 def test_the_tipps_first_answer_then_its_final_figures_in_webkit(
     iphone: Session, full_work_server: str
 ) -> None:
