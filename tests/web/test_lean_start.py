@@ -17,6 +17,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from kniffel.solver import builds
 
@@ -54,16 +55,21 @@ print(json.dumps({"seen": seen, "ready": ready}))
 """
 
 
-def _run(tmp_path: Path) -> dict[str, object]:
+def _fresh(script: str, tmp_path: Path) -> Any:
+    """What ``script`` prints last (JSON), run in a fresh interpreter on a database of its own."""
     done = subprocess.run(
-        [sys.executable, "-c", _SCRIPT, f"sqlite:///{tmp_path / 'k.db'}"],
+        [sys.executable, "-c", script, f"sqlite:///{tmp_path / 'k.db'}"],
         capture_output=True,
         text=True,
         timeout=300,
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    result: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def _run(tmp_path: Path) -> dict[str, object]:
+    result: dict[str, object] = _fresh(_SCRIPT, tmp_path)
     return result
 
 
@@ -127,12 +133,4 @@ def test_a_game_that_waits_for_its_tables_has_the_tipps_modules_imported_meanwhi
     """A house rule's game queues its tables when it is created; while they are built the
     server imports what its Tipp needs (about 0.4 s of CPU a fresh server's first Tipp spent),
     so that the Tipp answers as soon as they are there (issue 35)."""
-    done = subprocess.run(
-        [sys.executable, "-c", _WAITING, f"sqlite:///{tmp_path / 'k.db'}"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout.strip().splitlines()[-1]) == []
+    assert _fresh(_WAITING, tmp_path) == []
