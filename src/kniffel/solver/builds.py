@@ -390,6 +390,8 @@ class TableBuilds:
         queued in a later tier moves up. A :data:`FIRST` table stops a running build of a
         later tier (docs/solver.md, "Tables in the board")."""
         tables = tuple(tables)  # before the lock: a generator may look at readiness
+        if self._worker is None and tables:
+            _start_server()  # idempotent, and before the lock: it starts a process
         with self._lock:
             if self._stopped:
                 return
@@ -411,7 +413,6 @@ class TableBuilds:
             ):
                 self._stop.value = 1  # the child stops at its next progress report
             if any(self._tiers) and self._worker is None:
-                _start_server()
                 self._worker = threading.Thread(target=self._work, name="table-builds", daemon=True)
                 self._worker.start()
             self._wake.notify_all()
