@@ -28,6 +28,7 @@ import secrets
 import threading
 from collections.abc import Callable
 from contextlib import suppress
+from functools import cache
 from typing import TYPE_CHECKING
 
 from kniffel.board.errors import BoardError, Forbidden
@@ -72,18 +73,13 @@ TIPP_MODULES = (
     "kniffel.solver.play.simulate",
     "kniffel.solver.raufrunter.bounds",
 )
-_importing = threading.Lock()
-_imported = False
 
 
+@cache
 def _import_the_tipp() -> None:
     """Imports :data:`TIPP_MODULES` once per process, in a thread of its own, while a game's
-    tables are built (the Tipp that follows finds them imported)."""
-    global _imported
-    with _importing:
-        if _imported:
-            return
-        _imported = True
+    tables are built (the Tipp that follows finds them imported; two threads started at once
+    by two first games import nothing twice)."""
 
     def imports() -> None:
         for name in TIPP_MODULES:

@@ -147,8 +147,7 @@ def build_values(space: SheetSpace, *, progress: Progress | None = None, workers
                     if progress:
                         progress(done, total)
             else:
-                theirs = pool.map_async(_solve_share, [(filled, k) for k in range(1, workers)])
-                done += build.share(filled, 0) + sum(theirs.get())
+                done += sum(forking.shares(pool, build, filled, workers))
             values[to] = values[source]
             done += len(to)
             if progress:
@@ -178,11 +177,6 @@ class _Build:
         return sum(
             self.solve(level.part(at, at + BATCH)) for at in range(share * BATCH, len(level), step)
         )
-
-
-def _solve_share(task: tuple[int, int]) -> int:
-    build: _Build = forking.serving()
-    return build.share(*task)
 
 
 def solve_column(

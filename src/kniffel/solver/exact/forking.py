@@ -3,9 +3,10 @@
 A table is solved level by level (one more row filled each), and a state's value reads only the
 level below it, so the states of one level can be solved by several processes at once, each
 writing its own states into memory they share (:func:`shared_array`). The processes are forked
-once per build (:func:`forked`) and inherit the build they serve (:func:`serving`): nothing is
-pickled but a level's number and a share's. Where the system cannot fork, a build runs in its
-own process alone (:func:`workers_here`). Used by the one-column tables
+once per build (:func:`forked`) and inherit the build they serve: nothing is pickled but a
+level's number and a share's. A build solves a level's ``k``-th share with ``share(level, k)``
+(:class:`Shared`), and :func:`shares` hands a level's shares out. Where the system cannot
+fork, a build runs in its own process alone (:func:`workers_here`). Used by the one-column tables
 (:func:`kniffel.solver.exact.column.build_values`) and the ↓↑ table of Rauf-Runter
 (:func:`kniffel.solver.raufrunter.bounds.arrow_table`).
 """
@@ -20,12 +21,20 @@ import threading
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["forked", "serving", "shared_array", "workers_here"]
+__all__ = ["Shared", "forked", "shared_array", "shares", "workers_here"]
+
+
+class Shared(Protocol):
+    """A build whose levels are solved in shares."""
+
+    def share(self, level: int, share: int) -> Any:
+        """Solves the ``share``-th share of ``level`` (all of it when there is one worker)."""
+
 
 #: The build that forked processes serve: set while they fork, so that they inherit it.
 _SERVED: Any = None
@@ -43,14 +52,25 @@ def shared_array(shape: int | tuple[int, ...]) -> npt.NDArray[np.float64]:
     return np.frombuffer(mmap.mmap(-1, size * 8), dtype=np.float64).reshape(shape)
 
 
-def serving() -> Any:
-    """In a forked process: the build it was forked for."""
+def _serve(task: tuple[int, int]) -> Any:
+    """In a forked process: a share of the build it was forked for."""
     assert _SERVED is not None
-    return _SERVED
+    return _SERVED.share(*task)
+
+
+def shares(
+    pool: multiprocessing.pool.Pool | None, build: Shared, level: int, workers: int
+) -> list[Any]:
+    """``level`` of ``build`` solved: the first share here, the others by the ``pool``'s
+    processes at the same time (one share, all of it, without a pool); what each returned."""
+    if pool is None:
+        return [build.share(level, 0)]
+    theirs = pool.map_async(_serve, [(level, k) for k in range(1, workers)])
+    return [build.share(level, 0), *theirs.get()]
 
 
 @contextmanager
-def forked(build: object, workers: int) -> Iterator[multiprocessing.pool.Pool | None]:
+def forked(build: Shared, workers: int) -> Iterator[multiprocessing.pool.Pool | None]:
     """``workers - 1`` processes forked to serve ``build`` (``None`` for one worker)."""
     global _SERVED
     if workers <= 1:

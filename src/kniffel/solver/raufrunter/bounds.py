@@ -170,12 +170,7 @@ def _arrow_table(options: Options, workers: int = 1) -> ArrowTable:
     build = _Arrows(options, values, workers)
     with forking.forked(build, workers) as pool:
         for filled in range(2 * n - 1, -1, -1):
-            if pool is None:
-                build.share(filled, 0)
-            else:
-                theirs = pool.map_async(_solve_arrows, [(filled, k) for k in range(1, workers)])
-                build.share(filled, 0)
-                theirs.get()
+            forking.shares(pool, build, filled, workers)
     solved = values if workers == 1 else values.copy()
     solved.setflags(write=False)
     return ArrowTable(options, solved)
@@ -215,11 +210,6 @@ class _Arrows:
         final = np.maximum.reduce(candidates) if len(candidates) > 1 else candidates[0]
         # a sum that is not live is broadcast: any lookup of it gives the same value
         values[d, u] = np.broadcast_to(_turn_values(final), (N_SUMS, N_SUMS))
-
-
-def _solve_arrows(task: tuple[int, int]) -> None:
-    build: _Arrows = forking.serving()
-    build.share(*task)
 
 
 def _refuse_zero(
