@@ -361,6 +361,38 @@ def test_simulated_reasons_follow_the_panel(
     assert "data-tipp-reasons" not in _panel(client, game)
 
 
+def test_a_panel_that_waited_for_its_tables_shows_its_choices_without_waiting_again(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch, few_samples: None
+) -> None:
+    """The panel that asked again after its tables were built (static/tafel/tipp.js, the
+    address the waiting panel names) answers with the choices at once, the reasons to follow;
+    any other first ask waits its moment for them (docs/solver.md, "The Tipp's reasons")."""
+    assert reasons._BACKGROUND.wait_idle(1200)
+    monkeypatch.setattr(reasons, "_CACHE", reasons._Cache())
+    monkeypatch.setattr(turn_ends, "STREAMS", turn_ends._Streams())
+    held = _held_reasons(monkeypatch)
+    waits: list[float] = []
+    pending = reasons.pending
+
+    def recorded(*args: Any, seconds: float, **kwargs: Any) -> Any:
+        waits.append(seconds)
+        return pending(*args, seconds=seconds, **kwargs)
+
+    monkeypatch.setattr(reasons, "pending", recorded)
+    game = _new(client, "rauf-runter")
+    _roll(client, game, "66612")
+    try:
+        text = _panel(client, game, gewartet="1")
+        assert waits == [0.0]
+        assert "beste Wahl" in text and "data-reasons-waiting" in text
+        found = re.search(r'data-tipp-reasons="([^"]+)"', text)
+        assert found is not None and found.group(1).endswith("gruende=1")
+        _panel(client, game)
+        assert waits == [0.0, 0.3]
+    finally:
+        held.set()
+
+
 def test_the_advice_api_answers_at_once_with_the_reasons_pending(
     client: TestClient, monkeypatch: pytest.MonkeyPatch, few_samples: None
 ) -> None:

@@ -99,7 +99,8 @@ def test_a_key_holder_starts_the_build_and_is_answered_at_once(
         tipp = client.get(f"/g/{game['id']}/tipp", headers={"HX-Request": "true"})
         assert tipp.status_code == 202
         assert "wird berechnet" in tipp.text
-        assert f'data-tipp-building="/g/{game["id"]}/tipp"' in tipp.text  # static/tipp.js asks
+        # static/tafel/tipp.js asks there, saying that it waited (no wait for the reasons then).
+        assert f'data-tipp-building="/g/{game["id"]}/tipp?gewartet=1"' in tipp.text
         assert len(_table_children()) <= 1
     # Closing the app ends the build.
     assert _table_children() == []

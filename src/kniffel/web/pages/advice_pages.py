@@ -39,8 +39,11 @@ __all__ = ["queued_page", "router", "waiting_page"]
 TIPP_CHOICES = 5
 #: How long the panel waits for simulated reasons before it answers without them (seconds),
 #: at its first request and when static/tafel/tipp.js asks again: within the second of
-#: docs/benchmarks.md, "Tipp".
+#: docs/benchmarks.md, "Tipp". A panel that waited for its tables asks with :data:`WAITED`
+#: and does not wait for them again: its choices first, the reasons after (docs/solver.md).
 REASONS_WAIT, REASONS_WAIT_AGAIN = 0.3, 0.6
+#: The query parameter of a Tipp asked again after its tables were built.
+WAITED = "gewartet"
 
 router = APIRouter(include_in_schema=False)
 pages = router
@@ -74,6 +77,8 @@ async def tipp(request: Request, game_id: str) -> Response:
     waiting = _waiting_for_tables(request, view, words)
     if waiting is not None:
         context.update(waiting[0])
+        if "building" in context and WAITED not in request.query_params:
+            context["building"]["url"] += ("&" if request.url.query else "?") + f"{WAITED}=1"
         return _render(request, "advice/tipp.html", context, status=waiting[1])
     try:
         dice = forms.dice_field(request.query_params.get("dice"), words.t)
@@ -91,7 +96,8 @@ async def tipp(request: Request, game_id: str) -> Response:
     # Simulated reasons are worked out in the background; the panel waits a moment for
     # them and otherwise says how far they are, and static/tafel/tipp.js asks again (?gruende=1).
     asked_again = request.query_params.get("gruende") == "1"
-    wait = REASONS_WAIT_AGAIN if asked_again else REASONS_WAIT
+    waited = request.query_params.get(WAITED) == "1"
+    wait = REASONS_WAIT_AGAIN if asked_again else 0.0 if waited else REASONS_WAIT
     found: Reasons | float | None = None  # Jamb and Yams: the bot's heuristic, no reasons
     if not advice_service(request).heuristic(view.variant):
         found = await run_in_threadpool(reasons_within, request, view, position, TIPP_CHOICES, wait)
