@@ -5,7 +5,8 @@ chores and the table builds' child processes each lower themselves when they sta
 busy background never slows an entry down (docs/deploy.md, "Limits"). How far is one setting of
 the process, ``KNIFFEL_BACKGROUND_NICE`` (0 to 19; :class:`kniffel.settings.Settings`), read here
 from the environment, which the table builds' child processes inherit. It lives beneath every
-package (docs/architecture.md, the layers), as :mod:`kniffel.kept` does.
+package (docs/architecture.md, the layers), as :mod:`kniffel.kept` does. A game's own tables,
+which its players wait for, are built halfway up (:func:`waited_nice`).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ __all__ = [
     "lower_this_process",
     "lower_this_thread",
     "set_background_nice",
+    "waited_nice",
 ]
 
 #: How far below the requests the background runs unless the setting says otherwise.
@@ -39,6 +41,17 @@ def background_nice() -> int:
     if text.isdigit() and int(text) < 20:
         return int(text)
     return DEFAULT_NICE
+
+
+def waited_nice() -> int:
+    """The ``nice`` of the work players wait for, a game's own tables: halfway between the
+    requests (0) and the background, so that it goes before the work nobody waits for (the
+    presets' tables, the reasons, the queues) and still after every request.
+
+    >>> waited_nice() == background_nice() // 2
+    True
+    """
+    return background_nice() // 2
 
 
 def set_background_nice(nice: int) -> None:

@@ -317,13 +317,15 @@ def test_a_build_process_is_forked_ready_to_compute_at_the_boards_priority(
     """Each build is forked from the fork server, which imported numpy and the solvers once
     (a fresh interpreter took 0.4-0.8 s to import them: docs/benchmarks.md), and runs at the
     board's setting of the background's priority, passed in (the fork server's environment is
-    the one it started with)."""
+    the one it started with); a game's own table, which its players wait for, halfway up."""
     monkeypatch.setattr(builds_module, "_build_in_child", _telling_how_it_started)
+    monkeypatch.setenv(ENV, "10")
     fresh_cache.mkdir(parents=True, exist_ok=True)
     builds = TableBuilds()
     try:
         builds.enqueue([_down(joker="none")], FIRST)
         assert builds.wait(120)
+        game_table = json.loads((fresh_cache / "started.json").read_text())
         monkeypatch.setenv(ENV, "7")  # after the fork server started
         (fresh_cache / "started.json").unlink()
         builds.enqueue([_down(joker="forced")])
@@ -334,3 +336,4 @@ def test_a_build_process_is_forked_ready_to_compute_at_the_boards_priority(
     assert told["parent"] != os.getpid()  # the fork server's child, not this process's
     assert told["imported"] == list(builds_module._PRELOAD)
     assert told["nice"] == 7
+    assert game_table["nice"] == 5

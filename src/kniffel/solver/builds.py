@@ -55,7 +55,7 @@ from multiprocessing.sharedctypes import Synchronized
 from pathlib import Path
 from typing import Any
 
-from kniffel.priority import background_nice, lower_this_process
+from kniffel.priority import background_nice, lower_this_process, waited_nice
 from kniffel.rules import ColumnSpec, Options, Variant
 from kniffel.solver.exact import cache
 from kniffel.solver.raufrunter import stored
@@ -117,7 +117,9 @@ _STOPPED = 75
 #: and Rauf-Runter's ↓↑ table): the build process and one forked from it where the machine has a
 #: second core (each level shared, :mod:`kniffel.solver.exact.forking`; a house rule's table in
 #: about half the time, docs/benchmarks.md, "A house rule's first Tipp"). Every other build is
-#: one process, so that background work takes one core at most.
+#: one process, so that background work takes one core at most. They run at
+#: :func:`~kniffel.priority.waited_nice` (``nice`` 5 by default), every other build at the
+#: background's (10): below the requests, above the work nobody waits for.
 GAME_WORKERS = min(2, os.cpu_count() or 1)
 
 #: What every build process imports: the fork server imports it once, and each build is forked
@@ -526,10 +528,12 @@ class TableBuilds:
         stop = context.Value("b", 0, lock=False)
         receiver, sender = context.Pipe(duplex=False)
         with self._lock:
-            workers = GAME_WORKERS if self._running_tier == FIRST else 1
+            waited = self._running_tier == FIRST  # a game's own table: its players wait
+        workers = GAME_WORKERS if waited else 1
+        nice = waited_nice() if waited else background_nice()
         child = context.Process(
             target=_build_in_child,
-            args=(table, progress, sender, cache.place(), stop, workers, background_nice()),
+            args=(table, progress, sender, cache.place(), stop, workers, nice),
             name="kniffel-table",
             # A daemonic process may not start processes of its own: a game's table built by
             # two is not one, so a server that ends meanwhile waits for it (seconds) instead
