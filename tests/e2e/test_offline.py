@@ -527,6 +527,51 @@ def test_a_refused_entry_entered_again_on_another_players_turn_comes_back_into_t
     assert _stored(url, game) == [("Anna", "chance"), ("Ben", "twos"), ("Anna", "ones")]
 
 
+def test_enter_again_tapped_while_the_kept_entries_are_being_sent_is_sent(
+    browser: Browser, release: tuple[str, Path]
+) -> None:
+    """Tapping "Nochmal eintragen" while the page still sends (a second `online`, or the live
+    socket opening again): that send had read the refusal before the tap, and the tap's own send
+    found one under way and did nothing, so the entry stayed on the phone until the network came
+    back once more (a board left at its version under load, the two-phones test below). Here
+    the send under way is held at its look at the game's record until after the tap."""
+    url, _ = release
+    game = new_game(url, "kniffel", ["Anna", "Ben"])
+    context, page = _open_with_rules_kept(browser, url, game)
+    held: list[Route] = []
+    try:
+        context.set_offline(True)
+        _enter_offline(page, 0, "chance", "66554", "26")  # made on version 0
+        enter(url, game, "Anna", "ones", "11123")  # another device, meanwhile
+        enter(url, game, "Ben", "twos", "22234")  # Anna to move again, her Chance still open
+        context.set_offline(False)
+        refused = page.locator(".status .kept-refused")
+        expect(refused).to_contain_text("Anna: chance – ")
+        page.route("**/api/games/*/record", lambda route: held.append(route))
+        page.evaluate("window.dispatchEvent(new Event('online'))")  # a send under way ...
+        for _ in range(600):  # ... up to its look at the record (a minute at most)
+            if held:
+                break
+            page.wait_for_timeout(100)
+        assert held
+        refused.get_by_role("button", name="Nochmal eintragen").click()
+        for _ in range(600):  # the tap taken: the entry no longer refused, its send asked for
+            kept = page.evaluate(_PENDING, [game["id"], "list", None])
+            if kept and kept[0]["refusal"] is None:
+                break
+            page.wait_for_timeout(100)
+        assert kept and kept[0]["refusal"] is None
+        for route in held:
+            route.continue_()
+        page.unroute("**/api/games/*/record")
+        expect(page.locator("#board")).to_have_attribute("data-version", "3")
+        expect(page.locator("#board")).not_to_have_attribute("data-kept", "true")
+        expect(page.locator(".status .kept-refused")).to_have_count(0)
+    finally:
+        context.close()
+    assert _stored(url, game) == [("Anna", "ones"), ("Ben", "twos"), ("Anna", "chance")]
+
+
 def _events(url: str, game: dict[str, Any]) -> list[dict[str, Any]]:
     with urllib.request.urlopen(f"{url}/api/games/{game['id']}/record") as answer:
         events: list[dict[str, Any]] = json.load(answer)["events"]

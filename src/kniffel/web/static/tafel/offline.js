@@ -23,6 +23,7 @@ import { state, update } from "./state.js";
 const FETCH_AFTER_MS = 5000; // the rules' files are fetched this long after the page opened
 let store = null; // the game's kept entries (static/pending.js), opened once
 let sendingKept = false;
+let sendAgain = false; // asked to send while a send was under way: once more after it
 let keeping = Promise.resolve(); // the changes being kept, one after the other
 let drawing = 0; // the newest sheet asked for: only its answer is drawn
 
@@ -209,10 +210,18 @@ function backIntoTheField(entry, now) {
   restore(typed);
 }
 
-/** Sends the kept entries in order once the server answers; then the server draws the board. */
+/** Sends the kept entries in order once the server answers; then the server draws the board.
+ * Asked while a send is under way (an entry entered again, or dropped, while the socket that
+ * opened again still sends), it sends once more after that one: the send under way may have
+ * read the kept entries before the tap. */
 export async function sendKept() {
-  if (!store || sendingKept) return;
+  if (!store) return;
+  if (sendingKept) {
+    sendAgain = true;
+    return;
+  }
   sendingKept = true;
+  sendAgain = false;
   try {
     if (!(await store.list()).length) {
       if (!state.offline.active && board().dataset.kept !== "true") return;
@@ -234,6 +243,7 @@ export async function sendKept() {
     // no server after all: the entries stay kept for the next try
   } finally {
     sendingKept = false;
+    if (sendAgain) sendKept();
   }
 }
 
