@@ -182,6 +182,41 @@ def test_a_background_build_between_its_reports_ends_at_once_for_a_games_table(
         builds.close()
 
 
+def _computing_arrows(
+    table: Table, progress: Any, results: Any, where: Any, stop: Any, workers: int, nice: int
+) -> None:
+    """A stand-in ↓↑ build process: it makes no progress reports and computes for a minute."""
+    time.sleep(60)
+
+
+def test_a_background_arrows_build_ends_at_once_for_a_games_table(
+    fresh_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A presets' ↓↑ table being built (at a fresh board's start, or again after an upgrade
+    changed its code) gives way to a game's table at once and comes again after it: it makes
+    no progress reports, so it never stopped, and the game waited for it (about a second)."""
+    monkeypatch.setattr(builds_module, "_build_in_child", _computing_arrows)
+    builds = TableBuilds()
+    arrows = Table(get_variant("rauf-runter").options, None)
+    own = _down(joker="none")
+    try:
+        builds.enqueue([arrows])
+        waited = threading.Event()
+        while builds._child is None or not builds._child.is_alive():
+            waited.wait(0.01)
+        child = builds._child
+        builds.enqueue([own], FIRST)
+        for _ in range(3000):  # the game's table starts: generous, the stand-in waits 60 s
+            if len(builds.built) >= 2:
+                break
+            waited.wait(0.01)
+        assert builds.built == [arrows, own]
+        assert child.exitcode == -signal.SIGTERM
+        assert builds.queued() == (arrows,)
+    finally:
+        builds.close()
+
+
 def test_a_stopped_build_process_ends_at_its_next_progress_report_writing_nothing(
     fresh_cache: Path,
 ) -> None:

@@ -498,7 +498,10 @@ class TableBuilds:
         if self.is_ready(table):
             return False  # built meanwhile (by another server sharing the cache), or on disk
         if table.discipline is None:
-            values = self._run_child(table)
+            try:
+                values = self._run_child(table)
+            except _Stop:
+                return True
             if values is not None:  # the cache dir could not take it: kept in memory
                 from kniffel.solver.raufrunter.bounds import keep_arrow_table
 
@@ -556,11 +559,13 @@ class TableBuilds:
         # its next report (a chance table's reports came up to 1.2 s apart on a busy machine):
         # before its first report it has only read (its interpreter's start, the value table it
         # reads) unless a chance table's process builds that value table first, and between
-        # its first and its last it only computes. The finals table's stop stays cooperative.
+        # its first and its last it only computes. The ↓↑ table makes no reports and writes
+        # its file at its end, whole under a temporary name (kniffel.solver.raufrunter.stored),
+        # so a stop ends it at once too (a game's own is never stopped). The finals table's stop
+        # stays cooperative.
         column = table.discipline is not None and not table.finals
-        readonly = (
-            table.discipline is not None
-            and not table.finals
+        readonly = table.discipline is None or (
+            not table.finals
             and (not table.chances or cache.is_stored(table.options, table.discipline))
         )
         result = None
