@@ -12,6 +12,7 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -162,12 +163,20 @@ def test_a_background_build_between_its_reports_ends_at_once_for_a_games_table(
     it at once for a game's table, not at its next report (a chance table's came up to 1.2 s
     apart on a busy machine)."""
     monkeypatch.setattr(builds_module, "_build_in_child", _between_reports)
+    _ended_at_once_for_a_games_table(_down(chance=False), lambda b: bool(b._current_progress()))
+
+
+def _ended_at_once_for_a_games_table(
+    background: Table, under_way: Callable[[TableBuilds], bool]
+) -> None:
+    """``background``'s build process, once ``under_way``, is ended (SIGTERM) when a game's
+    table is queued, and ``background`` waits again, first of its tier."""
     builds = TableBuilds()
-    background, own = _down(chance=False), _down(joker="none")
+    own = _down(joker="none")
     try:
         builds.enqueue([background])
         waited = threading.Event()
-        while builds._child is None or not builds._current_progress():
+        while builds._child is None or not builds._child.is_alive() or not under_way(builds):
             waited.wait(0.01)
         child = builds._child
         builds.enqueue([own], FIRST)
@@ -196,25 +205,8 @@ def test_a_background_arrows_build_ends_at_once_for_a_games_table(
     changed its code) gives way to a game's table at once and comes again after it: it makes
     no progress reports, so it never stopped, and the game waited for it (about a second)."""
     monkeypatch.setattr(builds_module, "_build_in_child", _computing_arrows)
-    builds = TableBuilds()
     arrows = Table(get_variant("rauf-runter").options, None)
-    own = _down(joker="none")
-    try:
-        builds.enqueue([arrows])
-        waited = threading.Event()
-        while builds._child is None or not builds._child.is_alive():
-            waited.wait(0.01)
-        child = builds._child
-        builds.enqueue([own], FIRST)
-        for _ in range(3000):  # the game's table starts: generous, the stand-in waits 60 s
-            if len(builds.built) >= 2:
-                break
-            waited.wait(0.01)
-        assert builds.built == [arrows, own]
-        assert child.exitcode == -signal.SIGTERM
-        assert builds.queued() == (arrows,)
-    finally:
-        builds.close()
+    _ended_at_once_for_a_games_table(arrows, lambda _: True)
 
 
 def test_a_stopped_build_process_ends_at_its_next_progress_report_writing_nothing(
