@@ -45,8 +45,9 @@ def chances_command(record: Any, as_json: bool, samples: int | None, plot: Path 
     The chances assume every player plays on like the best bot; ties count as
     shared. They are exact where each player's final total has its exact
     distribution (one-column games near their end), else simulated from games of
-    the best bot, seeded by the position, with a 95 % interval (the same figures
-    as the board and the API). The variant and its options come from the record.
+    the best bot, seeded by the position, with a 95 % interval (the board's and
+    the API's first answer: the board then narrows a Jamb or Yams position's
+    interval in the background). The variant and its options come from the record.
     A broken record
     exits with status 2 and one line on standard error (``event N: ...`` for
     events); a plot file that cannot be written exits with status 1.
