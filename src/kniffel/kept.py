@@ -103,6 +103,17 @@ class Kept(Generic[K, V]):
             key = next(reversed(self._done))
             return key, self._drop(key)
 
+    def items(self) -> list[tuple[K, V]]:
+        """Every key and value kept, the least recently used first (a copy: nothing is used).
+
+        >>> kept: Kept[str, int] = Kept(size=2)
+        >>> _ = kept.put("a", 1), kept.put("b", 2), kept.put("a", 3), kept.put("c", 4)
+        >>> kept.items()
+        [('a', 3), ('c', 4)]
+        """
+        with self._lock:
+            return list(self._done.items())
+
     def __len__(self) -> int:
         with self._lock:
             return len(self._done)

@@ -67,8 +67,7 @@ def gate(fresh_cache: Path, monkeypatch: pytest.MonkeyPatch) -> Gate:
 
 def _waiting(client: TestClient) -> dict[str, object]:
     readiness: TableReadiness = client.app.state.readiness  # type: ignore[attr-defined]
-    with readiness._lock:
-        return dict(readiness._waiting)
+    return dict(readiness._waiting.items())
 
 
 def _told(client: TestClient, game_id: str) -> None:

@@ -153,9 +153,12 @@ class LocalHub:
         self._lock = threading.Lock()
         self._watchers: dict[str, set[Subscription]] = {}
 
-    def publish(self, game_id: str, version: int) -> None:
+    def _watching(self, game_id: str) -> list[Subscription]:
         with self._lock:
-            watchers = list(self._watchers.get(game_id, ()))
+            return list(self._watchers.get(game_id, ()))
+
+    def publish(self, game_id: str, version: int) -> None:
+        watchers = self._watching(game_id)
         # One wake-up of each event loop for all its watchers of the game, not one per watcher.
         by_loop: dict[asyncio.AbstractEventLoop, list[Subscription]] = {}
         for subscription in watchers:
@@ -165,15 +168,11 @@ class LocalHub:
                 loop.call_soon_threadsafe(_deliver_all, subscriptions, version)
 
     def revanche(self, game_id: str, revanche: str) -> None:
-        with self._lock:
-            watchers = list(self._watchers.get(game_id, ()))
-        for subscription in watchers:
+        for subscription in self._watching(game_id):
             subscription.offer_revanche(revanche)
 
     def tables(self, game_id: str) -> None:
-        with self._lock:
-            watchers = list(self._watchers.get(game_id, ()))
-        for subscription in watchers:
+        for subscription in self._watching(game_id):
             subscription.offer_tables()
 
     @contextlib.asynccontextmanager

@@ -32,6 +32,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from kniffel.board.errors import BoardError, Forbidden
+from kniffel.kept import Kept
 from kniffel.solver.builds import (
     BuildsBusy,
     Readiness,
@@ -137,8 +138,8 @@ class TableReadiness:
         self.builds = builds
         self._presets = frozenset(preset_tables())
         self._lock = threading.Lock()
-        #: The games told that their tables are being built, in the order told, by id.
-        self._waiting: dict[str, Variant] = {}
+        #: The games told that their tables are being built, by id (the least recent fall out).
+        self._waiting: Kept[str, Variant] = Kept(WAITING_KEPT)
         self._listeners: list[Callable[[str], None]] = []
         builds.on_built(self._built)
 
@@ -151,26 +152,18 @@ class TableReadiness:
 
     def _wait_for(self, view: GameView) -> None:
         _import_the_tipp()
-        with self._lock:
-            self._waiting.pop(view.id, None)
-            self._waiting[view.id] = view.variant
-            while len(self._waiting) > WAITING_KEPT:
-                del self._waiting[next(iter(self._waiting))]
+        self._waiting.put(view.id, view.variant)
 
     def _built(self) -> None:
         """After each table the worker finished: tell the listeners of the games now ready."""
+        waiting = self._waiting.items()
         with self._lock:
-            waiting = list(self._waiting.items())
             listeners = list(self._listeners)
-        looked: dict[Variant, bool] = {}  # each house rule looked at once
-        for variant in {variant for _, variant in waiting}:
-            looked[variant] = self.builds.readiness(variant).ready
+        # Each house rule looked at once.
+        looked = {v: self.builds.readiness(v).ready for v in {v for _, v in waiting}}
         ready = [game for game, variant in waiting if looked[variant]]
-        if not ready:
-            return
-        with self._lock:
-            for game in ready:
-                self._waiting.pop(game, None)
+        for game in ready:
+            self._waiting.pop(game)
         for game in ready:
             for listener in listeners:
                 try:
