@@ -116,8 +116,8 @@ def test_lang_en_prints_english_sheets(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("lang", "header", "total"),
     [
-        ("hr", "↓ Dolje   ↑ Gore   Slobodna", "Anna – bodovi: 27"),
-        ("sr-Latn", "↓ Na dole   ↑ Na gore   Slobodna", "Anna – poeni: 27"),
+        ("hr", "↓ Dolje   ↑ Gore   Slobodna", "Anna: 27 bodova"),
+        ("sr-Latn", "↓ Na dole   ↑ Na gore   Slobodna", "Anna: 27 poena"),
     ],
 )
 def test_lang_hr_and_sr_latn_print_the_sheets_as_jamb_players_read_them(

@@ -257,6 +257,8 @@ def test_classic_kniffel_with_points_and_no_chance_row_started_offline_goes_to_t
         expect(tafel).to_have_attribute("data-events", "1")
         expect(page.locator("[id='c0-main.fours'] .value")).to_have_count(0)
         expect(page.locator("#tab-0 .player-total")).to_have_text("3")
+        # The caption a screen reader hears counts them too, in the plural's form.
+        expect(page.locator("#sheet-0 .caption-total")).to_have_text("Greta: 3 Punkte")
 
         # Back online, the first post is stored but its answer is lost on the way back.
         lost: list[str] = []

@@ -5,7 +5,7 @@ cell entered offline, not the name the cell had before ("…, Pflichtfeld, mogu�
 The page words the cells with the words the server gives it (``data-cell-words``,
 kniffel.board.sheet_view.offline_cell_words) and the state the rules in the page give
 (static/tafel/paint.js); here every cell's name offline is compared with the server's for the
-same game and the same dice, in Croatian (three plural forms).
+same game and the same dice, in Croatian (three plural forms), and so are the sheets' captions.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ pytestmark = pytest.mark.e2e
 
 NAMES = "Object.fromEntries(Array.from(document.querySelectorAll('.cell-btn'), (b) =>"
 NAMES += " [b.id, b.getAttribute('aria-label')]))"
+CAPTIONS = "Array.from(document.querySelectorAll('.caption-total'), (c) => c.textContent)"
 
 
 def _type(page: Page, dice: str) -> None:
@@ -45,11 +46,15 @@ def test_cells_drawn_offline_have_the_names_the_server_gives_them(
         offline = page.evaluate(NAMES)
         assert offline["c0-down.ones"] == "Dolje, Jedinice, 3 boda"
         assert offline["c1-up.chance"] == "Gore, Šansa, 28 bodova"
+        # The sheets' captions count the points entered offline too (they kept "Ana: 0 bodova").
+        captions = page.evaluate(CAPTIONS)
+        assert sorted(captions) == ["Ana: 3 boda", "Ivo: 28 bodova"]
 
         context.set_offline(False)  # the kept entries go; the server draws the board again
         expect(page.locator("#board")).not_to_have_attribute("data-kept", "true")
         expect(page.locator("#board")).to_have_attribute("data-version", "2")
         expect(_cell(page, 0, "down.twos").locator(".preview")).to_have_text("6")
         assert page.evaluate(NAMES) == offline
+        assert page.evaluate(CAPTIONS) == captions
     finally:
         context.close()

@@ -271,14 +271,18 @@ def family_game(
         ("jamb", "sr-Latn", 8, {"hand": True}),
         ("yams", "fr", 3, {"hand": True, "announce": True}),  # five columns
         ("jamb", "hr", 2, {}),
+        ("yams", "fr", 3, {}),  # three columns: Descendante, Montante, Libre
+        ("rauf-runter", "hr", 2, {}),  # three columns: Dolje, Gore, Slobodna
     ],
-    ids=["jamb-hr-4", "jamb-sr-8", "yams-fr-3", "jamb-hr-2"],
+    ids=["jamb-hr-4", "jamb-sr-8", "yams-fr-3", "jamb-hr-2", "yams-fr-plain", "rauf-runter-hr"],
 )
 def test_a_jamb_or_yams_sheet_fits_a_phone(
     phone: Page, server: str, variant: str, lang: str, players: int, options: dict[str, bool]
 ) -> None:
     """Issue 32: "Slobo…", "Najava" run into "Ručna", "Descendante" and "Montante" collide; the
-    fourth tab half under the Tipp button; "≈ 24–49 %" drawn over the next player's total."""
+    fourth tab half under the Tipp button; "≈ 24–49 %" drawn over the next player's total. And a
+    sheet of three columns: a French Yams cut "Descendante" to "Descenda" and "Montante" at 360 px,
+    a Croatian one "Slobodna"."""
     phone.goto(family_game(server, variant, players, options, lang))
     expect(phone.locator(".game")).to_have_attribute("data-live", "open")
     found: list[str] = []

@@ -581,3 +581,27 @@ def test_every_page_of_an_unknown_game_is_the_missing_page(client: TestClient, p
     assert "Game not found." in page.text and page.headers["content-type"].startswith("text/html")
     data = client.get("/g/nope/chancen.json")
     assert data.status_code == 404 and data.json()["code"] == "game_not_found"
+
+
+def captions(html: str) -> list[str]:
+    return re.findall(r'<span class="caption-total">([^<]*)</span>', html)
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        ("de", ["Anna: 1 Punkt", "Ben: 0 Punkte"]),
+        ("en", ["Anna: 1 point", "Ben: 0 points"]),
+        # French counts 0 and 1 alike: "0 point" (CLDR's plural rule, which Babel follows).
+        ("fr", ["Anna\u00a0: 1 point", "Ben\u00a0: 0 point"]),
+        ("hr", ["Anna: 1 bod", "Ben: 0 bodova"]),
+    ],
+)
+def test_a_sheets_caption_counts_its_points_in_the_languages_plural(
+    client: TestClient, lang: str, expected: list[str]
+) -> None:
+    """A desktop sheet's caption said "Anna: 1 Punkte" and "Chloé : 1 points"; it is the only
+    place that counted points without the language's plural."""
+    game_id = new_game(client, "Anna", "Ben")
+    assert enter(client, game_id, "down.ones", dice="12345").status_code == 200
+    assert sorted(captions(board(client, game_id, lang=lang))) == expected  # the mover's first

@@ -122,9 +122,21 @@ class SheetView:
         aloud and stand in a legend under the sheet; at 360 px a column is too narrow for them."""
         return len(self.columns) >= SHORT_HEADS
 
+    @property
+    def long_heads(self) -> bool:
+        """Two or three columns, one of them named with a word of :data:`LONG_WORD` letters or
+        more (Descendante, Montante, Slobodna): on a phone the heads show their marks and the
+        legend names them, as :attr:`short_heads` do everywhere; wider screens show the names."""
+        if self.short_heads or len(self.columns) < 2:
+            return False
+        return any(len(word) >= LONG_WORD for c in self.columns for word in c.name.split())
+
 
 #: From how many columns a sheet's heads show their short marks (docs/board.md, "Jamb und Yams").
 SHORT_HEADS = 4
+#: A word this long does not fit one of three columns on a 360 px phone ("Slobodna" is 73 px in
+#: a column of 71; "Runter" and "Na dole" fit): docs/board.md, "Jamb und Yams".
+LONG_WORD = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,7 +301,8 @@ def _sheet(
         line = row is Row.SIXES or (jamb and row is Row.MIN)
         rows.append(RowView(row, _row_words(game, t, row), tuple(cells), line))
     columns = tuple(_column(game, t, p, spec.id) for spec in game.columns)
-    total = t.number(game.total(p))
+    points = game.total(p)
+    total = t.number(points)
     name = game.players[p]
     return SheetView(
         player=name,
@@ -298,7 +311,7 @@ def _sheet(
         total=total,
         columns=columns,
         rows=tuple(rows),
-        caption=t("{name}: {total} Punkte", name=name, total=total),
+        caption=t("{name}: {points}", name=name, points=t.points(points)),
         jamb=jamb,
     )
 
@@ -326,6 +339,8 @@ def offline_cell_words(variant: Variant, t: Translator) -> dict[str, Any]:
         "joker": t("Joker"),
         "points": t.point_forms(),
         "possible": t.point_forms(possible=True),
+        # A sheet's caption ("Ana: 3 boda"), its points worded with "points" above.
+        "caption": t("{name}: {points}", name="{name}", points="{points}"),
     }
     # The announce buttons' names (Jamb's Najava, Yams' annoncée), by cell: the page draws them
     # itself where the rules in it offer an announcement offline.

@@ -72,7 +72,7 @@ def render_game(game: Game, t: Translator | None = None) -> str:
     for i, name in enumerate(players):
         marker = "  ← " + t.t("am Zug") if i == to_move else ""
         out.append("")
-        out.append(t.t("{name}: {total} Punkte", name=name, total=game.total(i)) + marker)
+        out.append(t.t("{name}: {points}", name=name, points=t.points(game.total(i))) + marker)
         out.append(render_sheet(game, i, t))
     out.append("")
     if to_move is None:

@@ -146,10 +146,6 @@ async function drawNow() {
     const seat = Number(tab.id.slice(4));
     tab.classList.toggle("winner", state.finished && state.winners.includes(state.players[seat].name));
   }
-  for (const sheet of state.sheets) {
-    const caption = $(`#sheet-${sheet.seat} .caption-total`);
-    if (caption) caption.textContent = root.dataset.caption.replace("{name}", sheet.player).replace("{total}", String(sheet.total));
-  }
   rollsPick.hidden = !state.asks_roll || state.finished;
   $("#device-undo").disabled = state.undo !== null; // as the rules say (and the undo note)
   board.dataset.events = String(game.record.events.length); // the entries kept (tests wait for it)

@@ -20,10 +20,12 @@ function wordsOnce() {
   return cellWords;
 }
 
+// `n` points in the form its plural category takes ("3 boda", "28 bodova").
+const points = (forms, n) => forms[cellWords.plural.select(n)].replace("{n}", cellWords.number.format(n));
+
 function named(seat, name, cell, mover) {
   if (!wordsOnce() || !(name in cellWords.w.places)) return null;
-  const { w, plural, number } = cellWords;
-  const points = (forms, n) => forms[plural.select(n)].replace("{n}", number.format(n));
+  const { w, number } = cellWords;
   const typed = mode() === "points" ? pointsText() : ""; // points typed instead of dice
   const parts = [w.places[name]];
   if (cell.announced) parts.push(w.announced);
@@ -188,6 +190,9 @@ export function paint(answer, kept, act) {
     }
     const grand = $("tfoot tr.grand td", section);
     if (grand) setText(grand, sheet.total);
+    const caption = $(".caption-total", section); // "Ana: 3 boda", as sheet_view words it
+    if (caption && wordsOnce() && cellWords.w.caption)
+      caption.textContent = cellWords.w.caption.replace("{name}", sheet.player).replace("{points}", points(cellWords.w.points, sheet.total));
   }
   const name = $(".status .turn-name bdi", here);
   if (name && mover) name.textContent = mover;
