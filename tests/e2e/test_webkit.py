@@ -448,6 +448,22 @@ def test_a_six_column_jamb_sheet_fits_in_webkit(iphone: Session, server: str) ->
     assert iphone.run(f"return ({FITS})()") == []
 
 
+def test_a_french_yams_sheet_of_three_columns_fits_in_webkit(iphone: Session, server: str) -> None:
+    """ "Descendante" and "Montante" were cut at a phone's width: there, the heads of a three-column
+    sheet with a long name are marks with the legend under the sheet, in WebKit too."""
+    open_board(iphone, family_game(server, "yams", 2, {}, "fr"))
+    shown = iphone.run(
+        "return Array.from(document.querySelectorAll('#sheet-0 .col-head .head-mark'))"
+        ".map((mark) => getComputedStyle(mark).display === 'none' ? '' : mark.textContent)"
+    )
+    assert shown == ["↓", "↑", "L"]
+    legend = iphone.run(
+        "return getComputedStyle(document.querySelector('#sheet-0 .col-legend')).display"
+    )
+    assert legend != "none"
+    assert iphone.run(f"return ({FITS})()") == []
+
+
 def test_the_chances_range_is_rounded_outwards_in_webkit(iphone: Session, server: str) -> None:
     """The tab's range claims no more than the 95 % interval (static/tafel/chances.js)."""
     game = new_game(server, "rauf-runter", ["Anna", "Ben"])
