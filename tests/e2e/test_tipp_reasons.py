@@ -12,6 +12,8 @@ from .conftest import PHONE
 from .test_accessibility import enter, post
 
 pytestmark = pytest.mark.e2e
+#: A percentage as the board writes it: the figure and its sign held together by a no-break space.
+PERCENT = r"\d+\xa0%"
 
 
 def _board(browser: Browser, server: str, variant: str, players: list[str]) -> Page:
@@ -45,15 +47,20 @@ def test_the_tipp_gives_its_reasons_and_plays_for_the_win(browser: Browser, serv
     expect(first).to_contain_text("beste Wahl")
     expect(second).to_contain_text(re.compile(r"\(−\d+,\d\)"))
     # Each choice: the bonus and the Kniffel chance before → after, exact in Kniffel.
-    expect(first.locator("[data-reasons]")).to_contain_text(re.compile(r"Bonus \d+ % → \d+ %"))
-    expect(first.locator("[data-reasons]")).to_contain_text(re.compile(r"Kniffel \d+ % → \d+ %"))
+    expect(first.locator("[data-reasons]")).to_contain_text(
+        re.compile(rf"Bonus {PERCENT} → {PERCENT}")
+    )
+    expect(first.locator("[data-reasons]")).to_contain_text(
+        re.compile(rf"Kniffel {PERCENT} → {PERCENT}")
+    )
     expect(points).to_contain_text("Chancen exakt berechnet")
     expect(page.locator("#tipp [data-chances-now]")).to_contain_text(re.compile(r"Jetzt: Bonus"))
     # A screen reader hears one sentence per choice.
     expect(second.locator(".sr-only")).to_have_text(
         re.compile(
             r"^Behalten: [\d ]+: erwartete Endsumme [\d.,]+, kostet [\d,]+ Punkte; "
-            r"Chance auf den Bonus von \d+ % auf \d+ %; Chance auf einen Kniffel von \d+ % auf"
+            rf"Chance auf den Bonus von {PERCENT} auf {PERCENT}; "
+            rf"Chance auf einen Kniffel von {PERCENT} auf"
         )
     )
     # "Auf Sieg", by keyboard: the arrow key moves from "Auf Punkte" to "Auf Sieg".
@@ -63,9 +70,9 @@ def test_the_tipp_gives_its_reasons_and_plays_for_the_win(browser: Browser, serv
     wins = page.locator("#tipp [data-tipp-mode=sieg]")
     expect(wins).to_be_visible()
     expect(points).to_be_hidden()
-    expect(wins.locator("li").first).to_contain_text(re.compile(r"Gewinnchance \d+ %"))
-    expect(wins.locator("li").nth(1)).to_contain_text(re.compile(r"Gewinnchance \d+ %"))
-    expect(wins.locator("li .sr-only").first).to_have_text(re.compile(r"Gewinnchance \d+ %, "))
+    expect(wins.locator("li").first).to_contain_text(re.compile(rf"Gewinnchance {PERCENT}"))
+    expect(wins.locator("li").nth(1)).to_contain_text(re.compile(rf"Gewinnchance {PERCENT}"))
+    expect(wins.locator("li .sr-only").first).to_have_text(re.compile(rf"Gewinnchance {PERCENT}, "))
     # The choice is remembered on this device: a new Tipp opens "Auf Sieg".
     page.reload()
     expect(page.locator(".game")).to_have_attribute("data-live", "open")
@@ -95,7 +102,9 @@ def test_rauf_runter_chances_follow_from_the_simulation(browser: Browser, server
     _open_tipp(page)
     reasons = page.locator("#tipp [data-tipp-mode=punkte] li").first.locator("[data-reasons]")
     # The simulation's work early in the game takes a minute or more on a busy machine.
-    expect(reasons).to_contain_text(re.compile(r"Bonus Runter \d+ % → \d+ %"), timeout=400_000)
+    expect(reasons).to_contain_text(
+        re.compile(rf"Bonus Runter {PERCENT} → {PERCENT}"), timeout=400_000
+    )
     expect(reasons).to_contain_text(re.compile(r"Bonus Frei"))
     expect(page.locator("#tipp")).to_contain_text(re.compile(r"der Rest aus \d+ Spielen"))
     page.context.close()
@@ -112,13 +121,15 @@ def test_the_first_answer_shows_with_its_interval_then_the_final_figures(
     tipp = page.locator("#tipp")
     best = page.locator("#tipp [data-tipp-mode=punkte] li").first
     reasons = best.locator("[data-reasons]")
-    first = re.compile(r"Bonus Runter ≈ \d+ % → ≈ \d+ %")
+    first = re.compile(rf"Bonus Runter ≈ {PERCENT} → ≈ {PERCENT}")
     expect(reasons).to_contain_text(first, timeout=120_000)
     expect(tipp).to_contain_text(re.compile(r"Erste Schätzung: .* auf ±[\d,]+ Prozentpunkte"))
     expect(tipp.locator("[data-reasons-waiting]")).to_contain_text("genauer berechnet")
-    expect(best.locator(".sr-only")).to_contain_text(re.compile(r"in Runter von ≈ \d+ %"))
+    expect(best.locator(".sr-only")).to_contain_text(re.compile(rf"in Runter von ≈ {PERCENT}"))
     # The final figures follow by themselves (a minute or more on a busy machine).
-    expect(reasons).to_contain_text(re.compile(r"Bonus Runter \d+ % → \d+ %"), timeout=600_000)
+    expect(reasons).to_contain_text(
+        re.compile(rf"Bonus Runter {PERCENT} → {PERCENT}"), timeout=600_000
+    )
     expect(tipp).not_to_contain_text("≈")
     expect(tipp).not_to_contain_text("Erste Schätzung")
     expect(tipp).to_contain_text(re.compile(r"Chancen geschätzt: .* der Rest aus \d+ Spielen"))

@@ -319,7 +319,7 @@ def test_the_tipps_first_answer_then_its_final_figures_in_webkit(
     open_tipp(iphone, full_work_server, "66612")
     reasons = "document.querySelector('#tipp [data-reasons]')"
     iphone.wait(
-        f"const r = {reasons}; return !!r && /Bonus Runter ≈ \\d+ %/.test(r.textContent)",
+        f"const r = {reasons}; return !!r && /Bonus Runter ≈ \\d+\\u00a0%/.test(r.textContent)",
         seconds=120,
         what="the first answer",
     )

@@ -34,6 +34,10 @@ UPPER = ["ones", "twos", "threes", "fours", "fives", "sixes"]
 LOWER = ["three_kind", "four_kind", "full_house", "small_straight", "large_straight"]
 
 
+#: The no-break space between a figure and its percent sign (German).
+NB = "\u00a0"
+
+
 def _chain(keep_best: int, rolls: int = 3) -> list[Fraction]:
     """Brute force: the distribution of how many dice show the aimed-at value after
     ``rolls`` rolls, keeping those and rolling the rest (``keep_best`` 6: sixes; 0: the
@@ -112,10 +116,10 @@ def test_settled_figures_are_exact_and_open_ones_are_never_0_or_100_percent() ->
     found = reasons(game, ROLL_INDEX[Dice.parse("66612")], 1, actions, exact=True)
     assert found.now.bonus["main"] == 0.0 and "main" in found.now.decided
     words = AdviceWords(Translator("de"))
-    assert words.chance(0.0, True) == "0 %" and words.chance(1.0, True) == "100 %"
-    assert words.chance(0.0, False) == "< 1 %" and words.chance(1.0, False) == "> 99 %"
-    assert words.chance(0.996, False) == "> 99 %" and words.chance(0.004, False) == "< 1 %"
-    assert words.chance(0.995, False) == "> 99 %" and words.chance(0.005, False) == "< 1 %"
+    assert words.chance(0.0, True) == f"0{NB}%" and words.chance(1.0, True) == f"100{NB}%"
+    assert words.chance(0.0, False) == f"< 1{NB}%" and words.chance(1.0, False) == f"> 99{NB}%"
+    assert words.chance(0.996, False) == f"> 99{NB}%" and words.chance(0.004, False) == f"< 1{NB}%"
+    assert words.chance(0.995, False) == f"> 99{NB}%" and words.chance(0.005, False) == f"< 1{NB}%"
 
 
 def _late_rauf_runter() -> str:
@@ -151,7 +155,7 @@ def test_simulated_reasons_are_the_same_on_every_request_and_within_their_interv
     # and the board's words never call an open bonus certain (docs/solver.md).
     assert "free" not in first.now.decided and 0 < first.now.bonus["free"] <= 1
     shown = AdviceWords(Translator("de")).chance(first.now.bonus["free"], decided=False)
-    assert shown not in ("100 %", "0 %")
+    assert shown not in (f"100{NB}%", f"0{NB}%")
     assert first.now.kniffel is None  # every Kniffel cell is filled
 
 

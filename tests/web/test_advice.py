@@ -284,11 +284,11 @@ def test_the_tipp_panel_gives_reasons_in_both_languages(client: TestClient) -> N
     _roll(client, game, "66612")
     text = _panel(client, game)
     assert "data-tipp-reasons" not in text  # exact: nothing to wait for
-    assert re.search(r"Bonus \d+ % → <b class=\"trend-\w+\">\d+ %</b>", text)
-    assert re.search(r"Kniffel \d+ % → <b", text)
+    assert re.search(r"Bonus \d+\xa0% → <b class=\"trend-\w+\">\d+\xa0%</b>", text)
+    assert re.search(r"Kniffel \d+\xa0% → <b", text)
     assert re.search(
         r"Behalten: 6 6 6: erwartete Endsumme [\d,]+, beste Wahl; Chance auf den Bonus von "
-        r"\d+ % auf \d+ %; Chance auf einen Kniffel von \d+ % auf \d+ %\.",
+        r"\d+\xa0% auf \d+\xa0%; Chance auf einen Kniffel von \d+\xa0% auf \d+\xa0%\.",
         text,
     )
     assert "Chancen exakt berechnet" in text
@@ -355,7 +355,7 @@ def test_simulated_reasons_follow_the_panel(
             break
         assert f'data-tipp-reasons="{found.group(1)}"' in full
     assert "data-tipp-reasons" not in full and "data-reasons-waiting" not in full
-    assert re.search(r"Bonus Runter \d+ % → <b", full) and "Bonus Frei" in full
+    assert re.search(r"Bonus Runter \d+\xa0% → <b", full) and "Bonus Frei" in full
     assert re.search(r"der Rest aus \d+ Spielen des starken Bots, auf ±[\d,]+ Prozentpunkte", full)
     # Kept: the panel asked again has its chances at once.
     assert "data-tipp-reasons" not in _panel(client, game)
@@ -437,8 +437,8 @@ def test_the_panel_shows_a_first_answer_with_its_interval_then_the_final_figures
             if 'data-tipp-stage="first"' in text:
                 break
         assert 'data-tipp-stage="first"' in text and "data-tipp-reasons" in text
-        assert re.search(r"Bonus Runter ≈ \d+ % → <b class=\"trend-\w+\">≈ \d+ %</b>", text)
-        assert re.search(r"Jetzt: Bonus Runter ≈ \d+ %", text)
+        assert re.search(r"Bonus Runter ≈ \d+\xa0% → <b class=\"trend-\w+\">≈ \d+\xa0%</b>", text)
+        assert re.search(r"Jetzt: Bonus Runter ≈ \d+\xa0%", text)
         found = re.search(
             r"Erste Schätzung: der Zug exakt, der Rest aus (\d+) Spielen des "
             r"starken Bots, auf ±([\d,]+) Prozentpunkte genau \(95 %\)",
@@ -446,7 +446,7 @@ def test_the_panel_shows_a_first_answer_with_its_interval_then_the_final_figures
         )
         assert found is not None and float(found.group(2).replace(",", ".")) > 2
         assert re.search(r"Die Chancen werden genauer berechnet … \d+\s%", text)
-        assert re.search(r"Chance auf den Bonus in Runter von ≈ \d+ % auf ≈ \d+ %", text)
+        assert re.search(r"Chance auf den Bonus in Runter von ≈ \d+\xa0% auf ≈ \d+\xa0%", text)
         english = client.get(
             f"/g/{game['id']}/tipp", params={"gruende": "1", "lang": "en"}, headers=HX
         ).text
@@ -464,7 +464,7 @@ def test_the_panel_shows_a_first_answer_with_its_interval_then_the_final_figures
         if "data-tipp-reasons" not in text:
             break
     assert 'data-tipp-stage="final"' in text and "≈" not in text
-    assert re.search(r"Bonus Runter \d+ % → <b", text) and "Erste Schätzung" not in text
+    assert re.search(r"Bonus Runter \d+\xa0% → <b", text) and "Erste Schätzung" not in text
     final = _advice(client, game)
     assert final["chances_first"] is False and final["chances_pending"] is False
     assert final["samples"] > answer["samples"]

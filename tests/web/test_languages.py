@@ -136,12 +136,12 @@ def test_a_refusal_reads_in_the_page_language(client: TestClient) -> None:
 def test_numbers_and_percent_follow_the_language() -> None:
     assert Translator("fr").number(12345) == "12\u202f345"
     assert Translator("hr").number(12345) == Translator("sr_Latn").number(12345) == "12.345"
-    assert AdviceWords(Translator("fr")).percent(0.77) == "77 %"
+    assert AdviceWords(Translator("fr")).percent(0.77) == "77\u00a0%"
     assert AdviceWords(Translator("sr_Latn")).percent(0.77) == "77%"
-    assert AdviceWords(Translator("hr")).chance(0.001) == "< 1 %"
+    assert AdviceWords(Translator("hr")).chance(0.001) == "< 1\u00a0%"
     assert AdviceWords(Translator("sr_Latn")).chance(0.999) == "> 99%"
-    assert ReviewWords(Translator("fr")).accuracy(87.25) == "87,2 %"
-    assert ReviewWords(Translator("de")).accuracy(87.25) == "87,2 %"
+    assert ReviewWords(Translator("fr")).accuracy(87.25) == "87,2\u00a0%"
+    assert ReviewWords(Translator("de")).accuracy(87.25) == "87,2\u00a0%"
     assert ReviewWords(Translator("en")).accuracy(87.25) == "87.2%"
 
 

@@ -21,7 +21,7 @@ Kniffel says "Kniffel bonus").
 >>> Translator("en", game="yahtzee")("Kniffel-Bonus")
 'Yahtzee bonus'
 >>> Translator("hr").ngettext("{n} Zug", "{n} Züge", 22), Translator("fr").percent("77")
-('22 poteza', '77 %')
+('22 poteza', '77\\xa0%')
 """
 
 from __future__ import annotations
@@ -186,10 +186,15 @@ def _number(value: int, lang: str) -> str:
 @cache
 def percent_gap(lang: str) -> str:
     """What stands between a number and ``%`` in ``lang``, read from Babel's percent pattern
-    (``77 %`` in German, French and Croatian; ``77%`` in English and Serbian). The board writes a
-    plain space where the pattern has a (narrow) no-break one, as it always has in German."""
+    (``77 %`` in German, French and Croatian; ``77%`` in English and Serbian): its own no-break
+    space, so that a line never ends between the figure and its sign (as the page's ``Intl``
+    writes it too).
+
+    >>> percent_gap("de") == "\\N{NO-BREAK SPACE}", percent_gap("en")
+    (True, '')
+    """
     pattern = Locale.parse(lang).percent_formats[None].pattern
-    return " " if any(c.isspace() for c in pattern) else ""
+    return "".join(c for c in pattern if c.isspace())
 
 
 @dataclass(frozen=True, slots=True)

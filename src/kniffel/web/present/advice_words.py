@@ -52,7 +52,7 @@ class AdviceWords:
         ``decimals`` ``87,2 %``; a dash without a value.
 
         >>> AdviceWords(Translator("de")).percent(0.8725, decimals=1)
-        '87,2 %'
+        '87,2\\xa0%'
         >>> AdviceWords(Translator("en")).percent(0.77), AdviceWords(Translator("en")).percent(None)
         ('77%', '–')
         """
@@ -66,7 +66,7 @@ class AdviceWords:
         "The Tipp's reasons").
 
         >>> AdviceWords(Translator("de")).chance(0.001), AdviceWords(Translator("en")).chance(0.996)
-        ('< 1 %', '> 99%')
+        ('< 1\\xa0%', '> 99%')
         """
         if not decided:
             p = min(max(p, 1e-9), 1 - 1e-9)

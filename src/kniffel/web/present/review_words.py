@@ -7,7 +7,7 @@ Tipp's and the analysis's (:class:`~kniffel.web.present.advice_words.AdviceWords
 >>> ReviewWords(Translator("en"))("Spielbericht: {variant}", variant="Kniffel")
 'Game review: Kniffel'
 >>> ReviewWords(Translator("de")).accuracy(87.25)
-'87,2 %'
+'87,2\\xa0%'
 """
 
 from __future__ import annotations
