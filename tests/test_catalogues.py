@@ -216,6 +216,21 @@ def test_croatian_and_serbian_messages_need_no_gender_of_a_name(lang: str) -> No
     assert _refusal(lang, "no_dice", player="Ana").startswith("Ana: još nema bacanja;")
 
 
+@pytest.mark.parametrize("lang", ["hr", "sr_Latn"])
+def test_croatian_and_serbian_put_no_name_where_it_would_be_declined(lang: str) -> None:
+    """ "Savjet za Ana": after a preposition a name takes a case ("za Anu"), which the board
+    cannot make of any name; a message says "igrača {name}" or puts the name apart instead."""
+    declined = re.compile(
+        r"\b(za|s|sa|od|kod|protiv|prema|bez|do|iz|o|po|pri|u|na|k|ka)\s+"
+        r"\{(name|names|player|to_move|winner)\}"
+    )
+    with po_file(lang).open("rb") as source:
+        catalog = read_po(source, locale=lang)
+    for m in catalog:
+        forms = (m.string,) if isinstance(m.string, str) else m.string
+        assert not any(declined.search(form) for form in forms), (m.id, forms)
+
+
 @pytest.mark.parametrize(
     ("lang", "words"),
     [
