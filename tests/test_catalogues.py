@@ -17,7 +17,7 @@ from babel.messages.pofile import read_po
 import kniffel
 from kniffel.locales import LANGUAGES, ROW_LABELS, Translator, po_file
 from kniffel.locales.refusals import refusal_text
-from kniffel.rules import PRESETS, KniffelError, Row
+from kniffel.rules import PRESETS, Enter, Game, KniffelError, Row, get_variant
 from kniffel.rules import ROWS as KNIFFEL_ROWS
 
 SOURCE = Path(kniffel.__file__).parent
@@ -229,6 +229,25 @@ def test_croatian_and_serbian_put_no_name_where_it_would_be_declined(lang: str) 
     for m in catalog:
         forms = (m.string,) if isinstance(m.string, str) else m.string
         assert not any(declined.search(form) for form in forms), (m.id, forms)
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("de", "1 ist bei Zweier nicht möglich; möglich sind 0, 2, 4, 6, 8, 10"),
+        ("en", "1 is not possible in Twos; possible are 0, 2, 4, 6, 8, 10"),
+        ("fr", "1 n’est pas possible en Deux\u202f; sont possibles 0, 2, 4, 6, 8, 10"),
+        ("hr", "Dvojke: 1 nije moguće; moguće je 0, 2, 4, 6, 8, 10"),
+    ],
+)
+def test_points_a_row_cannot_take_are_refused_in_words_right_for_any_number(
+    lang: str, words: str
+) -> None:
+    """One point typed into the Twos was refused with "1 Punkte sind bei Zweier nicht möglich"
+    ("1 points are not possible"): the refusal names the figure without a noun to agree with."""
+    game = Game(get_variant("kniffel"), ["Anna"])
+    error = game.check(Enter("Anna", game.cell("main.twos"), points=1))
+    assert error is not None and refusal_text(error, Translator(lang)) == words
 
 
 @pytest.mark.parametrize(

@@ -356,7 +356,7 @@ def test_a_refused_correction_keeps_the_dialog_and_the_sheet(browser: Browser, s
     wait_settled(page)
     # The dialog stays open with the reason in it; the field keeps the value to change.
     expect(dialog).to_be_visible()
-    expect(dialog.get_by_role("alert")).to_contain_text("7 Punkte sind bei Sechser nicht möglich")
+    expect(dialog.get_by_role("alert")).to_contain_text("7 ist bei Sechser nicht möglich")
     expect(dialog.get_by_label("Neue Punkte")).to_have_value("7")
     expect_focused(page, "#edit-points")
     expect(page.get_by_role("tab", selected=True)).to_contain_text("Anna")

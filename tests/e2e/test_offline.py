@@ -605,7 +605,7 @@ def test_an_undo_and_a_correction_made_offline_are_kept_drawn_and_sent_in_order(
         dialog.locator("#edit-points").fill("7")  # more than ones can hold: said, not kept
         dialog.get_by_role("button", name="Speichern").click()
         expect(dialog.locator(".edit-error")).to_have_text(
-            "7 Punkte sind bei Einser nicht möglich; möglich sind 0–5"  # the server's words
+            "7 ist bei Einser nicht möglich; möglich sind 0–5"  # the server's words
         )
         dialog.locator("#edit-points").fill("2")
         dialog.get_by_role("button", name="Speichern").click()

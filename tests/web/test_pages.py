@@ -236,7 +236,7 @@ def test_points_instead_of_dice(client: TestClient, service: GameService) -> Non
     html = board(client, game_id, points="25")
     assert "Frei, Full House, 25 Punkte möglich" in labels(html)
     refused = Elements(html).cell(
-        "Frei, Kleine Straße, 25 Punkte sind bei Kleine Straße nicht möglich; möglich sind 0, 30"
+        "Frei, Kleine Straße, 25 ist bei Kleine Straße nicht möglich; möglich sind 0, 30"
     )
     assert refused["data-state"] == "refused"
     response = enter(client, game_id, "free.full_house", points="25", version="0")
@@ -356,7 +356,7 @@ def test_edit_clear_and_undo_through_the_page(client: TestClient, service: GameS
     assert edited.status_code == 200 and "Runter, Einser, 4 Punkte" in labels(edited.text)
     bad = post(client, game_id, "edit", player="Anna", cell="down.ones", points="7")
     assert bad.status_code == 422
-    assert notice(bad.text) == "7 Punkte sind bei Einser nicht möglich; möglich sind 0–5"
+    assert notice(bad.text) == "7 ist bei Einser nicht möglich; möglich sind 0–5"
     cleared = post(client, game_id, "clear", player="Anna", cell="down.ones")
     assert cleared.status_code == 200
     # Cleared in an arrow column: Einser is due again, and Anna is to move again.

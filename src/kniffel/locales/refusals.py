@@ -60,7 +60,7 @@ REFUSALS: dict[str, str] = {
         "{player} hat noch nicht gewürfelt; erst würfeln oder Würfel oder Punkte eingeben"
     ),
     "points_not_whole": N_("Punkte sind eine ganze Zahl, nicht {points}"),
-    "impossible_points": N_("{points} Punkte sind bei {row} nicht möglich; möglich sind {allowed}"),
+    "impossible_points": N_("{points} ist bei {row} nicht möglich; möglich sind {allowed}"),
     "joker_forced": N_("Joker-Pflicht: Der Kniffel muss in {cells}"),
     "joker_lower": N_(
         "Joker-Pflicht: Das passende Feld oben ist voll, also muss der Kniffel nach unten"
