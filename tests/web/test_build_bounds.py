@@ -92,6 +92,12 @@ def test_the_queue_of_new_house_rules_is_bounded_for_everyone(
         assert refused.status_code == 503, refused.text
         assert refused.json()["params"]["reason"] == "queue_full"
         assert int(refused.headers["retry-after"]) > 0
+        # The Tipp of a key holder's device says when to ask again, in the plural's form: the
+        # queue's minute read "Bitte in 1 Minuten".
+        client.get(f"/g/{second['id']}?key={second['key']}")
+        tipp = client.get(f"/g/{second['id']}/tipp", headers={"HX-Request": "true"})
+        assert tipp.status_code == 503
+        assert "Bitte in 1 Minute noch einmal versuchen." in tipp.text
         options = get_variant("kniffel", {"kniffel_bonus": 202}).options
         assert all(t.options != options for t in _pending(_builds(client)))
     assert _table_children() == []

@@ -163,10 +163,12 @@ def _waiting_for_tables(
         )
         return {"message": message}, 403
     except tables.BuildsBusy as busy:
-        message = words(
+        message = words.t.ngettext(
             "Gerade werden Tabellen für andere Hausregeln berechnet. "
-            "Bitte in {minutes} Minuten noch einmal versuchen.",
-            minutes=max(1, -(-busy.retry_after // 60)),
+            "Bitte in {n} Minute noch einmal versuchen.",
+            "Gerade werden Tabellen für andere Hausregeln berechnet. "
+            "Bitte in {n} Minuten noch einmal versuchen.",
+            max(1, -(-busy.retry_after // 60)),
         )
         return {"message": message, "busy": True}, 503
     return None
