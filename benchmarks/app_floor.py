@@ -37,6 +37,7 @@ from typing import Any
 
 from baseline import checkout, describe
 from load import load_average
+from request_cost import threads
 
 HERE = Path(__file__).resolve()
 LOCUSTFILE = HERE.with_name("locustfile.py")
@@ -62,13 +63,8 @@ def locust_chances() -> tuple[float, float]:
 
 def thread_cpu(name: str) -> float:
     """CPU seconds of this process's threads named ``name`` so far."""
-    total = 0.0
-    for thread in threading.enumerate():
-        if thread.name == name and thread.native_id is not None:
-            stat = Path(f"/proc/self/task/{thread.native_id}/stat").read_text()
-            fields = stat.rsplit(")", 1)[1].split()
-            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    return total
+    ids = {str(t.native_id) for t in threading.enumerate() if t.name == name}
+    return sum(cpu for tid, (_, cpu) in threads(os.getpid()).items() if tid in ids)
 
 
 class Caller:
